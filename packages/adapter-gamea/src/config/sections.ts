@@ -1,0 +1,151 @@
+import { configSection, Field, Type } from '@garrison/core';
+
+/**
+ * The gamea dedicated server's settings, grouped as the spec's five sections. Field names are the
+ * spec's snake_case; render.ts maps them onto the game's own keys. Defaults follow the game's
+ * documented defaults except where the spec's samples say otherwise.
+ */
+
+const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
+export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
+
+/** A mission's `<name>.<terrain>` as the game's `template` takes it. */
+export const MISSION_NAME_PATTERN = '^[A-Za-z0-9_\\-]+(\\.[A-Za-z0-9_\\-]+)*\\.[A-Za-z0-9_\\-]+$';
+
+export const RotationEntry = Type.Object(
+  {
+    name: Type.String({ minLength: 3, maxLength: 200, pattern: MISSION_NAME_PATTERN }),
+    difficulty: Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d))),
+  },
+  { additionalProperties: false },
+);
+
+const script = (label: string, def = '') => Field.text({ label, default: def, maxLength: 1024, placeholder: 'kick (_this select 0)' });
+const seconds = (label: string, def: number, max = 3600) => Field.integer({ label, default: def, min: 0, max });
+const awareness = (label: string, def: number) =>
+  Field.numberedSelect({ label, default: def, choices: ['Never', 'Limited distance', 'Always'] });
+const fadeAlways = (label: string, def: number) => Field.numberedSelect({ label, default: def, choices: ['Never', 'Fade out', 'Always'] });
+
+export const serverSection = configSection({
+  hostname: Field.text({ label: 'Server name', default: 'Garrison Server', maxLength: 256 }),
+  password: Field.password({ label: 'Join password', default: '' }),
+  password_admin: Field.password({ label: 'Admin password', default: '' }),
+  server_command_password: Field.password({ label: 'Server command password', default: '' }),
+  max_players: Field.integer({ label: 'Max players', default: 40, min: 1, max: 1000 }),
+  motd_lines: Field.lines({ label: 'Message of the day', default: [] }),
+  motd_interval: Field.number({ label: 'Seconds between MOTD lines', default: 5, min: 0, max: 3600 }),
+  admin_uids: Field.tags({ label: 'Admin UIDs', default: [], itemPattern: '^[0-9]{1,20}$' }),
+  headless_clients: Field.tags({ label: 'Headless client IPs', default: [] }),
+  local_client: Field.tags({ label: 'Local client IPs', default: [] }),
+  vote_mission_players: Field.integer({ label: 'Players needed to vote a mission', default: 1, min: 0, max: 1000 }),
+  vote_threshold: Field.number({ label: 'Vote threshold', default: 0.33, min: 0, max: 1 }),
+  kick_duplicate: Field.toggle({ label: 'Kick duplicate IDs', default: 1 }),
+  verify_signatures: Field.numberedSelect({ label: 'Verify signatures', default: 2, choices: ['Off', 'Reserved', 'Version 2 signatures'] }),
+  allowed_file_patching: Field.numberedSelect({ label: 'Allowed file patching', default: 0, choices: ['None', 'Headless clients', 'All'] }),
+  anticheat: Field.toggle({ label: 'BattlEye anti-cheat', default: 1 }),
+  persistent: Field.toggle({ label: 'Persistent (keep running without players)', default: 1 }),
+  time_stamp_format: Field.select({ label: 'Log time stamps', default: 'short', choices: ['none', 'short', 'full'] as const }),
+  log_file: Field.text({ label: 'Console log file', default: 'server_console.log', maxLength: 255, pattern: '^[A-Za-z0-9_.\\-]*$' }),
+  forced_difficulty: Field.numberedSelect({ label: 'Forced difficulty', default: 1, choices: [...DIFFICULTIES] }),
+  disable_von: Field.toggle({ label: 'Disable voice over net', default: 0 }),
+  von_codec: Field.numberedSelect({ label: 'Voice codec', default: 1, choices: ['SPEEX', 'OPUS'] }),
+  von_codec_quality: Field.integer({ label: 'Voice codec quality', default: 30, min: 1, max: 30 }),
+  disconnect_timeout: Field.integer({ label: 'Disconnect time-out (s)', default: 5, min: 5, max: 90 }),
+  max_desync: Field.integer({ label: 'Max desync', default: 150, min: 0, max: 100000 }),
+  max_ping: Field.integer({ label: 'Max ping (ms)', default: 200, min: 0, max: 100000 }),
+  max_packet_loss: Field.integer({ label: 'Max packet loss (%)', default: 50, min: 0, max: 100 }),
+  kick_on_slow_network: Field.toggle({ label: 'Kick clients on slow network', default: 0 }),
+  lobby_idle_timeout: seconds('Lobby idle time-out (s)', 300),
+  voting_timeout: seconds('Voting time-out (s)', 60),
+  role_timeout: seconds('Role selection time-out (s)', 90),
+  briefing_timeout: seconds('Briefing time-out (s)', 60),
+  debriefing_timeout: seconds('Debriefing time-out (s)', 45),
+  random_mission_order: Field.toggle({ label: 'Random mission order', default: 0 }),
+  auto_select_mission: Field.toggle({ label: 'Auto-select mission', default: 1 }),
+  skip_lobby: Field.toggle({ label: 'Skip lobby', default: 0 }),
+  upnp: Field.toggle({ label: 'UPnP', default: 0 }),
+  loopback: Field.toggle({ label: 'Loopback (LAN only)', default: 0 }),
+  statistics_enabled: Field.toggle({ label: 'Statistics', default: 1 }),
+  allow_profile_glasses: Field.toggle({ label: 'Allow profile glasses', default: 1 }),
+  drawing_in_map: Field.toggle({ label: 'Drawing in map', default: 1 }),
+  zeus_composition_script_level: Field.numberedSelect({ label: 'Zeus composition scripts', default: 0, choices: ['None', 'Init only', 'All'] }),
+  on_user_connected: script('On user connected'),
+  on_user_disconnected: script('On user disconnected'),
+  double_id_detected: script('On duplicate ID'),
+  on_unsigned_data: script('On unsigned data', 'kick (_this select 0)'),
+  on_hacked_data: script('On hacked data', 'kick (_this select 0)'),
+  on_different_data: script('On different data'),
+  missions: Field.hidden(Type.Array(RotationEntry, { maxItems: 500 }), { label: 'Mission rotation', default: [] }),
+});
+
+export const basicSection = configSection({
+  max_msg_send: Field.integer({ label: 'Max messages per frame', default: 128, min: 1, max: 100000 }),
+  max_size_guaranteed: Field.integer({ label: 'Max guaranteed packet size', default: 512, min: 1, max: 1400 }),
+  max_size_nonguaranteed: Field.integer({ label: 'Max non-guaranteed packet size', default: 256, min: 1, max: 1400 }),
+  min_bandwidth: Field.integer({ label: 'Min bandwidth (bps)', default: 800000, min: 1, max: 100_000_000_000 }),
+  max_bandwidth: Field.integer({ label: 'Max bandwidth (bps)', default: 10_000_000_000, min: 1, max: 100_000_000_000 }),
+  min_error_to_send: Field.number({ label: 'Min error to send', default: 0.001, min: 0, max: 1 }),
+  min_error_to_send_near: Field.number({ label: 'Min error to send (near)', default: 0.01, min: 0, max: 1 }),
+  max_custom_file_size: Field.integer({ label: 'Max custom file size (bytes, 0 = any)', default: 0, min: 0, max: 100_000_000 }),
+  max_packet_size: Field.integer({ label: 'Max packet size', default: 1400, min: 256, max: 1500 }),
+});
+
+export const profileSection = configSection({
+  reduced_damage: Field.toggle({ label: 'Reduced damage', default: 0 }),
+  group_indicators: awareness('Group indicators', 0),
+  friendly_tags: awareness('Friendly tags', 0),
+  enemy_tags: awareness('Enemy tags', 0),
+  detected_mines: awareness('Detected mines', 0),
+  commands: fadeAlways('Commands', 1),
+  waypoints: fadeAlways('Waypoints', 1),
+  tactical_ping: Field.numberedSelect({ label: 'Tactical ping', default: 0, choices: ['Disabled', '3D scene', 'Map', 'Both'] }),
+  weapon_info: fadeAlways('Weapon info', 2),
+  stance_indicator: fadeAlways('Stance indicator', 2),
+  stamina_bar: Field.toggle({ label: 'Stamina bar', default: 0 }),
+  weapon_crosshair: Field.toggle({ label: 'Weapon crosshair', default: 0 }),
+  vision_aid: Field.toggle({ label: 'Vision aid', default: 0 }),
+  third_person_view: Field.numberedSelect({ label: 'Third person view', default: 0, choices: ['Disabled', 'Enabled', 'Vehicles only'] }),
+  camera_shake: Field.toggle({ label: 'Camera shake', default: 1 }),
+  score_table: Field.toggle({ label: 'Score table', default: 1 }),
+  death_messages: Field.toggle({ label: 'Death messages', default: 1 }),
+  von_id: Field.toggle({ label: 'Voice ID', default: 1 }),
+  map_content: Field.toggle({ label: 'Map content', default: 0 }),
+  auto_report: Field.toggle({ label: 'Auto report', default: 0 }),
+  multiple_saves: Field.toggle({ label: 'Multiple saves', default: 0 }),
+  ai_level_preset: Field.numberedSelect({ label: 'AI level preset', default: 3, choices: ['Low', 'Normal', 'High', 'Custom'] }),
+  skill_ai: Field.number({ label: 'AI skill', default: 0.5, min: 0, max: 1 }),
+  precision_ai: Field.number({ label: 'AI precision', default: 0.5, min: 0, max: 1 }),
+});
+
+export const launchSection = configSection({
+  world: Field.text({ label: 'World to preload', default: 'empty', maxLength: 64, pattern: '^[A-Za-z0-9_]+$' }),
+  limit_fps: Field.integer({ label: 'FPS limit', default: 50, min: 5, max: 1000 }),
+  auto_init: Field.boolean({ label: 'Start the mission without waiting for players', default: false }),
+  load_mission_to_memory: Field.boolean({ label: 'Keep the mission in memory', default: false }),
+  enable_ht: Field.boolean({ label: 'Use hyper-threading', default: false }),
+  huge_pages: Field.boolean({ label: 'Use huge pages', default: false }),
+  file_patching: Field.boolean({ label: 'Allow file patching', default: false }),
+  netlog: Field.boolean({ label: 'Network log', default: false }),
+  max_mem: Field.integer({ label: 'Max memory (MB, 0 = automatic)', default: 0, min: 0, max: 1_048_576 }),
+  cpu_count: Field.integer({ label: 'CPU count (0 = automatic)', default: 0, min: 0, max: 256 }),
+  ex_threads: Field.integer({ label: 'Extra threads (0 = automatic)', default: 0, min: 0, max: 7 }),
+  bandwidth_alg: Field.numberedSelect({ label: 'Bandwidth algorithm', default: 0, choices: ['Default', 'Legacy', 'New'] }),
+});
+
+/** BattlEye allows at most 32 letters and digits in an RCon password. */
+export const RCON_PASSWORD_PATTERN = '^[A-Za-z0-9]{0,32}$';
+
+export const rconSection = configSection({
+  rcon_password: Field.password({ label: 'RCon password', default: '', maxLength: 32, pattern: RCON_PASSWORD_PATTERN }),
+  rcon_port: Field.integer({ label: 'RCon port', default: 2305, min: 1024, max: 65535 }),
+  max_ping: Field.integer({ label: 'Max ping before kick (ms, -1 = no limit)', default: 200, min: -1, max: 100000 }),
+  enabled: Field.toggle({ label: 'RCon enabled', default: 1 }),
+});
+
+export const sections = {
+  server: serverSection,
+  basic: basicSection,
+  profile: profileSection,
+  launch: launchSection,
+  rcon: rconSection,
+};

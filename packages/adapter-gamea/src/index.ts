@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { ADAPTER_API_VERSION, ApiError, defineAdapter, type ConfigValues, type ServerContext } from '@garrison/core';
+import { sections } from './config/sections.js';
+import { renderConfigFiles } from './config/render.js';
+import { generateCredentials } from './credentials.js';
+import { launchArguments } from './launch.js';
+import { layout } from './layout.js';
+import { parseLogLine } from './logs.js';
+import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
+import { renderBanFile } from './bans.js';
+import { parsePlayers } from './players.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export const gamea = defineAdapter({
+  apiVersion: ADAPTER_API_VERSION,
+  identity: { game_type: 'gamea', display_name: 'Gamea', version, schema_version: '1.0' },
+  capabilities: {
+    config_generator: { sections, generateCredentials, render: renderConfigFiles },
+    process_config: { allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'], launchArguments },
+    log_parser: {
+      logDirectory: (ctx: ServerContext) => layout(ctx).profiles,
+      logFileExtension: '.rpt',
+      parseLine: parseLogLine,
+    },
+    remote_admin: {
+      async connect() {
+        // The BattlEye RCon client is the testkit issue's work; until it lands no endpoint calls this.
+        throw new ApiError('RCON_ERROR', 'the BattlEye RCon client is not available in this build');
+      },
+      parsePlayers,
+      target(config: ConfigValues, ctx: ServerContext) {
+        const rcon = config.rcon ?? {};
+        if (rcon.enabled !== 1 || !rcon.rcon_password) return null;
+        return { host: '127.0.0.1', port: ctx.server.rcon_port, password: String(rcon.rcon_password) };
+      },
+    },
+    mission_manager: {
+      missionExtension: MISSION_EXTENSION,
+      missionDirectory: (ctx: ServerContext) => layout(ctx).missions,
+      parseMissionFilename,
+    },
+    mod_manager: {
+      modDirectory: (ctx: ServerContext) => ctx.exeDir,
+      isModFolder: (name: string) => name.startsWith('@'),
+    },
+    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, renderBanFile },
+  },
+});
+
+export default gamea;
+export { sections } from './config/sections.js';
+export { quote } from './config/syntax.js';
+export { renderServerCfg, renderBasicCfg, renderProfile, renderBattlEyeCfg } from './config/render.js';
+export { launchArguments } from './launch.js';
+export { parseLogLine } from './logs.js';
+export { parsePlayers } from './players.js';

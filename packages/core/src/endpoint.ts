@@ -1,0 +1,45 @@
+import type { Static, TObject, TSchema } from './typebox.js';
+import type { Capability } from './adapter/contract.js';
+import type { ErrorCode } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** Who may call: anyone, any valid token, or an admin token. */
+export type Access = 'public' | 'any' | 'admin';
+/** `standard`: `{success, data, error: null}`; `without-error`: `{success, data}`; `none`: the payload as it is. */
+export type EnvelopeKind = 'standard' | 'without-error' | 'none';
+
+/** One HTTP endpoint of the contract: the server implements it, OpenAPI and the SDK are derived from it. */
+export interface EndpointDef {
+  operationId: string;
+  method: HttpMethod;
+  /** Path below `/api`, OpenAPI style: `/servers/{server_id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  access: Access;
+  /** The adapter capability the server's game type must have; otherwise 400 `NOT_SUPPORTED`. */
+  capability?: Capability;
+  params?: TObject;
+  query?: TObject;
+  body?: TSchema;
+  /** A body may be left out entirely (e.g. stop's optional options). */
+  bodyOptional?: boolean;
+  /** Code for a body that fails its schema; `INVALID_CONFIG` (422) for config writes. */
+  invalidBodyCode?: 'VALIDATION_ERROR' | 'INVALID_CONFIG';
+  status: 200 | 201 | 204;
+  response?: TSchema;
+  envelope?: EnvelopeKind;
+  /** Failures this endpoint may answer with, besides the ones every endpoint has. */
+  errors?: ErrorCode[];
+}
+
+export const defineEndpoint = <const E extends EndpointDef>(endpoint: E): E => endpoint;
+
+type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
+
+export type ParamsOf<E extends EndpointDef> = StaticOr<E['params'], Record<string, never>>;
+export type QueryOf<E extends EndpointDef> = StaticOr<E['query'], Record<string, never>>;
+export type BodyOf<E extends EndpointDef> = E['bodyOptional'] extends true
+  ? StaticOr<E['body'], undefined> | undefined
+  : StaticOr<E['body'], undefined>;
+export type ResponseOf<E extends EndpointDef> = StaticOr<E['response'], void>;

@@ -1,0 +1,58 @@
+/**
+ * The spec's error catalogue. Every failure the service reports is one of these codes;
+ * docs/errors.md lists them with cause and fix, and a test keeps the two in step.
+ */
+export const ErrorCodes = {
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  NOT_SUPPORTED: 400,
+  CONFLICT: 409,
+  SERVER_ALREADY_RUNNING: 409,
+  SERVER_NOT_RUNNING: 409,
+  SERVER_NOT_STOPPED: 409,
+  PORT_IN_USE: 409,
+  CONFIG_VERSION_CONFLICT: 409,
+  VERSION_CONFLICT: 409,
+  GAME_TYPE_NOT_FOUND: 404,
+  EXE_NOT_ALLOWED: 400,
+  INVALID_CONFIG: 422,
+  CONFIG_WRITE_ERROR: 500,
+  NO_RCON_PASSWORD: 400,
+  RCON_ERROR: 503,
+  ADAPTER_ERROR: 400,
+  FILE_TOO_LARGE: 413,
+  NO_FILENAME: 400,
+  VALIDATION_ERROR: 400,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+/** A failure with the spec's code, raised where the fault is known and rendered into the envelope in one place. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Members added to the envelope's `error` object, e.g. `current_config` of a version conflict. */
+  readonly extra: Record<string, unknown>;
+  /** Headers the response must carry, e.g. `Retry-After`. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; extra?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ErrorCodes[code];
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}

@@ -1,0 +1,40 @@
+import { Type } from '../typebox.js';
+import { ServerIdParams } from './common.js';
+
+export const ConfigMeta = Type.Object({ config_version: Type.Integer(), schema_version: Type.String() });
+
+export const ConfigSectionRead = Type.Object(
+  { _meta: ConfigMeta },
+  { $id: 'ConfigSection', additionalProperties: true, description: "The section's fields (secrets as `***`) plus `_meta`." },
+);
+
+export const ConfigRead = Type.Record(Type.String(), ConfigSectionRead, { $id: 'ServerConfig' });
+
+export const WidgetHintSchema = Type.Object(
+  {
+    widget: Type.String({ enum: ['text', 'password', 'number', 'toggle', 'select', 'textarea', 'tag-list', 'hidden'] }),
+    label: Type.String(),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    options: Type.Optional(Type.Array(Type.String())),
+    placeholder: Type.Optional(Type.String()),
+  },
+  { $id: 'WidgetHint' },
+);
+
+export const ConfigWidgetHints = Type.Record(Type.String(), Type.Record(Type.String(), WidgetHintSchema), {
+  $id: 'ConfigWidgetHints',
+});
+
+export const ConfigPreview = Type.Record(Type.String(), Type.String(), {
+  $id: 'ConfigPreview',
+  description: 'Label (file name) → rendered text; may hold plaintext credentials.',
+});
+
+export const ConfigSectionParams = Type.Object({ ...ServerIdParams.properties, section: Type.String({ minLength: 1, maxLength: 64 }) });
+
+/** Partial section fields plus the version last read; the fields are checked against the adapter's section schema. */
+export const ConfigSectionUpdate = Type.Object(
+  { config_version: Type.Integer({ minimum: 0 }) },
+  { $id: 'ConfigSectionUpdate', additionalProperties: true },
+);

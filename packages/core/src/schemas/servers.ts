@@ -1,0 +1,86 @@
+import { Type, type Static } from '../typebox.js';
+import { Nullable, PageQuery, Timestamp } from './common.js';
+
+export const ServerStatus = Type.Union([
+  Type.Literal('starting'),
+  Type.Literal('running'),
+  Type.Literal('stopping'),
+  Type.Literal('stopped'),
+  Type.Literal('crashed'),
+  Type.Literal('error'),
+]);
+export type ServerStatus = Static<typeof ServerStatus>;
+
+export const Port = Type.Integer({ minimum: 1024, maximum: 65535 });
+export const ServerName = Type.String({ minLength: 1, maxLength: 100 });
+export const ServerDescription = Nullable(Type.String({ maxLength: 1000 }));
+export const ExePath = Type.String({ minLength: 1, maxLength: 4096 });
+export const MaxRestarts = Type.Integer({ minimum: 0, maximum: 20 });
+
+export const ServerListItem = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    game_type: Type.String(),
+    status: ServerStatus,
+    pid: Nullable(Type.Integer()),
+    game_port: Type.Integer(),
+    rcon_port: Type.Integer(),
+    auto_restart: Type.Boolean(),
+    max_restarts: Type.Integer(),
+    restart_count: Type.Integer(),
+    player_count: Nullable(Type.Integer()),
+    cpu_percent: Nullable(Type.Number()),
+    ram_mb: Nullable(Type.Number()),
+    started_at: Nullable(Timestamp),
+  },
+  { $id: 'ServerListItem' },
+);
+export type ServerListItem = Static<typeof ServerListItem>;
+
+export const ServerDetail = Type.Object(
+  { ...ServerListItem.properties, exe_path: Type.String(), uptime_seconds: Type.Integer() },
+  { $id: 'ServerDetail' },
+);
+export type ServerDetail = Static<typeof ServerDetail>;
+
+export const CreatedServer = Type.Object(ServerDetail.properties, {
+  $id: 'CreatedServer',
+  additionalProperties: Type.String(),
+  description: 'The full server plus its generated credentials (for gamea: password_admin, rcon_password), shown only here.',
+});
+
+export const CreateServerRequest = Type.Object(
+  {
+    name: ServerName,
+    description: Type.Optional(ServerDescription),
+    game_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'gamea' })),
+    exe_path: ExePath,
+    game_port: Port,
+    rcon_port: Type.Optional(Port),
+    auto_restart: Type.Optional(Type.Boolean({ default: false })),
+    max_restarts: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, default: 3 })),
+  },
+  { additionalProperties: false },
+);
+export type CreateServerRequest = Static<typeof CreateServerRequest>;
+
+export const UpdateServerRequest = Type.Object(
+  {
+    name: Type.Optional(ServerName),
+    description: Type.Optional(ServerDescription),
+    exe_path: Type.Optional(ExePath),
+    game_port: Type.Optional(Port),
+    rcon_port: Type.Optional(Port),
+    auto_restart: Type.Optional(Type.Boolean()),
+    max_restarts: Type.Optional(MaxRestarts),
+  },
+  { additionalProperties: false },
+);
+export type UpdateServerRequest = Static<typeof UpdateServerRequest>;
+
+export const ServerListQuery = Type.Object({
+  game_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  ...PageQuery.properties,
+});

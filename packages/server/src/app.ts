@@ -1,0 +1,126 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import { mkdir } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { container as rootContainer } from 'tsyringe';
+import type { Logger } from 'pino';
+import { TOKENS } from './tokens.js';
+import { resolveSettings, type Settings, type SettingsInput } from './settings.js';
+import { createLogger } from './logger.js';
+import { migrate, openDatabase } from './db/connection.js';
+import { bindModels } from './db/models/index.js';
+import { loadAdapters } from './plugins/loader.js';
+import { AdapterRegistry } from './plugins/registry.js';
+import { RouteTable } from './http/route-table.js';
+import { errorMiddleware } from './http/errors.js';
+import { rateLimitMiddleware } from './http/rate-limit.js';
+import { buildOpenApi } from './http/openapi.js';
+import { makeAuthenticator } from './auth/authenticate.js';
+import { authRoutes } from './auth/routes.js';
+import { TokenService } from './auth/tokens.js';
+import { UserService } from './auth/service.js';
+import { gameRoutes } from './games/routes.js';
+import { SERVICE_VERSION, systemRoutes } from './system/routes.js';
+import { ServerService } from './servers/service.js';
+import { serverRoutes } from './servers/routes.js';
+import { ConfigService } from './config/service.js';
+import { configRoutes } from './config/routes.js';
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  settings: Settings;
+  logger: Logger;
+  /** Stops accepting, lets in-flight requests finish, closes the database. Game processes are left running. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions extends SettingsInput {
+  logger?: Logger;
+}
+
+/** Boots the whole service: adapters, database, routes, HTTP. Used by the CLI and by tests alike. */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const { logger: givenLogger, ...input } = options;
+  const settings = resolveSettings(input);
+  const logger = givenLogger ?? createLogger(settings.logLevel);
+  await mkdir(settings.dataDir, { recursive: true });
+
+  const loaded = await loadAdapters({ plugins: settings.plugins });
+  for (const { definition, source } of loaded) {
+    logger.info({ game_type: definition.identity.game_type, source }, 'adapter loaded');
+  }
+  const adapters = new AdapterRegistry(loaded.map((l) => l.definition));
+
+  const db = openDatabase(settings.databaseUrl, settings.dataDir);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.knex.destroy();
+    throw err;
+  }
+  logger.info({ database: db.safeUrl }, 'database ready');
+
+  const container = rootContainer.createChildContainer();
+  container.register(TOKENS.Settings, { useValue: settings });
+  container.register(TOKENS.Logger, { useValue: logger });
+  container.register(TOKENS.Knex, { useValue: db.knex });
+  container.register(TOKENS.Models, { useValue: bindModels(db.knex) });
+  container.register(TOKENS.Adapters, { useValue: adapters });
+  for (const service of [TokenService, UserService, ServerService, ConfigService]) container.registerSingleton(service as never);
+
+  const users = container.resolve(UserService);
+  const servers = container.resolve(ServerService);
+  await users.ensureFirstAdmin();
+
+  const routes = new RouteTable();
+  authRoutes(routes, container);
+  gameRoutes(routes, adapters);
+  systemRoutes(routes, servers, adapters);
+  serverRoutes(routes, servers);
+  configRoutes(routes, container.resolve(ConfigService));
+
+  const router = new Router();
+  routes.mount(router, {
+    authenticate: makeAuthenticator(container.resolve(TokenService), users),
+    adapterOfServer: (id) => servers.adapterOf(id),
+    adapters,
+  });
+  const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+
+  const app = new Koa();
+  app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  app.use(errorMiddleware(logger));
+  app.use(rateLimitMiddleware(settings));
+  app.use(router.routes());
+
+  const http: Server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(settings.port, settings.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const url = `http://${host}:${port}`;
+  logger.info(`listening on ${url}`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeIdleConnections();
+      });
+      await db.knex.destroy();
+      container.clearInstances();
+      logger.info('stopped');
+    })());
+
+  return { url, host: settings.host, port, settings, logger, close };
+}

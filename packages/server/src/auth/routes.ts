@@ -1,0 +1,29 @@
+import type { DependencyContainer } from 'tsyringe';
+import { endpoints } from '@garrison/core';
+import type { RouteTable } from '../http/route-table.js';
+import { TokenService } from './tokens.js';
+import { UserService } from './service.js';
+
+export function authRoutes(routes: RouteTable, container: DependencyContainer): void {
+  const users = container.resolve(UserService);
+  const tokens = container.resolve(TokenService);
+
+  routes.implement(endpoints.login, async ({ body }) => {
+    const user = await users.authenticate(body.username, body.password);
+    return { access_token: tokens.issue(user), token_type: 'bearer' as const, expires_in: tokens.ttlSeconds, user };
+  });
+  routes.implement(endpoints.logout, async () => ({ message: 'logged out; discard the token on the client' }));
+  routes.implement(endpoints.me, async ({ principal }) => principal);
+  routes.implement(endpoints.changePassword, async ({ principal, body }) => {
+    await users.changePassword(principal.id, body.current_password, body.new_password);
+    return { message: 'password changed' };
+  });
+  routes.implement(endpoints.listUsers, async () => users.list());
+  routes.implement(endpoints.createUser, async ({ body }) => {
+    const { id, username, role, created_at } = await users.create(body.username, body.password, body.role);
+    return { id, username, role, created_at };
+  });
+  routes.implement(endpoints.deleteUser, async ({ params, principal }) => {
+    await users.delete(params.user_id, principal);
+  });
+}

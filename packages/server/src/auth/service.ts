@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import type { Logger } from 'pino';
+import { UniqueViolationError } from 'objection';
+import { ApiError, type Role, type User } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Models } from '../db/models/index.js';
+import type { UserModel } from '../db/models/UserModel.js';
+import type { Settings } from '../settings.js';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
+import type { Principal } from './principal.js';
+
+const now = () => new Date().toISOString();
+
+function toUser(row: UserModel): User {
+  return { id: row.id, username: row.username, role: row.role, created_at: row.created_at, last_login: row.last_login };
+}
+
+@injectable()
+export class UserService {
+  constructor(
+    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+  ) {}
+
+  private byUsername(username: string) {
+    return this.models.User.query().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+  }
+
+  async findPrincipal(id: number): Promise<Principal | undefined> {
+    const row = await this.models.User.query().findById(id);
+    return row && { id: row.id, username: row.username, role: row.role };
+  }
+
+  /** The user for these credentials, or 401; both failures take the same time. */
+  async authenticate(username: string, password: string): Promise<Principal> {
+    const row = await this.byUsername(username);
+    const ok = await verifyPassword(password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
+    if (!row || !ok) throw new ApiError('UNAUTHORIZED', 'invalid username or password');
+    await this.models.User.query().findById(row.id).patch({ last_login: now() });
+    return { id: row.id, username: row.username, role: row.role };
+  }
+
+  async changePassword(id: number, current: string, next: string): Promise<void> {
+    const row = await this.models.User.query().findById(id);
+    if (!row || !(await verifyPassword(current, row.password_hash))) {
+      throw new ApiError('UNAUTHORIZED', 'the current password is wrong');
+    }
+    await this.models.User.query().findById(id).patch({ password_hash: await hashPassword(next) });
+  }
+
+  async list(): Promise<User[]> {
+    return (await this.models.User.query().orderBy('id')).map(toUser);
+  }
+
+  async create(username: string, password: string, role: Role = 'viewer'): Promise<User> {
+    const password_hash = await hashPassword(password);
+    try {
+      const row = await this.models.User.query().insertAndFetch({ username, password_hash, role, created_at: now(), last_login: null });
+      return toUser(row);
+    } catch (err) {
+      if (err instanceof UniqueViolationError) {
+        throw new ApiError('CONFLICT', `username ${JSON.stringify(username)} is taken`);
+      }
+      throw err;
+    }
+  }
+
+  async delete(id: number, caller: Principal): Promise<void> {
+    if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot delete your own account');
+    const deleted = await this.models.User.query().deleteById(id);
+    if (!deleted) throw new ApiError('NOT_FOUND', `no user ${id}`);
+  }
+
+  /** On an empty users table, creates the first admin; a generated password is logged once, never stored in clear. */
+  async ensureFirstAdmin(): Promise<void> {
+    const count = await this.models.User.query().resultSize();
+    if (count > 0) return;
+    const password = this.settings.adminPassword ?? randomBytes(12).toString('base64url');
+    await this.create(this.settings.adminUsername, password, 'admin');
+    if (this.settings.adminPassword) {
+      this.logger.info({ username: this.settings.adminUsername }, 'created the first admin user');
+    } else {
+      // Deliberately outside the redacted fields: this is the one time the operator can learn it.
+      this.logger.warn(`created the first admin user "${this.settings.adminUsername}" with generated password: ${password} (shown once; change it)`);
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import jwt from 'jsonwebtoken';
+import { inject, injectable } from 'tsyringe';
+import { ApiError, type Role } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+
+export interface TokenClaims {
+  sub: string;
+  username: string;
+  role: Role;
+  exp: number;
+}
+
+const SECRET_FILE = 'jwt-secret';
+
+/** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
+export function loadOrCreateSecret(settings: Settings): string {
+  if (settings.jwtSecret) return settings.jwtSecret;
+  const path = join(settings.dataDir, SECRET_FILE);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(settings.dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+@injectable()
+export class TokenService {
+  private readonly secret: string;
+
+  constructor(@inject(TOKENS.Settings) private readonly settings: Settings) {
+    this.secret = loadOrCreateSecret(settings);
+  }
+
+  get ttlSeconds(): number {
+    return this.settings.tokenTtlSeconds;
+  }
+
+  issue(user: { id: number; username: string; role: Role }): string {
+    return jwt.sign({ username: user.username, role: user.role }, this.secret, {
+      algorithm: 'HS256',
+      subject: String(user.id),
+      expiresIn: this.settings.tokenTtlSeconds,
+    });
+  }
+
+  verify(token: string): TokenClaims {
+    try {
+      const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+      if (typeof claims !== 'object' || typeof claims.sub !== 'string') throw new Error('claims missing');
+      return claims as TokenClaims;
+    } catch {
+      throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    }
+  }
+}

@@ -1,0 +1,19 @@
+import { isSensitive, MASK, type TObject } from '@garrison/core';
+
+/** A copy of a section with every sensitive field shown as `***`, whoever reads it. */
+export function maskSection(schema: TObject, data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (isSensitive(field) && name in out) out[name] = MASK;
+  }
+  return out;
+}
+
+/** A client that read `***` and sends it back means "keep the secret as it is". */
+export function keepMaskedSecrets(schema: TObject, current: Record<string, unknown>, incoming: Record<string, unknown>) {
+  const out = { ...incoming };
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (isSensitive(field) && out[name] === MASK) out[name] = current[name];
+  }
+  return out;
+}

@@ -1,0 +1,165 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  ApiError,
+  TypeCompiler,
+  widgetHintOf,
+  type AdapterDefinition,
+  type ConfigGenerator,
+  type ConfigValues,
+  type TObject,
+  type TypeCheck,
+  type WidgetHint,
+} from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Models } from '../db/models/index.js';
+import type { ServerModel } from '../db/models/ServerModel.js';
+import type { Settings } from '../settings.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import { describeFailure } from '../http/validation.js';
+import { serverContext } from '../servers/context.js';
+import { assertPortsFree } from '../servers/ports.js';
+import { ServerService } from '../servers/service.js';
+import { keepMaskedSecrets, maskSection } from './masking.js';
+
+type SectionData = Record<string, unknown>;
+export type SectionRead = SectionData & { _meta: { config_version: number; schema_version: string } };
+
+/** Section fields that live on the server record rather than in the stored JSON. */
+const RECORD_FIELDS: Record<string, (keyof ServerModel)[]> = { rcon: ['rcon_port'] };
+
+@injectable()
+export class ConfigService {
+  private readonly checks = new WeakMap<TObject, TypeCheck<TObject>>();
+
+  constructor(
+    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(ServerService) private readonly servers: ServerService,
+  ) {}
+
+  private generatorOf(adapter: AdapterDefinition): ConfigGenerator | undefined {
+    return adapter.capabilities.config_generator;
+  }
+
+  private schemaOf(adapter: AdapterDefinition, section: string): TObject {
+    const schema = this.generatorOf(adapter)?.sections[section];
+    if (!schema) throw new ApiError('NOT_FOUND', `no config section ${JSON.stringify(section)} for game type ${adapter.identity.game_type}`);
+    return schema;
+  }
+
+  private check(schema: TObject): TypeCheck<TObject> {
+    let check = this.checks.get(schema);
+    if (!check) this.checks.set(schema, (check = TypeCompiler.Compile(schema)));
+    return check;
+  }
+
+  /** Stored JSON plus the fields kept on the server record: the section as the game sees it, secrets in clear. */
+  private withRecordFields(section: string, data: SectionData, server: ServerModel): SectionData {
+    const out = { ...data };
+    for (const field of RECORD_FIELDS[section] ?? []) out[field] = server[field];
+    return out;
+  }
+
+  private async rows(serverId: number) {
+    return this.models.ConfigSection.query().where('server_id', serverId).orderBy('id');
+  }
+
+  private present(adapter: AdapterDefinition, server: ServerModel, section: string, data: string, version: number): SectionRead {
+    const schema = this.schemaOf(adapter, section);
+    const fields = maskSection(schema, this.withRecordFields(section, JSON.parse(data) as SectionData, server));
+    return { ...fields, _meta: { config_version: version, schema_version: adapter.identity.schema_version } };
+  }
+
+  async readAll(serverId: number): Promise<Record<string, SectionRead>> {
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    const rows = await this.rows(serverId);
+    return Object.fromEntries(
+      rows.filter((r) => this.generatorOf(adapter)?.sections[r.section]).map((r) => [r.section, this.present(adapter, server, r.section, r.data, r.config_version)]),
+    );
+  }
+
+  async readSection(serverId: number, section: string): Promise<SectionRead> {
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    this.schemaOf(adapter, section);
+    const row = await this.models.ConfigSection.query().where({ server_id: serverId, section }).first();
+    if (!row) throw new ApiError('NOT_FOUND', `server ${serverId} has no ${section} section`);
+    return this.present(adapter, server, section, row.data, row.config_version);
+  }
+
+  async widgetHints(serverId: number): Promise<Record<string, Record<string, WidgetHint>>> {
+    const adapter = await this.servers.adapterOf(serverId);
+    const sections = this.generatorOf(adapter)?.sections ?? {};
+    return Object.fromEntries(
+      Object.entries(sections).map(([name, schema]) => [
+        name,
+        Object.fromEntries(Object.entries(schema.properties).flatMap(([field, s]) => (widgetHintOf(s) ? [[field, widgetHintOf(s)!]] : []))),
+      ]),
+    );
+  }
+
+  /** Every section with secrets in clear, for rendering the game's files. */
+  async effectiveConfig(server: ServerModel): Promise<ConfigValues> {
+    const rows = await this.rows(server.id);
+    return Object.fromEntries(rows.map((r) => [r.section, this.withRecordFields(r.section, JSON.parse(r.data) as SectionData, server)]));
+  }
+
+  async preview(serverId: number): Promise<Record<string, string>> {
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    const generator = this.adapters.require(adapter, 'config_generator');
+    const files = generator.render(await this.effectiveConfig(server), serverContext(server, this.settings.dataDir));
+    return Object.fromEntries(files.map((f) => [f.label, f.content]));
+  }
+
+  private conflict(section: string, read: SectionRead): ApiError {
+    const { _meta, ...fields } = read;
+    return new ApiError('CONFIG_VERSION_CONFLICT', `the ${section} section has changed since it was read; its current version is ${_meta.config_version}`, {
+      extra: { current_config: fields, current_version: _meta.config_version },
+    });
+  }
+
+  /** Partial update guarded by `config_version`: the write only lands if the version is still the one the client read. */
+  async update(serverId: number, section: string, body: SectionData): Promise<SectionRead> {
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    const schema = this.schemaOf(adapter, section);
+    const { config_version: expected, _meta, ...changes } = body as SectionData & { config_version: number; _meta?: unknown };
+    void _meta; // clients may send back what they read
+
+    const row = await this.models.ConfigSection.query().where({ server_id: serverId, section }).first();
+    if (!row) throw new ApiError('NOT_FOUND', `server ${serverId} has no ${section} section`);
+    if (row.config_version !== expected) throw this.conflict(section, this.present(adapter, server, section, row.data, row.config_version));
+
+    const current = this.withRecordFields(section, JSON.parse(row.data) as SectionData, server);
+    const merged = { ...current, ...keepMaskedSecrets(schema, current, changes) };
+    const check = this.check(schema);
+    if (!check.Check(merged)) throw new ApiError('INVALID_CONFIG', describeFailure('body', check.Errors(merged)));
+
+    const recordFields = RECORD_FIELDS[section] ?? [];
+    const stored = Object.fromEntries(Object.entries(merged).filter(([k]) => !recordFields.includes(k as keyof ServerModel)));
+    const recordChanges = Object.fromEntries(recordFields.filter((f) => merged[f] !== server[f]).map((f) => [f, merged[f]]));
+
+    const write = async () => {
+      if ('rcon_port' in recordChanges) {
+        await assertPortsFree(this.models, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, serverId);
+      }
+      return this.models.ConfigSection.transaction(async (trx) => {
+        const updated = await this.models.ConfigSection.query(trx)
+          .where({ id: row.id, config_version: expected })
+          .patch({ data: JSON.stringify(stored), config_version: expected + 1 });
+        if (updated === 0) return false;
+        if (Object.keys(recordChanges).length) {
+          await this.models.Server.query(trx).findById(serverId).patch({ ...recordChanges, updated_at: new Date().toISOString() });
+        }
+        return true;
+      });
+    };
+    const landed = Object.keys(recordChanges).length ? await this.servers.portLock.runExclusive(write) : await write();
+    if (!landed) throw this.conflict(section, await this.readSection(serverId, section));
+    Object.assign(server, recordChanges);
+    return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
+  }
+}

@@ -1,0 +1,28 @@
+import { Model } from 'objection';
+import type { ServerStatus } from '@garrison/core';
+
+export class ServerModel extends Model {
+  static override tableName = 'servers';
+  id!: number;
+  name!: string;
+  description!: string | null;
+  game_type!: string;
+  status!: ServerStatus;
+  pid!: number | null;
+  exe_path!: string;
+  game_port!: number;
+  rcon_port!: number;
+  auto_restart!: boolean;
+  max_restarts!: number;
+  restart_count!: number;
+  started_at!: string | null;
+  created_at!: string;
+  updated_at!: string;
+
+  // SQLite and MariaDB both hand booleans back as 0/1.
+  override $parseDatabaseJson(json: Record<string, unknown>) {
+    const parsed = super.$parseDatabaseJson(json);
+    if ('auto_restart' in parsed) parsed.auto_restart = Boolean(parsed.auto_restart);
+    return parsed;
+  }
+}

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { ApiError } from '@garrison/core';
+import type { Settings } from '../settings.js';
+import { bearerToken } from '../auth/authenticate.js';
+
+const WINDOW_SECONDS = 60;
+
+const limiter = (points: number) => (points > 0 ? new RateLimiterMemory({ points, duration: WINDOW_SECONDS }) : null);
+
+/**
+ * Login attempts per client IP, everything else per token (per IP when there is none). The health
+ * check is exempt so that monitors never trip it. Answers 429 `RATE_LIMITED` with `Retry-After`.
+ */
+export function rateLimitMiddleware(settings: Settings): Middleware {
+  const login = limiter(settings.loginRateLimit);
+  const general = limiter(settings.rateLimit);
+  return async (ctx, next) => {
+    if (ctx.path === '/api/system/health') return next();
+    const isLogin = ctx.method === 'POST' && ctx.path === '/api/auth/login';
+    const active = isLogin ? login : general;
+    if (active) {
+      const token = isLogin ? null : bearerToken(ctx);
+      // Keys hold a digest, never the token itself.
+      const key = token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `ip:${ctx.ip}`;
+      try {
+        await active.consume(key);
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+        throw new ApiError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+      }
+    }
+    await next();
+  };
+}

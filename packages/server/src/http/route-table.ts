@@ -1,0 +1,116 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import {
+  ApiError,
+  type AdapterDefinition,
+  type BodyOf,
+  type EndpointDef,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@garrison/core';
+import type { Principal } from '../auth/principal.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import { successBody } from './envelope.js';
+import { InputValidator } from './validation.js';
+
+export interface HandlerInput<E extends EndpointDef> {
+  params: ParamsOf<E>;
+  query: QueryOf<E>;
+  body: BodyOf<E>;
+  /** Null only on public endpoints. */
+  principal: E['access'] extends 'public' ? Principal | null : Principal;
+  ctx: Context;
+}
+
+export type Handler<E extends EndpointDef> = (input: HandlerInput<E>) => Promise<ResponseOf<E>>;
+
+export interface RouteDependencies {
+  /** Reads and checks the bearer token; throws 401. */
+  authenticate(ctx: Context): Promise<Principal>;
+  /** The adapter of a stored server; throws 404 for an unknown server. */
+  adapterOfServer(serverId: number): Promise<AdapterDefinition>;
+  adapters: AdapterRegistry;
+}
+
+const JSON_LIMIT = '1mb';
+
+/** `/servers/{server_id}` → `/servers/:server_id` */
+export const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
+
+interface Route {
+  endpoint: EndpointDef;
+  handler: Handler<EndpointDef>;
+}
+
+/**
+ * The server's implementations of core's endpoint table. Every route gets the same pipeline:
+ * authenticate → role → parse and validate → capability guard → handler → envelope.
+ */
+export class RouteTable {
+  private readonly routes: Route[] = [];
+
+  implement<E extends EndpointDef>(endpoint: E, handler: Handler<E>): void {
+    if (this.routes.some((r) => r.endpoint.operationId === endpoint.operationId)) {
+      throw new Error(`endpoint ${endpoint.operationId} implemented twice`);
+    }
+    this.routes.push({ endpoint, handler: handler as unknown as Handler<EndpointDef> });
+  }
+
+  endpoints(): EndpointDef[] {
+    return this.routes.map((r) => r.endpoint);
+  }
+
+  mount(router: Router, deps: RouteDependencies): void {
+    for (const { endpoint, handler } of this.routes) {
+      const invalidCode = endpoint.invalidBodyCode ?? 'VALIDATION_ERROR';
+      const params = endpoint.params && new InputValidator(endpoint.params, 'path');
+      const query = endpoint.query && new InputValidator(endpoint.query, 'query');
+      const body = endpoint.body && new InputValidator(endpoint.body, 'body', invalidCode);
+      const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_LIMIT, encoding: 'utf-8' });
+
+      router.register(koaPath(endpoint.path), [endpoint.method], async (ctx) => {
+        const principal = endpoint.access === 'public' ? null : await deps.authenticate(ctx);
+        if (endpoint.access === 'admin' && principal?.role !== 'admin') {
+          throw new ApiError('FORBIDDEN', 'this action needs the admin role');
+        }
+        const input = {
+          params: params ? params.parse(ctx.params) : {},
+          query: query ? query.parse({ ...ctx.query }) : {},
+          body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
+          principal,
+          ctx,
+        };
+        if (endpoint.capability) {
+          const serverId = (input.params as { server_id?: number }).server_id;
+          if (serverId === undefined) throw new Error(`${endpoint.operationId} needs a server_id to check its capability`);
+          deps.adapters.require(await deps.adapterOfServer(serverId), endpoint.capability);
+        }
+        const data = await handler(input as HandlerInput<EndpointDef>);
+        ctx.status = endpoint.status;
+        if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
+      });
+    }
+  }
+}
+
+async function readJson(
+  ctx: Context,
+  parse: ReturnType<typeof bodyParser>,
+  code: 'VALIDATION_ERROR' | 'INVALID_CONFIG',
+  optional = false,
+): Promise<unknown> {
+  if (!ctx.request.length && !ctx.get('transfer-encoding')) return optional ? {} : undefined;
+  if (!ctx.is('application/json', '+json')) {
+    throw new ApiError(code, 'request body must be JSON (Content-Type: application/json)');
+  }
+  try {
+    await parse(ctx, async () => {});
+  } catch (err) {
+    const status = (err as { status?: number }).status;
+    if (status === 413) throw new ApiError(code, `request body exceeds ${JSON_LIMIT}`, { status: 413 });
+    throw new ApiError(code, `malformed JSON body: ${(err as Error).message}`);
+  }
+  return ctx.request.body;
+}

@@ -1,0 +1,44 @@
+import { ApiError, TypeCompiler, Value, type TSchema, type TypeCheck, type ValueError } from '@garrison/core';
+
+export type InputPart = 'body' | 'query' | 'path';
+
+function fieldOf(error: ValueError): string {
+  return error.path.replace(/^\//, '').replace(/\//g, '.');
+}
+
+/** The first failure as a sentence that names the field, e.g. `game_port: Expected integer to be less or equal to 65535`. */
+export function describeFailure(part: InputPart, errors: Iterable<ValueError>): string {
+  const first = errors[Symbol.iterator]().next().value as ValueError | undefined;
+  if (!first) return `invalid ${part}`;
+  const field = fieldOf(first);
+  const what = part === 'body' ? 'field' : part === 'query' ? 'query parameter' : 'path parameter';
+  if (!field) return `${part === 'body' ? 'request body' : part}: ${first.message}`;
+  if (first.message === 'Unexpected property') return `unknown ${what} '${field}'`;
+  if (first.message === 'Expected required property') return `${what} '${field}' is required`;
+  return `${what} '${field}': ${first.message}`;
+}
+
+/** A schema compiled once, checking (and for query and path, converting) one part of a request. */
+export class InputValidator<T = unknown> {
+  private readonly check: TypeCheck<TSchema>;
+
+  constructor(
+    private readonly schema: TSchema,
+    private readonly part: InputPart,
+    private readonly code: 'VALIDATION_ERROR' | 'INVALID_CONFIG' = 'VALIDATION_ERROR',
+  ) {
+    this.check = TypeCompiler.Compile(schema);
+  }
+
+  parse(input: unknown): T {
+    let value = input;
+    if (this.part !== 'body') {
+      // Query and path values arrive as strings: convert by the schema, then fill defaults.
+      value = Value.Default(this.schema, Value.Convert(this.schema, value));
+    }
+    if (!this.check.Check(value)) {
+      throw new ApiError(this.code, describeFailure(this.part, this.check.Errors(value)));
+    }
+    return value as T;
+  }
+}

@@ -1,0 +1,157 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  ADAPTER_API_VERSION,
+  CAPABILITIES,
+  CAPABILITY_MEMBERS,
+  isAdapterDefinition,
+  type AdapterDefinition,
+  type Capability,
+} from '@garrison/core';
+
+/** The step at which loading an adapter failed, so an author knows where to look. */
+export type LoadPhase = 'resolve' | 'import' | 'check';
+
+export class PluginLoadError extends Error {
+  constructor(
+    readonly source: string,
+    readonly phase: LoadPhase,
+    reason: string,
+    readonly hint: string,
+  ) {
+    super(`adapter ${source} failed to load at the ${phase} step: ${reason} (${hint})`);
+    this.name = 'PluginLoadError';
+  }
+}
+
+interface PackageJson {
+  name?: string;
+  main?: string;
+  dependencies?: Record<string, string>;
+  garrison?: { adapter?: boolean; apiVersion?: number };
+}
+
+export interface LoadedAdapter {
+  definition: AdapterDefinition;
+  /** Package name or module path it came from. */
+  source: string;
+}
+
+function readPackageJson(path: string): PackageJson {
+  return JSON.parse(readFileSync(path, 'utf8')) as PackageJson;
+}
+
+/** Finds `<dir>/node_modules/<name>` the way Node does: from `from` upwards. */
+function findPackageDir(name: string, from: string): string | null {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name, 'package.json');
+    if (existsSync(candidate)) return dirname(candidate);
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function checkMarker(source: string, pkg: PackageJson): void {
+  const declared = pkg.garrison?.apiVersion;
+  if (declared !== ADAPTER_API_VERSION) {
+    throw new PluginLoadError(
+      source,
+      'check',
+      `package.json declares garrison.apiVersion ${JSON.stringify(declared)}, this server speaks ${ADAPTER_API_VERSION}`,
+      'build the adapter against the @garrison/core of this server',
+    );
+  }
+}
+
+/**
+ * Adapter packages named as dependencies of the server package or of the project it runs in, that
+ * mark themselves with `"garrison": {"adapter": true, "apiVersion": N}` in their package.json.
+ */
+export function discoverAdapterPackages(roots: string[]): string[] {
+  const found = new Set<string>();
+  for (const root of roots) {
+    const pkgPath = join(root, 'package.json');
+    if (!existsSync(pkgPath)) continue;
+    for (const name of Object.keys(readPackageJson(pkgPath).dependencies ?? {})) {
+      const dir = findPackageDir(name, root);
+      if (dir && readPackageJson(join(dir, 'package.json')).garrison?.adapter === true) found.add(name);
+    }
+  }
+  return [...found];
+}
+
+function checkDefinition(source: string, value: unknown): AdapterDefinition {
+  if (!isAdapterDefinition(value)) {
+    throw new PluginLoadError(source, 'check', 'the default export is not an adapter', 'default-export the result of defineAdapter({...}) from @garrison/core');
+  }
+  if (value.apiVersion !== ADAPTER_API_VERSION) {
+    throw new PluginLoadError(source, 'check', `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`, 'rebuild it against this server\'s @garrison/core');
+  }
+  const { identity } = value;
+  for (const key of ['game_type', 'display_name', 'version', 'schema_version'] as const) {
+    if (typeof identity?.[key] !== 'string' || !identity[key]) {
+      throw new PluginLoadError(source, 'check', `identity.${key} is missing`, 'give the adapter a game_type, display_name, version and schema_version');
+    }
+  }
+  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(identity.game_type)) {
+    throw new PluginLoadError(source, 'check', `game_type ${JSON.stringify(identity.game_type)} is not a lower-case identifier`, 'use letters, digits, - and _');
+  }
+  for (const [name, impl] of Object.entries(value.capabilities ?? {})) {
+    if (!(CAPABILITIES as readonly string[]).includes(name)) {
+      throw new PluginLoadError(source, 'check', `unknown capability ${name}`, `capabilities are named ${CAPABILITIES.join(', ')}`);
+    }
+    const missing = CAPABILITY_MEMBERS[name as Capability].filter((m) => (impl as unknown as Record<string, unknown>)?.[m as string] === undefined);
+    if (missing.length) {
+      throw new PluginLoadError(source, 'check', `capability ${name} lacks ${missing.join(', ')}`, 'implement every member of the capability interface in @garrison/core');
+    }
+  }
+  return value;
+}
+
+async function importModule(source: string, specifier: string): Promise<unknown> {
+  try {
+    const module = (await import(specifier)) as { default?: unknown };
+    return module.default;
+  } catch (err) {
+    throw new PluginLoadError(source, 'import', (err as Error).message, 'check that the package is built and its entry point loads on its own');
+  }
+}
+
+/** A module path from GARRISON_PLUGINS: a file, or a package folder whose package.json carries the marker. */
+async function loadPath(path: string): Promise<LoadedAdapter> {
+  const full = resolve(path);
+  if (!existsSync(full)) throw new PluginLoadError(path, 'resolve', 'no such file or folder', 'GARRISON_PLUGINS takes comma-separated paths to adapter modules');
+  let entry = full;
+  if (statSync(full).isDirectory()) {
+    const pkgPath = join(full, 'package.json');
+    if (!existsSync(pkgPath)) throw new PluginLoadError(path, 'resolve', 'the folder has no package.json', 'point at the adapter package or its entry file');
+    const pkg = readPackageJson(pkgPath);
+    checkMarker(path, pkg);
+    entry = join(full, pkg.main ?? 'index.js');
+  }
+  return { source: path, definition: checkDefinition(path, await importModule(path, pathToFileURL(entry).href)) };
+}
+
+async function loadPackage(name: string, root: string): Promise<LoadedAdapter> {
+  const dir = findPackageDir(name, root);
+  if (!dir) throw new PluginLoadError(name, 'resolve', 'package not installed', 'npm install it beside the server');
+  checkMarker(name, readPackageJson(join(dir, 'package.json')));
+  return { source: name, definition: checkDefinition(name, await importModule(name, name)) };
+}
+
+const SERVER_PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Loads every discovered adapter package and every listed module path; any failure stops start-up. */
+export async function loadAdapters(options: { plugins: string[]; projectRoot?: string }): Promise<LoadedAdapter[]> {
+  const roots = [SERVER_PACKAGE_ROOT, options.projectRoot ?? process.cwd()];
+  const loaded: LoadedAdapter[] = [];
+  for (const name of discoverAdapterPackages(roots)) loaded.push(await loadPackage(name, SERVER_PACKAGE_ROOT));
+  for (const path of options.plugins) loaded.push(await loadPath(path));
+  const seen = new Map<string, string>();
+  for (const { definition, source } of loaded) {
+    const other = seen.get(definition.identity.game_type);
+    if (other) throw new PluginLoadError(source, 'check', `game_type ${definition.identity.game_type} is already provided by ${other}`, 'remove one of the two');
+    seen.set(definition.identity.game_type, source);
+  }
+  return loaded;
+}

@@ -1,0 +1,17 @@
+import { dirname, join } from 'node:path';
+import type { ServerContext } from '@garrison/core';
+import type { ServerModel } from '../db/models/ServerModel.js';
+
+/** A server's own folder under the data dir; deleting the server removes exactly this. */
+export function serverDir(dataDir: string, id: number): string {
+  return join(dataDir, 'servers', String(id));
+}
+
+/** What an adapter gets to know about a server. */
+export function serverContext(row: ServerModel, dataDir: string): ServerContext {
+  return {
+    server: { id: row.id, name: row.name, exe_path: row.exe_path, game_port: row.game_port, rcon_port: row.rcon_port },
+    serverDir: serverDir(dataDir, row.id),
+    exeDir: dirname(row.exe_path),
+  };
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { endpoints } from '@garrison/core';
+import type { RouteTable } from '../http/route-table.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import type { ServerService } from '../servers/service.js';
+
+export const SERVICE_VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+export function systemRoutes(routes: RouteTable, servers: ServerService, adapters: AdapterRegistry): void {
+  routes.implement(endpoints.health, async () => ({ status: 'ok' as const }));
+  routes.implement(endpoints.systemStatus, async () => {
+    const counts = await servers.counts();
+    return {
+      version: SERVICE_VERSION,
+      running_servers: counts.running,
+      total_servers: counts.total,
+      supported_games: adapters.list().map((a) => a.identity.game_type),
+    };
+  });
+}

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { UniqueViolationError } from 'objection';
 import { ApiError, type Role, type User } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Models } from '../db/models/index.js';
 import type { UserModel } from '../db/models/UserModel.js';
+import { isUniqueViolation } from '../db/errors.js';
 import type { Settings } from '../settings.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
@@ -60,7 +60,7 @@ export class UserService {
       const row = await this.models.User.query().insertAndFetch({ username, password_hash, role, created_at: now(), last_login: null });
       return toUser(row);
     } catch (err) {
-      if (err instanceof UniqueViolationError) {
+      if (isUniqueViolation(err)) {
         throw new ApiError('CONFLICT', `username ${JSON.stringify(username)} is taken`);
       }
       throw err;

@@ -40,16 +40,18 @@ export interface RunningServer {
 
 export interface StartOptions extends SettingsInput {
   logger?: Logger;
+  /** Folder whose package.json dependencies are searched for adapters besides the server's own (default: cwd). */
+  projectRoot?: string;
 }
 
 /** Boots the whole service: adapters, database, routes, HTTP. Used by the CLI and by tests alike. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { logger: givenLogger, ...input } = options;
+  const { logger: givenLogger, projectRoot, ...input } = options;
   const settings = resolveSettings(input);
   const logger = givenLogger ?? createLogger(settings.logLevel);
   await mkdir(settings.dataDir, { recursive: true });
 
-  const loaded = await loadAdapters({ plugins: settings.plugins });
+  const loaded = await loadAdapters({ plugins: settings.plugins, projectRoot });
   for (const { definition, source } of loaded) {
     logger.info({ game_type: definition.identity.game_type, source }, 'adapter loaded');
   }

@@ -28,6 +28,7 @@ export class PluginLoadError extends Error {
 interface PackageJson {
   name?: string;
   main?: string;
+  exports?: string | Record<string, unknown>;
   dependencies?: Record<string, string>;
   garrison?: { adapter?: boolean; apiVersion?: number };
 }
@@ -108,6 +109,16 @@ function checkDefinition(source: string, value: unknown): AdapterDefinition {
   return value;
 }
 
+/** The file a package's `import` would load: its exports' `.` entry (import/default condition), else `main`. */
+function packageEntry(dir: string, pkg: PackageJson): string {
+  let target: unknown = typeof pkg.exports === 'object' && '.' in pkg.exports ? pkg.exports['.'] : pkg.exports;
+  while (target && typeof target === 'object') {
+    const conditions = target as Record<string, unknown>;
+    target = conditions.import ?? conditions.node ?? conditions.default;
+  }
+  return join(dir, typeof target === 'string' ? target : (pkg.main ?? 'index.js'));
+}
+
 async function importModule(source: string, specifier: string): Promise<unknown> {
   try {
     const module = (await import(specifier)) as { default?: unknown };
@@ -127,16 +138,21 @@ async function loadPath(path: string): Promise<LoadedAdapter> {
     if (!existsSync(pkgPath)) throw new PluginLoadError(path, 'resolve', 'the folder has no package.json', 'point at the adapter package or its entry file');
     const pkg = readPackageJson(pkgPath);
     checkMarker(path, pkg);
-    entry = join(full, pkg.main ?? 'index.js');
+    entry = packageEntry(full, pkg);
   }
   return { source: path, definition: checkDefinition(path, await importModule(path, pathToFileURL(entry).href)) };
 }
 
-async function loadPackage(name: string, root: string): Promise<LoadedAdapter> {
-  const dir = findPackageDir(name, root);
+async function loadPackage(name: string, roots: string[]): Promise<LoadedAdapter> {
+  const dir = roots.map((root) => findPackageDir(name, root)).find(Boolean);
   if (!dir) throw new PluginLoadError(name, 'resolve', 'package not installed', 'npm install it beside the server');
-  checkMarker(name, readPackageJson(join(dir, 'package.json')));
-  return { source: name, definition: checkDefinition(name, await importModule(name, name)) };
+  const pkg = readPackageJson(join(dir, 'package.json'));
+  checkMarker(name, pkg);
+  // Resolved from the server first (so Node's export conditions apply); a package installed only in
+  // the project the server runs in is loaded from its own entry file.
+  const fromServer = findPackageDir(name, SERVER_PACKAGE_ROOT) === dir;
+  const specifier = fromServer ? name : pathToFileURL(packageEntry(dir, pkg)).href;
+  return { source: name, definition: checkDefinition(name, await importModule(name, specifier)) };
 }
 
 const SERVER_PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -145,7 +161,7 @@ const SERVER_PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export async function loadAdapters(options: { plugins: string[]; projectRoot?: string }): Promise<LoadedAdapter[]> {
   const roots = [SERVER_PACKAGE_ROOT, options.projectRoot ?? process.cwd()];
   const loaded: LoadedAdapter[] = [];
-  for (const name of discoverAdapterPackages(roots)) loaded.push(await loadPackage(name, SERVER_PACKAGE_ROOT));
+  for (const name of discoverAdapterPackages(roots)) loaded.push(await loadPackage(name, roots));
   for (const path of options.plugins) loaded.push(await loadPath(path));
   const seen = new Map<string, string>();
   for (const { definition, source } of loaded) {

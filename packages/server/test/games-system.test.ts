@@ -1,0 +1,141 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { endpoints } from '@garrison/core';
+import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
+
+const CAPABILITIES = ['config_generator', 'process_config', 'log_parser', 'remote_admin', 'mission_manager', 'mod_manager', 'ban_manager'];
+
+describe('games, system and the HTTP edges', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(() => h.close());
+
+  it('lists game types publicly', async () => {
+    const res = await h.api('GET', '/games');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, [{ game_type: 'gamea', display_name: 'Gamea', version: '1.0.0', capabilities: CAPABILITIES }]);
+  });
+
+  it('describes one game type, and 404 GAME_TYPE_NOT_FOUND for an unknown one', async () => {
+    const res = await h.api('GET', '/games/gamea');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.data, {
+      game_type: 'gamea',
+      display_name: 'Gamea',
+      version: '1.0.0',
+      capabilities: CAPABILITIES,
+      schema_version: '1.0',
+      config_sections: ['server', 'basic', 'profile', 'launch', 'rcon'],
+      allowed_executables: ['gameaserver_x64.exe', 'gameaserver.exe'],
+    });
+    for (const path of ['/games/nope', '/games/nope/config-schema', '/games/nope/defaults']) {
+      expectError(await h.api('GET', path), 404, 'GAME_TYPE_NOT_FOUND');
+    }
+  });
+
+  it('serves a JSON Schema per section, with bounds and defaults', async () => {
+    const res = await h.api('GET', '/games/gamea/config-schema');
+    assert.equal(res.status, 200);
+    const schema = res.body.data;
+    assert.deepEqual(Object.keys(schema).sort(), ['basic', 'launch', 'profile', 'rcon', 'server']);
+    assert.equal(schema.server.type, 'object');
+    assert.equal(schema.server.additionalProperties, false);
+    assert.deepEqual(
+      [schema.server.properties.max_players.type, schema.server.properties.max_players.minimum, schema.server.properties.max_players.maximum],
+      ['integer', 1, 1000],
+    );
+    assert.equal(schema.rcon.properties.rcon_port.maximum, 65535);
+    assert.equal(schema.launch.properties.auto_init.type, 'boolean');
+    assert.equal(schema.server.properties.motd_lines.type, 'array');
+  });
+
+  it('serves the defaults of every section', async () => {
+    const res = await h.api('GET', '/games/gamea/defaults');
+    assert.equal(res.status, 200);
+    const d = res.body.data;
+    assert.equal(d.server.max_players, 40);
+    assert.equal(d.basic.min_bandwidth, 800000);
+    assert.equal(d.profile.reduced_damage, 0);
+    assert.equal(d.launch.world, 'empty');
+    assert.equal(d.launch.limit_fps, 50);
+    assert.equal(d.rcon.max_ping, 200);
+    assert.equal(d.rcon.enabled, 1);
+    assert.deepEqual(d.server.missions, []);
+  });
+
+  it('answers the health check unwrapped and without a token', async () => {
+    const res = await h.api('GET', '/system/health');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ok' });
+  });
+
+  it('reports the system status to any role, without the error member', async () => {
+    const viewer = await tokenFor(h, 'viewer');
+    const res = await h.api('GET', '/system/status', { token: viewer.token });
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['data', 'success']);
+    assert.deepEqual(res.body.data, { version: '1.0.0', running_servers: 0, total_servers: 0, supported_games: ['gamea'] });
+    expectError(await h.api('GET', '/system/status'), 401, 'UNAUTHORIZED');
+  });
+
+  it('answers unknown routes and methods with the 404 envelope', async () => {
+    expectError(await h.api('GET', '/nope'), 404, 'NOT_FOUND');
+    expectError(await h.api('PATCH', '/servers'), 404, 'NOT_FOUND');
+    const outside = await fetch(`${h.server.url}/elsewhere`);
+    assert.equal(outside.status, 404);
+    assert.equal((await outside.json()).error.code, 'NOT_FOUND');
+  });
+
+  it('refuses a non-JSON body with 400', async () => {
+    const res = await h.api('POST', '/auth/login', { raw: 'username=admin', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectError(res, 400, 'VALIDATION_ERROR');
+  });
+
+  it('serves an OpenAPI 3.1 document covering every implemented endpoint', async () => {
+    const res = await fetch(`${h.server.url}/api/openapi.json`);
+    assert.equal(res.status, 200);
+    const doc = await res.json();
+    assert.match(doc.openapi, /^3\.1/);
+    for (const e of Object.values(endpoints)) {
+      const op = doc.paths[e.path]?.[e.method.toLowerCase()];
+      assert.ok(op, `${e.method} ${e.path} is documented`);
+      assert.equal(op.operationId, e.operationId);
+    }
+    assert.ok(doc.components.schemas.ServerDetail);
+    assert.ok(doc.components.schemas.FailureEnvelope);
+    const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];
+    for (const ref of new Set(refs)) assert.ok(doc.components.schemas[ref.split('/').pop()!], `${ref} resolves`);
+  });
+});
+
+describe('rate limits', () => {
+  it('allows 5 login attempts a minute per client IP, then 429 RATE_LIMITED with Retry-After', async () => {
+    const h = await startHarness({ loginRateLimit: 5 });
+    try {
+      // startHarness logged in once already.
+      for (let i = 0; i < 4; i += 1) assert.equal((await h.api('POST', '/auth/login', { body: { username: 'admin', password: 'wrong-pw' } })).status, 401);
+      const limited = await h.api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } });
+      expectError(limited, 429, 'RATE_LIMITED');
+      const retry = Number(limited.headers.get('retry-after'));
+      assert.ok(retry >= 1 && retry <= 60, `Retry-After ${retry}`);
+      assert.equal((await h.api('GET', '/auth/me', { token: h.adminToken })).status, 200, 'other endpoints are not affected');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('allows a set number of requests a minute per token, and exempts the health check', async () => {
+    const h = await startHarness({ rateLimit: 3 });
+    try {
+      const viewer = await tokenFor(h, 'viewer'); // 1 request on the admin token
+      for (let i = 0; i < 2; i += 1) assert.equal((await h.api('GET', '/servers', { token: h.adminToken })).status, 200);
+      expectError(await h.api('GET', '/servers', { token: h.adminToken }), 429, 'RATE_LIMITED');
+      assert.equal((await h.api('GET', '/servers', { token: viewer.token })).status, 200, 'another token has its own budget');
+      for (let i = 0; i < 5; i += 1) assert.equal((await h.api('GET', '/system/health')).status, 200);
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import {
   type AdapterDefinition,
   type ConfigGenerator,
   type ConfigValues,
+  type RenderedFile,
   type TObject,
   type TypeCheck,
   type WidgetHint,
@@ -20,6 +21,7 @@ import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
 import { ServerService } from '../servers/service.js';
 import { keepMaskedSecrets, maskSection } from './masking.js';
+import { writeConfigFiles } from './files.js';
 
 type SectionData = Record<string, unknown>;
 export type SectionRead = SectionData & { _meta: { config_version: number; schema_version: string } };
@@ -106,12 +108,22 @@ export class ConfigService {
     return Object.fromEntries(rows.map((r) => [r.section, this.withRecordFields(r.section, JSON.parse(r.data) as SectionData, server)]));
   }
 
-  async preview(serverId: number): Promise<Record<string, string>> {
+  /** The game's config files for the server's current config, secrets in clear. */
+  async render(serverId: number): Promise<RenderedFile[]> {
     const server = await this.servers.row(serverId);
-    const adapter = this.adapters.get(server.game_type);
-    const generator = this.adapters.require(adapter, 'config_generator');
-    const files = generator.render(await this.effectiveConfig(server), serverContext(server, this.settings.dataDir));
-    return Object.fromEntries(files.map((f) => [f.label, f.content]));
+    const generator = this.adapters.require(this.adapters.get(server.game_type), 'config_generator');
+    return generator.render(await this.effectiveConfig(server), serverContext(server, this.settings.dataDir));
+  }
+
+  async preview(serverId: number): Promise<Record<string, string>> {
+    return Object.fromEntries((await this.render(serverId)).map((f) => [f.label, f.content]));
+  }
+
+  /** Renders the server's config and writes the game's files atomically; returns what was written. */
+  async writeFiles(serverId: number): Promise<RenderedFile[]> {
+    const files = await this.render(serverId);
+    await writeConfigFiles(files);
+    return files;
   }
 
   private conflict(section: string, read: SectionRead): ApiError {

@@ -1,0 +1,2 @@
+/** @garrison/testkit — fakes of the game for tests: see README.md. */
+export {};

@@ -10,18 +10,18 @@ const WINDOW_SECONDS = 60;
 const limiter = (points: number) => (points > 0 ? new RateLimiterMemory({ points, duration: WINDOW_SECONDS }) : null);
 
 /**
- * Login attempts per client IP, everything else per token (per IP when there is none). The health
- * check is exempt so that monitors never trip it. Answers 429 `RATE_LIMITED` with `Retry-After`.
+ * Login attempts per client IP, and every other request that carries a token, per token: the two limits
+ * the spec names. Token-less requests are public reads or are refused with 401 at once. Answers 429
+ * `RATE_LIMITED` with `Retry-After`.
  */
 export function rateLimitMiddleware(settings: Settings): Middleware {
   const login = limiter(settings.loginRateLimit);
   const general = limiter(settings.rateLimit);
   return async (ctx, next) => {
-    if (ctx.path === '/api/system/health') return next();
     const isLogin = ctx.method === 'POST' && ctx.path === '/api/auth/login';
-    const active = isLogin ? login : general;
+    const token = isLogin ? null : bearerToken(ctx);
+    const active = isLogin ? login : token ? general : null;
     if (active) {
-      const token = isLogin ? null : bearerToken(ctx);
       // Keys hold a digest, never the token itself.
       const key = token ? `token:${createHash('sha256').update(token).digest('base64url')}` : `ip:${ctx.ip}`;
       try {

@@ -15,6 +15,7 @@ import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
 import { RouteTable } from './http/route-table.js';
 import { errorMiddleware } from './http/errors.js';
+import { accessLog } from './http/access-log.js';
 import { rateLimitMiddleware } from './http/rate-limit.js';
 import { buildOpenApi } from './http/openapi.js';
 import { makeAuthenticator } from './auth/authenticate.js';
@@ -98,6 +99,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  app.use(accessLog(logger));
   app.use(errorMiddleware(logger));
   app.use(rateLimitMiddleware(settings));
   app.use(router.routes());

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { endpoints } from '@garrison/core';
 import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
 
@@ -107,6 +108,8 @@ describe('games, system and the HTTP edges', () => {
     assert.ok(doc.components.schemas.FailureEnvelope);
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g) ?? [];
     for (const ref of new Set(refs)) assert.ok(doc.components.schemas[ref.split('/').pop()!], `${ref} resolves`);
+    const committed = JSON.parse(await readFile(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
+    assert.deepEqual(doc, committed, 'docs/openapi.json is out of date: run npm run openapi');
   });
 });
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { ADAPTER_API_VERSION, ApiError, defineAdapter, type ConfigValues, type ServerContext } from '@garrison/core';
+import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdminTarget, type ServerContext } from '@garrison/core';
+import { BattlEyeClient } from './battleye/client.js';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';
 import { generateCredentials } from './credentials.js';
@@ -24,10 +25,7 @@ export const gamea = defineAdapter({
       parseLine: parseLogLine,
     },
     remote_admin: {
-      async connect() {
-        // The BattlEye RCon client is the testkit issue's work; until it lands no endpoint calls this.
-        throw new ApiError('RCON_ERROR', 'the BattlEye RCon client is not available in this build');
-      },
+      connect: (target: RemoteAdminTarget) => BattlEyeClient.connect(target),
       parsePlayers,
       target(config: ConfigValues, ctx: ServerContext) {
         const rcon = config.rcon ?? {};

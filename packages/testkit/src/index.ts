@@ -1,2 +1,3 @@
-/** @garrison/testkit — fakes of the game for tests: see README.md. */
-export {};
+/** @garrison/testkit — fakes of the game and helpers to run Garrison in tests: see README.md. */
+export { FakeRconServer, type FakeRconServerOptions, type RconFaults, type CommandHandler, type CommandContext } from './rcon/fake-rcon-server.js';
+export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sectionDefaults, TypeCompiler, widgetHintOf, isSensitive, type ConfigValues, type ServerContext } from '@garrison/core';
 import gamea, { quote, renderBasicCfg, renderBattlEyeCfg, renderProfile, renderServerCfg, sections } from '../src/index.js';
-import { parseCfg, type CfgClass } from './config-syntax.js';
+import { parseCfg, type CfgClass } from '@garrison/testkit';
 
 const defaults = (): ConfigValues => Object.fromEntries(Object.entries(sections).map(([name, s]) => [name, sectionDefaults(s)]));
 const ctx: ServerContext = {

@@ -1,3 +1,5 @@
 /** @garrison/testkit — fakes of the game and helpers to run Garrison in tests: see README.md. */
 export { FakeRconServer, type FakeRconServerOptions, type RconFaults, type CommandHandler, type CommandContext } from './rcon/fake-rcon-server.js';
 export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';
+export { parseCfg, type CfgClass, type CfgValue } from './fake-gamea/config-syntax.js';
+export { installFakeGamea, FAKE_EXECUTABLES } from './install.js';

@@ -24,6 +24,8 @@ export interface RconFaults {
   refuseLogins: boolean;
   /** Send the parts of a multi-part answer last part first, as UDP may deliver them. */
   reverseParts: boolean;
+  /** Answer nothing at all, as BattlEye before the game has finished starting. */
+  silent: boolean;
 }
 
 export interface FakeRconServerOptions {
@@ -101,7 +103,7 @@ export class FakeRconServer {
       idleTimeoutMs: 45_000,
       ...options,
     };
-    this.faults = { dropEveryNth: 0, delayMs: 0, refuseLogins: false, reverseParts: false, ...options.faults };
+    this.faults = { dropEveryNth: 0, delayMs: 0, refuseLogins: false, reverseParts: false, silent: false, ...options.faults };
     this.installStandardCommands();
   }
 
@@ -205,7 +207,7 @@ export class FakeRconServer {
   }
 
   private receive(data: Buffer, rinfo: RemoteInfo): void {
-    if (this.closed || this.lost('in')) return;
+    if (this.closed || this.faults.silent || this.lost('in')) return;
     const packet = decodeClientPacket(data);
     if (!packet) return; // the real server answers nothing to garbage
     const peer = this.peerFor(rinfo);

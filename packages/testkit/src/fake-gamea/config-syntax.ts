@@ -1,5 +1,6 @@
 /**
- * A reader for the game's config syntax, written for the tests from the format's description:
+ * A reader for the game's config syntax, written from the format's description, as the fake game
+ * server reads its config files (and as tests check what the adapter writes):
  * `key = value;`, `key[] = {…};`, `class Name {…};`, strings with `""` for a quote, `//` comments.
  * It refuses anything else, so output that parses here is output the game can read.
  */
@@ -8,6 +9,7 @@ export interface CfgClass {
   [key: string]: CfgValue;
 }
 
+/** Parses a whole file; throws, naming the offset, on anything the game would not load. */
 export function parseCfg(text: string): CfgClass {
   let i = 0;
   const fail = (what: string): never => {

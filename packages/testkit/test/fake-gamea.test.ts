@@ -1,0 +1,217 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, access, constants } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { sectionDefaults, type ConfigValues, type ServerContext } from '@garrison/core';
+import gamea, { parseLogLine, parsePlayers } from '@garrison/adapter-gamea';
+import { BattlEyeClient } from '@garrison/adapter-gamea/battleye';
+
+const run = promisify(execFile);
+let nextPort = 30000 + (process.pid % 300) * 50;
+
+/** Config files and launch arguments exactly as the adapter makes them, for a fresh server folder. */
+async function prepare(installDir: string, changes: (c: ConfigValues) => void = () => {}) {
+  nextPort += 10;
+  const serverDir = await mkdtemp(join(tmpdir(), 'garrison-fake-server-'));
+  const ctx: ServerContext = {
+    server: { id: 1, name: 'fake', exe_path: join(installDir, 'gameaserver_x64.exe'), game_port: nextPort, rcon_port: nextPort + 3 },
+    serverDir,
+    exeDir: installDir,
+  };
+  const { config_generator, process_config } = gamea.capabilities;
+  const config: ConfigValues = Object.fromEntries(Object.entries(config_generator.sections).map(([n, s]) => [n, sectionDefaults(s)]));
+  config.rcon!.rcon_password = 'FakePass1';
+  changes(config);
+  for (const file of config_generator.render(config, ctx)) {
+    await mkdir(dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.content);
+  }
+  return { ctx, serverDir, args: process_config.launchArguments(config, ctx) };
+}
+
+interface Running {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  exit: Promise<number | null>;
+}
+
+function start(exe: string, args: string[], env: Record<string, string> = {}): Running {
+  const child = spawn(exe, args, { env: { ...process.env, GAMEA_FAKE_READY_MS: '100', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stdout!.on('data', (d) => stdout.push(...String(d).split('\n').filter(Boolean)));
+  child.stderr!.on('data', (d) => stderr.push(String(d)));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout, stderr, exit };
+}
+
+const rcon = (ctx: ServerContext) =>
+  BattlEyeClient.connect({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', resendMs: 100, timeoutMs: 3000, loginTimeoutMs: 5000 });
+
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+
+describe('the fake gamea dedicated server, installed by the CLI', () => {
+  let installDir: string;
+  const cleanup: (() => Promise<unknown>)[] = [];
+
+  before(async () => {
+    installDir = await mkdtemp(join(tmpdir(), 'garrison-fake-gamea-'));
+    const { stdout } = await run('npx', ['--no-install', 'garrison-testkit', 'install-fake-gamea', installDir]);
+    assert.deepEqual(stdout.trim().split('\n'), [join(installDir, 'gameaserver_x64.exe'), join(installDir, 'gameaserver.exe')]);
+  });
+  after(async () => {
+    for (const fn of cleanup.reverse()) await fn().catch(() => {});
+    await rm(installDir, { recursive: true, force: true });
+  });
+
+  function track(r: Running, serverDir: string) {
+    cleanup.push(async () => {
+      if (r.child.exitCode === null) r.child.kill('SIGKILL');
+      await rm(serverDir, { recursive: true, force: true });
+    });
+    return r;
+  }
+
+  it('installs both executables and the missions folder', async () => {
+    for (const exe of ['gameaserver_x64.exe', 'gameaserver.exe']) await access(join(installDir, exe), constants.X_OK);
+    assert.deepEqual(await readdir(join(installDir, 'mpmissions')), []);
+  });
+
+  it('starts from the adapter\'s files and arguments, binds its ports, logs, and answers RCon', async () => {
+    await writeFile(join(installDir, 'mpmissions', 'co10_Escape.Altis.pbo'), 'pbo');
+    const { ctx, serverDir, args } = await prepare(installDir, (c) => {
+      c.server!.hostname = 'Fake "One"; with quotes';
+    });
+    const game = track(start(ctx.server.exe_path, args, { GAMEA_FAKE_PLAYERS: '2' }), serverDir);
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+
+    // The game port is taken.
+    const probe = createSocket('udp4');
+    probe.bind(ctx.server.game_port, '127.0.0.1');
+    const [err] = (await once(probe, 'error')) as [NodeJS.ErrnoException];
+    assert.equal(err.code, 'EADDRINUSE');
+    probe.close();
+
+    assert.equal(parsePlayers(await client.command('players')).length, 2);
+    const got: string[] = [];
+    client.onMessage((m) => got.push(m));
+    await client.command(`testkit.join Late Comer ${'d'.repeat(32)} 10.0.0.9`);
+    const players = parsePlayers(await client.command('players'));
+    assert.deepEqual(players.map((p) => p.name), ['Player1', 'Player2', 'Late Comer']);
+    await client.command('testkit.leave 0');
+    assert.equal(parsePlayers(await client.command('players')).length, 2);
+    assert.match(await client.command('missions'), /^Missions on server:\nco10_Escape\.Altis\.pbo$/);
+    assert.equal(await client.command('#mission co10_Escape.Altis Veteran'), '');
+    assert.match(await client.command('#mission nope.Altis'), /not found/);
+    assert.equal(await client.command('say -1 Hello all'), '');
+    await client.command('testkit.log warning disk nearly full');
+    await client.command('testkit.log error script failed');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.ok(got.includes(`Player #2 Late Comer (10.0.0.9:2304) connected`), got.join('\n'));
+    assert.ok(got.some((m) => /RCon admin #\d+: \(Global\) Hello all/.test(m)));
+
+    const logs = (await readdir(join(installDir, 'server'))).filter((f) => f.endsWith('.rpt'));
+    assert.equal(logs.length, 1);
+    assert.match(logs[0]!, /^gameaserver_x64_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.rpt$/);
+    const rpt = (await readFile(join(installDir, 'server', logs[0]!), 'utf8')).trim().split('\n');
+    for (const line of ['Dedicated host created.', 'Starting mission: co10_Escape.Altis (Veteran)', 'Warning: disk nearly full', 'Error: script failed']) {
+      assert.ok(rpt.some((l) => l.endsWith(line)), `${line} in the .rpt`);
+      assert.ok(game.stdout.some((l) => l.endsWith(line)), `${line} on stdout`);
+    }
+    assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('disk nearly full'))!), { level: 'warning', message: 'Warning: disk nearly full' });
+    assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('script failed'))!), { level: 'error', message: 'Error: script failed' });
+
+    await client.command('#shutdown');
+    assert.equal(await withTimeout(game.exit, 1500), 0);
+  });
+
+  it('loads bans.txt from its BattlEye folder on loadBans', async () => {
+    const { ctx, serverDir, args } = await prepare(installDir);
+    const game = track(start(ctx.server.exe_path, args), serverDir);
+    await writeFile(join(serverDir, 'battleye', 'bans.txt'), `${'e'.repeat(32)} -1 Cheating\n1.2.3.4 ${Math.floor(Date.now() / 1000) + 3600} Spam\n`);
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+    await client.command('loadBans');
+    const bans = await client.command('bans');
+    assert.match(bans, new RegExp(`^0  ${'e'.repeat(32)} perm Cheating$`, 'm'));
+    assert.match(bans, /^1  1\.2\.3\.4 +60 Spam$/m);
+    game.child.kill('SIGTERM');
+    assert.equal(await game.exit, 0);
+  });
+
+  it('exits 3 at once on testkit.crash', async () => {
+    const { ctx, serverDir, args } = await prepare(installDir);
+    const game = track(start(ctx.server.exe_path, args), serverDir);
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+    await client.command('testkit.crash');
+    assert.equal(await withTimeout(game.exit, 1000), 3);
+  });
+
+  it('ignores #shutdown after testkit.hang', async () => {
+    const { ctx, serverDir, args } = await prepare(installDir);
+    const game = track(start(ctx.server.exe_path, args), serverDir);
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+    await client.command('testkit.hang');
+    await client.command('#shutdown');
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.equal(game.child.exitCode, null, 'still running');
+    assert.match(await client.command('players'), /players in total/);
+    game.child.kill('SIGKILL');
+    await game.exit;
+  });
+
+  it('does not answer RCon before it is ready', async () => {
+    const { ctx, serverDir, args } = await prepare(installDir);
+    track(start(ctx.server.exe_path, args, { GAMEA_FAKE_READY_MS: '1500' }), serverDir);
+    await new Promise((r) => setTimeout(r, 300));
+    await assert.rejects(
+      BattlEyeClient.connect({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', resendMs: 100, loginTimeoutMs: 400 }),
+      /no answer/,
+    );
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+    assert.match(await client.command('players'), /0 players in total/);
+  });
+
+  describe('refuses to start (exit 1, reason on stderr)', () => {
+    const refusal = async (setup: (p: Awaited<ReturnType<typeof prepare>>) => Promise<string[]> | string[], reason: RegExp) => {
+      const p = await prepare(installDir);
+      const game = track(start(p.ctx.server.exe_path, await setup(p)), p.serverDir);
+      assert.equal(await withTimeout(game.exit, 5000), 1);
+      assert.match(game.stderr.join(''), reason);
+    };
+
+    it('when a config file is missing', () => refusal(async (p) => (await rm(join(p.serverDir, 'basic.cfg')), p.args), /basic config .* not found/));
+    it('when server.cfg cannot be parsed', () =>
+      refusal(async (p) => (await writeFile(join(p.serverDir, 'server.cfg'), 'hostname = "unterminated;\n'), p.args), /cannot be parsed/));
+    it('when the profile is missing', () =>
+      refusal(async (p) => (await rm(join(installDir, 'server', 'Users'), { recursive: true, force: true }), p.args), /profile not found/));
+    it('when the BattlEye config is broken', () =>
+      refusal(async (p) => (await writeFile(join(p.serverDir, 'battleye', 'BEServer_x64.cfg'), 'RConPassword x\n'), p.args), /RConPort/));
+    it('on an unknown argument', () => refusal((p) => [...p.args, '-bogus=1'], /unknown or malformed argument "-bogus=1"/));
+    it('without -port=', () => refusal((p) => p.args.filter((a) => !a.startsWith('-port=')), /missing -port=/));
+    it('when its game port is taken', async () => {
+      const p = await prepare(installDir);
+      const blocker = createSocket('udp4');
+      blocker.bind(p.ctx.server.game_port, '127.0.0.1');
+      await once(blocker, 'listening');
+      try {
+        const game = track(start(p.ctx.server.exe_path, p.args), p.serverDir);
+        assert.equal(await withTimeout(game.exit, 5000), 1);
+        assert.match(game.stderr.join(''), /port in use/);
+      } finally {
+        blocker.close();
+      }
+    });
+  });
+});

@@ -3,3 +3,4 @@ export { FakeRconServer, type FakeRconServerOptions, type RconFaults, type Comma
 export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';
 export { parseCfg, type CfgClass, type CfgValue } from './fake-gamea/config-syntax.js';
 export { installFakeGamea, FAKE_EXECUTABLES } from './install.js';
+export { startGarrison, installFakeGameaTemp, apiClient, type TestGarrison, type GarrisonOptions, type Api, type ApiResponse, type RequestOptions } from './harness.js';

@@ -29,6 +29,7 @@ import {
   ConfigSectionUpdate,
   ConfigWidgetHints,
 } from './schemas/config.js';
+import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
 
 /** The HTTP contract, one entry per endpoint. */
 export const endpoints = {
@@ -140,6 +141,14 @@ export const endpoints = {
     summary: 'Change some fields of a section', access: 'admin', params: ConfigSectionParams, body: ConfigSectionUpdate,
     invalidBodyCode: 'INVALID_CONFIG', status: 200, response: ConfigSectionRead,
     errors: ['NOT_FOUND', 'CONFIG_VERSION_CONFLICT', 'INVALID_CONFIG', 'PORT_IN_USE'],
+  }),
+
+  // --- remote admin
+  rconCommand: defineEndpoint({
+    operationId: 'rconCommand', method: 'POST', path: '/servers/{server_id}/rcon/command', tag: 'rcon',
+    summary: 'Run a remote-admin command on a running server', access: 'admin', capability: 'remote_admin',
+    params: ServerIdParams, body: RconCommandRequest, status: 200, response: RconCommandResponse,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_RCON_PASSWORD', 'SERVER_NOT_RUNNING', 'RCON_ERROR'],
   }),
 } as const;
 

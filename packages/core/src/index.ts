@@ -10,3 +10,4 @@ export * from './schemas/games.js';
 export * from './schemas/system.js';
 export * from './schemas/servers.js';
 export * from './schemas/config.js';
+export * from './schemas/rcon.js';

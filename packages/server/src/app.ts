@@ -28,6 +28,8 @@ import { ServerService } from './servers/service.js';
 import { serverRoutes } from './servers/routes.js';
 import { ConfigService } from './config/service.js';
 import { configRoutes } from './config/routes.js';
+import { RemoteAdminService } from './rcon/service.js';
+import { rconRoutes } from './rcon/routes.js';
 
 export interface RunningServer {
   url: string;
@@ -73,7 +75,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   container.register(TOKENS.Knex, { useValue: db.knex });
   container.register(TOKENS.Models, { useValue: bindModels(db.knex) });
   container.register(TOKENS.Adapters, { useValue: adapters });
-  for (const service of [TokenService, UserService, ServerService, ConfigService]) container.registerSingleton(service as never);
+  for (const service of [TokenService, UserService, ServerService, ConfigService, RemoteAdminService]) container.registerSingleton(service as never);
 
   const users = container.resolve(UserService);
   const servers = container.resolve(ServerService);
@@ -85,6 +87,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   systemRoutes(routes, servers, adapters);
   serverRoutes(routes, servers);
   configRoutes(routes, container.resolve(ConfigService));
+  const remoteAdmin = container.resolve(RemoteAdminService);
+  rconRoutes(routes, remoteAdmin);
 
   const router = new Router();
   routes.mount(router, {
@@ -121,6 +125,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         http.close(() => resolve());
         http.closeIdleConnections();
       });
+      await remoteAdmin.closeAll();
       await db.knex.destroy();
       container.clearInstances();
       logger.info('stopped');

@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import knexFactory from 'knex';
 import { apiClient, startGarrison, type ApiResponse, type GarrisonOptions, type TestGarrison } from '@garrison/testkit';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -34,4 +36,16 @@ export function expectError(res: ApiResponse, status: number, code: string) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   }
   return res.body.error as { code: string; message: string; [k: string]: unknown };
+}
+
+/** Sets a status the way the process supervisor will; no endpoint of these tests moves it. */
+export async function setStatus(h: Harness, id: number, status: string) {
+  const knex = onMysql
+    ? knexFactory({ client: 'mysql2', connection: h.databaseUrl! })
+    : knexFactory({ client: 'better-sqlite3', connection: { filename: join(h.dataDir, 'garrison.db') }, useNullAsDefault: true });
+  try {
+    await knex('servers').where({ id }).update({ status });
+  } finally {
+    await knex.destroy();
+  }
 }

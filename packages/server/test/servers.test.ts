@@ -3,8 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import knexFactory from 'knex';
-import { createServer, expectError, freshPort, onMysql, startHarness, tokenFor, type Harness } from './helpers.js';
+import { createServer, expectError, freshPort, setStatus, startHarness, tokenFor, type Harness } from './helpers.js';
 
 const LIST_FIELDS = [
   'auto_restart', 'cpu_percent', 'description', 'game_port', 'game_type', 'id', 'max_restarts', 'name', 'pid',
@@ -20,18 +19,6 @@ describe('servers', () => {
     viewer = (await tokenFor(h, 'viewer')).token;
   });
   after(() => h.close());
-
-  /** Sets a status the way the process supervisor will; no endpoint of this issue moves it. */
-  async function setStatus(id: number, status: string) {
-    const knex = onMysql
-      ? knexFactory({ client: 'mysql2', connection: h.databaseUrl! })
-      : knexFactory({ client: 'better-sqlite3', connection: { filename: join(h.dataDir, 'garrison.db') }, useNullAsDefault: true });
-    try {
-      await knex('servers').where({ id }).update({ status });
-    } finally {
-      await knex.destroy();
-    }
-  }
 
   it('creates a server with defaults and generated credentials, shown once', async () => {
     const port = freshPort();
@@ -195,12 +182,12 @@ describe('servers', () => {
   it('refuses to delete a starting or running server (409 SERVER_NOT_STOPPED) but deletes crashed and error ones', async () => {
     for (const status of ['starting', 'running']) {
       const s = await createServer(h);
-      await setStatus(s.id, status);
+      await setStatus(h, s.id, status);
       expectError(await h.api('DELETE', `/servers/${s.id}`, { token: h.adminToken }), 409, 'SERVER_NOT_STOPPED');
     }
     for (const status of ['crashed', 'error']) {
       const s = await createServer(h);
-      await setStatus(s.id, status);
+      await setStatus(h, s.id, status);
       assert.equal((await h.api('DELETE', `/servers/${s.id}`, { token: h.adminToken })).status, 204);
     }
   });

@@ -50,7 +50,7 @@ describe('gamea config fields', () => {
     };
     for (const [section, fields] of Object.entries(types)) {
       for (const [field, type] of Object.entries(fields)) {
-        assert.equal((sections as Record<string, { properties: Record<string, { type: string }> }>)[section]!.properties[field]?.type, type, `${section}.${field}`);
+        assert.equal((sections as unknown as Record<string, { properties: Record<string, { type?: string }> }>)[section]!.properties[field]?.type, type, `${section}.${field}`);
       }
     }
     const sensitive = Object.entries(sections).flatMap(([s, o]) => Object.entries(o.properties).filter(([, f]) => isSensitive(f)).map(([n]) => `${s}.${n}`));

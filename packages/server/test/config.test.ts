@@ -1,21 +1,19 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, expectError, freshPort, startHarness, tokenFor, type Harness } from './helpers.js';
+import { createServer, expectError, freshPort, startHarness, type Harness } from './helpers.js';
 
 const SECTIONS = ['basic', 'launch', 'profile', 'rcon', 'server'];
 
 describe('server config', () => {
   let h: Harness;
-  let viewer: string;
   before(async () => {
     h = await startHarness();
-    viewer = (await tokenFor(h, 'viewer')).token;
   });
   after(() => h.close());
 
   it('reads every section with _meta, the spec defaults and secrets masked', async () => {
     const s = await createServer(h);
-    for (const token of [h.adminToken, viewer]) {
+    for (const token of [h.adminToken, h.viewerToken]) {
       const res = await h.api('GET', `/servers/${s.id}/config`, { token });
       assert.equal(res.status, 200);
       const config = res.body.data;
@@ -39,18 +37,18 @@ describe('server config', () => {
 
   it('reads one section, and 404 for a section the adapter does not have', async () => {
     const s = await createServer(h);
-    const res = await h.api('GET', `/servers/${s.id}/config/launch`, { token: viewer });
+    const res = await h.api('GET', `/servers/${s.id}/config/launch`, { token: h.viewerToken });
     assert.equal(res.status, 200);
     assert.equal(res.body.data.world, 'empty');
     assert.equal(res.body.data._meta.config_version, 1);
-    expectError(await h.api('GET', `/servers/${s.id}/config/nope`, { token: viewer }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', `/servers/${s.id}/config/nope`, { token: h.viewerToken }), 404, 'NOT_FOUND');
     expectError(await h.api('PUT', `/servers/${s.id}/config/nope`, { token: h.adminToken, body: { config_version: 1 } }), 404, 'NOT_FOUND');
-    expectError(await h.api('GET', '/servers/999999/config', { token: viewer }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', '/servers/999999/config', { token: h.viewerToken }), 404, 'NOT_FOUND');
   });
 
   it('serves widget hints per section and field; schema and preview are not section names', async () => {
     const s = await createServer(h);
-    const res = await h.api('GET', `/servers/${s.id}/config/schema`, { token: viewer });
+    const res = await h.api('GET', `/servers/${s.id}/config/schema`, { token: h.viewerToken });
     assert.equal(res.status, 200);
     const hints = res.body.data;
     assert.deepEqual(Object.keys(hints).sort(), SECTIONS);
@@ -81,7 +79,7 @@ describe('server config', () => {
     assert.match(files['BEServer_x64.cfg'], new RegExp(`^RConPort ${s.rcon_port}$`, 'm'));
     assert.match(files['basic.cfg'], /MinBandwidth = 800000;/);
     assert.match(files['server.GameaProfile'], /class DifficultyPresets/);
-    expectError(await h.api('GET', `/servers/${s.id}/config/preview`, { token: viewer }), 403, 'FORBIDDEN');
+    expectError(await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.viewerToken }), 403, 'FORBIDDEN');
   });
 
   it('updates part of a section, keeping other fields and bumping config_version', async () => {
@@ -98,10 +96,10 @@ describe('server config', () => {
     assert.equal(section.anticheat, 1, 'omitted fields keep their value');
     assert.equal(section.password_admin, '***');
     assert.deepEqual(section._meta, { config_version: 2, schema_version: '1.0' });
-    const again = await h.api('GET', `/servers/${s.id}/config/server`, { token: viewer });
+    const again = await h.api('GET', `/servers/${s.id}/config/server`, { token: h.viewerToken });
     assert.equal(again.body.data.max_players, 64);
     assert.equal(again.body.data._meta.config_version, 2);
-    const other = await h.api('GET', `/servers/${s.id}/config/basic`, { token: viewer });
+    const other = await h.api('GET', `/servers/${s.id}/config/basic`, { token: h.viewerToken });
     assert.equal(other.body.data._meta.config_version, 1, 'sections are versioned separately');
   });
 
@@ -128,7 +126,7 @@ describe('server config', () => {
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, 409, 409, 409, 409, 409, 409, 409]);
     const winner = results.find((r) => r.status === 200)!.body.data.max_msg_send;
-    const now = await h.api('GET', `/servers/${s.id}/config/basic`, { token: viewer });
+    const now = await h.api('GET', `/servers/${s.id}/config/basic`, { token: h.viewerToken });
     assert.equal(now.body.data.max_msg_send, winner);
     assert.equal(now.body.data._meta.config_version, 2);
   });
@@ -158,7 +156,7 @@ describe('server config', () => {
     const missing = expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, body: { max_players: 10 } }), 422, 'INVALID_CONFIG');
     assert.match(missing.message, /config_version/);
     expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, raw: '{"config_version": 1,' }), 422, 'INVALID_CONFIG');
-    const after = await h.api('GET', `/servers/${s.id}/config/server`, { token: viewer });
+    const after = await h.api('GET', `/servers/${s.id}/config/server`, { token: h.viewerToken });
     assert.equal(after.body.data._meta.config_version, 1, 'a refused write changes nothing');
   });
 
@@ -169,7 +167,7 @@ describe('server config', () => {
     const res = await h.api('PUT', `/servers/${s.id}/config/rcon`, { token: h.adminToken, body: { rcon_port: port, max_ping: 300, config_version: 1 } });
     assert.equal(res.status, 200);
     assert.equal(res.body.data.rcon_port, port);
-    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: viewer })).body.data.rcon_port, port);
+    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken })).body.data.rcon_port, port);
     const preview = await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken });
     assert.match(preview.body.data['BEServer_x64.cfg'], new RegExp(`RConPort ${port}`));
     expectError(
@@ -180,7 +178,7 @@ describe('server config', () => {
     // A port changed on the server record shows in the rcon section too.
     const moved = freshPort();
     await h.api('PUT', `/servers/${s.id}`, { token: h.adminToken, body: { rcon_port: moved } });
-    assert.equal((await h.api('GET', `/servers/${s.id}/config/rcon`, { token: viewer })).body.data.rcon_port, moved);
+    assert.equal((await h.api('GET', `/servers/${s.id}/config/rcon`, { token: h.viewerToken })).body.data.rcon_port, moved);
   });
 
   it('keeps a secret when the masked value is sent back, and replaces it when a new one is sent', async () => {
@@ -197,7 +195,7 @@ describe('server config', () => {
 
   it('keeps config writes to admins', async () => {
     const s = await createServer(h);
-    expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: viewer, body: { max_players: 2, config_version: 1 } }), 403, 'FORBIDDEN');
+    expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.viewerToken, body: { max_players: 2, config_version: 1 } }), 403, 'FORBIDDEN');
     expectError(await h.api('GET', `/servers/${s.id}/config`), 401, 'UNAUTHORIZED');
   });
 });

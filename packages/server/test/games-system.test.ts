@@ -86,7 +86,7 @@ describe('games, system and the HTTP edges', () => {
     expectError(await h.api('PATCH', '/servers'), 404, 'NOT_FOUND');
     const outside = await fetch(`${h.server.url}/elsewhere`);
     assert.equal(outside.status, 404);
-    assert.equal((await outside.json()).error.code, 'NOT_FOUND');
+    assert.equal(((await outside.json()) as { error: { code: string } }).error.code, 'NOT_FOUND');
   });
 
   it('refuses a non-JSON body with 400', async () => {
@@ -97,7 +97,8 @@ describe('games, system and the HTTP edges', () => {
   it('serves an OpenAPI 3.1 document covering every implemented endpoint', async () => {
     const res = await fetch(`${h.server.url}/api/openapi.json`);
     assert.equal(res.status, 200);
-    const doc = await res.json();
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const doc = (await res.json()) as Record<string, any>;
     assert.match(doc.openapi, /^3\.1/);
     for (const e of Object.values(endpoints)) {
       const op = doc.paths[e.path]?.[e.method.toLowerCase()];

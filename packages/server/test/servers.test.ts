@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer, expectError, freshPort, setStatus, startHarness, tokenFor, type Harness } from './helpers.js';
+import { createServer, expectError, freshPort, setStatus, startHarness, type Harness } from './helpers.js';
 
 const LIST_FIELDS = [
   'auto_restart', 'cpu_percent', 'description', 'game_port', 'game_type', 'id', 'max_restarts', 'name', 'pid',
@@ -13,10 +13,8 @@ const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds'].sort();
 
 describe('servers', () => {
   let h: Harness;
-  let viewer: string;
   before(async () => {
     h = await startHarness();
-    viewer = (await tokenFor(h, 'viewer')).token;
   });
   after(() => h.close());
 
@@ -112,28 +110,28 @@ describe('servers', () => {
   });
 
   it('lists servers in the list shape, filtered by game_type and paged by limit/offset', async () => {
-    const res = await h.api('GET', '/servers', { token: viewer });
+    const res = await h.api('GET', '/servers', { token: h.viewerToken });
     assert.equal(res.status, 200);
     assert.ok(res.body.data.length >= 3);
     for (const s of res.body.data) assert.deepEqual(Object.keys(s).sort(), LIST_FIELDS);
     const ids = res.body.data.map((s: { id: number }) => s.id);
     assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
 
-    assert.equal((await h.api('GET', '/servers?game_type=gamea', { token: viewer })).body.data.length, res.body.data.length);
-    assert.deepEqual((await h.api('GET', '/servers?game_type=other', { token: viewer })).body.data, []);
-    const page = await h.api('GET', '/servers?limit=2&offset=1', { token: viewer });
+    assert.equal((await h.api('GET', '/servers?game_type=gamea', { token: h.viewerToken })).body.data.length, res.body.data.length);
+    assert.deepEqual((await h.api('GET', '/servers?game_type=other', { token: h.viewerToken })).body.data, []);
+    const page = await h.api('GET', '/servers?limit=2&offset=1', { token: h.viewerToken });
     assert.deepEqual(page.body.data.map((s: { id: number }) => s.id), ids.slice(1, 3));
-    expectError(await h.api('GET', '/servers?limit=501', { token: viewer }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('GET', '/servers?limit=abc', { token: viewer }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('GET', '/servers?offset=-1', { token: viewer }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('GET', '/servers?limit=501', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('GET', '/servers?limit=abc', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('GET', '/servers?offset=-1', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
     expectError(await h.api('GET', '/servers'), 401, 'UNAUTHORIZED');
   });
 
   it('answers 404 NOT_FOUND for a missing server and 400 for a malformed id', async () => {
-    expectError(await h.api('GET', '/servers/999999', { token: viewer }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', '/servers/999999', { token: h.viewerToken }), 404, 'NOT_FOUND');
     expectError(await h.api('PUT', '/servers/999999', { token: h.adminToken, body: { name: 'n' } }), 404, 'NOT_FOUND');
     expectError(await h.api('DELETE', '/servers/999999', { token: h.adminToken }), 404, 'NOT_FOUND');
-    const bad = expectError(await h.api('GET', '/servers/abc', { token: viewer }), 400, 'VALIDATION_ERROR');
+    const bad = expectError(await h.api('GET', '/servers/abc', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
     assert.match(bad.message, /server_id/);
   });
 
@@ -148,7 +146,7 @@ describe('servers', () => {
     const cleared = await h.api('PUT', `/servers/${s.id}`, { token: h.adminToken, body: { description: null, auto_restart: true } });
     assert.equal(cleared.body.data.description, null);
     assert.equal(cleared.body.data.auto_restart, true);
-    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: viewer })).body.data.name, 'Renamed');
+    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken })).body.data.name, 'Renamed');
   });
 
   it('checks updates: port range, port conflicts, executable allowlist, unknown fields', async () => {
@@ -175,8 +173,8 @@ describe('servers', () => {
     assert.ok(!existsSync(folder));
     assert.ok(existsSync(join(h.dataDir, 'servers', String(keep.id))));
     assert.ok(existsSync(join(h.dataDir, 'jwt-secret')));
-    expectError(await h.api('GET', `/servers/${s.id}`, { token: viewer }), 404, 'NOT_FOUND');
-    expectError(await h.api('GET', `/servers/${s.id}/config`, { token: viewer }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken }), 404, 'NOT_FOUND');
+    expectError(await h.api('GET', `/servers/${s.id}/config`, { token: h.viewerToken }), 404, 'NOT_FOUND');
   });
 
   it('refuses to delete a starting or running server (409 SERVER_NOT_STOPPED) but deletes crashed and error ones', async () => {
@@ -194,9 +192,9 @@ describe('servers', () => {
 
   it('keeps server changes to admins: viewers read, and get 403 for writes', async () => {
     const s = await createServer(h);
-    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: viewer })).status, 200);
-    expectError(await h.api('POST', '/servers', { token: viewer, body: { name: 'v', exe_path: '/x/gameaserver.exe', game_port: freshPort() } }), 403, 'FORBIDDEN');
-    expectError(await h.api('PUT', `/servers/${s.id}`, { token: viewer, body: { name: 'v' } }), 403, 'FORBIDDEN');
-    expectError(await h.api('DELETE', `/servers/${s.id}`, { token: viewer }), 403, 'FORBIDDEN');
+    assert.equal((await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken })).status, 200);
+    expectError(await h.api('POST', '/servers', { token: h.viewerToken, body: { name: 'v', exe_path: '/x/gameaserver.exe', game_port: freshPort() } }), 403, 'FORBIDDEN');
+    expectError(await h.api('PUT', `/servers/${s.id}`, { token: h.viewerToken, body: { name: 'v' } }), 403, 'FORBIDDEN');
+    expectError(await h.api('DELETE', `/servers/${s.id}`, { token: h.viewerToken }), 403, 'FORBIDDEN');
   });
 });

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { TOKENS } from './tokens.js';
 import { resolveSettings, type Settings, type SettingsInput } from './settings.js';
 import { createLogger } from './logger.js';
-import { migrate, openDatabase } from './db/connection.js';
+import { migrate, openDatabase, type Database } from './db/connection.js';
 import { bindModels } from './db/models/index.js';
 import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
@@ -62,11 +62,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const db = openDatabase(settings.databaseUrl, settings.dataDir);
   try {
-    await migrate(db);
+    return await serve(settings, logger, adapters, db);
   } catch (err) {
     await db.knex.destroy();
     throw err;
   }
+}
+
+/** Everything after the database is open; a failure here leaves the caller to close the database. */
+async function serve(settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database): Promise<RunningServer> {
+  await migrate(db);
   logger.info({ database: db.safeUrl }, 'database ready');
 
   const container = rootContainer.createChildContainer();

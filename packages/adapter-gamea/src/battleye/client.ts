@@ -120,10 +120,11 @@ export class BattlEyeClient implements RemoteAdminSession {
     this.lastCommandAt = Date.now();
 
     return new Promise<string>((resolve, reject) => {
-      let attempts = 1;
+      let resends = 0;
       const resend = setInterval(() => {
-        attempts += 1;
-        if (attempts >= 2) this.send(login);
+        resends += 1;
+        // Two resends unanswered: perhaps the server restarted and forgot us, so log in again first.
+        if (resends >= 2) this.send(login);
         this.send(packet);
       }, this.options.resendMs);
       const timer = setTimeout(

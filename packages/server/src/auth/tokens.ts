@@ -23,7 +23,13 @@ export function loadOrCreateSecret(settings: Settings): string {
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   mkdirSync(settings.dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process on the same data dir wrote it first: use theirs, so both accept the same tokens.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8').trim();
+    throw err;
+  }
   return secret;
 }
 

@@ -200,7 +200,7 @@ export class FakeRconServer {
     const address = `${rinfo.address}:${rinfo.port}`;
     let peer = this.peers.get(address);
     if (!peer) {
-      peer = { address, rinfo, adminId: -1, loggedIn: false, lastCommandAt: 0, nextMessageSeq: 0, unacked: new Map(), answers: new Map() };
+      peer = { address, rinfo, adminId: -1, loggedIn: false, lastCommandAt: Date.now(), nextMessageSeq: 0, unacked: new Map(), answers: new Map() };
       this.peers.set(address, peer);
     }
     return peer;
@@ -297,10 +297,11 @@ export class FakeRconServer {
     this.peers.delete(peer.address);
   }
 
+  /** Drops idle logins, and forgets addresses that never logged in, so that stray senders cannot grow the table. */
   private dropIdle(): void {
     const now = Date.now();
     for (const peer of [...this.peers.values()]) {
-      if (peer.loggedIn && now - peer.lastCommandAt > this.options.idleTimeoutMs) this.drop(peer);
+      if (now - peer.lastCommandAt > this.options.idleTimeoutMs) this.drop(peer);
     }
   }
 

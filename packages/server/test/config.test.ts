@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, expectError, freshPort, startHarness, type Harness } from './helpers.js';
+import { createServer, expectError, freshPort, startHarness, withDatabase, type Harness } from './helpers.js';
 
 const SECTIONS = ['basic', 'launch', 'profile', 'rcon', 'server'];
 
@@ -197,5 +197,26 @@ describe('server config', () => {
     const s = await createServer(h);
     expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.viewerToken, body: { max_players: 2, config_version: 1 } }), 403, 'FORBIDDEN');
     expectError(await h.api('GET', `/servers/${s.id}/config`), 401, 'UNAUTHORIZED');
+  });
+
+  it('reads sections stored by another adapter version: defaults for new fields, none for removed ones', async () => {
+    const s = await createServer(h);
+    await withDatabase(h, async (knex) => {
+      const row = await knex('config_sections').where({ server_id: s.id, section: 'launch' }).first();
+      const data = JSON.parse(row.data);
+      delete data.limit_fps; // "added" by a later version
+      data.retired_option = true; // "removed" by a later version
+      data.world = 'Altis';
+      await knex('config_sections').where({ id: row.id }).update({ data: JSON.stringify(data) });
+    });
+    const launch = (await h.api('GET', `/servers/${s.id}/config/launch`, { token: h.viewerToken })).body.data;
+    assert.equal(launch.limit_fps, 50);
+    assert.equal(launch.world, 'Altis');
+    assert.ok(!('retired_option' in launch));
+    const preview = await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken });
+    assert.equal(preview.status, 200);
+    const put = await h.api('PUT', `/servers/${s.id}/config/launch`, { token: h.adminToken, body: { auto_init: true, config_version: 1 } });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal(put.body.data.limit_fps, 50);
   });
 });

@@ -38,14 +38,17 @@ export function expectError(res: ApiResponse, status: number, code: string) {
   return res.body.error as { code: string; message: string; [k: string]: unknown };
 }
 
-/** Sets a status the way the process supervisor will; no endpoint of these tests moves it. */
-export async function setStatus(h: Harness, id: number, status: string) {
+/** A direct connection to the harness's database, for states no endpoint can reach yet. */
+export async function withDatabase<T>(h: Harness, fn: (knex: ReturnType<typeof knexFactory>) => Promise<T>): Promise<T> {
   const knex = onMysql
     ? knexFactory({ client: 'mysql2', connection: h.databaseUrl! })
     : knexFactory({ client: 'better-sqlite3', connection: { filename: join(h.dataDir, 'garrison.db') }, useNullAsDefault: true });
   try {
-    await knex('servers').where({ id }).update({ status });
+    return await fn(knex);
   } finally {
     await knex.destroy();
   }
 }
+
+/** Sets a status the way the process supervisor will; no endpoint of these tests moves it. */
+export const setStatus = (h: Harness, id: number, status: string) => withDatabase(h, (knex) => knex('servers').where({ id }).update({ status }));

@@ -1,6 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import {
   ApiError,
+  sectionDefaults,
   TypeCompiler,
   widgetHintOf,
   type AdapterDefinition,
@@ -56,9 +57,15 @@ export class ConfigService {
     return check;
   }
 
-  /** Stored JSON plus the fields kept on the server record: the section as the game sees it, secrets in clear. */
-  private withRecordFields(section: string, data: SectionData, server: ServerModel): SectionData {
-    const out = { ...data };
+  /**
+   * A stored section as the adapter's current schema sees it, secrets in clear: defaults for fields an
+   * adapter upgrade added, without fields it removed, plus the fields kept on the server record.
+   */
+  private sectionValues(adapter: AdapterDefinition, section: string, json: string, server: ServerModel): SectionData {
+    const schema = this.schemaOf(adapter, section);
+    const stored = JSON.parse(json) as SectionData;
+    const out = sectionDefaults(schema);
+    for (const field of Object.keys(out)) if (field in stored) out[field] = stored[field];
     for (const field of RECORD_FIELDS[section] ?? []) out[field] = server[field];
     return out;
   }
@@ -68,8 +75,7 @@ export class ConfigService {
   }
 
   private present(adapter: AdapterDefinition, server: ServerModel, section: string, data: string, version: number): SectionRead {
-    const schema = this.schemaOf(adapter, section);
-    const fields = maskSection(schema, this.withRecordFields(section, JSON.parse(data) as SectionData, server));
+    const fields = maskSection(this.schemaOf(adapter, section), this.sectionValues(adapter, section, data, server));
     return { ...fields, _meta: { config_version: version, schema_version: adapter.identity.schema_version } };
   }
 
@@ -104,8 +110,10 @@ export class ConfigService {
 
   /** Every section with secrets in clear, for rendering the game's files. */
   async effectiveConfig(server: ServerModel): Promise<ConfigValues> {
-    const rows = await this.rows(server.id);
-    return Object.fromEntries(rows.map((r) => [r.section, this.withRecordFields(r.section, JSON.parse(r.data) as SectionData, server)]));
+    const adapter = this.adapters.get(server.game_type);
+    const sections = this.generatorOf(adapter)?.sections ?? {};
+    const rows = (await this.rows(server.id)).filter((r) => sections[r.section]);
+    return Object.fromEntries(rows.map((r) => [r.section, this.sectionValues(adapter, r.section, r.data, server)]));
   }
 
   /** The game's config files for the server's current config, secrets in clear. */
@@ -145,7 +153,7 @@ export class ConfigService {
     if (!row) throw new ApiError('NOT_FOUND', `server ${serverId} has no ${section} section`);
     if (row.config_version !== expected) throw this.conflict(section, this.present(adapter, server, section, row.data, row.config_version));
 
-    const current = this.withRecordFields(section, JSON.parse(row.data) as SectionData, server);
+    const current = this.sectionValues(adapter, section, row.data, server);
     const merged = { ...current, ...keepMaskedSecrets(schema, current, changes) };
     const check = this.check(schema);
     if (!check.Check(merged)) throw new ApiError('INVALID_CONFIG', describeFailure('body', check.Errors(merged)));

@@ -90,9 +90,9 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   authRoutes(routes, container);
   gameRoutes(routes, adapters);
   systemRoutes(routes, servers, adapters);
-  serverRoutes(routes, servers);
-  configRoutes(routes, container.resolve(ConfigService));
   const remoteAdmin = container.resolve(RemoteAdminService);
+  serverRoutes(routes, servers, remoteAdmin);
+  configRoutes(routes, container.resolve(ConfigService));
   rconRoutes(routes, remoteAdmin);
 
   const router = new Router();

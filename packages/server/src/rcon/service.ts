@@ -34,6 +34,7 @@ export class RemoteAdminService {
     const server = await this.servers.row(serverId);
     const remote = this.adapters.require(this.adapters.get(server.game_type), 'remote_admin');
     if (!REACHABLE.includes(server.status)) {
+      void this.drop(serverId); // a session to a game that is gone would only keep pinging it
       throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${server.status}; remote admin needs a running server`);
     }
     const target = remote.target(await this.config.effectiveConfig(server), serverContext(server, this.settings.dataDir));

@@ -77,7 +77,6 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.Settings, { useValue: settings });
   container.register(TOKENS.Logger, { useValue: logger });
-  container.register(TOKENS.Knex, { useValue: db.knex });
   container.register(TOKENS.Models, { useValue: bindModels(db.knex) });
   container.register(TOKENS.Adapters, { useValue: adapters });
   for (const service of [TokenService, UserService, ServerService, ConfigService, RemoteAdminService]) container.registerSingleton(service as never);

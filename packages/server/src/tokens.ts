@@ -1,5 +1,4 @@
 import type { InjectionToken } from 'tsyringe';
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Settings } from './settings.js';
 import type { Models } from './db/models/index.js';
@@ -9,7 +8,6 @@ import type { AdapterRegistry } from './plugins/registry.js';
 export const TOKENS = {
   Settings: Symbol('Settings') as InjectionToken<Settings>,
   Logger: Symbol('Logger') as InjectionToken<Logger>,
-  Knex: Symbol('Knex') as InjectionToken<Knex>,
   Models: Symbol('Models') as InjectionToken<Models>,
   Adapters: Symbol('Adapters') as InjectionToken<AdapterRegistry>,
 };

@@ -27,8 +27,4 @@ export class RecentSequences {
     if (this.seen.length > this.size) this.seen.shift();
     return true;
   }
-
-  clear(): void {
-    this.seen.length = 0;
-  }
 }

@@ -1,14 +1,20 @@
-import { Type, type TObject, type TProperties, type TSchema } from '../typebox.js';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '../typebox.js';
 
 /** The editor hint of one config field, as the config schema endpoint reports it. */
-export interface WidgetHint {
-  widget: 'text' | 'password' | 'number' | 'toggle' | 'select' | 'textarea' | 'tag-list' | 'hidden';
-  label: string;
-  min?: number;
-  max?: number;
-  options?: string[];
-  placeholder?: string;
-}
+export const WidgetHintSchema = Type.Object(
+  {
+    widget: Type.Union(
+      (['text', 'password', 'number', 'toggle', 'select', 'textarea', 'tag-list', 'hidden'] as const).map((w) => Type.Literal(w)),
+    ),
+    label: Type.String(),
+    min: Type.Optional(Type.Number()),
+    max: Type.Optional(Type.Number()),
+    options: Type.Optional(Type.Array(Type.String())),
+    placeholder: Type.Optional(Type.String()),
+  },
+  { $id: 'WidgetHint' },
+);
+export type WidgetHint = Static<typeof WidgetHintSchema>;
 
 /** Keyword under which a field's widget hint travels inside its JSON Schema. */
 export const WIDGET_KEYWORD = 'x-widget';

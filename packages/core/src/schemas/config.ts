@@ -1,5 +1,6 @@
 import { Type } from '../typebox.js';
 import { ServerIdParams } from './common.js';
+import { WidgetHintSchema } from '../adapter/config-fields.js';
 
 export const ConfigMeta = Type.Object({ config_version: Type.Integer(), schema_version: Type.String() });
 
@@ -9,18 +10,6 @@ export const ConfigSectionRead = Type.Object(
 );
 
 export const ConfigRead = Type.Record(Type.String(), ConfigSectionRead, { $id: 'ServerConfig' });
-
-export const WidgetHintSchema = Type.Object(
-  {
-    widget: Type.String({ enum: ['text', 'password', 'number', 'toggle', 'select', 'textarea', 'tag-list', 'hidden'] }),
-    label: Type.String(),
-    min: Type.Optional(Type.Number()),
-    max: Type.Optional(Type.Number()),
-    options: Type.Optional(Type.Array(Type.String())),
-    placeholder: Type.Optional(Type.String()),
-  },
-  { $id: 'WidgetHint' },
-);
 
 export const ConfigWidgetHints = Type.Record(Type.String(), Type.Record(Type.String(), WidgetHintSchema), {
   $id: 'ConfigWidgetHints',

@@ -1,8 +1,4 @@
-import type { Role } from '@garrison/core';
+import type { UserSummary } from '@garrison/core';
 
 /** The caller of a request, as read from the database on every request (so a deleted user is refused at once). */
-export interface Principal {
-  id: number;
-  username: string;
-  role: Role;
-}
+export type Principal = UserSummary;

@@ -1,7 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import {
   ApiError,
+  ConfigSectionRead,
   sectionDefaults,
+  type Static,
   TypeCompiler,
   widgetHintOf,
   type AdapterDefinition,
@@ -25,7 +27,7 @@ import { keepMaskedSecrets, maskSection } from './masking.js';
 import { writeConfigFiles } from './files.js';
 
 type SectionData = Record<string, unknown>;
-export type SectionRead = SectionData & { _meta: { config_version: number; schema_version: string } };
+export type SectionRead = SectionData & Static<typeof ConfigSectionRead>;
 
 /** Section fields that live on the server record rather than in the stored JSON. */
 const RECORD_FIELDS: Record<string, (keyof ServerModel)[]> = { rcon: ['rcon_port'] };

@@ -68,17 +68,25 @@ function checkMarker(source: string, pkg: PackageJson): void {
  * Adapter packages named as dependencies of the server package or of the project it runs in, that
  * mark themselves with `"garrison": {"adapter": true, "apiVersion": N}` in their package.json.
  */
-export function discoverAdapterPackages(roots: string[]): string[] {
-  const found = new Set<string>();
+interface FoundPackage {
+  name: string;
+  dir: string;
+  pkg: PackageJson;
+}
+
+export function discoverAdapterPackages(roots: string[]): FoundPackage[] {
+  const found = new Map<string, FoundPackage>();
   for (const root of roots) {
     const pkgPath = join(root, 'package.json');
     if (!existsSync(pkgPath)) continue;
     for (const name of Object.keys(readPackageJson(pkgPath).dependencies ?? {})) {
+      if (found.has(name)) continue;
       const dir = findPackageDir(name, root);
-      if (dir && readPackageJson(join(dir, 'package.json')).garrison?.adapter === true) found.add(name);
+      const pkg = dir && readPackageJson(join(dir, 'package.json'));
+      if (dir && pkg && pkg.garrison?.adapter === true) found.set(name, { name, dir, pkg });
     }
   }
-  return [...found];
+  return [...found.values()];
 }
 
 function checkDefinition(source: string, value: unknown): AdapterDefinition {
@@ -143,10 +151,7 @@ async function loadPath(path: string): Promise<LoadedAdapter> {
   return { source: path, definition: checkDefinition(path, await importModule(path, pathToFileURL(entry).href)) };
 }
 
-async function loadPackage(name: string, roots: string[]): Promise<LoadedAdapter> {
-  const dir = roots.map((root) => findPackageDir(name, root)).find(Boolean);
-  if (!dir) throw new PluginLoadError(name, 'resolve', 'package not installed', 'npm install it beside the server');
-  const pkg = readPackageJson(join(dir, 'package.json'));
+async function loadPackage({ name, dir, pkg }: FoundPackage): Promise<LoadedAdapter> {
   checkMarker(name, pkg);
   // Resolved from the server first (so Node's export conditions apply); a package installed only in
   // the project the server runs in is loaded from its own entry file.
@@ -161,7 +166,7 @@ const SERVER_PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
 export async function loadAdapters(options: { plugins: string[]; projectRoot?: string }): Promise<LoadedAdapter[]> {
   const roots = [SERVER_PACKAGE_ROOT, options.projectRoot ?? process.cwd()];
   const loaded: LoadedAdapter[] = [];
-  for (const name of discoverAdapterPackages(roots)) loaded.push(await loadPackage(name, roots));
+  for (const found of discoverAdapterPackages(roots)) loaded.push(await loadPackage(found));
   for (const path of options.plugins) loaded.push(await loadPath(path));
   const seen = new Map<string, string>();
   for (const { definition, source } of loaded) {

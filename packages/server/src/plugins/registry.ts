@@ -23,10 +23,6 @@ export class AdapterRegistry {
     return CAPABILITIES.filter((c) => adapter.capabilities[c] !== undefined);
   }
 
-  has<C extends Capability>(adapter: AdapterDefinition, capability: C): boolean {
-    return adapter.capabilities[capability] !== undefined;
-  }
-
   require<C extends Capability>(adapter: AdapterDefinition, capability: C): CapabilityMap[C] {
     const impl = adapter.capabilities[capability];
     if (!impl) {

@@ -9,16 +9,43 @@ import { layout } from './layout.js';
 import { parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { renderBanFile } from './bans.js';
-import { parsePlayers } from './players.js';
+import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function remoteAdminTarget(config: ConfigValues, ctx: ServerContext): RemoteAdminTarget | null {
+  const rcon = config.rcon ?? {};
+  if (rcon.enabled !== 1 || !rcon.rcon_password) return null;
+  return { host: '127.0.0.1', port: ctx.server.rcon_port, password: String(rcon.rcon_password) };
+}
 
 export const gamea = defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
   identity: { game_type: 'gamea', display_name: 'Gamea', version, schema_version: '1.0' },
   capabilities: {
-    config_generator: { sections, generateCredentials, render: renderConfigFiles },
-    process_config: { allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'], launchArguments },
+    config_generator: {
+      sections,
+      generateCredentials,
+      render: renderConfigFiles,
+      // The BattlEye config stays on the server: it is the RCon password and port, nothing to edit by hand.
+      downloadable: ['server.cfg', 'basic.cfg', 'server.GameaProfile'],
+    },
+    process_config: {
+      allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'],
+      launchArguments,
+      // Ready once BattlEye RCon takes a login; a server with RCon off is ready when it runs.
+      async isReady(config: ConfigValues, ctx: ServerContext) {
+        const target = remoteAdminTarget(config, ctx);
+        if (!target) return true;
+        try {
+          const client = await BattlEyeClient.connect({ ...target, loginTimeoutMs: 1000, resendMs: 250 });
+          await client.close();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+    },
     log_parser: {
       logDirectory: (ctx: ServerContext) => layout(ctx).profiles,
       logFileExtension: '.rpt',
@@ -27,22 +54,24 @@ export const gamea = defineAdapter({
     remote_admin: {
       connect: (target: RemoteAdminTarget) => BattlEyeClient.connect(target),
       parsePlayers,
-      target(config: ConfigValues, ctx: ServerContext) {
-        const rcon = config.rcon ?? {};
-        if (rcon.enabled !== 1 || !rcon.rcon_password) return null;
-        return { host: '127.0.0.1', port: ctx.server.rcon_port, password: String(rcon.rcon_password) };
-      },
+      target: remoteAdminTarget,
+      shutdownCommand: '#shutdown',
+      kickCommand,
+      sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
+      parsePlayerEvent,
     },
     mission_manager: {
       missionExtension: MISSION_EXTENSION,
       missionDirectory: (ctx: ServerContext) => layout(ctx).missions,
       parseMissionFilename,
+      rotation: { section: 'server', field: 'missions' },
     },
     mod_manager: {
       modDirectory: (ctx: ServerContext) => ctx.exeDir,
       isModFolder: (name: string) => name.startsWith('@'),
+      enabled: { section: 'launch', field: 'mods' },
     },
-    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, renderBanFile },
+    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, renderBanFile, reloadCommand: 'loadBans' },
   },
 });
 
@@ -52,4 +81,4 @@ export { quote } from './config/syntax.js';
 export { renderServerCfg, renderBasicCfg, renderProfile, renderBattlEyeCfg } from './config/render.js';
 export { launchArguments } from './launch.js';
 export { parseLogLine } from './logs.js';
-export { parsePlayers } from './players.js';
+export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';

@@ -1,4 +1,4 @@
-import type { LivePlayer } from '@garrison/core';
+import type { LivePlayer, PlayerEvent } from '@garrison/core';
 
 // `0   127.0.0.1:2304        63   <guid>(OK) Name`; while joining the GUID is `-` and the ping -1.
 const ROW = /^(\d+)\s+(\S+:\d+)\s+(-?\d+)\s+(?:([0-9a-f]{32})\((?:OK|\?)\)|-)\s+(.+?)\s*$/i;
@@ -14,3 +14,21 @@ export function parsePlayers(answer: string): LivePlayer[] {
   }
   return players;
 }
+
+const JOINED = /^Player #(\d+) (.+) \([^()]*:\d+\) connected$/;
+const GUID = /^Player #(\d+) (.+) - BE GUID: ([0-9a-f]{32})$/i;
+const LEFT = /^Player #(\d+) (.+) disconnected$/;
+
+/** BattlEye's server messages about players: `Player #3 Name (ip:port) connected`, `… - BE GUID: …`, `… disconnected`. */
+export function parsePlayerEvent(message: string): PlayerEvent | null {
+  let m = JOINED.exec(message);
+  if (m) return { kind: 'joined', slot_id: m[1]!, name: m[2]! };
+  m = GUID.exec(message);
+  if (m) return { kind: 'guid', slot_id: m[1]!, name: m[2]!, guid: m[3]!.toLowerCase() };
+  m = LEFT.exec(message);
+  if (m) return { kind: 'left', slot_id: m[1]!, name: m[2]! };
+  return null;
+}
+
+/** BattlEye's kick: `kick <slot> <reason>` (the reason on one line). */
+export const kickCommand = (slotId: string, reason: string) => `kick ${slotId} ${reason.replace(/[\r\n]+/g, ' ').trim()}`.trim();

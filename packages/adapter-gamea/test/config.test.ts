@@ -12,6 +12,16 @@ const ctx: ServerContext = {
 };
 
 describe('gamea config fields', () => {
+  // Sections are stored as JSON text, not in number columns: the bound is what JSON and JS read exactly.
+  it('bound every number a client may send', () => {
+    for (const [section, schema] of Object.entries(sections)) {
+      for (const [name, field] of Object.entries(schema.properties)) {
+        if (field.type !== 'integer' && field.type !== 'number') continue;
+        assert.ok(field.minimum >= -Number.MAX_SAFE_INTEGER && field.maximum <= Number.MAX_SAFE_INTEGER, `${section}.${name}`);
+      }
+    }
+  });
+
   it('declares about 80 fields, each with a default, a label and a widget hint', () => {
     let count = 0;
     for (const [name, section] of Object.entries(sections)) {

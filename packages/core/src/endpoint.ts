@@ -22,6 +22,8 @@ export interface EndpointDef {
   params?: TObject;
   query?: TObject;
   body?: TSchema;
+  /** A multipart upload: the handler reads the request itself, streaming; `body` only documents it. */
+  upload?: boolean;
   /** A body may be left out entirely (e.g. stop's optional options). */
   bodyOptional?: boolean;
   /** Code for a body that fails its schema; `INVALID_CONFIG` (422) for config writes. */
@@ -29,6 +31,8 @@ export interface EndpointDef {
   status: 200 | 201 | 204;
   response?: TSchema;
   envelope?: EnvelopeKind;
+  /** The media type of a success answer that is not JSON (a file download, streamed as it is). */
+  responseMediaType?: 'text/plain';
   /** Failures this endpoint may answer with, besides the ones every endpoint has. */
   errors?: ErrorCode[];
 }

@@ -30,6 +30,13 @@ import {
   ConfigWidgetHints,
 } from './schemas/config.js';
 import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
+import { AuditPage, AuditQuery, StartResponse, StoppedResponse, StopRequest } from './schemas/lifecycle.js';
+import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, Rotation, RotationUpdate, UploadedMission } from './schemas/missions.js';
+import { FileNameParams, FileText, LogFile, LogPage, LogQuery, MetricsPoint, MetricsQuery } from './schemas/live.js';
+import {
+  Ban, BanIdParams, BanListQuery, CreateBanRequest, CreatedBan, KickRequest, PlayerBanRequest, PlayerHistoryPage,
+  PlayerHistoryQuery, PlayerList, PlayerSlotParams, SayRequest,
+} from './schemas/players.js';
 
 /** The HTTP contract, one entry per endpoint. */
 export const endpoints = {
@@ -116,6 +123,147 @@ export const endpoints = {
     access: 'admin', params: ServerIdParams, status: 204, errors: ['NOT_FOUND', 'SERVER_NOT_STOPPED'],
   }),
 
+  // --- lifecycle
+  startServer: defineEndpoint({
+    operationId: 'startServer', method: 'POST', path: '/servers/{server_id}/start', tag: 'lifecycle', summary: 'Start the game process',
+    access: 'admin', params: ServerIdParams, status: 200, response: StartResponse,
+    errors: ['NOT_FOUND', 'EXE_NOT_ALLOWED', 'EXE_NOT_FOUND', 'INVALID_CONFIG', 'SERVER_ALREADY_RUNNING', 'PORT_IN_USE', 'CONFIG_WRITE_ERROR'],
+  }),
+  stopServer: defineEndpoint({
+    operationId: 'stopServer', method: 'POST', path: '/servers/{server_id}/stop', tag: 'lifecycle',
+    summary: 'Stop the game: shutdown through remote admin, killed after 30 s (at once with force)', access: 'admin',
+    params: ServerIdParams, body: StopRequest, bodyOptional: true, status: 200, response: StoppedResponse,
+    errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING'],
+  }),
+  restartServer: defineEndpoint({
+    operationId: 'restartServer', method: 'POST', path: '/servers/{server_id}/restart', tag: 'lifecycle', summary: 'Stop, then start',
+    access: 'admin', params: ServerIdParams, status: 200, response: StartResponse,
+    errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING', 'EXE_NOT_ALLOWED', 'EXE_NOT_FOUND', 'INVALID_CONFIG', 'PORT_IN_USE', 'CONFIG_WRITE_ERROR'],
+  }),
+  killServer: defineEndpoint({
+    operationId: 'killServer', method: 'POST', path: '/servers/{server_id}/kill', tag: 'lifecycle', summary: 'Kill the game process at once',
+    access: 'admin', params: ServerIdParams, status: 200, response: StoppedResponse, errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING'],
+  }),
+  listServerEvents: defineEndpoint({
+    operationId: 'listServerEvents', method: 'GET', path: '/servers/{server_id}/events', tag: 'lifecycle',
+    summary: 'Audit trail: who did what to the server, and what the supervisor did by itself', access: 'any',
+    params: ServerIdParams, query: AuditQuery, status: 200, response: AuditPage, errors: ['NOT_FOUND'],
+  }),
+
+  // --- live data
+  listLogs: defineEndpoint({
+    operationId: 'listLogs', method: 'GET', path: '/servers/{server_id}/logs', tag: 'live', summary: 'Stored log lines of the game, newest first',
+    access: 'any', params: ServerIdParams, query: LogQuery, status: 200, response: LogPage, errors: ['NOT_FOUND'],
+  }),
+  clearLogs: defineEndpoint({
+    operationId: 'clearLogs', method: 'DELETE', path: '/servers/{server_id}/logs', tag: 'live', summary: 'Delete the stored log lines',
+    access: 'admin', params: ServerIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
+  }),
+  getMetrics: defineEndpoint({
+    operationId: 'getMetrics', method: 'GET', path: '/servers/{server_id}/metrics', tag: 'live',
+    summary: 'CPU, memory and players over time, averaged per `resolution` minutes', access: 'any', params: ServerIdParams,
+    query: MetricsQuery, status: 200, response: Type.Array(MetricsPoint), errors: ['NOT_FOUND'],
+  }),
+
+  listLogFiles: defineEndpoint({
+    operationId: 'listLogFiles', method: 'GET', path: '/servers/{server_id}/logfiles', tag: 'live', summary: "The game's log files",
+    access: 'any', capability: 'log_parser', params: ServerIdParams, status: 200, response: Type.Array(LogFile), errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+  }),
+  downloadLogFile: defineEndpoint({
+    operationId: 'downloadLogFile', method: 'GET', path: '/servers/{server_id}/logfiles/{filename}/download', tag: 'live',
+    summary: 'One log file, as text', access: 'any', capability: 'log_parser', params: FileNameParams, status: 200, response: FileText,
+    envelope: 'none', responseMediaType: 'text/plain', errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR'],
+  }),
+  deleteLogFile: defineEndpoint({
+    operationId: 'deleteLogFile', method: 'DELETE', path: '/servers/{server_id}/logfiles/{filename}', tag: 'live',
+    summary: 'Delete a log file (not the one the running game writes)', access: 'admin', capability: 'log_parser', params: FileNameParams,
+    status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'CONFLICT'],
+  }),
+
+  // --- missions
+  listMissions: defineEndpoint({
+    operationId: 'listMissions', method: 'GET', path: '/servers/{server_id}/missions', tag: 'missions', summary: 'Mission files on the server',
+    access: 'any', capability: 'mission_manager', params: ServerIdParams, status: 200, response: MissionList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+  }),
+  uploadMission: defineEndpoint({
+    operationId: 'uploadMission', method: 'POST', path: '/servers/{server_id}/missions', tag: 'missions',
+    summary: 'Upload a mission file (multipart part `file`), streamed to disk', access: 'admin', capability: 'mission_manager',
+    params: ServerIdParams, upload: true, body: MissionUpload, status: 201, response: UploadedMission,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_FILENAME', 'ADAPTER_ERROR', 'FILE_TOO_LARGE', 'VALIDATION_ERROR'],
+  }),
+  uploadMissionAlias: defineEndpoint({
+    operationId: 'uploadMissionAlias', method: 'POST', path: '/servers/{server_id}/missions/upload', tag: 'missions',
+    summary: 'The same upload, at the path of the design-stage variant', access: 'admin', capability: 'mission_manager',
+    params: ServerIdParams, upload: true, body: MissionUpload, status: 201, response: UploadedMission,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_FILENAME', 'ADAPTER_ERROR', 'FILE_TOO_LARGE', 'VALIDATION_ERROR'],
+  }),
+  getRotation: defineEndpoint({
+    operationId: 'getRotation', method: 'GET', path: '/servers/{server_id}/missions/rotation', tag: 'missions', summary: 'The mission rotation',
+    access: 'any', capability: 'mission_manager', params: ServerIdParams, status: 200, response: Rotation, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+  }),
+  setRotation: defineEndpoint({
+    operationId: 'setRotation', method: 'PUT', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
+    summary: "Replace the rotation (guarded by the server section's config_version)", access: 'admin', capability: 'mission_manager',
+    params: ServerIdParams, body: RotationUpdate, status: 200, response: Rotation,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'CONFIG_VERSION_CONFLICT', 'VALIDATION_ERROR'],
+  }),
+  deleteMission: defineEndpoint({
+    operationId: 'deleteMission', method: 'DELETE', path: '/servers/{server_id}/missions/{filename}', tag: 'missions',
+    summary: 'Delete a mission file that is not in the rotation', access: 'admin', capability: 'mission_manager', params: FileNameParams,
+    status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'MISSION_IN_ROTATION', 'VALIDATION_ERROR'],
+  }),
+
+  // --- mods
+  listMods: defineEndpoint({
+    operationId: 'listMods', method: 'GET', path: '/servers/{server_id}/mods', tag: 'mods', summary: "The mod folders beside the server's executable",
+    access: 'any', capability: 'mod_manager', params: ServerIdParams, status: 200, response: ModList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+  }),
+  setEnabledMods: defineEndpoint({
+    operationId: 'setEnabledMods', method: 'PUT', path: '/servers/{server_id}/mods/enabled', tag: 'mods',
+    summary: 'Replace the enabled mods (each a client or server mod); they load at the next start', access: 'admin', capability: 'mod_manager',
+    params: ServerIdParams, body: EnabledModsUpdate, status: 200, response: EnabledModsResult,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'VERSION_CONFLICT'],
+  }),
+
+  // --- players and bans
+  listPlayers: defineEndpoint({
+    operationId: 'listPlayers', method: 'GET', path: '/servers/{server_id}/players', tag: 'players', summary: 'Players on the server now',
+    access: 'any', params: ServerIdParams, status: 200, response: PlayerList, errors: ['NOT_FOUND'],
+  }),
+  playerHistory: defineEndpoint({
+    operationId: 'playerHistory', method: 'GET', path: '/servers/{server_id}/players/history', tag: 'players',
+    summary: 'Who was on the server, and when', access: 'any', params: ServerIdParams, query: PlayerHistoryQuery, status: 200,
+    response: PlayerHistoryPage, errors: ['NOT_FOUND'],
+  }),
+  kickPlayer: defineEndpoint({
+    operationId: 'kickPlayer', method: 'POST', path: '/servers/{server_id}/players/{slot_id}/kick', tag: 'players',
+    summary: 'Kick the player in a slot', access: 'admin', capability: 'remote_admin', params: PlayerSlotParams, body: KickRequest,
+    status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR'],
+  }),
+  banPlayer: defineEndpoint({
+    operationId: 'banPlayer', method: 'POST', path: '/servers/{server_id}/players/{slot_id}/ban', tag: 'players',
+    summary: 'Ban the player in a slot by GUID, and kick them', access: 'admin', capability: 'remote_admin', params: PlayerSlotParams,
+    body: PlayerBanRequest, status: 201, response: Ban,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR', 'VALIDATION_ERROR'],
+  }),
+  listBans: defineEndpoint({
+    operationId: 'listBans', method: 'GET', path: '/servers/{server_id}/bans', tag: 'bans', summary: 'Bans of the server (active ones by default)',
+    access: 'any', params: ServerIdParams, query: BanListQuery, status: 200, response: Type.Array(Ban), errors: ['NOT_FOUND'],
+  }),
+  createBan: defineEndpoint({
+    operationId: 'createBan', method: 'POST', path: '/servers/{server_id}/bans', tag: 'bans', summary: 'Ban a GUID or an IP address',
+    access: 'admin', params: ServerIdParams, body: CreateBanRequest, status: 201, response: CreatedBan, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  }),
+  revokeBan: defineEndpoint({
+    operationId: 'revokeBan', method: 'DELETE', path: '/servers/{server_id}/bans/{ban_id}', tag: 'bans', summary: 'Revoke a ban',
+    access: 'admin', params: BanIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
+  }),
+  rconSay: defineEndpoint({
+    operationId: 'rconSay', method: 'POST', path: '/servers/{server_id}/rcon/say', tag: 'rcon', summary: 'Send a message to every player',
+    access: 'admin', capability: 'remote_admin', params: ServerIdParams, body: SayRequest, status: 200, response: MessageResponse,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_RCON_PASSWORD', 'SERVER_NOT_RUNNING', 'RCON_ERROR'],
+  }),
+
   // --- config
   getConfig: defineEndpoint({
     operationId: 'getConfig', method: 'GET', path: '/servers/{server_id}/config', tag: 'config', summary: 'All config sections',
@@ -135,6 +283,12 @@ export const endpoints = {
     operationId: 'getConfigSection', method: 'GET', path: '/servers/{server_id}/config/{section}', tag: 'config',
     summary: 'One config section', access: 'any', params: ConfigSectionParams, status: 200, response: ConfigSectionRead,
     errors: ['NOT_FOUND'],
+  }),
+  downloadConfigFile: defineEndpoint({
+    operationId: 'downloadConfigFile', method: 'GET', path: '/servers/{server_id}/config/download/{filename}', tag: 'config',
+    summary: 'One generated config file, as text (may hold plaintext credentials)', access: 'admin', capability: 'config_generator',
+    params: FileNameParams, status: 200, response: FileText, envelope: 'none', responseMediaType: 'text/plain',
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   updateConfigSection: defineEndpoint({
     operationId: 'updateConfigSection', method: 'PUT', path: '/servers/{server_id}/config/{section}', tag: 'config',

@@ -11,3 +11,7 @@ export * from './schemas/system.js';
 export * from './schemas/servers.js';
 export * from './schemas/config.js';
 export * from './schemas/rcon.js';
+export * from './schemas/lifecycle.js';
+export * from './schemas/live.js';
+export * from './schemas/players.js';
+export * from './schemas/missions.js';

@@ -17,8 +17,10 @@ import { RouteTable } from './http/route-table.js';
 import { errorMiddleware } from './http/errors.js';
 import { accessLog } from './http/access-log.js';
 import { rateLimitMiddleware } from './http/rate-limit.js';
+import { answerProtocolErrors, requireHost } from './http/protocol-errors.js';
+import { boundUnreadBody, lingerOnClose } from './http/lingering-close.js';
 import { buildOpenApi } from './http/openapi.js';
-import { makeAuthenticator } from './auth/authenticate.js';
+import { bearerToken, makeAuthenticator } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import { UserService } from './auth/service.js';
@@ -30,6 +32,27 @@ import { ConfigService } from './config/service.js';
 import { configRoutes } from './config/routes.js';
 import { RemoteAdminService } from './rcon/service.js';
 import { rconRoutes } from './rcon/routes.js';
+import { InProcessEventBus } from './events/bus.js';
+import { AuditService } from './audit/service.js';
+import { auditRoutes } from './audit/routes.js';
+import { Supervisor } from './supervisor/supervisor.js';
+import { lifecycleRoutes } from './supervisor/routes.js';
+import { WebSocketHub, type HubStats } from './ws/hub.js';
+import { LiveFigures } from './metrics/live-values.js';
+import { MetricsService } from './metrics/service.js';
+import { metricsRoutes } from './metrics/routes.js';
+import { LogService } from './logs/service.js';
+import { logRoutes } from './logs/routes.js';
+import { PlayerService } from './players/service.js';
+import { playerRoutes } from './players/routes.js';
+import { BanService } from './bans/service.js';
+import { banRoutes } from './bans/routes.js';
+import { LogFileService } from './logfiles/service.js';
+import { logFileRoutes } from './logfiles/routes.js';
+import { MissionService } from './missions/service.js';
+import { missionRoutes } from './missions/routes.js';
+import { ModService } from './mods/service.js';
+import { modRoutes } from './mods/routes.js';
 
 export interface RunningServer {
   url: string;
@@ -39,6 +62,8 @@ export interface RunningServer {
   logger: Logger;
   /** Stops accepting, lets in-flight requests finish, closes the database. Game processes are left running. */
   close(): Promise<void>;
+  /** Connected WebSocket clients, and messages dropped for clients that did not keep up. */
+  webSocketStats(): HubStats;
 }
 
 export interface StartOptions extends SettingsInput {
@@ -79,7 +104,12 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   container.register(TOKENS.Logger, { useValue: logger });
   container.register(TOKENS.Models, { useValue: bindModels(db.knex) });
   container.register(TOKENS.Adapters, { useValue: adapters });
-  for (const service of [TokenService, UserService, ServerService, ConfigService, RemoteAdminService]) container.registerSingleton(service as never);
+  const events = new InProcessEventBus((err, event) => logger.error({ err, type: event.type }, 'event subscriber failed'));
+  container.register(TOKENS.Events, { useValue: events });
+  const services = [TokenService, UserService, LiveFigures, ServerService, ConfigService, RemoteAdminService, AuditService, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService, MissionService, ModService];
+  for (const service of services) {
+    container.registerSingleton(service as never);
+  }
 
   const users = container.resolve(UserService);
   const servers = container.resolve(ServerService);
@@ -90,13 +120,42 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   gameRoutes(routes, adapters);
   systemRoutes(routes, servers, adapters);
   const remoteAdmin = container.resolve(RemoteAdminService);
-  serverRoutes(routes, servers, remoteAdmin);
-  configRoutes(routes, container.resolve(ConfigService));
-  rconRoutes(routes, remoteAdmin);
+  const audit = container.resolve(AuditService);
+  const supervisor = container.resolve(Supervisor);
+  serverRoutes(routes, servers, remoteAdmin, supervisor, audit);
+  lifecycleRoutes(routes, supervisor);
+  configRoutes(routes, container.resolve(ConfigService), audit);
+  rconRoutes(routes, remoteAdmin, audit, servers, adapters);
+  auditRoutes(routes, servers, audit);
+  const logs = container.resolve(LogService);
+  const metrics = container.resolve(MetricsService);
+  logRoutes(routes, servers, logs);
+  metricsRoutes(routes, servers, metrics);
+  const players = container.resolve(PlayerService);
+  const bans = container.resolve(BanService);
+  playerRoutes(routes, players, bans, audit);
+  banRoutes(routes, bans, audit);
+  logFileRoutes(routes, container.resolve(LogFileService), audit);
+  missionRoutes(routes, container.resolve(MissionService), audit);
+  modRoutes(routes, container.resolve(ModService), audit);
+  supervisor.watch(logs);
+  supervisor.watch(metrics);
+  supervisor.watch(players);
+  await supervisor.adoptAll();
+  bans.start();
+  // The audit trail and the player history: pruned at start and every hour.
+  const pruneHistory = () =>
+    Promise.all([audit.prune(settings.historyRetentionDays), players.prune(settings.historyRetentionDays)]).catch((err) =>
+      logger.warn({ err: (err as Error).message }, 'history retention failed'),
+    );
+  void pruneHistory();
+  const historyTimer = setInterval(pruneHistory, 3_600_000);
+  historyTimer.unref();
 
   const router = new Router();
+  const authenticate = makeAuthenticator(container.resolve(TokenService), users);
   routes.mount(router, {
-    authenticate: makeAuthenticator(container.resolve(TokenService), users),
+    authenticate: (ctx) => authenticate(bearerToken(ctx)),
     adapterOfServer: (id) => servers.adapterOf(id),
     adapters,
   });
@@ -108,11 +167,19 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
   app.use(accessLog(logger));
+  app.use(boundUnreadBody());
   app.use(errorMiddleware(logger));
+  app.use(requireHost());
   app.use(rateLimitMiddleware(settings));
   app.use(router.routes());
 
-  const http: Server = createServer(app.callback());
+  // Host is checked by requireHost, so that its absence is answered in the envelope like every failure.
+  const http: Server = createServer({ requireHostHeader: false }, app.callback());
+  // Node's default of 5 minutes per request would cut off a 500 MB mission upload on a slow link.
+  http.requestTimeout = 60 * 60_000;
+  answerProtocolErrors(http, logger);
+  lingerOnClose(http);
+  const hub = new WebSocketHub(http, events, authenticate, logger);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(settings.port, settings.host, () => resolve());
@@ -125,15 +192,20 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await hub.close();
+      await closed;
+      supervisor.detachAll();
+      metrics.close();
+      bans.close();
+      clearInterval(historyTimer);
+      await logs.close();
       await remoteAdmin.closeAll();
       await db.knex.destroy();
       container.clearInstances();
       logger.info('stopped');
     })());
 
-  return { url, host: settings.host, port, settings, logger, close };
+  return { url, host: settings.host, port, settings, logger, close, webSocketStats: () => hub.stats() };
 }

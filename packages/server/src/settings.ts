@@ -17,6 +17,29 @@ export interface Settings {
   /** Extra adapter modules to load besides the discovered packages. */
   plugins: string[];
   logLevel: string;
+  /** A graceful stop waits this long for the game to exit before killing it (the spec's 30 s). */
+  stopTimeoutMs: number;
+  /** A start that has not passed the readiness probe after this long is an error (decisions: 120 s). */
+  readyTimeoutMs: number;
+  /** Auto-restart waits this long after the first crash, doubling up to restartBackoffMaxMs. */
+  restartBackoffMs: number;
+  restartBackoffMaxMs: number;
+  /** At most this many log lines a second are kept and sent per server; the rest are counted and dropped. */
+  logLinesPerSecond: number;
+  /** Stored log lines kept per server, and for how long. */
+  logRetentionLines: number;
+  logRetentionDays: number;
+  /** How often CPU and memory of each game are sampled, and how long samples are kept. */
+  metricsIntervalMs: number;
+  metricsRetentionHours: number;
+  /** How often the player list is asked for over remote admin. */
+  playersPollMs: number;
+  /** How often timed bans are checked for expiry (decisions: gone within 60 s of `expires_at`). */
+  banExpiryCheckMs: number;
+  /** The audit trail and the player history are kept this long. */
+  historyRetentionDays: number;
+  /** The largest mission upload (the spec's 500 MB, as MiB so that a 500 MiB file fits). */
+  missionUploadLimitBytes: number;
 }
 
 export type SettingsInput = Partial<Settings>;
@@ -42,6 +65,23 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsI
   if (env.GARRISON_RATE_LIMIT) out.rateLimit = intFrom(env.GARRISON_RATE_LIMIT, 'GARRISON_RATE_LIMIT', 60);
   if (env.GARRISON_PLUGINS) out.plugins = env.GARRISON_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean);
   if (env.GARRISON_LOG_LEVEL) out.logLevel = env.GARRISON_LOG_LEVEL;
+  const positive: [keyof Settings, string][] = [
+    ['stopTimeoutMs', 'GARRISON_STOP_TIMEOUT_MS'],
+    ['logLinesPerSecond', 'GARRISON_LOG_LINES_PER_SECOND'],
+    ['logRetentionLines', 'GARRISON_LOG_RETENTION_LINES'],
+    ['logRetentionDays', 'GARRISON_LOG_RETENTION_DAYS'],
+    ['metricsIntervalMs', 'GARRISON_METRICS_INTERVAL_MS'],
+    ['metricsRetentionHours', 'GARRISON_METRICS_RETENTION_HOURS'],
+    ['playersPollMs', 'GARRISON_PLAYERS_POLL_MS'],
+    ['historyRetentionDays', 'GARRISON_HISTORY_RETENTION_DAYS'],
+    ['missionUploadLimitBytes', 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES'],
+  ];
+  for (const [key, name] of positive) {
+    if (!env[name]) continue;
+    const value = intFrom(env[name], name, 0);
+    if (value < 1) throw new Error(`${name} must be at least 1, got ${JSON.stringify(env[name])}`);
+    (out as Record<string, unknown>)[key] = value;
+  }
   return out;
 }
 
@@ -59,6 +99,19 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
     rateLimit: 60,
     plugins: [],
     logLevel: 'info',
+    stopTimeoutMs: 30_000,
+    readyTimeoutMs: 120_000,
+    restartBackoffMs: 2000,
+    restartBackoffMaxMs: 60_000,
+    logLinesPerSecond: 200,
+    logRetentionLines: 10_000,
+    logRetentionDays: 14,
+    metricsIntervalMs: 5000,
+    metricsRetentionHours: 72,
+    playersPollMs: 10_000,
+    banExpiryCheckMs: 15_000,
+    historyRetentionDays: 180,
+    missionUploadLimitBytes: 500 * 1024 * 1024,
     ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
   };
   if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) throw new Error(`port out of range: ${settings.port}`);

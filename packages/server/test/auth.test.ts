@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import jwt from 'jsonwebtoken';
+import { waitFor } from '@garrison/testkit';
 import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
 
 describe('auth', () => {
@@ -54,8 +55,12 @@ describe('auth', () => {
     expectError(await h.api('GET', '/auth/me', { token: none }), 401, 'UNAUTHORIZED');
     const expiring = await startHarness({ tokenTtlSeconds: 1 });
     try {
-      await new Promise((r) => setTimeout(r, 2100)); // a JWT's exp has one-second resolution
-      expectError(await expiring.api('GET', '/auth/me', { token: expiring.adminToken }), 401, 'UNAUTHORIZED');
+      // A JWT's exp has one-second resolution: the token stops working within about two seconds.
+      const refused = await waitFor(async () => {
+        const res = await expiring.api('GET', '/auth/me', { token: expiring.adminToken });
+        return res.status === 401 && res;
+      }, { intervalMs: 100, what: 'the token to expire' });
+      expectError(refused, 401, 'UNAUTHORIZED');
     } finally {
       await expiring.close();
     }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import knexFactory from 'knex';
-import { apiClient, startGarrison, type ApiResponse, type GarrisonOptions, type TestGarrison } from '@garrison/testkit';
+import { apiClient, freeGamePorts, startGarrison, type ApiResponse, type GarrisonOptions, type TestGarrison } from '@garrison/testkit';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 
@@ -15,17 +15,21 @@ export const startHarness = (options: GarrisonOptions = {}) => startGarrison({ a
 
 export const tokenFor = (h: Harness, role: 'admin' | 'viewer', username?: string) => h.userToken(role, username);
 
-let nextPort = 20000 + (process.pid % 200) * 100;
-/** Distinct game ports per test within a file; ports are only records here, nothing binds them. */
+let nextPort = 1100;
+/**
+ * A port for a record that nothing binds, distinct within a test file (each file has its own database).
+ * Drawn below 10000, where `freeGamePorts` never draws, so the two never meet; a server that is started or
+ * whose RCon port a fake binds takes its ports from `createServer`, which draws free ones.
+ */
 export function freshPort(): number {
-  nextPort += 10;
+  nextPort += 5;
   return nextPort;
 }
 
 export async function createServer(h: Harness, overrides: Record<string, unknown> = {}) {
   const res = await h.api('POST', '/servers', {
     token: h.adminToken,
-    body: { name: 'Test server', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: freshPort(), ...overrides },
+    body: { name: 'Test server', exe_path: '/opt/gamea/gameaserver_x64.exe', ...(await freeGamePorts()), ...overrides },
   });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;

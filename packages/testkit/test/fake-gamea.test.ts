@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile, access, constants } from 'node:fs/promises';
@@ -10,16 +10,14 @@ import { promisify } from 'node:util';
 import { sectionDefaults, type ConfigValues, type ServerContext } from '@garrison/core';
 import gamea, { parseLogLine, parsePlayers } from '@garrison/adapter-gamea';
 import { BattlEyeClient } from '@garrison/adapter-gamea/battleye';
+import { connectRcon, freeGamePorts, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 
 const run = promisify(execFile);
-let nextPort = 30000 + (process.pid % 300) * 50;
-
 /** Config files and launch arguments exactly as the adapter makes them, for a fresh server folder. */
 async function prepare(installDir: string, changes: (c: ConfigValues) => void = () => {}) {
-  nextPort += 10;
   const serverDir = await mkdtemp(join(tmpdir(), 'garrison-fake-server-'));
   const ctx: ServerContext = {
-    server: { id: 1, name: 'fake', exe_path: join(installDir, 'gameaserver_x64.exe'), game_port: nextPort, rcon_port: nextPort + 3 },
+    server: { id: 1, name: 'fake', exe_path: join(installDir, 'gameaserver_x64.exe'), ...(await freeGamePorts()) },
     serverDir,
     exeDir: installDir,
   };
@@ -34,28 +32,11 @@ async function prepare(installDir: string, changes: (c: ConfigValues) => void = 
   return { ctx, serverDir, args: process_config.launchArguments(config, ctx) };
 }
 
-interface Running {
-  child: ChildProcess;
-  stdout: string[];
-  stderr: string[];
-  exit: Promise<number | null>;
-}
-
-function start(exe: string, args: string[], env: Record<string, string> = {}): Running {
-  const child = spawn(exe, args, { env: { ...process.env, GAMEA_FAKE_READY_MS: '100', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  child.stdout!.on('data', (d) => stdout.push(...String(d).split('\n').filter(Boolean)));
-  child.stderr!.on('data', (d) => stderr.push(String(d)));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, stdout, stderr, exit };
-}
+const start = (exe: string, args: string[], env: Record<string, string> = {}) =>
+  startProcess(exe, args, { env: { ...process.env, GAMEA_FAKE_READY_MS: '100', ...env } });
 
 const rcon = (ctx: ServerContext) =>
-  BattlEyeClient.connect({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', resendMs: 100, timeoutMs: 3000, loginTimeoutMs: 5000 });
-
-const withTimeout = <T>(p: Promise<T>, ms: number) =>
-  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))]);
+  connectRcon({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', timeoutMs: 5000 });
 
 describe('the fake gamea dedicated server, installed by the CLI', () => {
   let installDir: string;
@@ -71,9 +52,9 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     await rm(installDir, { recursive: true, force: true });
   });
 
-  function track(r: Running, serverDir: string) {
+  function track(r: TestProcess, serverDir: string) {
     cleanup.push(async () => {
-      if (r.child.exitCode === null) r.child.kill('SIGKILL');
+      await r.kill();
       await rm(serverDir, { recursive: true, force: true });
     });
     return r;
@@ -114,23 +95,26 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     assert.equal(await client.command('say -1 Hello all'), '');
     await client.command('testkit.log warning disk nearly full');
     await client.command('testkit.log error script failed');
-    await new Promise((r) => setTimeout(r, 200));
-    assert.ok(got.includes(`Player #2 Late Comer (10.0.0.9:2304) connected`), got.join('\n'));
-    assert.ok(got.some((m) => /RCon admin #\d+: \(Global\) Hello all/.test(m)));
+    await waitFor(() => got.includes(`Player #2 Late Comer (10.0.0.9:2304) connected`), { what: 'the join message' });
+    await waitFor(() => got.some((m) => /RCon admin #\d+: \(Global\) Hello all/.test(m)), { what: 'the say message' });
 
-    const logs = (await readdir(join(installDir, 'server'))).filter((f) => f.endsWith('.rpt'));
-    assert.equal(logs.length, 1);
-    assert.match(logs[0]!, /^gameaserver_x64_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.rpt$/);
-    const rpt = (await readFile(join(installDir, 'server', logs[0]!), 'utf8')).trim().split('\n');
-    for (const line of ['Dedicated host created.', 'Starting mission: co10_Escape.Altis (Veteran)', 'Warning: disk nearly full', 'Error: script failed']) {
-      assert.ok(rpt.some((l) => l.endsWith(line)), `${line} in the .rpt`);
-      assert.ok(game.stdout.some((l) => l.endsWith(line)), `${line} on stdout`);
-    }
+    const expected = ['Dedicated host created.', 'Starting mission: co10_Escape.Altis (Veteran)', 'Warning: disk nearly full', 'Error: script failed'];
+    const rpt = await waitFor(async () => {
+      const logs = (await readdir(join(installDir, 'server'))).filter((f) => f.endsWith('.rpt'));
+      assert.equal(logs.length, 1);
+      assert.match(logs[0]!, /^gameaserver_x64_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.rpt$/);
+      const lines = (await readFile(join(installDir, 'server', logs[0]!), 'utf8')).trim().split('\n');
+      for (const line of expected) {
+        assert.ok(lines.some((l) => l.endsWith(line)), `${line} in the .rpt`);
+        assert.ok(game.stdout.some((l) => l.endsWith(line)), `${line} on stdout`);
+      }
+      return lines;
+    }, { what: 'the log lines in the .rpt and on stdout' });
     assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('disk nearly full'))!), { level: 'warning', message: 'Warning: disk nearly full' });
     assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('script failed'))!), { level: 'error', message: 'Error: script failed' });
 
     await client.command('#shutdown');
-    assert.equal(await withTimeout(game.exit, 1500), 0);
+    assert.equal(await withDeadline(game.exited, 10_000, "exit after #shutdown"), 0);
   });
 
   it('loads bans.txt from its BattlEye folder on loadBans', async () => {
@@ -144,7 +128,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     assert.match(bans, new RegExp(`^0  ${'e'.repeat(32)} perm Cheating$`, 'm'));
     assert.match(bans, /^1  1\.2\.3\.4 +60 Spam$/m);
     game.child.kill('SIGTERM');
-    assert.equal(await game.exit, 0);
+    assert.equal(await withDeadline(game.exited, 10_000, 'exit on SIGTERM'), 0);
   });
 
   it('exits 3 at once on testkit.crash', async () => {
@@ -153,7 +137,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     const client = await rcon(ctx);
     cleanup.push(() => client.close());
     await client.command('testkit.crash');
-    assert.equal(await withTimeout(game.exit, 1000), 3);
+    assert.equal(await withDeadline(game.exited, 10_000, "exit after testkit.crash"), 3);
   });
 
   it('ignores #shutdown after testkit.hang', async () => {
@@ -163,17 +147,18 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     cleanup.push(() => client.close());
     await client.command('testkit.hang');
     await client.command('#shutdown');
+    // A negative: an honoured #shutdown ends the process within a second, so it must still be there after 1.5 s.
     await new Promise((r) => setTimeout(r, 1500));
     assert.equal(game.child.exitCode, null, 'still running');
     assert.match(await client.command('players'), /players in total/);
-    game.child.kill('SIGKILL');
-    await game.exit;
+    await game.kill();
   });
 
   it('does not answer RCon before it is ready', async () => {
     const { ctx, serverDir, args } = await prepare(installDir);
-    track(start(ctx.server.exe_path, args, { GAMEA_FAKE_READY_MS: '1500' }), serverDir);
-    await new Promise((r) => setTimeout(r, 300));
+    const game = track(start(ctx.server.exe_path, args, { GAMEA_FAKE_READY_MS: '4000' }), serverDir);
+    // Up (its game port bound and logged), and RCon still silent.
+    await waitFor(() => game.stdout.some((l) => l.includes('Host identity created')), { timeoutMs: 20_000, what: 'the game to boot' });
     await assert.rejects(
       BattlEyeClient.connect({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', resendMs: 100, loginTimeoutMs: 400 }),
       /no answer/,
@@ -187,7 +172,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     const refusal = async (setup: (p: Awaited<ReturnType<typeof prepare>>) => Promise<string[]> | string[], reason: RegExp) => {
       const p = await prepare(installDir);
       const game = track(start(p.ctx.server.exe_path, await setup(p)), p.serverDir);
-      assert.equal(await withTimeout(game.exit, 5000), 1);
+      assert.equal(await withDeadline(game.exited, 20_000, "exit on refusal"), 1);
       assert.match(game.stderr.join(''), reason);
     };
 
@@ -207,7 +192,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
       await once(blocker, 'listening');
       try {
         const game = track(start(p.ctx.server.exe_path, p.args), p.serverDir);
-        assert.equal(await withTimeout(game.exit, 5000), 1);
+        assert.equal(await withDeadline(game.exited, 20_000, "exit on refusal"), 1);
         assert.match(game.stderr.join(''), /port in use/);
       } finally {
         blocker.close();

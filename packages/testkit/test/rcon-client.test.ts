@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { ApiError } from '@garrison/core';
 import { BattlEyeClient, decodeServerPacket, encodeLogin } from '@garrison/adapter-gamea/battleye';
 import { parsePlayers } from '@garrison/adapter-gamea';
-import { FakeRconServer, type FakeRconServerOptions } from '../src/index.js';
+import { FakeRconServer, waitFor, type FakeRconServerOptions } from '../src/index.js';
 
 const PASSWORD = 'Secret123';
 const open: { close(): Promise<void> }[] = [];
@@ -90,7 +90,7 @@ describe('BattlEye client against the fake RCon server', () => {
     c.onMessage((m) => got.push(m));
     s.faults.dropEveryNth = 2;
     for (let i = 0; i < 5; i += 1) s.broadcast(`message ${i}`);
-    await new Promise((r) => setTimeout(r, 1200));
+    await waitFor(() => got.filter((m) => m.startsWith('message')).length >= 5, { what: 'five messages' });
     s.faults.dropEveryNth = 0;
     assert.deepEqual(got.filter((m) => m.startsWith('message')).sort(), ['message 0', 'message 1', 'message 2', 'message 3', 'message 4']);
     assert.equal(s.connectedAdmins.length, 1, 'the client was not dropped for missing acknowledgements');
@@ -103,7 +103,7 @@ describe('BattlEye client against the fake RCon server', () => {
     c.onMessage((m) => got.push(m));
     const p = s.join('Fritz', guid(7), '10.1.1.1');
     s.leave(p.slot);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(() => got.some((m) => m.endsWith('disconnected')), { what: 'the leave message' });
     assert.deepEqual(got.slice(-4), [
       `Player #${p.slot} Fritz (10.1.1.1:2304) connected`,
       `Player #${p.slot} Fritz - BE GUID: ${guid(7)}`,
@@ -120,15 +120,15 @@ describe('BattlEye client against the fake RCon server', () => {
     const [reply] = await once(raw, 'message');
     assert.deepEqual(decodeServerPacket(reply as Buffer), { type: 'login-result', ok: true });
     assert.equal(s.connectedAdmins.length, 1);
-    await new Promise((r) => setTimeout(r, 400)); // the login message goes unacknowledged
-    assert.equal(s.connectedAdmins.length, 0);
+    // The login message goes unacknowledged.
+    await waitFor(() => s.connectedAdmins.length === 0, { what: 'the client to be dropped' });
   });
 
   it('keeps an idle login alive with empty commands', async () => {
     const s = await server({ idleTimeoutMs: 400 });
     const c = await client(s.port, { keepAliveMs: 150 });
-    await new Promise((r) => setTimeout(r, 1300));
-    assert.ok(s.keepAlives >= 3, `${s.keepAlives} keep-alives`);
+    // Three keep-alives take longer than the 400 ms idle limit.
+    await waitFor(() => s.keepAlives >= 3, { what: 'three keep-alives' });
     assert.deepEqual(s.connectedAdmins.map((a) => a.id), [0], 'never dropped, never logged in anew');
     assert.match(await c.command('admins'), /^Connected RCon admins:/);
   });

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { BattlEyeClient } from '@garrison/adapter-gamea/battleye';
 import { parsePlayers } from '@garrison/adapter-gamea';
-import { bansText, FakeRconServer, playersText } from '../src/index.js';
+import { bansText, FakeRconServer, playersText, waitFor } from '../src/index.js';
 
 const G = (c: string) => c.repeat(32);
 
@@ -19,10 +19,10 @@ describe('FakeRconServer standard commands', () => {
     await client.close();
     await server.close();
   });
-  const settle = () => new Promise((r) => setTimeout(r, 150));
+  const message = (predicate: (m: string) => boolean, what: string) => waitFor(() => got.find(predicate), { what });
 
   it('greets a login with the admin message and lists admins', async () => {
-    await settle();
+    await message((m) => m.includes('logged in'), 'the login message');
     assert.match(got[0]!, /^RCon admin #0 \(127\.0\.0\.1:\d+\) logged in$/);
     assert.match(await client.command('admins'), /^Connected RCon admins:\n\[#\] \[IP Address\]:\[Port\]\n-{29}\n0 127\.0\.0\.1:\d+$/);
   });
@@ -30,8 +30,7 @@ describe('FakeRconServer standard commands', () => {
   it('kicks a player with the BattlEye kick message', async () => {
     const p = server.join('Kicky', G('a'), '10.0.0.1');
     assert.equal(await client.command(`kick ${p.slot} AFK too long`), '');
-    await settle();
-    assert.ok(got.includes(`Player #${p.slot} Kicky (${G('a')}) has been kicked by BattlEye: Admin Kick (AFK too long)`));
+    await message((m) => m === `Player #${p.slot} Kicky (${G('a')}) has been kicked by BattlEye: Admin Kick (AFK too long)`, 'the kick message');
     assert.equal(parsePlayers(await client.command('players')).length, 0);
     assert.match(await client.command('kick 99'), /^Error: Invalid player number 99$/);
   });
@@ -41,8 +40,7 @@ describe('FakeRconServer standard commands', () => {
     await client.command(`ban ${p.slot} 0 Cheating`);
     await client.command(`addBan ${G('c')} 90 Toxic chat`);
     await client.command('addBan 1.2.3.4 0 Spam bot');
-    await settle();
-    assert.ok(got.includes(`Player #${p.slot} Banny (${G('b')}) has been kicked by BattlEye: Admin Ban (Cheating)`));
+    await message((m) => m === `Player #${p.slot} Banny (${G('b')}) has been kicked by BattlEye: Admin Ban (Cheating)`, 'the ban message');
     const bans = await client.command('bans');
     assert.deepEqual(bans.split('\n').slice(0, 3), ['GUID Bans:', '[#] [GUID] [Minutes left] [Reason]', '-'.repeat(40)]);
     assert.match(bans, new RegExp(`^0  ${G('b')} perm Cheating$`, 'm'));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Socket } from '@senfo/battleye';
 import { parsePlayers } from '@garrison/adapter-gamea';
-import { FakeRconServer } from '../src/index.js';
+import { FakeRconServer, waitFor } from '../src/index.js';
 
 // @senfo/battleye is a BattlEye RCon client this project did not write (MIT, on npm). It routes
 // answers by the server's literal address, so it must be given 127.0.0.1, not "localhost".
@@ -27,8 +27,7 @@ describe('an independent BattlEye client against FakeRconServer', () => {
       assert.match(String(response.data), /\(5 players in total\)$/);
 
       const p = server.join('Late Joiner', 'c'.repeat(32), '10.9.9.9');
-      await new Promise((r) => setTimeout(r, 300));
-      assert.ok(messages.includes(`Player #${p.slot} Late Joiner (10.9.9.9:2304) connected`), messages.join('\n'));
+      await waitFor(() => messages.includes(`Player #${p.slot} Late Joiner (10.9.9.9:2304) connected`), { what: 'the join message' });
       assert.equal(server.connectedAdmins.length, 1, 'its acknowledgements kept it logged in');
     } finally {
       socket.close();

@@ -117,6 +117,14 @@ export const profileSection = configSection({
   precision_ai: Field.number({ label: 'AI precision', default: 0.5, min: 0, max: 1 }),
 });
 
+/** A mod folder name: `@` and the characters the game's `-mod=` list can carry (`;` separates mods). */
+export const MOD_FOLDER_PATTERN = '^@[A-Za-z0-9_.\\- ]+$';
+
+export const EnabledModEntry = Type.Object(
+  { name: Type.String({ minLength: 2, maxLength: 200, pattern: MOD_FOLDER_PATTERN }), is_server_mod: Type.Boolean() },
+  { additionalProperties: false },
+);
+
 export const launchSection = configSection({
   world: Field.text({ label: 'World to preload', default: 'empty', maxLength: 64, pattern: '^[A-Za-z0-9_]+$' }),
   limit_fps: Field.integer({ label: 'FPS limit', default: 50, min: 5, max: 1000 }),
@@ -130,6 +138,11 @@ export const launchSection = configSection({
   cpu_count: Field.integer({ label: 'CPU count (0 = automatic)', default: 0, min: 0, max: 256 }),
   ex_threads: Field.integer({ label: 'Extra threads (0 = automatic)', default: 0, min: 0, max: 7 }),
   bandwidth_alg: Field.numberedSelect({ label: 'Bandwidth algorithm', default: 0, choices: ['Default', 'Legacy', 'New'] }),
+  // Older data stored a bare list of names; it is still read (as client mods) and rewritten in the object form.
+  mods: Field.hidden(Type.Array(Type.Union([EnabledModEntry, Type.String({ minLength: 2, maxLength: 200, pattern: MOD_FOLDER_PATTERN })]), { maxItems: 200 }), {
+    label: 'Enabled mods',
+    default: [],
+  }),
 });
 
 /** BattlEye allows at most 32 letters and digits in an RCon password. */

@@ -48,6 +48,8 @@ export interface ConfigGenerator {
   generateCredentials(): ConfigValues;
   /** The game's config files for these values, in the game's own syntax. */
   render(config: ConfigValues, ctx: ServerContext): RenderedFile[];
+  /** Labels of the rendered files an admin may download (`/config/download/{filename}`); all when absent. */
+  readonly downloadable?: readonly string[];
 }
 
 export interface ProcessConfig {
@@ -55,6 +57,11 @@ export interface ProcessConfig {
   readonly allowedExecutables: readonly string[];
   /** Command-line arguments for the executable, built from the config. */
   launchArguments(config: ConfigValues, ctx: ServerContext, options?: LaunchOptions): string[];
+  /**
+   * The readiness probe: one attempt, true once the game serves. The supervisor calls it again until it
+   * passes or the start time-out ends. Without one, a spawned process counts as running at once.
+   */
+  isReady?(config: ConfigValues, ctx: ServerContext): Promise<boolean>;
 }
 
 export interface LaunchOptions {
@@ -103,7 +110,20 @@ export interface RemoteAdmin {
   parsePlayers(answer: string): LivePlayer[];
   /** Where the remote-admin password and port live in the config. */
   target(config: ConfigValues, ctx: ServerContext): RemoteAdminTarget | null;
+  /** The command that asks the game to shut down cleanly; without one a stop sends SIGTERM. */
+  readonly shutdownCommand?: string;
+  /** The command that kicks the player in a slot. */
+  kickCommand?(slotId: string, reason: string): string;
+  /** The command that shows a message to every player. */
+  sayCommand?(message: string): string;
+  /** Reads a server message about a player joining or leaving, so that a short visit between two polls is seen. */
+  parsePlayerEvent?(message: string): PlayerEvent | null;
 }
+
+export type PlayerEvent =
+  | { kind: 'joined'; slot_id: string; name: string }
+  | { kind: 'guid'; slot_id: string; name: string; guid: string }
+  | { kind: 'left'; slot_id: string; name: string };
 
 export interface MissionName {
   name: string;
@@ -115,11 +135,32 @@ export interface MissionManager {
   missionDirectory(ctx: ServerContext): string;
   /** Name and terrain of a mission file; throws `ADAPTER_ERROR` for a name the game would not load. */
   parseMissionFilename(filename: string): MissionName;
+  /** Where the rotation (an array of `{name, difficulty}`) lives in the config. */
+  readonly rotation: { section: string; field: string };
 }
 
 export interface ModManager {
   modDirectory(ctx: ServerContext): string;
   isModFolder(name: string): boolean;
+  /** Where the enabled list (`{name, is_server_mod}` entries, or an older bare list of names) lives in the config. */
+  readonly enabled: { section: string; field: string };
+}
+
+export interface EnabledMod {
+  name: string;
+  is_server_mod: boolean;
+}
+
+/** The enabled list as stored, in its current form: a bare name (the older form) is a client mod. */
+export function enabledModsOf(stored: unknown): EnabledMod[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((entry): EnabledMod[] => {
+    if (typeof entry === 'string') return [{ name: entry, is_server_mod: false }];
+    if (entry && typeof entry === 'object' && typeof (entry as EnabledMod).name === 'string') {
+      return [{ name: (entry as EnabledMod).name, is_server_mod: (entry as EnabledMod).is_server_mod === true }];
+    }
+    return [];
+  });
 }
 
 export interface BanEntry {
@@ -133,6 +174,8 @@ export interface BanEntry {
 export interface BanManager {
   banFilePath(ctx: ServerContext): string;
   renderBanFile(bans: BanEntry[]): string;
+  /** The remote-admin command that makes a running game read its ban file again. */
+  readonly reloadCommand?: string;
 }
 
 export interface CapabilityMap {
@@ -158,8 +201,8 @@ export const CAPABILITY_MEMBERS: { readonly [C in Capability]: readonly (keyof C
   process_config: ['allowedExecutables', 'launchArguments'],
   log_parser: ['logDirectory', 'logFileExtension', 'parseLine'],
   remote_admin: ['connect', 'parsePlayers', 'target'],
-  mission_manager: ['missionExtension', 'missionDirectory', 'parseMissionFilename'],
-  mod_manager: ['modDirectory', 'isModFolder'],
+  mission_manager: ['missionExtension', 'missionDirectory', 'parseMissionFilename', 'rotation'],
+  mod_manager: ['modDirectory', 'isModFolder', 'enabled'],
   ban_manager: ['banFilePath', 'renderBanFile'],
 };
 

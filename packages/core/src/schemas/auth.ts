@@ -1,5 +1,5 @@
 import { Type, type Static } from '../typebox.js';
-import { Nullable, Timestamp } from './common.js';
+import { Id, Nullable, Timestamp } from './common.js';
 
 export const Role = Type.Union([Type.Literal('admin'), Type.Literal('viewer')]);
 export type Role = Static<typeof Role>;
@@ -38,4 +38,4 @@ export const CreateUserRequest = Type.Object(
 
 export const CreatedUser = Type.Object({ ...UserSummary.properties, created_at: Timestamp }, { $id: 'CreatedUser' });
 
-export const UserIdParams = Type.Object({ user_id: Type.Integer({ minimum: 1 }) });
+export const UserIdParams = Type.Object({ user_id: Id });

@@ -15,12 +15,21 @@ export const FailureEnvelope = Type.Object(
   { $id: 'FailureEnvelope' },
 );
 
-export const ServerIdParams = Type.Object({ server_id: Type.Integer({ minimum: 1 }) });
+/**
+ * The largest integer any request may carry, unless its schema says less: what a signed 32-bit column
+ * holds on every database we run on, so that no value a client sends can overflow one (a 500).
+ */
+export const MAX_REQUEST_INTEGER = 2_147_483_647;
+
+/** A record id in a path. */
+export const Id = Type.Integer({ minimum: 1, maximum: MAX_REQUEST_INTEGER });
+
+export const ServerIdParams = Type.Object({ server_id: Id });
 
 /** Largest page a list endpoint serves. */
 export const MAX_PAGE_SIZE = 500;
 
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
 });

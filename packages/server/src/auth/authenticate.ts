@@ -12,8 +12,7 @@ export function bearerToken(ctx: Context): string | null {
 
 /** Token → principal. The user is read from the database each time, so deleting a user revokes their tokens at once. */
 export function makeAuthenticator(tokens: TokenService, users: UserService) {
-  return async (ctx: Context): Promise<Principal> => {
-    const token = bearerToken(ctx);
+  return async (token: string | null): Promise<Principal> => {
     if (!token) throw new ApiError('UNAUTHORIZED', 'missing bearer token');
     const claims = tokens.verify(token);
     const principal = await users.findPrincipal(Number(claims.sub));

@@ -28,8 +28,9 @@ export class UserService {
     return this.models.User.query().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
   }
 
+  /** Runs on every authenticated request: the three columns it needs, without building a model. */
   async findPrincipal(id: number): Promise<Principal | undefined> {
-    const row = await this.models.User.query().findById(id);
+    const row = await this.models.User.knex()('users').select('id', 'username', 'role').where('id', id).first();
     return row && { id: row.id, username: row.username, role: row.role };
   }
 

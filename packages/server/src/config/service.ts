@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import {
   ApiError,
   ConfigSectionRead,
+  enabledModsOf,
   sectionDefaults,
   type Static,
   TypeCompiler,
@@ -118,11 +119,49 @@ export class ConfigService {
     return Object.fromEntries(rows.map((r) => [r.section, this.sectionValues(adapter, r.section, r.data, server)]));
   }
 
+  /**
+   * What a start needs: the config checked against the adapter's schemas (400 `INVALID_CONFIG`), the
+   * game's files written atomically (500 `CONFIG_WRITE_ERROR`), and the launch arguments built.
+   */
+  async prepareLaunch(server: ServerModel): Promise<{ config: ConfigValues; args: string[] }> {
+    const adapter = this.adapters.get(server.game_type);
+    const process = this.adapters.require(adapter, 'process_config');
+    const config = await this.effectiveConfig(server);
+    for (const [section, schema] of Object.entries(this.generatorOf(adapter)?.sections ?? {})) {
+      const values = config[section];
+      if (!values) throw new ApiError('INVALID_CONFIG', `the ${section} section is missing`, { status: 400 });
+      const check = this.check(schema);
+      if (!check.Check(values)) throw new ApiError('INVALID_CONFIG', `${section}: ${describeFailure('body', check.Errors(values))}`, { status: 400 });
+    }
+    const ctx = serverContext(server, this.settings.dataDir);
+    const modsAt = adapter.capabilities.mod_manager?.enabled;
+    const mods = modsAt ? enabledModsOf(config[modsAt.section]?.[modsAt.field]) : [];
+    let args: string[];
+    try {
+      args = process.launchArguments(config, ctx, { mods });
+    } catch (err) {
+      throw new ApiError('INVALID_CONFIG', `launch arguments: ${(err as Error).message}`, { status: 400, cause: err });
+    }
+    const generator = this.generatorOf(adapter);
+    if (generator) await writeConfigFiles(generator.render(config, ctx));
+    return { config, args };
+  }
+
   /** The game's config files for the server's current config, secrets in clear. */
   async render(serverId: number): Promise<RenderedFile[]> {
     const server = await this.servers.row(serverId);
     const generator = this.adapters.require(this.adapters.get(server.game_type), 'config_generator');
     return generator.render(await this.effectiveConfig(server), serverContext(server, this.settings.dataDir));
+  }
+
+  /** One generated file an admin may download, by its label; 404 for any other name. */
+  async download(serverId: number, filename: string): Promise<string> {
+    const server = await this.servers.row(serverId);
+    const generator = this.adapters.require(this.adapters.get(server.game_type), 'config_generator');
+    const files = await this.render(serverId);
+    const file = files.find((f) => f.label === filename && (generator.downloadable ?? files.map((x) => x.label)).includes(f.label));
+    if (!file) throw new ApiError('NOT_FOUND', `no downloadable config file ${JSON.stringify(filename.slice(0, 100))}`);
+    return file.content;
   }
 
   async preview(serverId: number): Promise<Record<string, string>> {

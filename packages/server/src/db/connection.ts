@@ -44,7 +44,8 @@ export function openDatabase(url: string | null, dataDir: string): Database {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
+        cachePreparedStatements(conn);
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
         conn.pragma('busy_timeout = 5000');
@@ -53,6 +54,30 @@ export function openDatabase(url: string | null, dataDir: string): Database {
     },
   });
   return { knex, dialect: 'sqlite', safeUrl: `sqlite:${filename}` };
+}
+
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * knex prepares every query anew, which cost a loaded service more than running the query did; a
+ * better-sqlite3 statement can be run again and again, so the connection keeps the recently used ones.
+ */
+function cachePreparedStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement) cache.delete(sql);
+    else statement = prepare(sql);
+    cache.set(sql, statement); // most recently used last
+    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    return statement;
+  };
 }
 
 export async function migrate(db: Database): Promise<void> {

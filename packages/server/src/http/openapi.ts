@@ -48,7 +48,9 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
     const responses: OperationObject['responses'] = {};
     responses[String(endpoint.status)] = endpoint.status === 204 || !endpoint.response
       ? { description: 'No content' }
-      : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
+      : endpoint.responseMediaType
+        ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
+        : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
     const failure = { $ref: '#/components/schemas/FailureEnvelope' };
     const statuses = new Set<number>([...(endpoint.errors ?? []).map((c) => ErrorCodes[c]), 400, 429]);
     if (endpoint.access !== 'public') statuses.add(401);
@@ -71,7 +73,8 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       ...(endpoint.access === 'admin' ? { 'x-role': 'admin' } : {}),
     };
     if (endpoint.body) {
-      operation.requestBody = { required: !endpoint.bodyOptional, content: { 'application/json': { schema: toSchema(endpoint.body, components) } } };
+      const mediaType = endpoint.upload ? 'multipart/form-data' : 'application/json';
+      operation.requestBody = { required: !endpoint.bodyOptional, content: { [mediaType]: { schema: toSchema(endpoint.body, components) } } };
     }
     builder.addPath(endpoint.path, { [endpoint.method.toLowerCase()]: operation });
   }

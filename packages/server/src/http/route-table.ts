@@ -67,7 +67,8 @@ export class RouteTable {
       const invalidCode = endpoint.invalidBodyCode ?? 'VALIDATION_ERROR';
       const params = endpoint.params && new InputValidator(endpoint.params, 'path');
       const query = endpoint.query && new InputValidator(endpoint.query, 'query');
-      const body = endpoint.body && new InputValidator(endpoint.body, 'body', invalidCode);
+      // An upload's handler reads the request itself, streaming; its body schema only documents it.
+      const body = endpoint.body && !endpoint.upload && new InputValidator(endpoint.body, 'body', invalidCode);
       const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_LIMIT, encoding: 'utf-8' });
 
       router.register(koaPath(endpoint.path), [endpoint.method], async (ctx) => {

@@ -1,4 +1,5 @@
-import { ApiError, TypeCompiler, Value, type TSchema, type TypeCheck, type ValueError } from '@garrison/core';
+import { ApiError, TypeCompiler, Value, type TObject, type TSchema, type TypeCheck, type ValueError } from '@garrison/core';
+import { convertStrictly } from './strict-conversion.js';
 
 export type InputPart = 'body' | 'query' | 'path';
 
@@ -34,7 +35,7 @@ export class InputValidator<T = unknown> {
     let value = input;
     if (this.part !== 'body') {
       // Query and path values arrive as strings: convert by the schema, then fill defaults.
-      value = Value.Default(this.schema, Value.Convert(this.schema, value));
+      value = Value.Default(this.schema, convertStrictly(this.schema as TObject, input as Record<string, string>, this.part));
     }
     if (!this.check.Check(value)) {
       throw new ApiError(this.code, describeFailure(this.part, this.check.Errors(value)));

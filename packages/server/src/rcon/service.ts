@@ -14,8 +14,8 @@ interface CachedSession {
   session: Promise<RemoteAdminSession>;
 }
 
-/** Statuses in which the game answers remote admin. */
-const REACHABLE = ['starting', 'running'];
+/** Statuses in which the game answers remote admin (`stopping`: the shutdown command itself goes this way). */
+const REACHABLE = ['starting', 'running', 'stopping'];
 
 /** One remote-admin session per server, opened on first use and reused; the adapter's client keeps it alive. */
 @injectable()
@@ -30,7 +30,8 @@ export class RemoteAdminService {
     @inject(ConfigService) private readonly config: ConfigService,
   ) {}
 
-  private async session(serverId: number): Promise<RemoteAdminSession> {
+  /** The server's session (opened if need be), e.g. to listen to the game's messages. */
+  async session(serverId: number): Promise<RemoteAdminSession> {
     const server = await this.servers.row(serverId);
     const remote = this.adapters.require(this.adapters.get(server.game_type), 'remote_admin');
     if (!REACHABLE.includes(server.status)) {
@@ -54,8 +55,19 @@ export class RemoteAdminService {
   }
 
   async command(serverId: number, text: string): Promise<string> {
+    const earlier = this.sessions.get(serverId);
     try {
-      return await (await this.session(serverId)).command(text);
+      let session: RemoteAdminSession;
+      try {
+        session = await this.session(serverId);
+      } catch (err) {
+        // A connection attempt begun before this command (while the game was still booting) failed:
+        // that says little about now, so one fresh attempt.
+        if (!earlier || (err instanceof ApiError && err.code !== 'RCON_ERROR')) throw err;
+        await this.drop(serverId);
+        session = await this.session(serverId);
+      }
+      return await session.command(text);
     } catch (err) {
       if (err instanceof ApiError) throw err;
       this.logger.warn({ err, serverId }, 'remote admin failed');

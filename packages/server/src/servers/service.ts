@@ -6,6 +6,9 @@ import {
   ApiError,
   sectionDefaults,
   type AdapterDefinition,
+  type Capability,
+  type CapabilityMap,
+  type ServerContext,
   type CreateServerRequest,
   type ServerDetail,
   type ServerListItem,
@@ -17,7 +20,8 @@ import type { Models } from '../db/models/index.js';
 import type { ServerModel } from '../db/models/ServerModel.js';
 import type { Settings } from '../settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
-import { serverDir } from './context.js';
+import { serverContext, serverDir } from './context.js';
+import { LiveFigures } from '../metrics/live-values.js';
 import { assertPortsFree } from './ports.js';
 
 /** Statuses in which a process exists (or is being brought up or down). */
@@ -26,7 +30,11 @@ const DELETABLE_STATUSES: ServerStatus[] = ['stopped', 'crashed', 'error'];
 
 const now = () => new Date().toISOString();
 
-export function toListItem(row: ServerModel): ServerListItem {
+/** The columns of a list item: the list reads only these. */
+const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'started_at'] as const;
+type ListRow = Pick<ServerModel, (typeof LIST_COLUMNS)[number]>;
+
+export function toListItem(row: ListRow): ServerListItem {
   return {
     id: row.id,
     name: row.name,
@@ -36,7 +44,8 @@ export function toListItem(row: ServerModel): ServerListItem {
     pid: row.pid,
     game_port: row.game_port,
     rcon_port: row.rcon_port,
-    auto_restart: row.auto_restart,
+    // Both databases hand booleans back as 0/1 when no model converts them.
+    auto_restart: Boolean(row.auto_restart),
     max_restarts: row.max_restarts,
     restart_count: row.restart_count,
     player_count: null,
@@ -61,6 +70,7 @@ export class ServerService {
     @inject(TOKENS.Models) private readonly models: Models,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(LiveFigures) private readonly live: LiveFigures,
   ) {}
 
   async row(id: number): Promise<ServerModel> {
@@ -73,14 +83,25 @@ export class ServerService {
     return this.adapters.get((await this.row(id)).game_type);
   }
 
+  /**
+   * A server with one capability of its adapter (400 `NOT_SUPPORTED` without it) and what the adapter
+   * may know of the server: what every file-handling feature starts from.
+   */
+  async withCapability<C extends Capability>(id: number, name: C): Promise<{ row: ServerModel; capability: CapabilityMap[C]; ctx: ServerContext }> {
+    const row = await this.row(id);
+    const capability = this.adapters.require(this.adapters.get(row.game_type), name);
+    return { row, capability, ctx: serverContext(row, this.settings.dataDir) };
+  }
+
+  /** The dashboard's hot read: plain rows of the list columns, without building models. */
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
-    const query = this.models.Server.query().orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
+    const query = this.models.Server.knex()('servers').select(LIST_COLUMNS).orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
     if (filter.game_type) query.where('game_type', filter.game_type);
-    return (await query).map(toListItem);
+    return ((await query) as ListRow[]).map((row) => ({ ...toListItem(row), ...this.live.get(row.id) }));
   }
 
   async get(id: number): Promise<ServerDetail> {
-    return toDetail(await this.row(id));
+    return { ...toDetail(await this.row(id)), ...this.live.get(id) };
   }
 
   async counts(): Promise<{ running: number; total: number }> {
@@ -91,7 +112,7 @@ export class ServerService {
     return { running, total };
   }
 
-  private assertExecutableAllowed(adapter: AdapterDefinition, exePath: string): void {
+  assertExecutableAllowed(adapter: AdapterDefinition, exePath: string): void {
     const allowed = adapter.capabilities.process_config?.allowedExecutables ?? [];
     const name = basename(exePath.replace(/\\/g, '/'));
     if (!allowed.includes(name)) {
@@ -124,6 +145,7 @@ export class ServerService {
           max_restarts: input.max_restarts ?? 3,
           restart_count: 0,
           started_at: null,
+          process_start_time: null,
           created_at: stamp,
           updated_at: stamp,
         });
@@ -161,6 +183,7 @@ export class ServerService {
     // Conditional on the status, so a start racing this delete cannot leave a running server without a record.
     const deleted = await this.models.Server.query().deleteById(id).whereIn('status', DELETABLE_STATUSES);
     if (!deleted) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
-    await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true });
+    // Retried: the log follower may still be writing its last offsets into the folder as it goes.
+    await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }
 }

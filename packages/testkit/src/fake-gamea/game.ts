@@ -140,6 +140,27 @@ export class FakeGame {
       return '';
     });
     rcon.handle('testkit.hang', () => ((this.hung = true), ''));
+    rcon.handle('testkit.stream', (args) => {
+      // RATE lines a second for SECONDS, each carrying the time it was written (for latency measurements).
+      const [rate = '10', seconds = '5'] = args.split(/\s+/);
+      const perSecond = Math.min(Math.max(Number(rate) || 1, 1), 10_000);
+      const total = Math.floor(perSecond * Math.min(Math.max(Number(seconds) || 1, 0), 3600));
+      let sent = 0;
+      const started = Date.now();
+      const timer = setInterval(() => {
+        const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * perSecond));
+        for (; sent < due; sent += 1) this.log.write(`stream ${sent + 1}/${total} at ${Date.now()}`);
+        if (sent >= total) clearInterval(timer);
+      }, 2);
+      return '';
+    });
+    rcon.handle('testkit.flood', (args) => {
+      const [count = '100', size = '60'] = args.split(/\s+/);
+      const n = Math.min(Number(count) || 0, 1_000_000);
+      const filler = 'x'.repeat(Math.min(Math.max(Number(size) || 0, 0), 8000));
+      for (let i = 1; i <= n; i += 1) this.log.write(`flood ${i}/${n} ${filler}`);
+      return '';
+    });
     rcon.handle('testkit.log', (args) => {
       const [level, ...words] = args.split(' ');
       const mark = LEVEL_MARK[(level ?? '').toLowerCase()];

@@ -12,6 +12,26 @@ function envInt(name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * `GAMEA_FAKE_WATCH_PID`: the fake exits once that process is gone. A test runner sets it to its own pid,
+ * so a fake that a crashed or killed test left behind (or that a service started in a process group of
+ * its own) cannot keep running, and holding its ports, after the run.
+ */
+function watchOwner(game: FakeGame): void {
+  const pid = envInt('GAMEA_FAKE_WATCH_PID', 0);
+  if (!pid) return;
+  const timer = setInterval(() => {
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPERM') return; // alive, someone else's
+      clearInterval(timer);
+      void game.exit(0, `Process ${pid} that this fake watches is gone, shutting down.`);
+    }
+  }, 500);
+  timer.unref();
+}
+
 export async function main(exePath: string, argv: string[]): Promise<void> {
   try {
     const options = parseLaunchArguments(argv);
@@ -23,6 +43,7 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     });
     await game.start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void game.exit(0, `Received ${signal}, shutting down.`));
+    watchOwner(game);
   } catch (err) {
     const reason = err instanceof LaunchError ? err.message : (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port in use: ${(err as Error).message}` : String(err);
     process.stderr.write(`gameaserver: cannot start: ${reason}\n`);

@@ -1,12 +1,20 @@
 import type { Knex } from 'knex';
 import * as initial from './001_initial.js';
+import * as supervision from './002_supervision.js';
+import * as liveData from './003_live_data.js';
+import * as playersBans from './004_players_bans.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
-const all: [string, Migration][] = [['001_initial', initial]];
+const all: [string, Migration][] = [
+  ['001_initial', initial],
+  ['002_supervision', supervision],
+  ['003_live_data', liveData],
+  ['004_players_bans', playersBans],
+];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */
 export const migrations: Knex.MigrationSource<[string, Migration]> = {

@@ -16,6 +16,7 @@ export class ServerModel extends Model {
   max_restarts!: number;
   restart_count!: number;
   started_at!: string | null;
+  process_start_time!: string | null;
   created_at!: string;
   updated_at!: string;
 

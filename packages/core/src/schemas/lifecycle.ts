@@ -1,0 +1,57 @@
+import { Type, type Static } from '../typebox.js';
+import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable, Timestamp } from './common.js';
+import { ServerStatus } from './servers.js';
+
+export const StartResponse = Type.Object(
+  { status: Type.Literal('starting'), pid: Type.Integer() },
+  { $id: 'StartResponse', description: 'The process was spawned; `server_status` events follow it to running.' },
+);
+
+export const StopRequest = Type.Object(
+  {
+    force: Type.Optional(Type.Boolean({ default: false, description: 'Skip the graceful shutdown through remote admin.' })),
+    reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+export type StopRequest = Static<typeof StopRequest>;
+
+export const StoppedResponse = Type.Object({ status: Type.Literal('stopped') }, { $id: 'StoppedResponse' });
+
+/** What the audit trail records: actions of users, and what the supervisor did by itself. */
+export const AuditEventType = Type.Union(
+  (
+    [
+    'server_created', 'server_updated', 'server_deleted', 'config_changed',
+    'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'log_file_deleted', 'mission_uploaded', 'mission_deleted',
+    'running', 'start_failed', 'crashed', 'auto_restart', 'adopted', 'lost', 'stop_timeout',
+    ] as const
+  ).map((t) => Type.Literal(t)),
+);
+export type AuditEventType = Static<typeof AuditEventType>;
+
+export const AuditEvent = Type.Object(
+  {
+    id: Type.Integer(),
+    server_id: Type.Integer(),
+    event_type: AuditEventType,
+    /** The user who acted, or null for the supervisor. */
+    actor: Nullable(Type.String()),
+    detail: Type.Record(Type.String(), Type.Unknown()),
+    timestamp: Timestamp,
+  },
+  { $id: 'AuditEvent' },
+);
+export type AuditEvent = Static<typeof AuditEvent>;
+
+export const AuditQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  event_type: Type.Optional(AuditEventType),
+});
+
+export const AuditPage = Type.Object({ total: Type.Integer(), events: Type.Array(AuditEvent) }, { $id: 'AuditPage' });
+
+/** `data` of a `server_status` event. */
+export const ServerStatusEventData = Type.Object({ status: ServerStatus, pid: Nullable(Type.Integer()), started_at: Nullable(Timestamp) });
+export type ServerStatusEventData = Static<typeof ServerStatusEventData>;

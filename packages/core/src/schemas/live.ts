@@ -1,0 +1,50 @@
+import { Type } from '../typebox.js';
+import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable } from './common.js';
+
+export const LogLevelSchema = Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]);
+
+/** An ISO 8601 instant in a query, checked by pattern so that every validator reads it the same way. */
+export const QueryTimestamp = Type.String({
+  maxLength: 40,
+  pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})?)?$',
+  description: 'ISO 8601, e.g. 2026-11-23T10:00:00Z',
+});
+
+export const LogQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 200 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  level: Type.Optional(LogLevelSchema),
+  since: Type.Optional(QueryTimestamp),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const LogLine = Type.Object(
+  { id: Type.Integer(), timestamp: Type.String({ format: 'date-time' }), level: LogLevelSchema, message: Type.String() },
+  { $id: 'LogLine' },
+);
+
+export const LogPage = Type.Object({ total: Type.Integer(), logs: Type.Array(LogLine) }, { $id: 'LogPage', description: 'Newest first.' });
+
+export const MetricsQuery = Type.Object({
+  from: Type.Optional(QueryTimestamp),
+  to: Type.Optional(QueryTimestamp),
+  resolution: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes per point; samples in a bucket are averaged.' })),
+});
+
+export const MetricsPoint = Type.Object(
+  { timestamp: Type.String({ format: 'date-time' }), cpu_percent: Type.Number(), ram_mb: Type.Number(), player_count: Nullable(Type.Number()) },
+  { $id: 'MetricsPoint' },
+);
+
+/** A file name in a path: one name, never a path (checked again against the folder it must stay in). */
+export const FileNameParams = Type.Object({
+  server_id: Type.Integer({ minimum: 1, maximum: MAX_REQUEST_INTEGER }),
+  filename: Type.String({ minLength: 1, maxLength: 255 }),
+});
+
+export const LogFile = Type.Object(
+  { filename: Type.String(), size_bytes: Type.Integer(), modified_at: Type.String({ format: 'date-time' }) },
+  { $id: 'LogFile' },
+);
+
+export const FileText = Type.String({ description: 'The file as it is, streamed.' });

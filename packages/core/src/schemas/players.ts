@@ -1,0 +1,79 @@
+import { Type } from '../typebox.js';
+import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable, ServerIdParams, Timestamp } from './common.js';
+
+export const Player = Type.Object({ slot_id: Type.String(), name: Type.String(), ping: Type.Integer() }, { $id: 'Player' });
+
+export const PlayerList = Type.Object(
+  { server_id: Type.Integer(), player_count: Type.Integer(), players: Type.Array(Player) },
+  { $id: 'PlayerList', description: 'From the latest remote-admin poll; empty while the server does not run.' },
+);
+
+export const PlayerHistoryQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+});
+
+export const PlayerHistoryRecord = Type.Object(
+  { id: Type.Integer(), player_name: Type.String(), guid: Type.String(), joined_at: Timestamp, left_at: Nullable(Timestamp) },
+  { $id: 'PlayerHistoryRecord', description: '`guid` is empty until the game reported it; `left_at` is null while the player is on.' },
+);
+
+export const PlayerHistoryPage = Type.Object({ total: Type.Integer(), items: Type.Array(PlayerHistoryRecord) }, { $id: 'PlayerHistoryPage' });
+
+export const PlayerSlotParams = Type.Object({ ...ServerIdParams.properties, slot_id: Type.String({ minLength: 1, maxLength: 16, pattern: '^\\d+$' }) });
+
+const Reason = Type.String({ maxLength: 500, pattern: '^[^\\x00-\\x1f\\x7f]*$' });
+
+export const KickRequest = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+export const PlayerBanRequest = Type.Object(
+  { reason: Reason, duration_minutes: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 52_560_000 }))) },
+  { additionalProperties: false },
+);
+
+export const BanType = Type.Union([Type.Literal('GUID'), Type.Literal('IP')]);
+
+export const Ban = Type.Object(
+  {
+    id: Type.Integer(),
+    server_id: Type.Integer(),
+    guid: Type.String(),
+    name: Nullable(Type.String()),
+    reason: Type.String(),
+    banned_by: Type.String(),
+    ban_type: BanType,
+    duration_minutes: Type.Integer(),
+    expires_at: Nullable(Timestamp),
+    created_at: Timestamp,
+  },
+  { $id: 'Ban' },
+);
+
+export const CreateBanRequest = Type.Object(
+  {
+    player_uid: Type.String({ minLength: 1, maxLength: 64, description: 'A 32-character GUID, or an IPv4/IPv6 address for an IP ban.' }),
+    ban_type: Type.Optional(BanType),
+    reason: Type.Optional(Reason),
+    duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 52_560_000, description: '0: permanent' })),
+  },
+  { additionalProperties: false },
+);
+
+export const CreatedBan = Type.Object(
+  { id: Type.Integer(), server_id: Type.Integer(), guid: Type.String(), reason: Type.String(), ban_type: BanType, expires_at: Nullable(Timestamp) },
+  { $id: 'CreatedBan' },
+);
+
+export const BanListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  active_only: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const BanIdParams = Type.Object({ ...ServerIdParams.properties, ban_id: Type.Integer({ minimum: 1, maximum: MAX_REQUEST_INTEGER }) });
+
+export const SayRequest = Type.Object(
+  { message: Type.String({ minLength: 1, maxLength: 1000, pattern: '^[^\\x00-\\x1f\\x7f]+$' }) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,26 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { ApiError } from '@garrison/core';
+
+/**
+ * The file called `name` in `folder`, or an error: `name` must be one plain file name (no separators of
+ * either kind, no NUL, no `.`/`..`, no leading dot) with the wanted extension, and the file must be a
+ * regular file whose real path is inside the folder, so that a symbolic link cannot lead out of it.
+ * A name that could never be valid is 400; a file that is not there (or not allowed to be seen) is 404.
+ */
+export async function fileInFolder(folder: string, name: string, extension: string): Promise<string> {
+  if (/[/\\\0]/.test(name) || name.startsWith('.') || name.length > 255) {
+    throw new ApiError('VALIDATION_ERROR', "path parameter 'filename': a plain file name, without folders");
+  }
+  if (extname(name).toLowerCase() !== extension.toLowerCase()) throw new ApiError('NOT_FOUND', `no ${extension} file ${JSON.stringify(name)}`);
+  const path = join(folder, name);
+  const [realFolder, realFile, stats] = await Promise.all([
+    realpath(folder).catch(() => null),
+    realpath(path).catch(() => null),
+    lstat(path).catch(() => null),
+  ]);
+  if (!realFolder || !realFile || !stats || !stats.isFile() || !realFile.startsWith(realFolder + sep)) {
+    throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(name)}`);
+  }
+  return realFile;
+}

@@ -1,0 +1,155 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
+import { extname } from 'node:path';
+import type { LogEntry, LogLevel } from '@garrison/core';
+import { FileFollower } from './follow.js';
+
+/** Read per source and tick (5 a second): a flood is read over several ticks, never whole into memory. */
+const READ_PER_TICK = 1024 * 1024;
+const DEDUPE_MEMORY = 4000;
+
+export interface CollectedLine {
+  timestamp: string;
+  level: LogLevel;
+  message: string;
+}
+
+/**
+ * The same line arrives twice when the game writes it to its output and to its own log file: the
+ * second copy is dropped. Lines only one source has (a crash on stderr) pass.
+ */
+class TwoSourceDedupe {
+  private readonly seen = [new Map<string, number>(), new Map<string, number>()];
+
+  accept(source: 0 | 1, line: string): boolean {
+    const other = this.seen[1 - source]!;
+    const waiting = other.get(line);
+    if (waiting) {
+      if (waiting === 1) other.delete(line);
+      else other.set(line, waiting - 1);
+      return false;
+    }
+    const mine = this.seen[source]!;
+    mine.set(line, (mine.get(line) ?? 0) + 1);
+    if (mine.size > DEDUPE_MEMORY) mine.delete(mine.keys().next().value!);
+    return true;
+  }
+}
+
+/**
+ * The log of one running game: its output file, and the log file the process itself holds open in the
+ * adapter's log folder (found through /proc, since several servers may share that folder). Lines are
+ * parsed by the adapter and throttled to `perSecond`, with a notice of what was dropped.
+ */
+export class LogCollector {
+  private rpt: FileFollower | null = null;
+  private readonly watchers: FSWatcher[] = [];
+  /** Set while a read for this collector is queued, so that a burst of writes queues one. */
+  queued = false;
+  /** When the read position was last saved. */
+  savedAt = 0;
+  private readonly dedupe = new TwoSourceDedupe();
+  private windowStart = Date.now();
+  private inWindow = 0;
+  private droppedInWindow = 0;
+
+  constructor(
+    readonly serverId: number,
+    readonly pid: number,
+    readonly output: FileFollower,
+    private readonly parse: (line: string) => LogEntry | null,
+    private readonly logFolder: { dir: string; extension: string } | null,
+    private readonly perSecond: number,
+    rptResume: { path: string; offset: number } | null,
+  ) {
+    if (rptResume) this.rpt = new FileFollower(rptResume.path, rptResume.offset);
+  }
+
+  /**
+   * Calls `onWrite` when a followed file changes (inotify), so that a line is read within milliseconds
+   * rather than at the next poll; the poll stays as the fallback where watching is not possible.
+   */
+  watchFiles(onWrite: () => void): void {
+    this.onWrite = onWrite;
+    this.watchFile(this.output.path);
+    if (this.rpt) this.watchFile(this.rpt.path);
+  }
+
+  private onWrite: (() => void) | null = null;
+
+  private watchFile(path: string): void {
+    if (!this.onWrite) return;
+    try {
+      const watcher = watch(path, { persistent: false }, this.onWrite);
+      watcher.on('error', () => watcher.close());
+      this.watchers.push(watcher);
+    } catch {
+      /* not there yet, or not watchable: the poll reads it */
+    }
+  }
+
+  close(): void {
+    for (const w of this.watchers.splice(0)) w.close();
+  }
+
+  get rptPosition(): { path: string; offset: number } | null {
+    return this.rpt && { path: this.rpt.path, offset: this.rpt.offset };
+  }
+
+  /** New lines since the last call, parsed and throttled (a notice line in place of the dropped ones). */
+  async collect(): Promise<CollectedLine[]> {
+    await this.findRpt();
+    const out: CollectedLine[] = [];
+    const sources: [0 | 1, FileFollower | null][] = [[0, this.output], [1, this.rpt]];
+    for (const [source, follower] of sources) {
+      if (!follower) continue;
+      for (const raw of await follower.readLines(READ_PER_TICK)) {
+        const line = raw.replace(/\r$/, '');
+        if (!line.trim() || !this.dedupe.accept(source, line)) continue;
+        const entry = this.parse(line);
+        if (entry) this.admit(out, entry);
+      }
+    }
+    this.closeWindow(out);
+    return out;
+  }
+
+  private admit(out: CollectedLine[], entry: LogEntry): void {
+    this.closeWindow(out);
+    if (this.inWindow >= this.perSecond) {
+      this.droppedInWindow += 1;
+      return;
+    }
+    this.inWindow += 1;
+    out.push({ timestamp: new Date().toISOString(), level: entry.level, message: entry.message });
+  }
+
+  private closeWindow(out: CollectedLine[]): void {
+    const now = Date.now();
+    if (now - this.windowStart < 1000) return;
+    if (this.droppedInWindow) {
+      out.push({
+        timestamp: new Date().toISOString(),
+        level: 'warning',
+        message: `Garrison: ${this.droppedInWindow} log lines dropped (the game wrote more than ${this.perSecond} a second)`,
+      });
+    }
+    this.windowStart = now;
+    this.inWindow = 0;
+    this.droppedInWindow = 0;
+  }
+
+  /** The process's open log file: the one in the adapter's folder, with its extension. */
+  private async findRpt(): Promise<void> {
+    if (this.rpt || !this.logFolder) return;
+    const fds = await readdir(`/proc/${this.pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const target = await readlink(`/proc/${this.pid}/fd/${fd}`).catch(() => '');
+      if (target.startsWith(this.logFolder.dir + '/') && extname(target).toLowerCase() === this.logFolder.extension.toLowerCase()) {
+        this.rpt = new FileFollower(target, 0);
+        this.watchFile(target);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { injectable } from 'tsyringe';
+
+export interface LiveValues {
+  cpu_percent: number | null;
+  ram_mb: number | null;
+  player_count: number | null;
+}
+
+/**
+ * The live figures of each running game, as the server record shows them: CPU and memory from the
+ * metrics sampler, the player count from the player poll. Nothing for a server without a process.
+ */
+@injectable()
+export class LiveFigures {
+  private readonly values = new Map<number, LiveValues>();
+
+  get(serverId: number): LiveValues {
+    return this.values.get(serverId) ?? { cpu_percent: null, ram_mb: null, player_count: null };
+  }
+
+  update(serverId: number, patch: Partial<LiveValues>): void {
+    this.values.set(serverId, { ...this.get(serverId), ...patch });
+  }
+
+  clear(serverId: number): void {
+    this.values.delete(serverId);
+  }
+}

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rename, unlink } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import formidable, { errors as formidableErrors } from 'formidable';
+import { ApiError } from '@garrison/core';
+
+const TEMP_PREFIX = '.upload-';
+
+export interface ReceivedFile {
+  /** The client's file name, reduced to its base name. */
+  filename: string;
+  /** Where the bytes are: a temporary file in the target folder, to be renamed into place. */
+  tempPath: string;
+  size: number;
+}
+
+/**
+ * Streams the multipart part `file` of `req` into a temporary file in `folder`: never into memory, cut
+ * off with 413 `FILE_TOO_LARGE` as soon as `limit` bytes are passed, and removed on any failure (an
+ * aborted upload included), so that nothing half-written is left behind.
+ */
+export async function receiveFile(req: IncomingMessage, folder: string, limit: number): Promise<ReceivedFile> {
+  await mkdir(folder, { recursive: true });
+  const temps: string[] = [];
+  const form = formidable({
+    uploadDir: folder,
+    maxFiles: 1,
+    maxFileSize: limit,
+    maxTotalFileSize: limit,
+    maxFields: 20,
+    maxFieldsSize: 64 * 1024,
+    allowEmptyFiles: true,
+    minFileSize: 0,
+    filename: () => `${TEMP_PREFIX}${randomUUID()}.part`,
+    filter: ({ name }) => name === 'file',
+    // Large writes: the default 16 KB chunks made writing, not receiving, the limit.
+    fileWriteStreamHandler: (file) => {
+      const path = (file as unknown as { filepath: string }).filepath;
+      temps.push(path);
+      return createWriteStream(path, { highWaterMark: 1024 * 1024, mode: 0o644 });
+    },
+  });
+  const removeTemps = () => Promise.all(temps.map((t) => unlink(t).catch(() => {})));
+  try {
+    const [, files] = await form.parse(req);
+    const file = files.file?.[0];
+    if (!file) throw new ApiError('VALIDATION_ERROR', "the multipart part 'file' is required");
+    const filename = basename((file.originalFilename ?? '').replace(/\\/g, '/'));
+    if (!filename || filename === '.' || filename === '..' || filename.includes('\0')) {
+      throw new ApiError('NO_FILENAME', 'the uploaded file has no file name');
+    }
+    temps.splice(temps.indexOf(file.filepath), 1);
+    return { filename, tempPath: file.filepath, size: file.size };
+  } catch (err) {
+    await removeTemps();
+    throw asApiError(err, limit);
+  }
+}
+
+/** Puts a received file in place under its name; the temporary file is gone either way. */
+export async function keepFile(received: ReceivedFile, folder: string): Promise<string> {
+  const target = join(folder, received.filename);
+  try {
+    await rename(received.tempPath, target);
+  } catch (err) {
+    await unlink(received.tempPath).catch(() => {});
+    throw err;
+  }
+  return target;
+}
+
+export const discardFile = (received: ReceivedFile) => unlink(received.tempPath).catch(() => {});
+
+function asApiError(err: unknown, limit: number): unknown {
+  if (err instanceof ApiError) return err;
+  const code = (err as { code?: number }).code;
+  if (code === formidableErrors.biggerThanMaxFileSize || code === formidableErrors.biggerThanTotalMaxFileSize) {
+    return new ApiError('FILE_TOO_LARGE', `the upload is larger than ${limit} bytes`, { headers: { Connection: 'close' } });
+  }
+  if (code === formidableErrors.maxFilesExceeded) return new ApiError('VALIDATION_ERROR', 'upload one file at a time');
+  return new ApiError('VALIDATION_ERROR', `not a multipart/form-data upload: ${(err as Error).message}`);
+}

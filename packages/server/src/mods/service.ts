@@ -1,0 +1,61 @@
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { ApiError, enabledModsOf, type EnabledMod, type ModManager } from '@garrison/core';
+import { ServerService } from '../servers/service.js';
+import { ConfigService } from '../config/service.js';
+
+/** Mod folders on disk, and the enabled list kept in the config (migrated from the older bare list on read). */
+@injectable()
+export class ModService {
+  constructor(
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(ConfigService) private readonly config: ConfigService,
+  ) {}
+
+  private async context(serverId: number): Promise<{ manager: ModManager; dir: string }> {
+    const { capability: manager, ctx } = await this.servers.withCapability(serverId, 'mod_manager');
+    return { manager, dir: manager.modDirectory(ctx) };
+  }
+
+  private async folders(manager: ModManager, dir: string): Promise<string[]> {
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    return entries.filter((e) => e.isDirectory() && manager.isModFolder(e.name)).map((e) => e.name).sort();
+  }
+
+  private async enabled(serverId: number, manager: ModManager): Promise<{ mods: EnabledMod[]; version: number }> {
+    const section = await this.config.readSection(serverId, manager.enabled.section);
+    return { mods: enabledModsOf(section[manager.enabled.field]), version: section._meta.config_version };
+  }
+
+  async list(serverId: number) {
+    const { manager, dir } = await this.context(serverId);
+    const [folders, { mods: enabled }] = await Promise.all([this.folders(manager, dir), this.enabled(serverId, manager)]);
+    const byName = new Map(enabled.map((m) => [m.name, m]));
+    const mods = folders.map((name) => ({ name, folder_path: join(dir, name), enabled: byName.has(name), is_server_mod: byName.get(name)?.is_server_mod ?? false }));
+    return { server_id: serverId, enabled_count: mods.filter((m) => m.enabled).length, mods };
+  }
+
+  /** Replaces the enabled list; a config change landing between the read and the write gives 409 `VERSION_CONFLICT`. */
+  async setEnabled(serverId: number, mods: EnabledMod[]): Promise<EnabledMod[]> {
+    const { manager, dir } = await this.context(serverId);
+    const folders = new Set(await this.folders(manager, dir));
+    const seen = new Set<string>();
+    for (const mod of mods) {
+      if (!folders.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `unknown mod ${JSON.stringify(mod.name)}: no such mod folder; known: ${[...folders].join(', ') || 'none'}`);
+      if (seen.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `mod ${JSON.stringify(mod.name)} is listed twice`);
+      seen.add(mod.name);
+    }
+    const { version } = await this.enabled(serverId, manager);
+    try {
+      const updated = await this.config.update(serverId, manager.enabled.section, { [manager.enabled.field]: mods, config_version: version });
+      return enabledModsOf(updated[manager.enabled.field]);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
+        throw new ApiError('VERSION_CONFLICT', 'the config changed while the mods were being saved; read them again and retry', { extra: err.extra });
+      }
+      if (err instanceof ApiError && err.code === 'INVALID_CONFIG') throw new ApiError('VALIDATION_ERROR', err.message);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { createSocket } from 'node:dgram';
+import { ApiError } from '@garrison/core';
+
+/** True when nothing on this host holds UDP `port` on any address. */
+function udpPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createSocket({ type: 'udp4', reuseAddr: false });
+    socket.once('error', () => resolve(false));
+    socket.bind(port, '0.0.0.0', () => socket.close(() => resolve(true)));
+  });
+}
+
+/** Before a start: the game's ports (UDP, as the game and its remote admin use them) must be free on the host. */
+export async function assertHostPortsFree(ports: { game_port: number; rcon_port: number }): Promise<void> {
+  for (const [name, port] of Object.entries(ports)) {
+    if (!(await udpPortFree(port))) {
+      throw new ApiError('PORT_IN_USE', `${name} ${port} is in use on this host by another process`);
+    }
+  }
+}

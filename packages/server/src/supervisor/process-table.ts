@@ -1,0 +1,81 @@
+import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
+
+/**
+ * What the kernel says about a pid (Linux /proc). The start time tells one process from another that
+ * later got the same pid; the command line tells whether it runs the server's executable.
+ */
+
+/**
+ * The fields of `/proc/<pid>/stat` from field 3 (the state) on, or null when no such process runs. The
+ * command name (field 2) may hold spaces and parentheses, so fields are counted after its closing one:
+ * field N of the whole line is `[N - 3]` here.
+ */
+function statFields(pid: number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** Clock ticks after boot at which `pid` started, or null when no such process runs. */
+export function processStartTime(pid: number): string | null {
+  const fields = statFields(pid);
+  if (!fields || fields[0] === 'Z') return null; // a zombie has exited; only its exit status is left
+  return fields[19] ?? null; // field 22: starttime
+}
+
+/** Total CPU time of `pid` in clock ticks (user + system), and its resident memory in bytes. */
+export function processUsage(pid: number): { ticks: number; rssBytes: number } | null {
+  const fields = statFields(pid);
+  if (!fields) return null;
+  // Fields 14 and 15: utime and stime; field 24: rss in pages.
+  return { ticks: Number(fields[11]) + Number(fields[12]), rssBytes: Number(fields[21]) * 4096 };
+}
+
+const canonical = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+/**
+ * Whether `pid` runs `exePath`: its binary is that file, or (for a launcher script that exec'd an
+ * interpreter) the file is among its arguments.
+ */
+export function runsExecutable(pid: number, exePath: string): boolean {
+  const wanted = canonical(exePath);
+  try {
+    if (canonical(readlinkSync(`/proc/${pid}/exe`)) === wanted) return true;
+  } catch {
+    /* not ours to read, or gone: the command line may still tell */
+  }
+  try {
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return args.some((a) => a === exePath || (a.startsWith('/') && canonical(a) === wanted));
+  } catch {
+    return false;
+  }
+}
+
+/** True while the process that started at `startTime` still runs as `pid`. */
+export function isSameProcess(pid: number, startTime: string | null): boolean {
+  const now = processStartTime(pid);
+  return now !== null && (startTime === null || now === startTime);
+}
+
+/** Sends `signal` to the process group `pid` leads (the game and anything it started). */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal); // not a group leader (adopted from an older start): the process alone
+    } catch {
+      /* gone already */
+    }
+  }
+}

@@ -1,0 +1,190 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { EventBus, ServerEvent } from '../events/bus.js';
+import type { Principal } from '../auth/principal.js';
+
+/** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
+export const SEND_BUFFER_LIMIT = 1024 * 1024;
+/** A client over the limit for this long has stopped reading: it is disconnected. */
+const STUCK_MS = 30_000;
+const MAX_CLIENT_MESSAGE = 16 * 1024;
+
+type Channel = 'status' | 'log' | 'players' | 'metrics' | 'event';
+const CHANNELS: readonly Channel[] = ['status', 'log', 'players', 'metrics', 'event'];
+const CHANNEL_OF: Record<ServerEvent['type'], Channel> = { server_status: 'status', log: 'log', players: 'players', metrics: 'metrics', audit: 'event' };
+
+interface Client {
+  socket: WebSocket;
+  /** null: every server. */
+  servers: Set<number> | null;
+  channels: Set<Channel>;
+  /** `/ws/{id}` speaks the appendix's message names (`status`, `event`); `/ws` the contract's. */
+  appendix: boolean;
+  dropped: number;
+  /** Since when its send buffer has been over the limit, or 0. */
+  overSince: number;
+}
+
+export interface HubStats {
+  clients: number;
+  /** Messages not sent to clients that were not keeping up. */
+  dropped: number;
+}
+
+class Refused extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * The WebSocket endpoint: `/ws?token=…&server_id=…` as the contract has it, and `/ws/{server_id|all}`
+ * with channels as the appendix has it. Events come from the event bus and go only to the clients
+ * subscribed to that server (or to all). A slow client never slows the others: past a send-buffer limit
+ * its messages are dropped (and counted), and it is cut off if it stops reading altogether.
+ */
+export class WebSocketHub {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
+  private readonly clients = new Set<Client>();
+  private readonly unsubscribe: () => void;
+  private droppedTotal = 0;
+
+  constructor(
+    http: Server,
+    events: EventBus,
+    private readonly authenticate: (token: string) => Promise<Principal>,
+    private readonly logger: Logger,
+  ) {
+    this.unsubscribe = events.subscribe((event) => this.deliver(event));
+    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url));
+    });
+  }
+
+  stats(): HubStats {
+    return { clients: this.clients.size, dropped: this.droppedTotal };
+  }
+
+  private async accept(socket: WebSocket, url: URL): Promise<void> {
+    socket.on('error', () => socket.terminate());
+    let client: Client;
+    let principal: Principal;
+    try {
+      const token = url.searchParams.get('token');
+      if (!token) throw new Refused(4001, 'missing token');
+      principal = await this.authenticate(token).catch(() => {
+        throw new Refused(4001, 'invalid or expired token');
+      });
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0 };
+    } catch (err) {
+      const refused = err instanceof Refused ? err : new Refused(1011, 'internal error');
+      socket.close(refused.code, refused.message);
+      return;
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    this.clients.add(client);
+    socket.on('close', () => this.clients.delete(client));
+    socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : String(data)));
+    this.send(client, { type: 'connected', data: { user: String(principal.id), subscriptions: client.servers ? [...client.servers] : 'all' } });
+  }
+
+  private receive(client: Client, text: string | null): void {
+    let message: { type?: unknown; channels?: unknown };
+    try {
+      message = text === null ? {} : JSON.parse(text);
+    } catch {
+      return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
+    }
+    const channels = Array.isArray(message.channels) ? message.channels.filter((c): c is Channel => CHANNELS.includes(c)) : [];
+    switch (message?.type) {
+      case 'ping':
+        return this.send(client, { type: 'pong' });
+      case 'subscribe':
+        for (const c of channels) client.channels.add(c);
+        return this.send(client, { type: 'subscribed', data: { channels: [...client.channels] } });
+      case 'unsubscribe':
+        for (const c of channels) client.channels.delete(c);
+        return this.send(client, { type: 'unsubscribed', data: { channels: [...client.channels] } });
+      default:
+        return this.send(client, { type: 'error', data: { message: 'unknown message type; use ping, subscribe or unsubscribe' } });
+    }
+  }
+
+  private deliver(event: ServerEvent): void {
+    const channel = CHANNEL_OF[event.type];
+    let contractMessage: string | undefined;
+    let appendixMessage: string | undefined;
+    for (const client of this.clients) {
+      if (client.servers && !client.servers.has(event.server_id)) continue;
+      if (!client.channels.has(channel)) continue;
+      const text = client.appendix
+        ? (appendixMessage ??= JSON.stringify({ type: channel, server_id: event.server_id, data: event.data }))
+        : (contractMessage ??= JSON.stringify({ type: event.type === 'audit' ? 'event' : event.type, server_id: event.server_id, data: event.data }));
+      this.sendText(client, text);
+    }
+  }
+
+  private send(client: Client, message: object): void {
+    this.sendText(client, JSON.stringify(message));
+  }
+
+  private sendText(client: Client, text: string): void {
+    const { socket } = client;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > SEND_BUFFER_LIMIT) {
+      client.overSince ||= Date.now();
+      if (Date.now() - client.overSince > STUCK_MS) {
+        this.logger.warn({ dropped: client.dropped }, 'WebSocket client stopped reading; disconnected');
+        socket.terminate();
+        return;
+      }
+      if (client.dropped++ === 0) this.logger.warn('WebSocket client not keeping up; dropping its messages');
+      this.droppedTotal += 1;
+      return;
+    }
+    client.overSince = 0;
+    socket.send(text);
+  }
+
+  /** Closes every connection with 1001 (going away), as the service stops. */
+  async close(): Promise<void> {
+    this.unsubscribe();
+    for (const client of this.clients) client.socket.close(1001, 'service shutting down');
+    await new Promise<void>((resolve) => {
+      const deadline = setTimeout(() => {
+        for (const client of this.clients) client.socket.terminate();
+        resolve();
+      }, 2000);
+      deadline.unref();
+      const check = () => (this.clients.size === 0 ? (clearTimeout(deadline), resolve()) : setTimeout(check, 10).unref());
+      check();
+    });
+    this.wss.close();
+  }
+}
+
+/** `server_id` (repeatable) on `/ws`, or the path's `{server_id|all}` on the appendix's form. */
+function subscriptionOf(url: URL): Pick<Client, 'servers' | 'channels' | 'appendix'> {
+  const id = (raw: string) => {
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) throw new Refused(4400, `server_id must be a server id, got ${JSON.stringify(raw.slice(0, 20))}`);
+    return Number(raw);
+  };
+  if (url.pathname === '/ws') {
+    const ids = url.searchParams.getAll('server_id').map(id);
+    return { servers: ids.length ? new Set(ids) : null, channels: new Set(['status', 'log', 'players', 'metrics']), appendix: false };
+  }
+  let segment: string;
+  try {
+    segment = decodeURIComponent(url.pathname.slice('/ws/'.length));
+  } catch {
+    throw new Refused(4400, 'malformed server id in the path');
+  }
+  return { servers: segment === 'all' ? null : new Set([id(segment)]), channels: new Set(['status']), appendix: true };
+}

@@ -1,0 +1,151 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { installFakeGameaTemp, startProcess, withDeadline, type TestProcess } from '@garrison/testkit';
+import { ADMIN_PASSWORD, makeApi, startHarness, withDatabase, type Harness } from './helpers.js';
+import { FAST_SUPERVISION, createGameServer, isAlive, killGames, serverRecord, statusBecomes, type FakeInstall } from './games.js';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+/** The service again, on the same data dir and database as `h`. */
+const restartOn = (h: Harness, options: Record<string, unknown> = {}) =>
+  startHarness({ ...FAST_SUPERVISION, dataDir: h.dataDir, databaseUrl: h.databaseUrl, ...options });
+
+describe('games outlive the service and are re-adopted', () => {
+  let fake: FakeInstall;
+  const harnesses: Harness[] = [];
+  const pids: number[] = [];
+  before(async () => {
+    fake = await installFakeGameaTemp();
+  });
+  after(async () => {
+    for (const h of harnesses.reverse()) {
+      await killGames(h, pids);
+      await h.close().catch(() => {});
+    }
+    await fake.remove();
+  });
+  const harness = async (options: Record<string, unknown> = {}) => {
+    const h = await startHarness({ ...FAST_SUPERVISION, ...options });
+    harnesses.push(h);
+    return h;
+  };
+
+  it('keeps a game running across a stop of the service, and re-adopts it at the next start', async () => {
+    const first = await harness();
+    const s = await createGameServer(first, fake);
+    const { pid } = (await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data;
+    pids.push(pid);
+    await statusBecomes(first, s.id, 'running');
+    await first.server.close(); // what SIGTERM does
+
+    assert.ok(isAlive(pid), 'the game still runs without the service');
+    const second = await restartOn(first);
+    harnesses.push(second);
+    const record = await serverRecord(second, s.id);
+    assert.equal(record.status, 'running');
+    assert.equal(record.pid, pid);
+    const trail = (await second.api('GET', `/servers/${s.id}/events?event_type=adopted`, { token: second.adminToken })).body.data;
+    assert.equal(trail.total, 1);
+
+    // Fully managed again: remote admin, exit watching, stop.
+    assert.equal((await second.api('POST', `/servers/${s.id}/rcon/command`, { token: second.adminToken, body: { command: 'players' } })).status, 200);
+    const stopped = await second.api('POST', `/servers/${s.id}/stop`, { token: second.adminToken });
+    assert.deepEqual(stopped.body.data, { status: 'stopped' });
+    assert.ok(!isAlive(pid));
+  });
+
+  it('notices the exit of an adopted game as a crash', async () => {
+    const first = await harness();
+    const s = await createGameServer(first, fake);
+    const { pid } = (await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data;
+    pids.push(pid);
+    await statusBecomes(first, s.id, 'running');
+    await first.server.close();
+    const second = await restartOn(first);
+    harnesses.push(second);
+    process.kill(-pid, 'SIGKILL');
+    await statusBecomes(second, s.id, 'crashed');
+  });
+
+  it('marks crashed, and auto-restarts, a game that died while the service was down; a recycled pid is not adopted', async () => {
+    const first = await harness();
+    const plain = await createGameServer(first, fake);
+    const restarting = await createGameServer(first, fake, { auto_restart: true, max_restarts: 3 });
+    const recycled = await createGameServer(first, fake);
+    const started: number[] = [];
+    for (const s of [plain, restarting, recycled]) {
+      started.push((await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data.pid);
+      await statusBecomes(first, s.id, 'running');
+    }
+    pids.push(...started);
+    await first.server.close();
+    for (const pid of started) process.kill(-pid, 'SIGKILL');
+    await withDeadline(Promise.all(started.map((pid) => new Promise<void>((resolve) => {
+      const check = () => (isAlive(pid) ? setTimeout(check, 20) : resolve());
+      check();
+    }))), 10_000, 'the games to die');
+
+    // Another process now holds the recorded pid of the third server (as after a reboot): not the game.
+    const impostor: TestProcess = startProcess('sleep', ['60']);
+    try {
+      await withDatabase(first, (knex) => knex('servers').where({ id: recycled.id }).update({ pid: impostor.pid }));
+      const second = await restartOn(first);
+      harnesses.push(second);
+      assert.equal((await serverRecord(second, plain.id)).status, 'crashed');
+      assert.equal((await serverRecord(second, recycled.id)).status, 'crashed');
+      assert.ok(isAlive(impostor.pid), 'the impostor was left alone');
+      const back = await statusBecomes(second, restarting.id, 'running');
+      pids.push(back.pid);
+      assert.equal(back.restart_count, 1);
+      const lost = (await second.api('GET', `/servers/${plain.id}/events?event_type=lost`, { token: second.adminToken })).body.data;
+      assert.equal(lost.total, 1);
+    } finally {
+      await impostor.kill();
+    }
+  });
+
+  it('keeps a game running when the service is killed with SIGKILL, and re-adopts it', async () => {
+    const setup = await harness();
+    const s = await createGameServer(setup, fake);
+    await setup.server.close();
+
+    const child = spawn(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', setup.dataDir, ...(setup.databaseUrl ? ['--database', setup.databaseUrl] : [])], {
+      env: { ...process.env, GARRISON_LOG_LEVEL: 'info', GARRISON_RATE_LIMIT: '0', GARRISON_LOGIN_RATE_LIMIT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const url = await withDeadline(
+        new Promise<string>((resolve, reject) => {
+          createInterface({ input: child.stdout! }).on('line', (line) => {
+            const match = /listening on (http:\/\/\S+?)"/.exec(line);
+            if (match) resolve(match[1]!);
+          });
+          child.once('exit', (code) => reject(new Error(`garrison serve exited ${code}`)));
+        }),
+        30_000,
+        'garrison serve to listen',
+      );
+      const api = makeApi(url);
+      const token = (await api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).body.data.access_token;
+      const { pid } = (await api('POST', `/servers/${s.id}/start`, { token })).body.data;
+      pids.push(pid);
+      await statusBecomes({ ...setup, api, adminToken: token } as Harness, s.id, 'running');
+
+      child.kill('SIGKILL');
+      await withDeadline(exited, 10_000, 'the service to die');
+      assert.ok(isAlive(pid), 'the game survived the SIGKILL of the service');
+
+      const again = await restartOn(setup);
+      harnesses.push(again);
+      const record = await serverRecord(again, s.id);
+      assert.equal(record.status, 'running');
+      assert.equal(record.pid, pid);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

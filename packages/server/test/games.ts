@@ -1,0 +1,100 @@
+// Helpers for tests that run real fake game processes under the service.
+import { WebSocket } from 'ws';
+import { freeGamePorts, waitFor, withDeadline, type installFakeGameaTemp } from '@garrison/testkit';
+import { withDatabase, type Harness } from './helpers.js';
+
+export type FakeInstall = Awaited<ReturnType<typeof installFakeGameaTemp>>;
+
+/** Settings that keep process tests short: a stop waits 3 s, auto-restart backs off 100 ms. */
+export const FAST_SUPERVISION = { stopTimeoutMs: 3000, restartBackoffMs: 100, readyTimeoutMs: 30_000 };
+
+/** A server record that runs the fake game, on free ports. */
+export async function createGameServer(h: Harness, fake: FakeInstall, overrides: Record<string, unknown> = {}) {
+  const res = await h.api('POST', '/servers', {
+    token: h.adminToken,
+    body: { name: 'Game', exe_path: fake.exePath, ...(await freeGamePorts()), ...overrides },
+  });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data as { id: number; game_port: number; rcon_port: number; rcon_password: string; [k: string]: unknown };
+}
+
+/** A server of the fake game, started and running. */
+export async function runningGameServer(h: Harness, fake: FakeInstall, overrides: Record<string, unknown> = {}) {
+  const s = await createGameServer(h, fake, overrides);
+  const res = await h.api('POST', `/servers/${s.id}/start`, { token: h.adminToken });
+  if (res.status !== 200) throw new Error(`start failed: ${res.status} ${JSON.stringify(res.body)}`);
+  await statusBecomes(h, s.id, 'running');
+  return s;
+}
+
+export async function serverRecord(h: Harness, id: number) {
+  return (await h.api('GET', `/servers/${id}`, { token: h.adminToken })).body.data;
+}
+
+/** Waits until the server's status is `status` (polling, with a deadline). */
+export function statusBecomes(h: Harness, id: number, status: string, timeoutMs = 30_000) {
+  return waitFor(async () => {
+    const record = await serverRecord(h, id);
+    return record?.status === status && record;
+  }, { timeoutMs, intervalMs: 50, what: `server ${id} to be ${status}` });
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Kills every game process recorded in the harness's database (each leads its own process group).
+ * For `after`/`finally`: games outlive the service by design, so a test must end them itself.
+ */
+export async function killGames(h: Harness, pids: number[] = []): Promise<void> {
+  const recorded = await withDatabase(h, (knex) => knex('servers').whereNotNull('pid').pluck('pid')).catch(() => [] as number[]);
+  for (const pid of new Set([...recorded, ...pids])) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  await waitFor(() => [...recorded, ...pids].every((pid) => !isAlive(pid)), { timeoutMs: 10_000, what: 'the games to die' }).catch(() => {});
+}
+
+/** A WebSocket client that keeps every message, for assertions. */
+export async function wsClient(baseUrl: string, pathAndQuery: string) {
+  const socket = new WebSocket(baseUrl.replace(/^http/, 'ws') + pathAndQuery);
+  const messages: any[] = [];
+  let closed: { code: number; reason: string } | null = null;
+  socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+  const closing = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve((closed = { code, reason: String(reason) }))),
+  );
+  socket.on('error', () => {});
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('close', () => resolve());
+      socket.once('error', reject);
+    }),
+    10_000,
+    'the WebSocket to open',
+  );
+  return {
+    socket,
+    messages,
+    get closed() {
+      return closed;
+    },
+    /** The close, once it comes (a deadline runs only while someone waits). */
+    get closing() {
+      return withDeadline(closing, 15_000, 'the WebSocket to close');
+    },
+    next: (predicate: (m: any) => boolean, what: string, timeoutMs = 30_000) => waitFor(() => messages.find(predicate), { timeoutMs, what }),
+    send: (message: unknown) => socket.send(JSON.stringify(message)),
+    close: () => socket.terminate(),
+  };
+}

@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { installFakeGameaTemp } from '@garrison/testkit';
+import { startHarness, type Harness } from './helpers.js';
+import { FAST_SUPERVISION, createGameServer, killGames, statusBecomes, wsClient, type FakeInstall } from './games.js';
+
+describe('the WebSocket /ws', () => {
+  let h: Harness;
+  let fake: FakeInstall;
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    h = await startHarness(FAST_SUPERVISION);
+  });
+  after(async () => {
+    await killGames(h);
+    await h.close();
+    await fake.remove();
+  });
+
+  it('closes with 4001 without a valid token of an existing user', async () => {
+    const gone = await h.userToken('viewer');
+    await h.api('DELETE', `/auth/users/${gone.id}`, { token: h.adminToken });
+    for (const query of ['', '?token=', '?token=garbage', `?token=${gone.token}`, `/all?token=nope`]) {
+      const ws = await wsClient(h.url, `/ws${query}`);
+      assert.equal((await ws.closing).code, 4001, query);
+      assert.deepEqual(ws.messages, []);
+    }
+  });
+
+  it('greets with the subscriptions, answers ping, and refuses a malformed server_id', async () => {
+    const all = await wsClient(h.url, `/ws?token=${h.viewerToken}`);
+    const some = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=3&server_id=5`);
+    try {
+      const hello = await all.next((m) => m.type === 'connected', 'connected');
+      assert.equal(hello.data.subscriptions, 'all');
+      assert.match(hello.data.user, /^\d+$/);
+      assert.deepEqual((await some.next((m) => m.type === 'connected', 'connected')).data.subscriptions, [3, 5]);
+      all.send({ type: 'ping' });
+      await all.next((m) => m.type === 'pong', 'pong');
+    } finally {
+      all.close();
+      some.close();
+    }
+    for (const bad of ['1.5', 'abc', '-1', '99999999999']) {
+      const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${bad}`);
+      assert.equal((await ws.closing).code, 4400, bad);
+    }
+  });
+
+  it('routes each server\'s events only to its subscribers and to those of all', async () => {
+    const a = await createGameServer(h, fake);
+    const b = await createGameServer(h, fake);
+    const onlyA = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${a.id}`);
+    const onlyB = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${b.id}`);
+    const everything = await wsClient(h.url, `/ws?token=${h.adminToken}`);
+    const appendix = await wsClient(h.url, `/ws/${a.id}?token=${h.viewerToken}`);
+    try {
+      await h.api('POST', `/servers/${a.id}/start`, { token: h.adminToken });
+      await statusBecomes(h, a.id, 'running');
+      const running = (m: any) => m.type === 'server_status' && m.server_id === a.id && m.data.status === 'running';
+      await everything.next(running, 'running on the all-servers client');
+      await onlyA.next(running, 'running on the server-A client');
+      const status = await appendix.next((m) => m.type === 'status' && m.data.status === 'running', 'the appendix form\'s status message');
+      assert.equal(status.server_id, a.id);
+      assert.ok(!onlyB.messages.some((m) => m.server_id === a.id), 'nothing of server A reaches a client of server B');
+      // Contract clients get only the contract's event types; the audit trail is a channel one asks for.
+      assert.ok(onlyA.messages.every((m) => ['connected', 'server_status', 'log', 'players', 'metrics'].includes(m.type)), JSON.stringify(onlyA.messages));
+      for (const m of onlyA.messages.filter((x) => x.type === 'server_status')) {
+        assert.deepEqual(Object.keys(m).sort(), ['data', 'server_id', 'type']);
+        assert.deepEqual(Object.keys(m.data).sort(), ['pid', 'started_at', 'status']);
+      }
+      appendix.send({ type: 'subscribe', channels: ['event'] });
+      await appendix.next((m) => m.type === 'subscribed' && m.data.channels.includes('event'), 'subscribed');
+      await h.api('POST', `/servers/${a.id}/stop`, { token: h.adminToken });
+      const stopEvent = await appendix.next((m) => m.type === 'event' && m.data.event_type === 'stop', 'the audit event of the stop');
+      assert.equal(stopEvent.data.actor, 'admin');
+      // A viewer gets no secret in any event: the game's passwords appear nowhere in what it received.
+      const seen = JSON.stringify([...onlyA.messages, ...appendix.messages]);
+      for (const secret of [a.rcon_password, a.password_admin]) assert.ok(!seen.includes(String(secret)), 'no credential in a viewer\'s events');
+    } finally {
+      for (const c of [onlyA, onlyB, everything, appendix]) c.close();
+      await killGames(h);
+    }
+  });
+
+  it('closes every socket with 1001 when the service stops', async () => {
+    const own = await startHarness();
+    const clients = await Promise.all([wsClient(own.url, `/ws?token=${own.viewerToken}`), wsClient(own.url, `/ws/all?token=${own.adminToken}`)]);
+    await Promise.all(clients.map((c) => c.next((m) => m.type === 'connected', 'connected')));
+    await own.close();
+    for (const c of clients) assert.equal((await c.closing).code, 1001);
+  });
+});

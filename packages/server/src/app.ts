@@ -196,12 +196,13 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
       http.closeIdleConnections();
       await hub.close();
       await closed;
-      supervisor.detachAll();
+      await supervisor.close();
       metrics.close();
       bans.close();
       clearInterval(historyTimer);
       await logs.close();
       await remoteAdmin.closeAll();
+      await audit.flush();
       await db.knex.destroy();
       container.clearInstances();
       logger.info('stopped');

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { installFakeGameaTemp, startProcess, withDeadline, type TestProcess } from '@garrison/testkit';
 import { ADMIN_PASSWORD, makeApi, startHarness, withDatabase, type Harness } from './helpers.js';
@@ -104,6 +105,37 @@ describe('games outlive the service and are re-adopted', () => {
       assert.equal(lost.total, 1);
     } finally {
       await impostor.kill();
+    }
+  });
+
+  it('stops cleanly in the middle of handling a crash and its auto-restart; the crash is never lost', async () => {
+    const late: unknown[] = [];
+    const onLate = (err: unknown) => late.push(err);
+    process.on('unhandledRejection', onLate);
+    try {
+      // The service's stop lands before, during and after the crash handling and the restart's back-off.
+      for (const pauseMs of [0, 30, 60, 90]) {
+        const first = await harness({ restartBackoffMs: 40 });
+        const s = await createGameServer(first, fake, { auto_restart: true, max_restarts: 3 });
+        const { pid } = (await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data;
+        pids.push(pid);
+        await statusBecomes(first, s.id, 'running');
+        process.kill(-pid, 'SIGKILL');
+        await delay(pauseMs);
+        await first.server.close();
+
+        const second = await restartOn(first, { restartBackoffMs: 40 });
+        harnesses.push(second);
+        const record = await serverRecord(second, s.id);
+        if (record.pid !== null) pids.push(record.pid);
+        assert.ok(record.pid === null || isAlive(record.pid), `a recorded pid runs (status ${record.status})`);
+        const trail = (await second.api('GET', `/servers/${s.id}/events?limit=100`, { token: second.adminToken })).body.data;
+        const types = trail.events.map((e: { event_type: string }) => e.event_type);
+        assert.ok(types.includes('crashed') || types.includes('lost'), `the crash is in the trail: ${types.join(', ')}`);
+      }
+      assert.deepEqual(late, [], 'nothing failed after the service stopped');
+    } finally {
+      process.off('unhandledRejection', onLate);
     }
   });
 

@@ -24,8 +24,23 @@ export class AuditService {
     @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
+  private readonly writing = new Set<Promise<void>>();
+
   /** Records what happened; `actor` is the username, or null for what the service did by itself. Never throws. */
-  async record(serverId: number, type: AuditEventType, actor: string | null, detail: Record<string, unknown> = {}): Promise<void> {
+  record(serverId: number, type: AuditEventType, actor: string | null, detail: Record<string, unknown> = {}): Promise<void> {
+    // Callers rarely wait for the trail; the service's stop does (`flush`), so that nothing is lost.
+    const write = this.write(serverId, type, actor, detail);
+    this.writing.add(write);
+    void write.finally(() => this.writing.delete(write));
+    return write;
+  }
+
+  /** Waits for the entries being written. */
+  async flush(): Promise<void> {
+    await Promise.all(this.writing);
+  }
+
+  private async write(serverId: number, type: AuditEventType, actor: string | null, detail: Record<string, unknown>): Promise<void> {
     try {
       const row = await this.models.ServerEvent.query().insertAndFetch({
         server_id: serverId,

@@ -73,7 +73,7 @@ export class LogService implements ProcessWatch {
     this.collectors.delete(serverId);
     // What the game wrote last (a crash message) is read before letting go.
     if (collector) {
-      this.ticking = this.ticking.then(() =>
+      this.queue(() =>
         collector.then(async (c) => {
           c?.close();
           if (c) await this.drain([c], true);
@@ -110,20 +110,23 @@ export class LogService implements ProcessWatch {
   private readSoon(collector: LogCollector): void {
     if (collector.queued) return;
     collector.queued = true;
-    this.ticking = this.ticking
-      .then(() => {
-        collector.queued = false;
-        return this.drain([collector]);
-      })
-      .catch((err) => this.logger.error({ err }, 'log collection failed'));
+    this.queue(() => {
+      collector.queued = false;
+      return this.drain([collector]);
+    });
+  }
+
+  /** Reads run one at a time, in order; a failure is logged and does not stop the ones after it. */
+  private queue(task: () => Promise<void>): void {
+    this.ticking = this.ticking.then(task).catch((err) => this.logger.error({ err }, 'log collection failed'));
   }
 
   private tick(): void {
-    this.ticking = this.ticking.then(async () => {
+    this.queue(async () => {
       const collectors = (await Promise.all(this.collectors.values())).filter((c): c is LogCollector => c !== null);
       await this.drain(collectors);
       if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
-    }).catch((err) => this.logger.error({ err }, 'log collection failed'));
+    });
   }
 
   private async drain(collectors: LogCollector[], final = false): Promise<void> {

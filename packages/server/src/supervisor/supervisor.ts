@@ -26,6 +26,8 @@ const OUTPUT_ROTATE_BYTES = 16 * 1024 * 1024;
 /** How often a process this service did not spawn (adopted after a restart) is checked for its exit. */
 const ADOPTED_POLL_MS = 200;
 const PROBE_INTERVAL_MS = 500;
+/** How long the service's stop waits for work the supervisor began by itself (a crash, an auto-restart). */
+const CLOSE_WAIT_MS = 10_000;
 
 const ACTIVE: ServerStatus[] = ['starting', 'running', 'stopping'];
 const STARTABLE: ServerStatus[] = ['stopped', 'crashed', 'error'];
@@ -64,6 +66,7 @@ export class Supervisor {
   private readonly managed = new Map<number, Managed>();
   private readonly restartTimers = new Map<number, NodeJS.Timeout>();
   private readonly watches: ProcessWatch[] = [];
+  private readonly background = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
@@ -90,6 +93,19 @@ export class Supervisor {
         this.logger.error({ err }, 'process watch failed');
       }
     }
+  }
+
+  /**
+   * Work the supervisor starts by itself, outside any request: its failure is logged, never left as an
+   * unhandled rejection, and the service's stop waits for it before the database closes.
+   */
+  private inBackground(serverId: number, what: string, task: () => Promise<void>): void {
+    const run = task().catch((err) => {
+      if (this.closed) this.logger.debug({ serverId, err: (err as Error).message }, `${what} cut short by the service stopping`);
+      else this.logger.error({ serverId, err }, `${what} failed`);
+    });
+    this.background.add(run);
+    void run.finally(() => this.background.delete(run));
   }
 
   /** Runs `fn` under the server's lifecycle lock. */
@@ -181,7 +197,7 @@ export class Supervisor {
     const managed = this.track(serverId, pid, processStartTime(pid), child);
     await this.setStatus(serverId, { status: 'starting', pid, started_at: startedAt, process_start_time: managed.startTime });
     this.notify((w) => w.attached(serverId, { pid, adopted: false, outputOffset }));
-    void this.probe(serverId, managed, config);
+    this.inBackground(serverId, 'readiness probe', () => this.probe(serverId, managed, config));
     return { status: 'starting', pid };
   }
 
@@ -286,12 +302,8 @@ export class Supervisor {
     signalGroup(process.pid, 'SIGTERM');
   }
 
-  private async waitForExit(process: Managed, ms: number): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    const done = await Promise.race([process.exited.then(() => true as const), timedOut]);
-    clearTimeout(timer);
-    return done;
+  private waitForExit(process: Managed, ms: number): Promise<boolean> {
+    return settlesWithin(process.exited, ms);
   }
 
   // --- watching -----------------------------------------------------------------------------------
@@ -302,11 +314,11 @@ export class Supervisor {
     const managed: Managed = { pid, startTime, child, stopRequested: false, exited, onExit };
     this.managed.set(serverId, managed);
     if (child) {
-      child.once('exit', (code, signal) => void this.exitedProcess(serverId, managed, { code, signal }));
+      child.once('exit', (code, signal) => this.inBackground(serverId, 'handling an exit', () => this.exitedProcess(serverId, managed, { code, signal })));
     } else {
       // Not our child: no exit event; its pid is watched until it no longer runs the same process.
       managed.poll = setInterval(() => {
-        if (!isSameProcess(pid, startTime)) void this.exitedProcess(serverId, managed, { code: null, signal: null });
+        if (!isSameProcess(pid, startTime)) this.inBackground(serverId, 'handling an exit', () => this.exitedProcess(serverId, managed, { code: null, signal: null }));
       }, ADOPTED_POLL_MS);
       managed.poll.unref();
     }
@@ -342,7 +354,7 @@ export class Supervisor {
     this.cancelRestart(serverId);
     const timer = setTimeout(() => {
       this.restartTimers.delete(serverId);
-      void this.withLock(serverId, async () => {
+      this.inBackground(serverId, 'auto-restart', () => this.withLock(serverId, async () => {
         const current = await this.servers.row(serverId).catch(() => null);
         if (!current || current.status !== 'crashed' || this.closed) return; // someone acted meanwhile
         const attempt = current.restart_count + 1;
@@ -355,7 +367,7 @@ export class Supervisor {
           await this.setStatus(serverId, { status: 'error', pid: null, started_at: null, process_start_time: null });
           void this.audit.record(serverId, 'start_failed', null, { reason: (err as Error).message, attempt });
         }
-      });
+      }));
     }, wait);
     this.restartTimers.set(serverId, timer);
   }
@@ -390,7 +402,7 @@ export class Supervisor {
             await this.setStatus(row.id, { status: 'stopped', pid: null, started_at: null, process_start_time: null });
           } else if (row.status === 'starting') {
             const config = await this.config.effectiveConfig(row);
-            void this.probe(row.id, managed, config);
+            this.inBackground(row.id, 'readiness probe', () => this.probe(row.id, managed, config));
           }
           return;
         }
@@ -404,11 +416,15 @@ export class Supervisor {
     }
   }
 
-  /** At service stop: stops watching; the games keep running, to be re-adopted at the next start. */
-  detachAll(): void {
+  /**
+   * At service stop: lets what is under way settle, then stops watching; the games keep running, to be
+   * re-adopted at the next start.
+   */
+  async close(): Promise<void> {
     this.closed = true;
     for (const timer of this.restartTimers.values()) clearTimeout(timer);
     this.restartTimers.clear();
+    if (!(await settlesWithin(Promise.all(this.background), CLOSE_WAIT_MS))) this.logger.warn({ pending: this.background.size }, 'stopping while supervision work is still under way');
     for (const [serverId, managed] of this.managed) {
       clearInterval(managed.poll);
       managed.child?.removeAllListeners('exit');
@@ -436,4 +452,13 @@ const now = () => new Date().toISOString();
 
 function notRunning(row: ServerModel): ApiError {
   return new ApiError('SERVER_NOT_RUNNING', `server ${row.id} is ${row.status}`);
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([promise.then(() => true as const, () => true as const), timedOut]);
+  clearTimeout(timer);
+  return done;
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { readdir, writeFile, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { installFakeGameaTemp, waitFor, withDeadline } from '@garrison/testkit';
 import { expectError, startHarness, type Harness } from './helpers.js';
 import { createGameServer, type FakeInstall } from './games.js';
 import { rawRequest } from './raw-http.js';
@@ -76,6 +76,34 @@ describe('missions: upload, list, rotation, delete', () => {
     expectError(await upload(s.id, [{ name: 'file', filename: 'x.Altis.pbo', content: 'x' }], 'missions', h.viewerToken) as never, 403, 'FORBIDDEN');
     const names = await readdir(missionsDir());
     assert.deepEqual(names.filter((n) => n.startsWith('.upload-') || n.startsWith('big') || n.startsWith('readme')), []);
+  });
+
+  it('refuses a bad name as soon as the part begins, before the body is sent or a byte is written', async () => {
+    const s = await createGameServer(h, fake);
+    for (const [filename, code] of [['readme.txt', 'ADAPTER_ERROR'], ['.hidden.Altis.pbo', 'ADAPTER_ERROR'], ['', 'NO_FILENAME']] as const) {
+      const { body, type } = multipart([{ name: 'file', filename, content: Buffer.alloc(200 * 1024, 1) }]);
+      const socket = connect(Number(new URL(h.url).port), '127.0.0.1');
+      try {
+        socket.write(`POST /api/servers/${s.id}/missions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.adminToken}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`);
+        socket.write(body.subarray(0, 1024)); // the part's headers and a little of the file; the rest never comes
+        const answer = await withDeadline(
+          new Promise<string>((resolve) => {
+            let text = '';
+            socket.on('data', (chunk) => {
+              text += chunk;
+              if (/\r\n\r\n[\s\S]*\}/.test(text)) resolve(text);
+            });
+          }),
+          10_000,
+          `the answer to ${filename}`,
+        );
+        assert.match(answer, /^HTTP\/1\.1 400 /);
+        assert.match(answer, new RegExp(`"code":"${code}"`));
+      } finally {
+        socket.destroy();
+      }
+    }
+    assert.deepEqual(await leftovers(), []);
   });
 
   it('leaves nothing behind when the client goes away in the middle of an upload', async () => {

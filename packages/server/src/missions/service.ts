@@ -7,7 +7,7 @@ import type { Settings } from '../settings.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 import { fileInFolder } from '../files/in-folder.js';
-import { discardFile, keepFile, receiveFile } from './upload.js';
+import { keepFile, receiveFile } from './upload.js';
 
 type RotationEntry = Static<typeof RotationEntrySchema>;
 
@@ -46,15 +46,13 @@ export class MissionService {
 
   async upload(serverId: number, req: IncomingMessage) {
     const { manager, dir } = await this.manager(serverId);
-    const received = await receiveFile(req, dir, this.settings.missionUploadLimitBytes);
-    let parsed;
-    try {
-      if (received.filename.startsWith('.')) throw new ApiError('ADAPTER_ERROR', `a mission file name cannot start with a dot: ${received.filename}`);
-      parsed = manager.parseMissionFilename(received.filename);
-    } catch (err) {
-      await discardFile(received);
-      throw err;
-    }
+    const accept = (filename: string) => {
+      // A leading dot would hide the file, and is how this service names its temporary files.
+      if (filename.startsWith('.')) throw new ApiError('ADAPTER_ERROR', `a mission file name cannot start with a dot: ${filename}`);
+      return manager.parseMissionFilename(filename);
+    };
+    const received = await receiveFile(req, dir, this.settings.missionUploadLimitBytes, accept);
+    const parsed = accept(received.filename);
     await keepFile(received, dir);
     return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size };
   }

@@ -19,11 +19,23 @@ export interface ReceivedFile {
 /**
  * Streams the multipart part `file` of `req` into a temporary file in `folder`: never into memory, cut
  * off with 413 `FILE_TOO_LARGE` as soon as `limit` bytes are passed, and removed on any failure (an
- * aborted upload included), so that nothing half-written is left behind.
+ * aborted upload included), so that nothing half-written is left behind. `acceptName` sees the file's
+ * base name as soon as the part's headers arrive and throws to refuse it, before a byte is written.
  */
-export async function receiveFile(req: IncomingMessage, folder: string, limit: number): Promise<ReceivedFile> {
+export async function receiveFile(req: IncomingMessage, folder: string, limit: number, acceptName: (filename: string) => void): Promise<ReceivedFile> {
   await mkdir(folder, { recursive: true });
   const temps: string[] = [];
+  const refuseEarly = (part: { name: string | null; originalFilename: string | null }): boolean => {
+    if (part.name !== 'file') return false;
+    try {
+      acceptName(baseName(part.originalFilename));
+      return true;
+    } catch (err) {
+      // Answered now, not after the whole body: formidable settles parse() on its first error.
+      form.emit('error', err);
+      return false;
+    }
+  };
   const form = formidable({
     uploadDir: folder,
     maxFiles: 1,
@@ -34,7 +46,7 @@ export async function receiveFile(req: IncomingMessage, folder: string, limit: n
     allowEmptyFiles: true,
     minFileSize: 0,
     filename: () => `${TEMP_PREFIX}${randomUUID()}.part`,
-    filter: ({ name }) => name === 'file',
+    filter: refuseEarly,
     // Large writes: the default 16 KB chunks made writing, not receiving, the limit.
     fileWriteStreamHandler: (file) => {
       const path = (file as unknown as { filepath: string }).filepath;
@@ -47,16 +59,22 @@ export async function receiveFile(req: IncomingMessage, folder: string, limit: n
     const [, files] = await form.parse(req);
     const file = files.file?.[0];
     if (!file) throw new ApiError('VALIDATION_ERROR', "the multipart part 'file' is required");
-    const filename = basename((file.originalFilename ?? '').replace(/\\/g, '/'));
-    if (!filename || filename === '.' || filename === '..' || filename.includes('\0')) {
-      throw new ApiError('NO_FILENAME', 'the uploaded file has no file name');
-    }
+    const filename = baseName(file.originalFilename);
     temps.splice(temps.indexOf(file.filepath), 1);
     return { filename, tempPath: file.filepath, size: file.size };
   } catch (err) {
     await removeTemps();
     throw asApiError(err, limit);
   }
+}
+
+/** The client's file name reduced to its base name (Windows paths too); 400 `NO_FILENAME` when nothing is left. */
+function baseName(original: string | null): string {
+  const filename = basename((original ?? '').replace(/\\/g, '/'));
+  if (!filename || filename === '.' || filename === '..' || filename.includes('\0')) {
+    throw new ApiError('NO_FILENAME', 'the uploaded file has no file name');
+  }
+  return filename;
 }
 
 /** Puts a received file in place under its name; the temporary file is gone either way. */
@@ -70,8 +88,6 @@ export async function keepFile(received: ReceivedFile, folder: string): Promise<
   }
   return target;
 }
-
-export const discardFile = (received: ReceivedFile) => unlink(received.tempPath).catch(() => {});
 
 function asApiError(err: unknown, limit: number): unknown {
   if (err instanceof ApiError) return err;

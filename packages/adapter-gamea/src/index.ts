@@ -70,6 +70,7 @@ export const gamea = defineAdapter({
       modDirectory: (ctx: ServerContext) => ctx.exeDir,
       isModFolder: (name: string) => name.startsWith('@'),
       enabled: { section: 'launch', field: 'mods' },
+      modArguments: ['-mod', '-serverMod'],
     },
     ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, renderBanFile, reloadCommand: 'loadBans' },
   },

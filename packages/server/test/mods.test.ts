@@ -69,9 +69,15 @@ describe('mods', () => {
     assert.ok(lists.some((l) => JSON.stringify(l) === JSON.stringify(final)), 'the final list is one that was sent');
   });
 
-  it('passes the enabled mods to the game at the next start: -mod= and -serverMod=', async () => {
+  it('passes the enabled mods to the game at the next start: -mod= and -serverMod=, shown in the preview', async () => {
     const s = await createGameServer(h, fake);
+    const preview = async () => (await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken })).body.data;
+    const files = ['BEServer_x64.cfg', 'basic.cfg', 'server.GameaProfile', 'server.cfg'];
+    assert.deepEqual(Object.keys(await preview()).sort(), files, 'no mod arguments while none is enabled');
     await enable(s.id, [{ name: '@ace', is_server_mod: false }, { name: '@CBA_A3', is_server_mod: true }]);
+    const shown = await preview();
+    assert.deepEqual([shown['-mod'], shown['-serverMod']], ['@ace', '@CBA_A3']);
+    assert.deepEqual(Object.keys(shown).filter((k) => !files.includes(k)).sort(), ['-mod', '-serverMod']);
     try {
       const started = await h.api('POST', `/servers/${s.id}/start`, { token: h.adminToken });
       assert.equal(started.status, 200, JSON.stringify(started.body));

@@ -144,6 +144,11 @@ export interface ModManager {
   isModFolder(name: string): boolean;
   /** Where the enabled list (`{name, is_server_mod}` entries, or an older bare list of names) lives in the config. */
   readonly enabled: { section: string; field: string };
+  /**
+   * Names of the launch arguments (`-name=value`) that carry the enabled mods, for a game that takes them
+   * on its command line: the config preview shows each one present under its name.
+   */
+  readonly modArguments?: readonly string[];
 }
 
 export interface EnabledMod {

@@ -11,6 +11,7 @@ import {
   type ConfigGenerator,
   type ConfigValues,
   type RenderedFile,
+  type ServerContext,
   type TObject,
   type TypeCheck,
   type WidgetHint,
@@ -125,7 +126,7 @@ export class ConfigService {
    */
   async prepareLaunch(server: ServerModel): Promise<{ config: ConfigValues; args: string[] }> {
     const adapter = this.adapters.get(server.game_type);
-    const process = this.adapters.require(adapter, 'process_config');
+    this.adapters.require(adapter, 'process_config'); // NOT_SUPPORTED before any config check
     const config = await this.effectiveConfig(server);
     for (const [section, schema] of Object.entries(this.generatorOf(adapter)?.sections ?? {})) {
       const values = config[section];
@@ -134,17 +135,21 @@ export class ConfigService {
       if (!check.Check(values)) throw new ApiError('INVALID_CONFIG', `${section}: ${describeFailure('body', check.Errors(values))}`, { status: 400 });
     }
     const ctx = serverContext(server, this.settings.dataDir);
-    const modsAt = adapter.capabilities.mod_manager?.enabled;
-    const mods = modsAt ? enabledModsOf(config[modsAt.section]?.[modsAt.field]) : [];
-    let args: string[];
-    try {
-      args = process.launchArguments(config, ctx, { mods });
-    } catch (err) {
-      throw new ApiError('INVALID_CONFIG', `launch arguments: ${(err as Error).message}`, { status: 400, cause: err });
-    }
+    const args = this.launchArguments(adapter, config, ctx);
     const generator = this.generatorOf(adapter);
     if (generator) await writeConfigFiles(generator.render(config, ctx));
     return { config, args };
+  }
+
+  /** The command line the game gets, enabled mods included; 400 `INVALID_CONFIG` when it cannot be built. */
+  private launchArguments(adapter: AdapterDefinition, config: ConfigValues, ctx: ServerContext): string[] {
+    const modsAt = adapter.capabilities.mod_manager?.enabled;
+    const mods = modsAt ? enabledModsOf(config[modsAt.section]?.[modsAt.field]) : [];
+    try {
+      return this.adapters.require(adapter, 'process_config').launchArguments(config, ctx, { mods });
+    } catch (err) {
+      throw new ApiError('INVALID_CONFIG', `launch arguments: ${(err as Error).message}`, { status: 400, cause: err });
+    }
   }
 
   /** The game's config files for the server's current config, secrets in clear. */
@@ -164,8 +169,22 @@ export class ConfigService {
     return file.content;
   }
 
+  /** The rendered files by label, and the launch arguments that carry mods by argument name. */
   async preview(serverId: number): Promise<Record<string, string>> {
-    return Object.fromEntries((await this.render(serverId)).map((f) => [f.label, f.content]));
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    const config = await this.effectiveConfig(server);
+    const ctx = serverContext(server, this.settings.dataDir);
+    const files = this.adapters.require(adapter, 'config_generator').render(config, ctx);
+    const preview = Object.fromEntries(files.map((f) => [f.label, f.content]));
+    const shown = adapter.capabilities.mod_manager?.modArguments ?? [];
+    if (shown.length && adapter.capabilities.process_config) {
+      for (const arg of this.launchArguments(adapter, config, ctx)) {
+        const split = arg.indexOf('=');
+        if (split > 0 && shown.includes(arg.slice(0, split))) preview[arg.slice(0, split)] = arg.slice(split + 1);
+      }
+    }
+    return preview;
   }
 
   /** Renders the server's config and writes the game's files atomically; returns what was written. */

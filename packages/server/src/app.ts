@@ -72,6 +72,8 @@ export interface StartOptions extends SettingsInput {
   projectRoot?: string;
 }
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 /** Boots the whole service: adapters, database, routes, HTTP. Used by the CLI and by tests alike. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const { logger: givenLogger, projectRoot, ...input } = options;
@@ -177,6 +179,9 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   const http: Server = createServer({ requireHostHeader: false }, app.callback());
   // Node's default of 5 minutes per request would cut off a 500 MB mission upload on a slow link.
   http.requestTimeout = 60 * 60_000;
+  // Longer than the clients' and proxies' own idle time-outs (nginx keeps upstream connections 60 s): the
+  // server closing an idle connection first races a request sent on it, which then fails with a reset.
+  http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const hub = new WebSocketHub(http, events, authenticate, logger);

@@ -111,4 +111,10 @@ describe('the HTTP edge', () => {
       assert.equal(exchange.error, null);
     });
   });
+
+  it('keeps idle connections longer than clients and proxies do (Keep-Alive: timeout=65), so it never closes one a request is on its way on', async () => {
+    const exchange = await rawRequest(h.url, `GET /api/system/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { endAfterMs: 500 });
+    assert.equal(exchange.status, 200);
+    assert.equal(exchange.headers['keep-alive'], 'timeout=65');
+  });
 });

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
-import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
@@ -10,6 +9,7 @@ import { TOKENS } from './tokens.js';
 import { resolveSettings, type Settings, type SettingsInput } from './settings.js';
 import { createLogger } from './logger.js';
 import { migrate, openDatabase, type Database } from './db/connection.js';
+import { prepareDataDir } from './data-dir.js';
 import { bindModels } from './db/models/index.js';
 import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
@@ -78,8 +78,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const { logger: givenLogger, projectRoot, ...input } = options;
   const settings = resolveSettings(input);
-  const logger = givenLogger ?? createLogger(settings.logLevel);
-  await mkdir(settings.dataDir, { recursive: true });
+  const logger = givenLogger ?? createLogger({ level: settings.logLevel, format: settings.logFormat });
+  await prepareDataDir(settings.dataDir, logger);
 
   const loaded = await loadAdapters({ plugins: settings.plugins, projectRoot });
   for (const { definition, source } of loaded) {
@@ -87,7 +87,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   const adapters = new AdapterRegistry(loaded.map((l) => l.definition));
 
-  const db = openDatabase(settings.databaseUrl, settings.dataDir);
+  const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
   try {
     return await serve(settings, logger, adapters, db);
   } catch (err) {
@@ -115,7 +115,7 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
 
   const users = container.resolve(UserService);
   const servers = container.resolve(ServerService);
-  await users.ensureFirstAdmin();
+  const firstAdmin = await users.ensureFirstAdmin();
 
   const routes = new RouteTable();
   authRoutes(routes, container);
@@ -193,6 +193,14 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${host}:${port}`;
   logger.info(`listening on ${url}`);
+  if (firstAdmin.generatedPassword) {
+    // Deliberately outside the redacted fields, and only now that the service is reachable.
+    logger.warn(
+      `created the first admin user "${firstAdmin.username}" with generated password: ${firstAdmin.generatedPassword} (also in ${firstAdmin.passwordFile} until it is changed)`,
+    );
+  } else if (firstAdmin.passwordFile) {
+    logger.warn(`the generated password of the first admin "${firstAdmin.username}" is in ${firstAdmin.passwordFile} until it is changed`);
+  }
 
   let closing: Promise<void> | undefined;
   const close = () =>

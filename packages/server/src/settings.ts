@@ -1,5 +1,9 @@
 import { resolve } from 'node:path';
 
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** Everything a running service is configured with; read once at start-up (flags win over environment). */
 export interface Settings {
   host: string;
@@ -17,6 +21,8 @@ export interface Settings {
   /** Extra adapter modules to load besides the discovered packages. */
   plugins: string[];
   logLevel: string;
+  /** JSON lines for machines, one readable line per entry for people; null picks by whether stdout is a terminal. */
+  logFormat: LogFormat | null;
   /** A graceful stop waits this long for the game to exit before killing it (the spec's 30 s). */
   stopTimeoutMs: number;
   /** A start that has not passed the readiness probe after this long is an error (decisions: 120 s). */
@@ -44,78 +50,146 @@ export interface Settings {
 
 export type SettingsInput = Partial<Settings>;
 
-function intFrom(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
-  return n;
+type Parse = (raw: string, name: string) => unknown;
+
+/** One setting a deployer can set: by environment variable, and for the common ones by flag too. */
+export interface SettingSpec {
+  key: keyof Settings;
+  env: string;
+  /** The `serve` flag, without the dashes. */
+  flag?: string;
+  /** The default as help shows it, when the value itself would not say it. */
+  shownDefault?: string;
+  meaning: string;
+  parse: Parse;
 }
 
+/** A bad setting: names the variable or flag and what it accepts; the CLI exits 2 on it. */
+export class SettingError extends Error {}
+
+const text: Parse = (raw) => raw;
+const integer =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Parse =>
+  (raw, name) => {
+    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new SettingError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    }
+    return n;
+  };
+const oneOf =
+  (values: readonly string[]): Parse =>
+  (raw, name) => {
+    if (!values.includes(raw)) throw new SettingError(`${name} must be one of ${values.join(', ')}; got ${JSON.stringify(raw)}`);
+    return raw;
+  };
+const list: Parse = (raw) => raw.split(',').map((p) => p.trim()).filter(Boolean);
+
+const DEFAULTS: Settings = {
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: './data',
+  databaseUrl: null,
+  adminUsername: 'admin',
+  adminPassword: null,
+  jwtSecret: null,
+  tokenTtlSeconds: 86400,
+  loginRateLimit: 5,
+  rateLimit: 60,
+  plugins: [],
+  logLevel: 'info',
+  logFormat: null,
+  stopTimeoutMs: 30_000,
+  readyTimeoutMs: 120_000,
+  restartBackoffMs: 2000,
+  restartBackoffMaxMs: 60_000,
+  logLinesPerSecond: 200,
+  logRetentionLines: 10_000,
+  logRetentionDays: 14,
+  metricsIntervalMs: 5000,
+  metricsRetentionHours: 72,
+  playersPollMs: 10_000,
+  banExpiryCheckMs: 15_000,
+  historyRetentionDays: 180,
+  missionUploadLimitBytes: 500 * 1024 * 1024,
+};
+
+/** Every setting a deployer can make, in the order help and docs show them. */
+export const SETTINGS: readonly SettingSpec[] = [
+  { key: 'port', env: 'GARRISON_PORT', flag: 'port', meaning: 'HTTP port (0 picks a free one; the log says which)', parse: integer(0, 65535) },
+  { key: 'host', env: 'GARRISON_HOST', flag: 'host', meaning: 'address to listen on', parse: text },
+  { key: 'dataDir', env: 'GARRISON_DATA_DIR', flag: 'data-dir', meaning: "database file, JWT secret, servers' folders (created 0700)", parse: text },
+  {
+    key: 'databaseUrl',
+    env: 'GARRISON_DATABASE_URL',
+    flag: 'database',
+    shownDefault: 'SQLite garrison.db in the data dir',
+    meaning: 'mysql://user:pass@host:3306/db for MySQL/MariaDB, or sqlite:/path/file.db',
+    parse: text,
+  },
+  { key: 'logLevel', env: 'GARRISON_LOG_LEVEL', flag: 'log-level', meaning: LOG_LEVELS.join(', '), parse: oneOf(LOG_LEVELS) },
+  {
+    key: 'logFormat',
+    env: 'GARRISON_LOG_FORMAT',
+    flag: 'log-format',
+    shownDefault: 'pretty on a terminal, else json',
+    meaning: 'json (one JSON object a line) or pretty (one readable line an entry)',
+    parse: oneOf(LOG_FORMATS),
+  },
+  { key: 'adminUsername', env: 'GARRISON_ADMIN_USERNAME', meaning: 'the first admin, created when there are no users', parse: text },
+  {
+    key: 'adminPassword',
+    env: 'GARRISON_ADMIN_PASSWORD',
+    shownDefault: 'generated',
+    meaning: "the first admin's password; unset: generated, logged once listening and kept in <data dir>/initial-admin-password until changed",
+    parse: text,
+  },
+  { key: 'jwtSecret', env: 'GARRISON_JWT_SECRET', shownDefault: 'generated', meaning: 'token signing secret; unset: generated once into <data dir>/jwt-secret (0600)', parse: text },
+  { key: 'tokenTtlSeconds', env: 'GARRISON_TOKEN_TTL_SECONDS', meaning: 'token lifetime', parse: integer(1) },
+  { key: 'loginRateLimit', env: 'GARRISON_LOGIN_RATE_LIMIT', meaning: 'login attempts per minute per client IP; 0 turns it off', parse: integer(0) },
+  { key: 'rateLimit', env: 'GARRISON_RATE_LIMIT', meaning: 'requests per minute per token; 0 turns it off', parse: integer(0) },
+  { key: 'plugins', env: 'GARRISON_PLUGINS', shownDefault: 'none', meaning: 'comma-separated paths of extra adapter modules or package folders', parse: list },
+  { key: 'stopTimeoutMs', env: 'GARRISON_STOP_TIMEOUT_MS', meaning: 'how long a graceful stop waits for the game before killing it', parse: integer(1) },
+  { key: 'logLinesPerSecond', env: 'GARRISON_LOG_LINES_PER_SECOND', meaning: 'game log lines kept and streamed per server and second', parse: integer(1) },
+  { key: 'logRetentionLines', env: 'GARRISON_LOG_RETENTION_LINES', meaning: 'stored game log lines per server', parse: integer(1) },
+  { key: 'logRetentionDays', env: 'GARRISON_LOG_RETENTION_DAYS', meaning: 'stored game log lines are deleted after this', parse: integer(1) },
+  { key: 'metricsIntervalMs', env: 'GARRISON_METRICS_INTERVAL_MS', meaning: 'CPU and memory sampling (and metrics events)', parse: integer(1) },
+  { key: 'metricsRetentionHours', env: 'GARRISON_METRICS_RETENTION_HOURS', meaning: 'metrics history kept', parse: integer(1) },
+  { key: 'playersPollMs', env: 'GARRISON_PLAYERS_POLL_MS', meaning: 'player list poll over remote admin', parse: integer(1) },
+  { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
+  { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },
+];
+
+/** The default of a setting as a person reads it. */
+export function shownDefault(spec: SettingSpec): string {
+  return spec.shownDefault ?? String(DEFAULTS[spec.key]);
+}
+
+/** The settings given by environment variables; a bad value throws a SettingError naming the variable. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsInput {
-  const out: SettingsInput = {};
-  if (env.GARRISON_HOST) out.host = env.GARRISON_HOST;
-  if (env.GARRISON_PORT) out.port = intFrom(env.GARRISON_PORT, 'GARRISON_PORT', 8080);
-  if (env.GARRISON_DATA_DIR) out.dataDir = env.GARRISON_DATA_DIR;
-  if (env.GARRISON_DATABASE_URL) out.databaseUrl = env.GARRISON_DATABASE_URL;
-  if (env.GARRISON_ADMIN_USERNAME) out.adminUsername = env.GARRISON_ADMIN_USERNAME;
-  if (env.GARRISON_ADMIN_PASSWORD) out.adminPassword = env.GARRISON_ADMIN_PASSWORD;
-  if (env.GARRISON_JWT_SECRET) out.jwtSecret = env.GARRISON_JWT_SECRET;
-  if (env.GARRISON_TOKEN_TTL_SECONDS) out.tokenTtlSeconds = intFrom(env.GARRISON_TOKEN_TTL_SECONDS, 'GARRISON_TOKEN_TTL_SECONDS', 86400);
-  if (env.GARRISON_LOGIN_RATE_LIMIT) out.loginRateLimit = intFrom(env.GARRISON_LOGIN_RATE_LIMIT, 'GARRISON_LOGIN_RATE_LIMIT', 5);
-  if (env.GARRISON_RATE_LIMIT) out.rateLimit = intFrom(env.GARRISON_RATE_LIMIT, 'GARRISON_RATE_LIMIT', 60);
-  if (env.GARRISON_PLUGINS) out.plugins = env.GARRISON_PLUGINS.split(',').map((p) => p.trim()).filter(Boolean);
-  if (env.GARRISON_LOG_LEVEL) out.logLevel = env.GARRISON_LOG_LEVEL;
-  const positive: [keyof Settings, string][] = [
-    ['stopTimeoutMs', 'GARRISON_STOP_TIMEOUT_MS'],
-    ['logLinesPerSecond', 'GARRISON_LOG_LINES_PER_SECOND'],
-    ['logRetentionLines', 'GARRISON_LOG_RETENTION_LINES'],
-    ['logRetentionDays', 'GARRISON_LOG_RETENTION_DAYS'],
-    ['metricsIntervalMs', 'GARRISON_METRICS_INTERVAL_MS'],
-    ['metricsRetentionHours', 'GARRISON_METRICS_RETENTION_HOURS'],
-    ['playersPollMs', 'GARRISON_PLAYERS_POLL_MS'],
-    ['historyRetentionDays', 'GARRISON_HISTORY_RETENTION_DAYS'],
-    ['missionUploadLimitBytes', 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES'],
-  ];
-  for (const [key, name] of positive) {
-    if (!env[name]) continue;
-    const value = intFrom(env[name], name, 0);
-    if (value < 1) throw new Error(`${name} must be at least 1, got ${JSON.stringify(env[name])}`);
-    (out as Record<string, unknown>)[key] = value;
+  const out: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const raw = env[spec.env];
+    if (raw !== undefined && raw !== '') out[spec.key] = spec.parse(raw, spec.env);
   }
-  return out;
+  return out as SettingsInput;
+}
+
+/** The settings given as `serve` flags (by flag name, without dashes); a bad value names the flag. */
+export function settingsFromFlags(flags: Record<string, string | undefined>): SettingsInput {
+  const out: Record<string, unknown> = {};
+  for (const spec of SETTINGS) {
+    const raw = spec.flag ? flags[spec.flag] : undefined;
+    if (raw !== undefined) out[spec.key] = spec.parse(raw, `--${spec.flag}`);
+  }
+  return out as SettingsInput;
 }
 
 export function resolveSettings(input: SettingsInput = {}): Settings {
-  const settings: Settings = {
-    host: '127.0.0.1',
-    port: 8080,
-    dataDir: './data',
-    databaseUrl: null,
-    adminUsername: 'admin',
-    adminPassword: null,
-    jwtSecret: null,
-    tokenTtlSeconds: 86400,
-    loginRateLimit: 5,
-    rateLimit: 60,
-    plugins: [],
-    logLevel: 'info',
-    stopTimeoutMs: 30_000,
-    readyTimeoutMs: 120_000,
-    restartBackoffMs: 2000,
-    restartBackoffMaxMs: 60_000,
-    logLinesPerSecond: 200,
-    logRetentionLines: 10_000,
-    logRetentionDays: 14,
-    metricsIntervalMs: 5000,
-    metricsRetentionHours: 72,
-    playersPollMs: 10_000,
-    banExpiryCheckMs: 15_000,
-    historyRetentionDays: 180,
-    missionUploadLimitBytes: 500 * 1024 * 1024,
-    ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)),
-  };
-  if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) throw new Error(`port out of range: ${settings.port}`);
-  if (settings.tokenTtlSeconds < 1) throw new Error('the token lifetime must be at least one second');
+  const settings: Settings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
+  if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) throw new SettingError(`port out of range: ${settings.port}`);
+  if (settings.tokenTtlSeconds < 1) throw new SettingError('the token lifetime must be at least one second');
+  if (!(LOG_LEVELS as readonly string[]).includes(settings.logLevel)) throw new SettingError(`the log level must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(settings.logLevel)}`);
   settings.dataDir = resolve(settings.dataDir);
   return settings;
 }

@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { Settings } from '../settings.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
+import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
 const now = () => new Date().toISOString();
 
@@ -48,7 +49,16 @@ export class UserService {
     if (!row || !(await verifyPassword(current, row.password_hash))) {
       throw new ApiError('UNAUTHORIZED', 'the current password is wrong');
     }
-    await this.models.User.query().findById(id).patch({ password_hash: await hashPassword(next) });
+    await this.setPassword(row.username, next);
+  }
+
+  /** Replaces a user's password without the current one (`garrison admin reset-password`); 404 for no such user. */
+  async setPassword(username: string, password: string): Promise<User> {
+    const row = await this.byUsername(username);
+    if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
+    await this.models.User.query().findById(row.id).patch({ password_hash: await hashPassword(password) });
+    await forgetInitialPassword(this.settings.dataDir, row.username);
+    return toUser(row);
   }
 
   async list(): Promise<User[]> {
@@ -74,17 +84,28 @@ export class UserService {
     if (!deleted) throw new ApiError('NOT_FOUND', `no user ${id}`);
   }
 
-  /** On an empty users table, creates the first admin; a generated password is logged once, never stored in clear. */
-  async ensureFirstAdmin(): Promise<void> {
-    const count = await this.models.User.query().resultSize();
-    if (count > 0) return;
-    const password = this.settings.adminPassword ?? randomBytes(12).toString('base64url');
-    await this.create(this.settings.adminUsername, password, 'admin');
-    if (this.settings.adminPassword) {
-      this.logger.info({ username: this.settings.adminUsername }, 'created the first admin user');
-    } else {
-      // Deliberately outside the redacted fields: this is the one time the operator can learn it.
-      this.logger.warn(`created the first admin user "${this.settings.adminUsername}" with generated password: ${password} (shown once; change it)`);
+  /**
+   * On an empty users table, creates the first admin. A generated password is kept in the data dir
+   * (0600) until changed, and returned for the caller to show once the service listens; it is never
+   * stored in clear anywhere else.
+   */
+  async ensureFirstAdmin(): Promise<{ username: string; generatedPassword: string | null; passwordFile: string | null }> {
+    const { adminUsername: username, adminPassword, dataDir } = this.settings;
+    const existing = async () => {
+      if (adminPassword) this.logger.warn('GARRISON_ADMIN_PASSWORD is set but ignored: users exist already (to set a password, use garrison admin reset-password)');
+      const owner = await initialPasswordOwner(dataDir);
+      return { username: owner ?? username, generatedPassword: null, passwordFile: owner ? initialPasswordPath(dataDir) : null };
+    };
+    if ((await this.models.User.query().resultSize()) > 0) return existing();
+    const password = adminPassword ?? randomBytes(12).toString('base64url');
+    try {
+      await this.create(username, password, 'admin');
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'CONFLICT') return existing(); // another instance made it first
+      throw err;
     }
+    this.logger.info({ username }, 'created the first admin user');
+    if (adminPassword) return { username, generatedPassword: null, passwordFile: null };
+    return { username, generatedPassword: password, passwordFile: await keepInitialPassword(dataDir, username, password) };
   }
 }

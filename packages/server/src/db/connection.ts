@@ -1,7 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
+import type { Logger } from 'pino';
 import { migrations } from './migrations/index.js';
+import { explainConnectionFailure } from './failures.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -12,11 +15,25 @@ export interface Database {
   safeUrl: string;
 }
 
-/** Opens the database named by `url` (`mysql://…`, `sqlite:<file>`, or null for the data dir's SQLite file). */
-export function openDatabase(url: string | null, dataDir: string): Database {
+/** knex's own warnings and errors go to the service's logger, not to the console beside it. */
+function knexLog(logger: Logger | undefined): Knex.Config['log'] {
+  if (!logger) return undefined;
+  const log = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+    // The first line: knex appends the driver's stack, which says nothing to a deployer.
+    logger[level]({ source: 'knex' }, String(typeof message === 'string' ? message : ((message as Error)?.message ?? message)).split('\n')[0]);
+  return { warn: log('warn'), error: log('error'), debug: log('debug'), deprecate: (method: string, alternative: string) => logger.warn({ source: 'knex' }, `${method} is deprecated; use ${alternative}`) };
+}
+
+/**
+ * Opens the database named by `url` (`mysql://…`, `sqlite:<file>`, or null for the data dir's SQLite
+ * file). The SQLite file holds the game servers' passwords: it is made 0600, and SQLite gives its
+ * -wal and -shm files the same mode.
+ */
+export function openDatabase(url: string | null, dataDir: string, logger?: Logger): Database {
   if (url && /^mysql2?:\/\//.test(url)) {
     const parsed = new URL(url);
     const knex = knexFactory({
+      log: knexLog(logger),
       client: 'mysql2',
       connection: {
         host: parsed.hostname,
@@ -36,8 +53,10 @@ export function openDatabase(url: string | null, dataDir: string): Database {
   }
   if (url && !url.startsWith('sqlite:')) throw new Error(`unsupported database URL (use mysql://… or sqlite:<file>): ${url.split(':')[0]}:…`);
   const filename = url ? resolve(url.slice('sqlite:'.length).replace(/^\/\//, '')) : join(dataDir, 'garrison.db');
-  mkdirSync(resolve(filename, '..'), { recursive: true });
+  mkdirSync(resolve(filename, '..'), { recursive: true, mode: 0o700 });
+  keepPrivate(filename);
   const knex = knexFactory({
+    log: knexLog(logger),
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
@@ -80,6 +99,49 @@ function cachePreparedStatements(conn: SqliteConnection): void {
   };
 }
 
+/** Creates the file 0600 when missing and makes it, and SQLite's side files, 0600 when they exist. */
+function keepPrivate(filename: string): void {
+  closeSync(openSync(filename, 'a', 0o600));
+  for (const path of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+const MIGRATION_LOCK_WAIT_MS = 60_000;
+
+/**
+ * Brings the schema up to date under knex's migration lock. Another instance migrating at the same
+ * moment holds the lock (or creates knex's own tables first): this one waits for it, then finds
+ * nothing left to do. A database that cannot be reached fails with what to check.
+ */
 export async function migrate(db: Database): Promise<void> {
-  await db.knex.migrate.latest({ migrationSource: migrations });
+  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await db.knex.migrate.latest({ migrationSource: migrations });
+      return;
+    } catch (err) {
+      const busy = (err as Error).name === 'MigrationLocked' || /already exists|Duplicate entry|UNIQUE constraint/i.test((err as Error).message);
+      if (busy && Date.now() < deadline) {
+        await delay(250);
+        continue;
+      }
+      if (busy) {
+        throw new Error(
+          `the database's migration lock has been held for ${MIGRATION_LOCK_WAIT_MS / 1000} s: if no other Garrison is starting, a migration was cut off; run garrison migrate --unlock, then start again`,
+          { cause: err },
+        );
+      }
+      throw explainConnectionFailure(err, db);
+    }
+  }
+}
+
+/** Frees knex's migration lock left behind by a migration that was cut off (`garrison migrate --unlock`). */
+export async function unlockMigrations(db: Database): Promise<void> {
+  await db.knex.migrate.forceFreeMigrationsLock({ migrationSource: migrations });
 }

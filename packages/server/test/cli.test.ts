@@ -1,98 +1,269 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer as createTcpServer, type Server } from 'node:net';
+import { mkdtemp, readFile, rm, stat, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { makeApi } from './helpers.js';
+import { randomBytes } from 'node:crypto';
+import knexFactory from 'knex';
+import { apiClient, freePort, killAll, withDeadline } from '@garrison/testkit';
+import { SETTINGS } from '../src/settings.js';
+import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
+import { garrison, serveProcess } from './cli-run.js';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-  lines: string[];
-  exited: Promise<number | null>;
+/** A new empty database on the test MariaDB, dropped by `drop()`. */
+async function emptyMysqlDatabase() {
+  const url = new URL(process.env.GARRISON_TEST_DATABASE!);
+  const name = `garrison_cli_${randomBytes(5).toString('hex')}`;
+  const admin = knexFactory({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } });
+  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.destroy();
+    },
+  };
 }
 
-/** Runs `garrison serve` as its own process and waits for its `listening on` line. */
-function serve(args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [...process.execArgv, CLI, 'serve', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
+
+describe('the garrison command', () => {
+  after(() => killAll());
+
+  it('prints help on stdout with exit 0: every command, every flag and every environment variable with its default', async () => {
+    const general = await garrison(['--help']);
+    assert.equal(general.code, 0);
+    assert.equal(general.stderr, '');
+    for (const command of ['serve', 'migrate', 'admin reset-password', 'users list', 'users create']) assert.match(general.stdout, new RegExp(`^  ${command} `, 'm'));
+    assert.deepEqual(await garrison(['help']), general);
+
+    const serve = await garrison(['help', 'serve']);
+    assert.equal(serve.code, 0);
+    for (const setting of SETTINGS) {
+      assert.match(serve.stdout, new RegExp(`${setting.env} .*\\(default [^)]+\\)`), setting.env);
+      if (setting.flag) assert.match(serve.stdout, new RegExp(`--${setting.flag} `), setting.flag);
+    }
+    assert.equal((await garrison(['serve', '--help'])).stdout, serve.stdout);
+    const reset = await garrison(['help', 'admin', 'reset-password']);
+    assert.equal(reset.code, 0);
+    assert.match(reset.stdout, /--password-stdin/);
+
+    const version = await garrison(['--version']);
+    assert.equal(version.code, 0);
+    const { version: expected } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(version.stdout.trim(), expected);
   });
-  const lines: string[] = [];
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      lines.push(line);
-      const match = /listening on (http:\/\/\S+?)"/.exec(line);
-      if (match) resolve({ child, url: match[1]!, lines, exited });
+
+  it('is documented: docs/configuration.md lists every setting with its flag', async () => {
+    const doc = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const setting of SETTINGS) {
+      const row = doc.split('\n').find((l) => l.includes(`\`${setting.env}\``));
+      assert.ok(row, `${setting.env} is documented`);
+      if (setting.flag) assert.match(row, new RegExp(`\`--${setting.flag}\``), `${setting.env} with --${setting.flag}`);
+    }
+  });
+
+  it('exits 2 on a bad command, flag or value, naming it and what is accepted', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['launch'], {}, /unknown command "launch"; the commands are serve, migrate/],
+      [['serve', '--bogus'], {}, /'--bogus'.*accepts --port, --host, --data-dir, --database, --log-level, --log-format/],
+      [['serve', '--port', 'eighty'], {}, /--port must be an integer from 0 to 65535, got "eighty"/],
+      [['serve'], { GARRISON_LOG_LEVEL: 'loud' }, /GARRISON_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"/],
+      [['serve', '--log-format', 'xml'], {}, /--log-format must be one of json, pretty; got "xml"/],
+      [['serve'], { GARRISON_STOP_TIMEOUT_MS: '0' }, /GARRISON_STOP_TIMEOUT_MS must be an integer from 1/],
+      [['users', 'create', 'carol', '--role', 'owner'], {}, /--role must be viewer or admin; got "owner"/],
+      [['users', 'list', 'extra'], {}, /unexpected argument "extra"/],
+      [['help', 'nothing'], {}, /no command "nothing"/],
+    ];
+    for (const [args, env, message] of cases) {
+      const run = await garrison(args, { env });
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.equal(run.stdout, '');
+    }
+  });
+
+  describe('on a data dir and database', () => {
+    let h: Harness;
+    let flags: string[];
+    before(async () => {
+      h = await startHarness();
+      flags = ['--data-dir', h.dataDir, ...(h.databaseUrl ? ['--database', h.databaseUrl] : [])];
     });
-    exited.then((code) => reject(new Error(`exited ${code} before listening:\n${lines.join('\n')}`)));
-  });
-}
+    after(() => h.close());
 
-describe('garrison serve', () => {
-  it('starts from flags, creates the first admin with a printed password, and stops on SIGTERM', async () => {
+    it('creates, lists and resets users while the service runs, with the API\'s rules', async () => {
+      const created = await garrison(['users', 'create', 'carol', ...flags]);
+      assert.equal(created.code, 0, created.stderr);
+      const generated = /created viewer carol with password: (\S+)/.exec(created.stdout)?.[1];
+      assert.ok(generated, created.stdout);
+      assert.equal((await h.api('POST', '/auth/login', { body: { username: 'carol', password: generated } })).status, 200);
+
+      const admin = await garrison(['users', 'create', 'dave', '--role', 'admin', '--password-stdin', ...flags], { input: 'dave-password-1\n' });
+      assert.equal(admin.code, 0, admin.stderr);
+      assert.doesNotMatch(admin.stdout, /dave-password-1/);
+      const login = await h.api('POST', '/auth/login', { body: { username: 'dave', password: 'dave-password-1' } });
+      assert.equal(login.body.data.user.role, 'admin');
+
+      const list = await garrison(['users', 'list', '--json', ...flags]);
+      assert.equal(list.code, 0, list.stderr);
+      const users = JSON.parse(list.stdout) as { username: string; role: string }[];
+      assert.deepEqual(users.filter((u) => ['carol', 'dave'].includes(u.username)).map((u) => [u.username, u.role]), [['carol', 'viewer'], ['dave', 'admin']]);
+      assert.ok(!list.stdout.includes('password'), 'no hashes listed');
+      const table = await garrison(['users', 'list', ...flags]);
+      assert.match(table.stdout, /^ID +USERNAME +ROLE/);
+      assert.match(table.stdout, /\bcarol +viewer\b/);
+
+      assert.equal((await garrison(['users', 'create', 'carol', ...flags])).code, 1, 'a taken name');
+      assert.equal((await garrison(['users', 'create', 'x', ...flags])).code, 2, 'a name the API refuses');
+      assert.equal((await garrison(['users', 'create', 'erin', '--password-stdin', ...flags], { input: 'short\n' })).code, 2, 'a password the API refuses');
+
+      const reset = await garrison(['admin', 'reset-password', ...flags]);
+      assert.equal(reset.code, 0, reset.stderr);
+      const fresh = /new password of admin: (\S+)/.exec(reset.stdout)?.[1];
+      assert.ok(fresh);
+      assert.equal((await h.api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).status, 401);
+      assert.equal((await h.api('POST', '/auth/login', { body: { username: 'admin', password: fresh } })).status, 200);
+      const missing = await garrison(['admin', 'reset-password', 'nobody', ...flags]);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /there is no user "nobody"/);
+    });
+
+  });
+
+  it('migrates alone: two migrations started at once on an empty database both succeed, under the lock', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    const database = onMysql ? await emptyMysqlDatabase() : null;
+    try {
+      const flags = ['--data-dir', join(root, 'data'), ...(database ? ['--database', database.url] : [])];
+      const runs = await Promise.all([garrison(['migrate', ...flags]), garrison(['migrate', ...flags])]);
+      for (const run of runs) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stdout, /is up to date/);
+      }
+      const listed = await garrison(['users', 'list', '--json', ...flags]);
+      assert.deepEqual(JSON.parse(listed.stdout), [], 'the schema is there, and migrate made no user');
+    } finally {
+      await database?.drop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('serves from flags: the first admin with a password shown once listening, the same secret at the next start, SIGTERM and SIGINT stop it', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     try {
-      const run = await serve(['--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir], { GARRISON_RATE_LIMIT: '0' });
-      const api = makeApi(run.url);
+      const run = await serveProcess(['--host', '127.0.0.1', '--data-dir', dataDir]);
+      const api = apiClient(run.url);
       assert.deepEqual((await api('GET', '/system/health')).body, { status: 'ok' });
-      const line = run.lines.find((l) => l.includes('generated password'));
-      assert.ok(line, 'the generated admin password is logged once');
-      const password = /generated password: (\S+)/.exec(line!)![1]!;
+      const lines = run.process.stdout;
+      const shown = lines.findIndex((l) => l.includes('generated password'));
+      assert.ok(shown > lines.findIndex((l) => l.includes('listening on')), 'shown after the listening line');
+      const password = /generated password: (\S+)/.exec(lines[shown]!)![1]!;
       const login = await api('POST', '/auth/login', { body: { username: 'admin', password } });
       assert.equal(login.status, 200);
-      assert.equal((await stat(join(dataDir, 'garrison.db'))).isFile(), true);
-      assert.equal((await stat(join(dataDir, 'jwt-secret'))).mode & 0o777, 0o600);
-      for (const l of run.lines) assert.doesNotMatch(l, new RegExp(login.body.data.access_token), 'no token in the logs');
+      for (const l of lines) assert.doesNotMatch(l, new RegExp(login.body.data.access_token), 'no token in the logs');
+      run.process.child.kill('SIGTERM');
+      assert.equal(await withDeadline(run.process.exited, 30_000, 'the service to stop'), 0);
 
-      run.child.kill('SIGTERM');
-      assert.equal(await run.exited, 0);
-
-      // A second start keeps the admin (no new password) and the secret (old tokens still work).
-      const again = await serve(['--port', '0', '--data-dir', dataDir], {});
-      assert.ok(!again.lines.some((l) => l.includes('generated password')));
-      assert.equal((await makeApi(again.url)('GET', '/auth/me', { token: login.body.data.access_token })).status, 200);
-      again.child.kill('SIGINT');
-      assert.equal(await again.exited, 0);
+      const again = await serveProcess(['--data-dir', dataDir]);
+      assert.ok(!again.process.stdout.some((l) => l.includes('generated password:')));
+      assert.equal((await apiClient(again.url)('GET', '/auth/me', { token: login.body.data.access_token })).status, 200);
+      again.process.child.kill('SIGINT');
+      assert.equal(await withDeadline(again.process.exited, 30_000, 'the service to stop'), 0);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
 
-  it('reads its settings from the environment, with the admin password given', async () => {
+  it('serves from the environment, with the admin password given and never logged', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     try {
-      const run = await serve([], {
-        GARRISON_PORT: '0',
-        GARRISON_DATA_DIR: dataDir,
-        GARRISON_ADMIN_USERNAME: 'boss',
-        GARRISON_ADMIN_PASSWORD: 'boss-password',
-        GARRISON_TOKEN_TTL_SECONDS: '120',
-      });
-      assert.ok(!run.lines.some((l) => l.includes('boss-password')), 'a given password is never logged');
-      const login = await makeApi(run.url)('POST', '/auth/login', { body: { username: 'boss', password: 'boss-password' } });
-      assert.equal(login.status, 200);
-      assert.equal(login.body.data.expires_in, 120);
-      run.child.kill('SIGTERM');
-      assert.equal(await run.exited, 0);
+      const run = await serveProcess([], { GARRISON_DATA_DIR: dataDir, GARRISON_ADMIN_USERNAME: 'boss', GARRISON_ADMIN_PASSWORD: 'boss-password', GARRISON_TOKEN_TTL_SECONDS: '120' });
+      try {
+        assert.ok(!run.process.stdout.some((l) => l.includes('boss-password')));
+        const login = await apiClient(run.url)('POST', '/auth/login', { body: { username: 'boss', password: 'boss-password' } });
+        assert.equal(login.status, 200);
+        assert.equal(login.body.data.expires_in, 120);
+        assert.ok(!(await readdir(dataDir)).includes('initial-admin-password'), 'no file for a given password');
+      } finally {
+        await run.process.kill();
+      }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
 
-  it('fails loudly on a bad flag', async () => {
-    const child = spawn(process.execPath, [...process.execArgv, CLI, 'serve', '--bogus'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr!.on('data', (d) => (err += d));
-    const code = await new Promise((resolve) => child.once('exit', resolve));
-    assert.equal(code, 2);
-    assert.match(err, /bogus/);
+  it('never locks the deployer out: a first start that fails after creating the admin keeps the password, and a reset rescues', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    const port = await freePort();
+    const blocker: Server = createTcpServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    try {
+      const failed = await garrison(['serve', '--port', String(port), '--data-dir', join(dataDir, 'data')]);
+      assert.equal(failed.code, 1);
+      assert.match(failed.stdout, new RegExp(`port ${port} on 127.0.0.1 is in use`));
+      assert.doesNotMatch(failed.stdout, /generated password/, 'not shown before listening');
+      const file = join(dataDir, 'data', 'initial-admin-password');
+      assert.equal(await mode(file), '600');
+      const password = /^password: (\S+)$/m.exec(await readFile(file, 'utf8'))?.[1];
+      assert.ok(password);
+
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+      const second = await serveProcess(['--data-dir', join(dataDir, 'data')], { GARRISON_ADMIN_PASSWORD: 'ignored-password' });
+      try {
+        assert.match(second.process.stdout.join('\n'), /GARRISON_ADMIN_PASSWORD is set but ignored/);
+        const api = apiClient(second.url);
+        const token = (await api('POST', '/auth/login', { body: { username: 'admin', password } })).body.data.access_token;
+        assert.ok(token, 'the kept password logs in');
+        const changed = await api('PUT', '/auth/password', { token, body: { current_password: password, new_password: 'a-new-password-1' } });
+        assert.equal(changed.status, 200, JSON.stringify(changed.body));
+        assert.ok(!(await readdir(join(dataDir, 'data'))).includes('initial-admin-password'), 'gone after the first change');
+      } finally {
+        await second.process.kill();
+      }
+      const reset = await garrison(['admin', 'reset-password', 'admin', '--password-stdin', '--data-dir', join(dataDir, 'data')], { input: 'rescued-password-1\n' });
+      assert.equal(reset.code, 0, reset.stderr);
+    } finally {
+      blocker.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps secrets private on disk: data dir 0700, SQLite file and its WAL 0600', { skip: onMysql && 'SQLite files' }, async () => {
+    const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    const dataDir = join(root, 'data');
+    try {
+      const running = await serveProcess(['--data-dir', dataDir]);
+      try {
+        assert.equal(await mode(dataDir), '700');
+        for (const name of ['garrison.db', 'garrison.db-wal', 'garrison.db-shm', 'jwt-secret', 'initial-admin-password']) assert.equal(await mode(join(dataDir, name)), '600', name);
+      } finally {
+        await running.process.kill();
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('logs JSON lines with ISO times when not on a terminal, readable lines with --log-format pretty, and stops on SIGTERM with exit 0', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    try {
+      const json = await serveProcess(['--data-dir', join(root, 'a')]);
+      json.process.child.kill('SIGTERM');
+      assert.equal(await withDeadline(json.process.exited, 30_000, 'the service to stop'), 0);
+      const lines = json.process.stdout.filter(Boolean).map((l) => JSON.parse(l) as { time: string; msg: string });
+      assert.ok(lines.every((l) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(l.time)), 'ISO times');
+      assert.deepEqual(lines.slice(-2).map((l) => l.msg), ['shutting down', 'stopped']);
+
+      const pretty = await serveProcess(['--data-dir', join(root, 'b'), '--log-format', 'pretty']);
+      await pretty.process.kill();
+      const first = pretty.process.stdout[0] ?? '';
+      assert.match(first, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [+-]\d{4}\] INFO: /);
+      assert.throws(() => JSON.parse(first));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,98 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolveSettings, SettingError, SETTINGS, settingsFromEnv, settingsFromFlags } from '../settings.js';
+import { COMMANDS, generalUsage, UsageError } from './usage.js';
+
+// The commands load the service's modules when they run: help, a version or a usage error answer at once.
+const serveCommand = () => import('./serve.js');
+const store = () => import('./store.js');
+const usersCommands = () => import('./users.js');
+
+const STORE_OPTIONS = {
+  'data-dir': { type: 'string' },
+  database: { type: 'string' },
+  'log-level': { type: 'string' },
+  'log-format': { type: 'string' },
+} as const;
+
+const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** parseArgs, with its complaints turned into usage errors that name the accepted flags. */
+function parse(command: string, args: string[], options: Options, positionals: number) {
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, command);
+    return parsed;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const accepted = Object.keys(options).map((o) => `--${o}`).join(', ');
+    throw new UsageError(`${(err as Error).message.split('. ')[0]}; garrison ${command} accepts ${accepted}`, command);
+  }
+}
+
+const SERVE_OPTIONS: Options = Object.fromEntries(SETTINGS.filter((s) => s.flag).map((s) => [s.flag!, { type: 'string' }]));
+
+async function run(argv: string[]): Promise<void> {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h') return void console.log(generalUsage());
+  if (first === '--version' || first === '-v') return void console.log(version());
+  if (first === 'help') {
+    const topic = [second, ...rest].filter(Boolean).join(' ');
+    if (!topic) return void console.log(generalUsage());
+    const command = COMMANDS[topic];
+    if (!command) throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${Object.keys(COMMANDS).join(', ')}`);
+    return void console.log(command.usage());
+  }
+  const twoWords = `${first} ${second ?? ''}`.trim();
+  const name = COMMANDS[first] ? first : COMMANDS[twoWords] ? twoWords : null;
+  if (!name) throw new UsageError(`unknown command ${JSON.stringify(twoWords)}; the commands are ${Object.keys(COMMANDS).join(', ')}`);
+  const args = name === first ? argv.slice(1) : rest;
+  if (args.includes('--help') || args.includes('-h')) return void console.log(COMMANDS[name]!.usage());
+
+  switch (name) {
+    case 'serve': {
+      const { values } = parse(name, args, SERVE_OPTIONS, 0);
+      const settings = resolveSettings({ ...settingsFromEnv(), ...settingsFromFlags(values as Record<string, string>) });
+      return (await serveCommand()).serve(settings);
+    }
+    case 'migrate': {
+      const { values } = parse(name, args, { ...STORE_OPTIONS, unlock: { type: 'boolean' } }, 0);
+      const { migrateOnly } = await import('./migrate.js');
+      return (await store()).withStore(values, (s) => migrateOnly(s, Boolean(values.unlock)), { migrate: false });
+    }
+    case 'admin reset-password': {
+      const { values, positionals } = parse(name, args, { ...STORE_OPTIONS, 'password-stdin': { type: 'boolean' } }, 1);
+      const { resetPassword } = await usersCommands();
+      return (await store()).withStore(values, (s) => resetPassword(s, positionals[0] ?? s.settings.adminUsername, Boolean(values['password-stdin'])));
+    }
+    case 'users list': {
+      const { values } = parse(name, args, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 0);
+      const { listUsers } = await usersCommands();
+      return (await store()).withStore(values, (s) => listUsers(s, Boolean(values.json)));
+    }
+    case 'users create': {
+      const { values, positionals } = parse(name, args, { ...STORE_OPTIONS, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } }, 1);
+      if (!positionals[0]) throw new UsageError('the user name is missing', name);
+      const role = values.role ?? 'viewer';
+      if (role !== 'viewer' && role !== 'admin') throw new UsageError(`--role must be viewer or admin; got ${JSON.stringify(role)}`, name);
+      const { createUser } = await usersCommands();
+      return (await store()).withStore(values, (s) => createUser(s, positionals[0]!, role, Boolean(values['password-stdin'])));
+    }
+  }
+}
+
+/** The `garrison` command: 0 done, 1 failed, 2 called wrongly (with the reason and the usage on stderr). */
+export function main(argv: string[]): void {
+  run(argv).catch((err: unknown) => {
+    if (err instanceof UsageError || err instanceof SettingError) {
+      console.error(`garrison: ${err.message}`);
+      const command = err instanceof UsageError && err.command ? err.command : null;
+      console.error(command ? `\n${COMMANDS[command]!.usage()}` : '\nRun garrison --help for the commands.');
+      process.exit(2);
+    }
+    console.error(`garrison: ${(err as Error).message ?? String(err)}`);
+    process.exit(1);
+  });
+}

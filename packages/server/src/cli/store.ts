@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import { createLogger } from '../logger.js';
+import { resolveSettings, settingsFromEnv, settingsFromFlags, type Settings } from '../settings.js';
+import { prepareDataDir } from '../data-dir.js';
+import { migrate, openDatabase, type Database } from '../db/connection.js';
+import { bindModels, type Models } from '../db/models/index.js';
+
+export interface Store {
+  settings: Settings;
+  logger: Logger;
+  db: Database;
+  models: Models;
+}
+
+/**
+ * The same data dir and database as `serve` (same flags, same environment), schema up to date; logs
+ * go to standard error so that standard output holds only the command's answer.
+ */
+export async function withStore<T>(flags: Record<string, unknown>, run: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
+  const settings = resolveSettings({ logLevel: 'warn', ...settingsFromEnv(), ...settingsFromFlags(flags as Record<string, string | undefined>) });
+  const logger = createLogger({ level: settings.logLevel, format: settings.logFormat, destination: process.stderr });
+  await prepareDataDir(settings.dataDir, logger);
+  const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
+  try {
+    if (options.migrate !== false) await migrate(db);
+    return await run({ settings, logger, db, models: bindModels(db.knex) });
+  } finally {
+    await db.knex.destroy();
+  }
+}

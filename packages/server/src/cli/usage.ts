@@ -1,0 +1,84 @@
+import { SETTINGS, shownDefault } from '../settings.js';
+
+/** A mistake in how the command was called: the CLI prints it with the command's usage and exits 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly command: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+const STORE_FLAGS = `  --data-dir DIR      GARRISON_DATA_DIR      (default ./data)
+  --database URL      GARRISON_DATABASE_URL  (default: SQLite garrison.db in the data dir)`;
+
+const serveFlags = () =>
+  SETTINGS.filter((s) => s.flag)
+    .map((s) => `  --${`${s.flag} ${s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE'}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`)
+    .join('\n');
+
+const environment = () =>
+  SETTINGS.filter((s) => !s.flag)
+    .map((s) => `  ${s.env.padEnd(36)} ${s.meaning} (default ${shownDefault(s)})`)
+    .join('\n');
+
+export const COMMANDS: Record<string, { summary: string; usage: () => string }> = {
+  serve: {
+    summary: 'run the service (SIGTERM or SIGINT stops it; game servers keep running)',
+    usage: () => `usage: garrison serve [flags]
+
+Flags (a flag wins over its environment variable):
+${serveFlags()}
+
+Environment only:
+${environment()}`,
+  },
+  migrate: {
+    summary: 'bring the database schema up to date, and nothing else',
+    usage: () => `usage: garrison migrate [--unlock] [flags]
+
+  --unlock            free the migration lock left by a migration that was cut off, then migrate
+${STORE_FLAGS}`,
+  },
+  'admin reset-password': {
+    summary: "set a user's password without the current one",
+    usage: () => `usage: garrison admin reset-password [USERNAME] [--password-stdin] [flags]
+
+Sets a new password for USERNAME (default: GARRISON_ADMIN_USERNAME, or admin) and prints it once;
+with --password-stdin, reads the password from standard input instead. Safe while the service runs.
+${STORE_FLAGS}`,
+  },
+  'users list': {
+    summary: 'list the users',
+    usage: () => `usage: garrison users list [--json] [flags]
+
+  --json              one JSON array instead of a table
+${STORE_FLAGS}`,
+  },
+  'users create': {
+    summary: 'create a user',
+    usage: () => `usage: garrison users create USERNAME [--role viewer|admin] [--password-stdin] [flags]
+
+Creates the user (role viewer by default) and prints a generated password once; with
+--password-stdin, reads the password from standard input instead.
+${STORE_FLAGS}`,
+  },
+};
+
+export function generalUsage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return `Garrison: a management service for dedicated game servers.
+
+usage: garrison <command> [flags]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  .join('\n')}
+  ${'help [command]'.padEnd(width)}  this text, or a command's flags and environment variables
+
+  --help, -h          this text        --version           the version
+
+Every setting, with its default: garrison help serve.`;
+}

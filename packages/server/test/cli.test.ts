@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { apiClient, freePort, killAll, withDeadline } from '@garrison/testkit';
+import { apiClient, freePort, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
-import { garrison, serveProcess } from './cli-run.js';
+import { cliEnv, garrison, serveProcess } from './cli-run.js';
 
 /** A new empty database on the test MariaDB, dropped by `drop()`. */
 async function emptyMysqlDatabase() {
@@ -25,6 +25,17 @@ async function emptyMysqlDatabase() {
       await admin.destroy();
     },
   };
+}
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
@@ -191,6 +202,22 @@ describe('the garrison command', () => {
         await run.process.kill();
       }
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops with npm start when npm gets SIGTERM, leaving no orphan', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    const npm = startProcess('npm', ['start', '--silent'], { cwd: ROOT, env: cliEnv({ GARRISON_PORT: '0', GARRISON_DATA_DIR: dataDir }), detached: true });
+    try {
+      const url = await waitFor(() => npm.stdout.map((l) => /listening on (http:\/\/[^\s"]+)/.exec(l)?.[1]).find(Boolean), { timeoutMs: 60_000, what: 'npm start to listen' });
+      npm.child.kill('SIGTERM'); // npm alone, as a process manager would
+      await withDeadline(npm.exited, 30_000, 'npm to exit');
+      await waitFor(() => !groupAlive(npm.pid), { timeoutMs: 30_000, what: 'every process of npm start to be gone' });
+      await assert.rejects(fetch(`${url}/api/system/health`), 'nothing answers any more');
+      assert.ok(npm.stdout.some((l) => l.includes('"msg":"stopped"')), 'the service stopped cleanly');
+    } finally {
+      await npm.kill();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

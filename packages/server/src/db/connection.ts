@@ -122,6 +122,7 @@ export async function migrate(db: Database): Promise<void> {
   const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {
+      await ensureOneLockRow(db.knex);
       await db.knex.migrate.latest({ migrationSource: migrations });
       return;
     } catch (err) {
@@ -139,6 +140,26 @@ export async function migrate(db: Database): Promise<void> {
       throw explainConnectionFailure(err, db);
     }
   }
+}
+
+const LOCK_TABLE = 'knex_migrations_lock';
+
+/**
+ * knex inserts its lock row when it finds none, so two instances starting at once on an empty database
+ * can insert two; its lock must then change exactly one row and is never taken again. The row is made
+ * here first, under a fixed key that a second insert cannot duplicate, and a second row left by an
+ * earlier race is removed. The table is knex's own definition.
+ */
+async function ensureOneLockRow(knex: Knex): Promise<void> {
+  if (!(await knex.schema.hasTable(LOCK_TABLE))) {
+    await knex.schema.createTable(LOCK_TABLE, (t) => {
+      t.increments('index').primary();
+      t.integer('is_locked');
+    });
+  }
+  await knex(LOCK_TABLE).insert({ index: 1, is_locked: 0 }).onConflict('index').ignore();
+  const rows: { index: number }[] = await knex(LOCK_TABLE).select('index').orderBy('index');
+  if (rows.length > 1) await knex(LOCK_TABLE).whereNot('index', rows[0]!.index).delete();
 }
 
 /** Frees knex's migration lock left behind by a migration that was cut off (`garrison migrate --unlock`). */

@@ -44,6 +44,8 @@ describe('auth', () => {
     assert.match(malformed.message, /JSON/);
     const unknown = expectError(await h.api('POST', '/auth/login', { body: { username: 'a', password: 'b', extra: 1 } }), 400, 'VALIDATION_ERROR');
     assert.match(unknown.message, /extra/);
+    const role = expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'roleless', password: 'long-enough-1', role: 'owner' } }), 400, 'VALIDATION_ERROR');
+    assert.equal(role.message, `field 'role': must be one of "admin", "viewer"`);
   });
 
   it('needs a valid token: missing, garbage, wrongly signed and expired tokens get 401', async () => {

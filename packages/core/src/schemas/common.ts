@@ -15,6 +15,9 @@ export const FailureEnvelope = Type.Object(
   { $id: 'FailureEnvelope' },
 );
 
+/** The spec's second failure form, raised by some web layers: clients must accept both. */
+export const DetailFailure = Type.Object({ detail: ErrorBody }, { $id: 'DetailFailure' });
+
 /**
  * The largest integer any request may carry, unless its schema says less: what a signed 32-bit column
  * holds on every database we run on, so that no value a client sends can overflow one (a 500).

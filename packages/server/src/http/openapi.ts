@@ -1,5 +1,5 @@
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
-import { ErrorCodes, FailureEnvelope, type EndpointDef, type TSchema } from '@garrison/core';
+import { DetailFailure, ErrorCodes, FailureEnvelope, type EndpointDef, type ErrorCode, type TSchema } from '@garrison/core';
 
 /** Replaces every nested schema that has an `$id` by a reference, registering it under components.schemas. */
 function toSchema(schema: TSchema, components: Map<string, SchemaObject>): SchemaObject {
@@ -34,6 +34,42 @@ function parameters(endpoint: EndpointDef, components: Map<string, SchemaObject>
   return out;
 }
 
+/**
+ * Every error code the route can answer: those it declares, and those every route of its kind can:
+ * a malformed request, a missing token or role, a server that does not exist or lacks the capability,
+ * the rate limit, and an internal error.
+ */
+function errorCodesOf(endpoint: EndpointDef): ErrorCode[] {
+  const codes = new Set<ErrorCode>(endpoint.errors ?? []);
+  if (endpoint.params || endpoint.query || endpoint.body) codes.add('VALIDATION_ERROR');
+  if (endpoint.access !== 'public') codes.add('UNAUTHORIZED');
+  if (endpoint.access === 'admin') codes.add('FORBIDDEN');
+  if (endpoint.params && 'server_id' in endpoint.params.properties) codes.add('NOT_FOUND');
+  if (endpoint.capability) codes.add('NOT_SUPPORTED');
+  codes.add('RATE_LIMITED');
+  codes.add('INTERNAL_ERROR');
+  return [...codes].sort();
+}
+
+/**
+ * Either failure form the spec allows, with `code` narrowed to those this status carries on this route;
+ * one component per set of codes, shared by the routes that answer the same set.
+ */
+function failureFor(codes: ErrorCode[], components: Map<string, SchemaObject>): SchemaObject {
+  const name = `Failure_${codes.join('_')}`;
+  if (!components.has(name)) {
+    const narrowed: SchemaObject = { allOf: [{ $ref: '#/components/schemas/ErrorBody' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] };
+    components.set(name, {
+      description: `A failure with code ${codes.join(' or ')}, in either form the spec allows.`,
+      oneOf: [
+        { allOf: [{ $ref: '#/components/schemas/FailureEnvelope' }, { type: 'object', properties: { error: narrowed } }] },
+        { allOf: [{ $ref: '#/components/schemas/DetailFailure' }, { type: 'object', properties: { detail: narrowed } }] },
+      ],
+    });
+  }
+  return { $ref: `#/components/schemas/${name}` };
+}
+
 /** The OpenAPI 3.1 document of the implemented endpoints, derived from core's endpoint table. */
 export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPIObject {
   const components = new Map<string, SchemaObject>();
@@ -51,15 +87,12 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       : endpoint.responseMediaType
         ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
         : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
-    const failure = { $ref: '#/components/schemas/FailureEnvelope' };
-    const statuses = new Set<number>([...(endpoint.errors ?? []).map((c) => ErrorCodes[c]), 400, 429]);
-    if (endpoint.access !== 'public') statuses.add(401);
-    if (endpoint.access === 'admin') statuses.add(403);
-    for (const status of [...statuses].sort()) {
-      const codes = (endpoint.errors ?? []).filter((c) => ErrorCodes[c] === status);
+    const codes = errorCodesOf(endpoint);
+    for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
+      const here = codes.filter((c) => ErrorCodes[c] === status);
       responses[String(status)] = {
-        description: codes.length ? codes.join(', ') : 'Failure',
-        content: { 'application/json': { schema: failure } },
+        description: here.join(', '),
+        content: { 'application/json': { schema: failureFor(here, components) } },
       };
     }
     const operation: OperationObject = {
@@ -79,6 +112,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
     builder.addPath(endpoint.path, { [endpoint.method.toLowerCase()]: operation });
   }
   toSchema(FailureEnvelope, components);
+  toSchema(DetailFailure, components);
   for (const [name, schema] of [...components].sort(([a], [b]) => a.localeCompare(b))) builder.addSchema(name, schema);
   return builder.getSpec();
 }

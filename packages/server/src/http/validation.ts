@@ -16,7 +16,17 @@ export function describeFailure(part: InputPart, errors: Iterable<ValueError>): 
   if (!field) return `${part === 'body' ? 'request body' : part}: ${first.message}`;
   if (first.message === 'Unexpected property') return `unknown ${what} '${field}'`;
   if (first.message === 'Expected required property') return `${what} '${field}' is required`;
+  const allowed = allowedValues(first.schema);
+  if (allowed) return `${what} '${field}': must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`;
   return `${what} '${field}': ${first.message}`;
+}
+
+/** The values a union of literals (or an enum) allows, so that a refusal can name them. */
+function allowedValues(schema: TSchema): unknown[] | null {
+  const s = schema as { anyOf?: { const?: unknown }[]; enum?: unknown[] };
+  if (Array.isArray(s.enum)) return s.enum;
+  if (Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((o) => o && 'const' in o)) return s.anyOf.map((o) => o.const);
+  return null;
 }
 
 /** A schema compiled once, checking (and for query and path, converting) one part of a request. */

@@ -2,7 +2,8 @@
 // bench/mission-upload: upload a SIZE_MIB mission (default 500) with curl to the built service, against a plain
 // file copy (`cp`) of the same file on the same disk in the same run; the service's peak memory during
 // the upload is sampled from /proc. `npm run bench:mission-upload`.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,14 +45,24 @@ try {
   clearInterval(sampler);
   if (status !== 201) throw new Error(`upload answered ${status}`);
 
+  // Transport baseline: the same curl upload to a bare Node server that only streams the body to disk.
+  const sink = spawn(process.execPath, [new URL('./upload-sink.mjs', import.meta.url).pathname, service.dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const sinkUrl = await new Promise((resolve) => createInterface({ input: sink.stdout }).once('line', resolve));
+  const sinkStarted = performance.now();
+  await run('curl', ['-s', '-o', '/dev/null', '-F', `file=@${source};filename=sink.Altis.pbo`, sinkUrl]);
+  const sinkMs = performance.now() - sinkStarted;
+  sink.kill();
+
   const mib = SIZE / 1024 / 1024;
   const rate = (ms) => (mib / (ms / 1000)).toFixed(0);
   console.log(`${mib} MiB mission:\n| side | seconds | MiB/s |\n|---|---|---|`);
   console.log(`| garrison upload (HTTP, multipart) | ${(uploadMs / 1000).toFixed(2)} | ${rate(uploadMs)} |`);
   console.log(`| cp on the same disk | ${(copyMs / 1000).toFixed(2)} | ${rate(copyMs)} |`);
+  console.log(`| bare Node HTTP server streaming the body to disk (same curl) | ${(sinkMs / 1000).toFixed(2)} | ${rate(sinkMs)} |`);
   console.log(`\nservice RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at the peak (+${(peak - before).toFixed(0)} MB)`);
   const ratio = copyMs / uploadMs;
   console.log(`throughput ratio upload/copy: ${ratio.toFixed(2)} (goal ≥ 0.5): ${ratio >= 0.5 ? 'met' : 'NOT met'}; memory growth under 64 MiB: ${peak - before < 64 ? 'met' : 'NOT met'}`);
+  console.log(`upload/bare HTTP transport: ${(sinkMs / uploadMs).toFixed(2)}; bare HTTP transport/copy: ${(copyMs / sinkMs).toFixed(2)}`);
 } finally {
   await service.stop();
   await rm(service.dataDir, { recursive: true, force: true });

@@ -4,28 +4,11 @@ import { createServer as createTcpServer, type Server } from 'node:net';
 import { mkdtemp, readFile, rm, stat, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
-import { apiClient, freePort, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
+import { apiClient, freePort, freshMysqlDatabase, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
 import { cliEnv, garrison, serveProcess } from './cli-run.js';
-
-/** A new empty database on the test MariaDB, dropped by `drop()`. */
-async function emptyMysqlDatabase() {
-  const url = new URL(process.env.GARRISON_TEST_DATABASE!);
-  const name = `garrison_cli_${randomBytes(5).toString('hex')}`;
-  const admin = knexFactory({ client: 'mysql2', connection: { host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } });
-  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-    },
-  };
-}
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -146,7 +129,7 @@ describe('the garrison command', () => {
 
   it('migrates alone: two migrations started at once on an empty database both succeed, under the lock, which a race cannot break', async () => {
     const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
-    const database = onMysql ? await emptyMysqlDatabase() : null;
+    const database = onMysql ? await freshMysqlDatabase(process.env.GARRISON_TEST_DATABASE!) : null;
     try {
       const flags = ['--data-dir', join(root, 'data'), ...(database ? ['--database', database.url] : [])];
       const runs = await Promise.all([garrison(['migrate', ...flags]), garrison(['migrate', ...flags])]);

@@ -66,7 +66,8 @@ export interface TestGarrison {
   close(): Promise<void>;
 }
 
-async function freshMysqlDatabase(url: string) {
+/** A new empty database on the MySQL/MariaDB server of `url` (its user must create databases); `drop()` removes it. */
+export async function freshMysqlDatabase(url: string) {
   const name = `garrison_t_${randomBytes(6).toString('hex')}`;
   const base = new URL(url);
   const admin = knexFactory({

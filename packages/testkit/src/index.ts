@@ -3,7 +3,7 @@ export { FakeRconServer, type FakeRconServerOptions, type RconFaults, type Comma
 export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';
 export { parseCfg, type CfgClass, type CfgValue } from './fake-gamea/config-syntax.js';
 export { installFakeGamea, FAKE_EXECUTABLES } from './install.js';
-export { startGarrison, installFakeGameaTemp, apiClient, type TestGarrison, type GarrisonOptions, type Api, type ApiResponse, type RequestOptions } from './harness.js';
+export { startGarrison, freshMysqlDatabase, installFakeGameaTemp, apiClient, type TestGarrison, type GarrisonOptions, type Api, type ApiResponse, type RequestOptions } from './harness.js';
 export { freePort, freePorts, freeGamePorts } from './suite/ports.js';
 export { waitFor, withDeadline, type WaitOptions } from './suite/waiting.js';
 export { startProcess, killAll, type TestProcess } from './suite/processes.js';

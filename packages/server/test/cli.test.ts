@@ -8,7 +8,7 @@ import knexFactory from 'knex';
 import { apiClient, freePort, freshMysqlDatabase, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
-import { cliEnv, garrison, serveProcess } from './cli-run.js';
+import { CLI, cliEnv, garrison, serveProcess } from './cli-run.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
@@ -198,6 +198,20 @@ describe('the garrison command', () => {
         await run.process.kill();
       }
     } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops cleanly on a SIGTERM that comes while it is still starting', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
+    const service = startProcess(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', dataDir], { env: cliEnv() });
+    try {
+      await waitFor(() => service.stdout.length > 0, { timeoutMs: 30_000, what: 'the first log line' });
+      service.child.kill('SIGTERM');
+      assert.equal(await withDeadline(service.exited, 30_000, 'the service to stop'), 0, service.stdout.join('\n'));
+      assert.match(service.stdout.filter(Boolean).at(-1)!, /"msg":"stopped"/);
+    } finally {
+      await service.kill();
       await rm(dataDir, { recursive: true, force: true });
     }
   });

@@ -1,33 +1,46 @@
+import type { Logger } from 'pino';
 import { createLogger } from '../logger.js';
 import type { Settings } from '../settings.js';
-import { startServer } from '../app.js';
+import { startServer, type RunningServer } from '../app.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
 
 /** Runs the service until SIGTERM or SIGINT, then stops as decisions.md says: games keep running. */
 export async function serve(settings: Settings): Promise<void> {
   const logger = createLogger({ level: settings.logLevel, format: settings.logFormat });
-  let server;
-  try {
-    server = await startServer({ ...settings, logger });
-  } catch (err) {
-    if (err instanceof PluginLoadError) logger.fatal({ phase: err.phase, source: err.source, hint: err.hint }, err.message);
-    else if (err instanceof DatabaseUnavailableError) logger.fatal(err.message);
-    else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
-    else logger.fatal({ err }, 'start-up failed');
-    process.exit(1);
-  }
-  const running = server;
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    running.close().then(
+  // Handled from the first moment: a signal during start-up stops the service once it is up, rather
+  // than killing it half-way (the default action) between its listening line and its handlers.
+  let running: RunningServer | null = null;
+  let stopping = false;
+  const stop = (server: RunningServer) =>
+    server.close().then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    if (running) void stop(running);
   };
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
+
+  try {
+    running = await startServer({ ...settings, logger });
+  } catch (err) {
+    reportStartFailure(err, settings, logger);
+    process.exit(1);
+  }
+  if (stopping) void stop(running);
+}
+
+function reportStartFailure(err: unknown, settings: Settings, logger: Logger): void {
+  if (err instanceof PluginLoadError) logger.fatal({ phase: err.phase, source: err.source, hint: err.hint }, err.message);
+  else if (err instanceof DatabaseUnavailableError) logger.fatal(err.message);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
+  else logger.fatal({ err }, 'start-up failed');
 }

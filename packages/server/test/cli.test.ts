@@ -10,6 +10,9 @@ import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
 import { CLI, cliEnv, garrison, serveProcess } from './cli-run.js';
 
+// Each test runs the command as processes, several times over: minutes, not seconds, on a loaded machine.
+const SLOW = { timeout: 180_000 };
+
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
 function groupAlive(pgid: number): boolean {
@@ -26,7 +29,7 @@ const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(
 describe('the garrison command', () => {
   after(() => killAll());
 
-  it('prints help on stdout with exit 0: every command, every flag and every environment variable with its default', async () => {
+  it('prints help on stdout with exit 0: every command, every flag and every environment variable with its default', SLOW, async () => {
     const general = await garrison(['--help']);
     assert.equal(general.code, 0);
     assert.equal(general.stderr, '');
@@ -50,7 +53,7 @@ describe('the garrison command', () => {
     assert.equal(version.stdout.trim(), expected);
   });
 
-  it('is documented: docs/configuration.md lists every setting with its flag', async () => {
+  it('is documented: docs/configuration.md lists every setting with its flag', SLOW, async () => {
     const doc = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
     for (const setting of SETTINGS) {
       const row = doc.split('\n').find((l) => l.includes(`\`${setting.env}\``));
@@ -59,7 +62,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('exits 2 on a bad command, flag or value, naming it and what is accepted', async () => {
+  it('exits 2 on a bad command, flag or value, naming it and what is accepted', SLOW, async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['launch'], {}, /unknown command "launch"; the commands are serve, migrate/],
       [['serve', '--bogus'], {}, /'--bogus'.*accepts --port, --host, --data-dir, --database, --log-level, --log-format/],
@@ -88,7 +91,7 @@ describe('the garrison command', () => {
     });
     after(() => h.close());
 
-    it('creates, lists and resets users while the service runs, with the API\'s rules', async () => {
+    it('creates, lists and resets users while the service runs, with the API\'s rules', SLOW, async () => {
       const created = await garrison(['users', 'create', 'carol', ...flags]);
       assert.equal(created.code, 0, created.stderr);
       const generated = /created viewer carol with password: (\S+)/.exec(created.stdout)?.[1];
@@ -127,7 +130,7 @@ describe('the garrison command', () => {
 
   });
 
-  it('migrates alone: two migrations started at once on an empty database both succeed, under the lock, which a race cannot break', async () => {
+  it('migrates alone: two migrations started at once on an empty database both succeed, under the lock, which a race cannot break', SLOW, async () => {
     const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     const database = onMysql ? await freshMysqlDatabase(process.env.GARRISON_TEST_DATABASE!) : null;
     try {
@@ -158,7 +161,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('serves from flags: the first admin with a password shown once listening, the same secret at the next start, SIGTERM and SIGINT stop it', async () => {
+  it('serves from flags: the first admin with a password shown once listening, the same secret at the next start, SIGTERM and SIGINT stop it', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     try {
       const run = await serveProcess(['--host', '127.0.0.1', '--data-dir', dataDir]);
@@ -184,7 +187,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('serves from the environment, with the admin password given and never logged', async () => {
+  it('serves from the environment, with the admin password given and never logged', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     try {
       const run = await serveProcess([], { GARRISON_DATA_DIR: dataDir, GARRISON_ADMIN_USERNAME: 'boss', GARRISON_ADMIN_PASSWORD: 'boss-password', GARRISON_TOKEN_TTL_SECONDS: '120' });
@@ -202,7 +205,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('stops cleanly on a SIGTERM that comes while it is still starting', async () => {
+  it('stops cleanly on a SIGTERM that comes while it is still starting', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     const service = startProcess(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', dataDir], { env: cliEnv() });
     try {
@@ -216,7 +219,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('stops with npm start when npm gets SIGTERM, leaving no orphan', async () => {
+  it('stops with npm start when npm gets SIGTERM, leaving no orphan', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     const npm = startProcess('npm', ['start', '--silent'], { cwd: ROOT, env: cliEnv({ GARRISON_PORT: '0', GARRISON_DATA_DIR: dataDir }), detached: true });
     try {
@@ -232,7 +235,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('never locks the deployer out: a first start that fails after creating the admin keeps the password, and a reset rescues', async () => {
+  it('never locks the deployer out: a first start that fails after creating the admin keeps the password, and a reset rescues', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     const port = await freePort();
     const blocker: Server = createTcpServer();
@@ -284,7 +287,7 @@ describe('the garrison command', () => {
     }
   });
 
-  it('logs JSON lines with ISO times when not on a terminal, readable lines with --log-format pretty, and stops on SIGTERM with exit 0', async () => {
+  it('logs JSON lines with ISO times when not on a terminal, readable lines with --log-format pretty, and stops on SIGTERM with exit 0', SLOW, async () => {
     const root = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     try {
       const json = await serveProcess(['--data-dir', join(root, 'a')]);

@@ -1,0 +1,98 @@
+import { endpoints, type BodyOf, type EndpointDef, type EndpointId, type Endpoints, type ParamsOf, type QueryOf, type ResponseOf } from '@garrison/core';
+import { GarrisonApiError, errorFrom } from './errors.js';
+
+export interface GarrisonClientOptions {
+  /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
+  baseUrl: string;
+  /** A bearer token; `login()` sets one. */
+  token?: string | null;
+  /** Another fetch (a test double, a proxy agent); the platform's by default. */
+  fetch?: typeof fetch;
+  /** Retries of a request answered 429, after its `Retry-After`; 0 (the default) never retries. */
+  rateLimitRetries?: number;
+  /** The longest `Retry-After` a retry waits for; a longer one is thrown. */
+  maxRetryWaitSeconds?: number;
+}
+
+type Has<T, K extends string> = [T] extends [Record<string, never>] ? {} : [T] extends [undefined] ? {} : { [P in K]: T };
+type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
+
+/** What a call of endpoint `E` takes: its path parameters, query and body, each where it has one. */
+export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : {}) & BodyInput<E>;
+
+/** What a call of endpoint `E` gives: the envelope's `data`, the payload of an unwrapped answer, or text. */
+export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends 'text/plain' ? string : E['status'] extends 204 ? void : ResponseOf<E>;
+
+/**
+ * The typed client: every endpoint of core's table by its id, its input and output types derived from
+ * the same schemas the server validates with. `call('startServer', { params: { server_id: 1 } })`.
+ */
+export class GarrisonClient {
+  token: string | null;
+  private readonly baseUrl: string;
+  private readonly fetcher: typeof fetch;
+
+  constructor(private readonly options: GarrisonClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.token = options.token ?? null;
+    this.fetcher = options.fetch ?? fetch;
+  }
+
+  /** Logs in and keeps the token for the calls that follow. */
+  async login(username: string, password: string): Promise<CallResult<Endpoints['login']>> {
+    const result = await this.call('login', { body: { username, password } });
+    this.token = result.access_token;
+    return result;
+  }
+
+  async call<K extends EndpointId>(id: K, ...[input]: {} extends CallInput<Endpoints[K]> ? [CallInput<Endpoints[K]>?] : [CallInput<Endpoints[K]>]): Promise<CallResult<Endpoints[K]>> {
+    const endpoint: EndpointDef = endpoints[id];
+    const given = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const url = this.urlOf(endpoint, given.params, given.query);
+    const headers: Record<string, string> = {};
+    if (this.token && endpoint.access !== 'public') headers.authorization = `Bearer ${this.token}`;
+    let body: string | FormData | undefined;
+    if (given.body instanceof FormData) body = given.body;
+    else if (given.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(given.body);
+    }
+    for (let attempt = 0; ; attempt++) {
+      const response = await this.fetcher(url, { method: endpoint.method, headers, body });
+      if (response.ok) return (await this.resultOf(endpoint, response)) as CallResult<Endpoints[K]>;
+      const error = await errorFrom(response);
+      if (!this.shouldRetry(error, attempt)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, error.retryAfterSeconds! * 1000));
+    }
+  }
+
+  private urlOf(endpoint: EndpointDef, params: Record<string, unknown> = {}, query: Record<string, unknown> = {}): string {
+    const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      if (params[name] === undefined) throw new TypeError(`${endpoint.operationId} needs the path parameter ${name}`);
+      return encodeURIComponent(String(params[name]));
+    });
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value === undefined || value === null) continue;
+      for (const one of Array.isArray(value) ? value : [value]) search.append(name, String(one));
+    }
+    const qs = search.toString();
+    return `${this.baseUrl}/api${path}${qs ? `?${qs}` : ''}`;
+  }
+
+  private async resultOf(endpoint: EndpointDef, response: Response): Promise<unknown> {
+    if (endpoint.status === 204 || response.status === 204) return undefined;
+    if (endpoint.responseMediaType === 'text/plain') return response.text();
+    const json = (await response.json()) as { data?: unknown };
+    return endpoint.envelope === 'none' ? json : json.data;
+  }
+
+  private shouldRetry(error: GarrisonApiError, attempt: number): boolean {
+    return (
+      error.status === 429 &&
+      error.retryAfterSeconds !== null &&
+      attempt < (this.options.rateLimitRetries ?? 0) &&
+      error.retryAfterSeconds <= (this.options.maxRetryWaitSeconds ?? 60)
+    );
+  }
+}

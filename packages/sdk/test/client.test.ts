@@ -1,0 +1,100 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { freeGamePorts, startGarrison, type TestGarrison } from '@garrison/testkit';
+import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
+
+describe('GarrisonClient against a real service', () => {
+  let g: TestGarrison;
+  let client: GarrisonClient;
+  before(async () => {
+    g = await startGarrison();
+    client = new GarrisonClient({ baseUrl: g.url });
+    await client.login('admin', g.adminPassword);
+  });
+  after(() => g.close());
+
+  it('logs in, and calls endpoints by id with typed parameters, queries and bodies', async () => {
+    assert.deepEqual(await client.call('health'), { status: 'ok' }, 'an unwrapped answer as it is');
+    const me = await client.call('me');
+    assert.equal(me.username, 'admin');
+    const created = await client.call('createServer', { body: { name: 'SDK', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) } });
+    assert.equal(created.name, 'SDK');
+    assert.equal(typeof (created as Record<string, unknown>).rcon_password, 'string', 'the credentials shown once');
+    const read = await client.call('getServer', { params: { server_id: created.id } });
+    assert.equal(read.game_port, created.game_port);
+    const page = await client.call('listServers', { query: { limit: 1, game_type: 'gamea' } });
+    assert.equal(page.length, 1);
+    const section = await client.call('getConfigSection', { params: { server_id: created.id, section: 'server' } });
+    const updated = await client.call('updateConfigSection', {
+      params: { server_id: created.id, section: 'server' },
+      // A section's fields are the game's own: the contract types only what every section has.
+      body: { hostname: 'From the SDK', config_version: section._meta.config_version } as { config_version: number },
+    });
+    assert.equal((updated as Record<string, unknown>).hostname, 'From the SDK');
+    const text = await client.call('downloadConfigFile', { params: { server_id: created.id, filename: 'server.cfg' } });
+    assert.match(text, /hostname = "From the SDK";/, 'a text answer as text');
+    assert.equal(await client.call('deleteServer', { params: { server_id: created.id } }), undefined, '204 gives nothing');
+  });
+
+  it('throws GarrisonApiError with the status, the code, the message and a conflict\'s extra fields', async () => {
+    const missing = await client.call('getServer', { params: { server_id: 999_999 } }).catch((e: unknown) => e);
+    assert.ok(missing instanceof GarrisonApiError);
+    assert.deepEqual([missing.status, missing.code], [404, 'NOT_FOUND']);
+
+    const bad = await client.call('createUser', { body: { username: 'sdk-user', password: 'long-enough-1', role: 'owner' as 'admin' } }).catch((e: unknown) => e);
+    assert.ok(bad instanceof GarrisonApiError);
+    assert.equal(bad.code, 'VALIDATION_ERROR');
+    assert.match(bad.message, /"admin", "viewer"/);
+
+    const s = await client.call('createServer', { body: { name: 'Conflict', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) } });
+    const stale = await client
+      .call('updateConfigSection', { params: { server_id: s.id, section: 'server' }, body: { hostname: 'late', config_version: 99 } as { config_version: number } })
+      .catch((e: unknown) => e);
+    assert.ok(stale instanceof GarrisonApiError);
+    assert.equal(stale.code, 'CONFIG_VERSION_CONFLICT');
+    assert.equal(stale.extra.current_version, 1);
+    assert.equal((stale.extra.current_config as { hostname: string }).hostname !== undefined, true);
+
+    const anonymous = new GarrisonClient({ baseUrl: g.url });
+    const refused = await anonymous.call('me').catch((e: unknown) => e);
+    assert.ok(refused instanceof GarrisonApiError);
+    assert.equal(refused.code, 'UNAUTHORIZED');
+  });
+
+  it('exposes Retry-After on a 429, retries after it only when asked to, and never waits longer than allowed', async () => {
+    const limited = await startGarrison({ rateLimit: 2 });
+    try {
+      const eager = new GarrisonClient({ baseUrl: limited.url, token: limited.adminToken });
+      let refused: unknown;
+      for (let i = 0; i < 5 && !refused; i++) refused = await eager.call('listServers').then(() => undefined, (e: unknown) => e);
+      assert.ok(refused instanceof GarrisonApiError, 'the limit was reached');
+      assert.equal(refused.code, 'RATE_LIMITED');
+      assert.ok(refused.retryAfterSeconds !== null && refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 60);
+
+      const patient = new GarrisonClient({ baseUrl: limited.url, token: limited.adminToken, rateLimitRetries: 1, maxRetryWaitSeconds: 0 });
+      const stillRefused = await patient.call('listServers').catch((e: unknown) => e);
+      assert.ok(stillRefused instanceof GarrisonApiError, 'a wait longer than allowed is not waited for');
+
+      // A 429 whose Retry-After has passed at once: retried when asked, thrown when not.
+      let calls = 0;
+      const once429 = (async (url: string | URL | Request, init?: RequestInit) =>
+        ++calls === 1 ? new Response(JSON.stringify({ success: false, data: null, error: { code: 'RATE_LIMITED', message: 'slow down' } }), { status: 429, headers: { 'retry-after': '0' } }) : fetch(url, init)) as typeof fetch;
+      const retrying = new GarrisonClient({ baseUrl: g.url, token: client.token, fetch: once429, rateLimitRetries: 1 });
+      assert.deepEqual(await retrying.call('health'), { status: 'ok' });
+      assert.equal(calls, 2);
+      calls = 0;
+      const notRetrying = new GarrisonClient({ baseUrl: g.url, token: client.token, fetch: once429 });
+      assert.equal(((await notRetrying.call('health').catch((e: unknown) => e)) as GarrisonApiError).code, 'RATE_LIMITED');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reads the {detail} failure form too', async () => {
+    const detailOnly = (async () => new Response(JSON.stringify({ detail: { code: 'NOT_FOUND', message: 'gone' } }), { status: 404 })) as typeof fetch;
+    const c = new GarrisonClient({ baseUrl: 'http://example.invalid', fetch: detailOnly });
+    const err = await c.call('health').catch((e: unknown) => e);
+    assert.ok(err instanceof GarrisonApiError);
+    assert.deepEqual([err.status, err.code, err.message], [404, 'NOT_FOUND', 'gone']);
+  });
+});

@@ -1,5 +1,6 @@
 import { endpoints, type BodyOf, type EndpointDef, type EndpointId, type Endpoints, type ParamsOf, type QueryOf, type ResponseOf } from '@garrison/core';
 import { GarrisonApiError, errorFrom } from './errors.js';
+import { resources } from './resources.js';
 
 export interface GarrisonClientOptions {
   /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -23,10 +24,23 @@ export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['
 /** What a call of endpoint `E` gives: the envelope's `data`, the payload of an unwrapped answer, or text. */
 export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends 'text/plain' ? string : E['status'] extends 204 ? void : ResponseOf<E>;
 
+/** `call`'s signature: an endpoint id, then that endpoint's input when it takes any. */
+export type CallFn = <K extends EndpointId>(
+  id: K,
+  ...input: {} extends CallInput<Endpoints[K]> ? [CallInput<Endpoints[K]>?] : [CallInput<Endpoints[K]>]
+) => Promise<CallResult<Endpoints[K]>>;
+
+type Resources = ReturnType<typeof resources>;
+// The resource groups (`client.servers`, `client.config`, …) are set in the constructor.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface GarrisonClient extends Resources {}
+
 /**
  * The typed client: every endpoint of core's table by its id, its input and output types derived from
- * the same schemas the server validates with. `call('startServer', { params: { server_id: 1 } })`.
+ * the same schemas the server validates with (`call('startServer', { params: { server_id: 1 } })`), and
+ * the same calls grouped by resource (`client.servers.start(1)`).
  */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class GarrisonClient {
   token: string | null;
   private readonly baseUrl: string;
@@ -36,6 +50,7 @@ export class GarrisonClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.token = options.token ?? null;
     this.fetcher = options.fetch ?? fetch;
+    Object.assign(this, resources(this));
   }
 
   /** Logs in and keeps the token for the calls that follow. */
@@ -45,7 +60,7 @@ export class GarrisonClient {
     return result;
   }
 
-  async call<K extends EndpointId>(id: K, ...[input]: {} extends CallInput<Endpoints[K]> ? [CallInput<Endpoints[K]>?] : [CallInput<Endpoints[K]>]): Promise<CallResult<Endpoints[K]>> {
+  call: CallFn = async (id, ...[input]) => {
     const endpoint: EndpointDef = endpoints[id];
     const given = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
     const url = this.urlOf(endpoint, given.params, given.query);
@@ -59,7 +74,7 @@ export class GarrisonClient {
     }
     for (let attempt = 0; ; attempt++) {
       const response = await this.fetcher(url, { method: endpoint.method, headers, body });
-      if (response.ok) return (await this.resultOf(endpoint, response)) as CallResult<Endpoints[K]>;
+      if (response.ok) return (await this.resultOf(endpoint, response)) as never;
       const error = await errorFrom(response);
       if (!this.shouldRetry(error, attempt)) throw error;
       await new Promise((resolve) => setTimeout(resolve, error.retryAfterSeconds! * 1000));

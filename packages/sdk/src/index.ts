@@ -1,9 +1,10 @@
 /**
  * @garrison/sdk — the typed client. Every endpoint of core's table is a typed `call`, with the types
- * derived from the schemas the server validates with; resource-grouped methods, live events and
- * upload helpers are still to come (issue 10).
+ * derived from the schemas the server validates with, and the same calls grouped by resource; live
+ * events and streamed uploads with progress are still to come (issue 10).
  */
-export { GarrisonClient, type GarrisonClientOptions, type CallInput, type CallResult } from './client.js';
+export { GarrisonClient, type GarrisonClientOptions, type CallFn, type CallInput, type CallResult } from './client.js';
+export type { SectionPatch } from './resources.js';
 export { GarrisonApiError } from './errors.js';
 export { endpoints } from '@garrison/core';
 export type { BodyOf, EndpointDef, EndpointId, Endpoints, ParamsOf, QueryOf, ResponseOf } from '@garrison/core';

@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freeGamePorts, startGarrison, type TestGarrison } from '@garrison/testkit';
+import { readFile } from 'node:fs/promises';
+import { freeGamePorts, installFakeGameaTemp, startGarrison, type TestGarrison } from '@garrison/testkit';
+import { endpoints } from '@garrison/core';
 import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
 
 describe('GarrisonClient against a real service', () => {
@@ -87,6 +89,46 @@ describe('GarrisonClient against a real service', () => {
       assert.equal(((await notRetrying.call('health').catch((e: unknown) => e)) as GarrisonApiError).code, 'RATE_LIMITED');
     } finally {
       await limited.close();
+    }
+  });
+
+  it('groups every endpoint by resource, with positional ids', async () => {
+    const source = await readFile(new URL('../src/resources.ts', import.meta.url), 'utf8');
+    const onTheClient = ['login', 'uploadMissionAlias']; // client.login(); the alias is the same upload
+    for (const id of Object.keys(endpoints)) if (!onTheClient.includes(id)) assert.match(source, new RegExp(`c\\.call\\('${id}'`), `${id} has a resource method`);
+
+    const fake = await installFakeGameaTemp();
+    try {
+      assert.equal((await client.system.health()).status, 'ok');
+      assert.ok((await client.games.list()).some((g) => g.game_type === 'gamea'));
+      const s = await client.servers.create({ name: 'Grouped', exe_path: fake.exePath, ...(await freeGamePorts()) });
+      assert.equal((await client.servers.get(s.id)).name, 'Grouped');
+      assert.equal((await client.servers.update(s.id, { description: 'via the SDK' })).description, 'via the SDK');
+
+      const section = await client.config.section(s.id, 'server');
+      const updated = await client.config.update(s.id, 'server', { hostname: 'Grouped Ops' }, section._meta.config_version);
+      assert.equal(updated.hostname, 'Grouped Ops');
+      assert.match((await client.config.preview(s.id))['server.cfg']!, /Grouped Ops/);
+
+      const uploaded = await client.missions.upload(s.id, new Blob([Buffer.alloc(2048, 1)]), 'co10_Grouped.Altis.pbo');
+      assert.deepEqual([uploaded.filename, uploaded.terrain, uploaded.file_size], ['co10_Grouped.Altis.pbo', 'Altis', 2048]);
+      assert.deepEqual((await client.missions.list(s.id)).missions.map((m) => m.filename), ['co10_Grouped.Altis.pbo']);
+      const rotation = await client.missions.rotation(s.id);
+      const set = await client.missions.setRotation(s.id, [{ name: 'co10_Grouped.Altis', difficulty: 'Regular' }], rotation.config_version);
+      assert.equal(set.missions.length, 1);
+
+      const ban = await client.bans.create(s.id, { player_uid: 'a'.repeat(32), ban_type: 'GUID', reason: 'test', duration_minutes: 0 });
+      assert.ok((await client.bans.list(s.id)).some((b) => b.id === ban.id));
+      await client.bans.revoke(s.id, ban.id);
+
+      const stopped = await client.servers.stop(s.id).catch((e: unknown) => e);
+      assert.ok(stopped instanceof GarrisonApiError && stopped.code === 'SERVER_NOT_RUNNING');
+      assert.ok((await client.servers.events(s.id, { limit: 50 })).events.length >= 0);
+      await client.missions.setRotation(s.id, [], set.config_version);
+      await client.missions.delete(s.id, 'co10_Grouped.Altis.pbo');
+      await client.servers.delete(s.id);
+    } finally {
+      await fake.remove();
     }
   });
 

@@ -1,0 +1,100 @@
+import type { BodyOf, Endpoints, QueryOf } from '@garrison/core';
+import type { CallFn, CallResult } from './client.js';
+
+type Body<K extends keyof Endpoints> = NonNullable<BodyOf<Endpoints[K]>>;
+type Query<K extends keyof Endpoints> = Partial<QueryOf<Endpoints[K]>>;
+type Result<K extends keyof Endpoints> = Promise<CallResult<Endpoints[K]>>;
+/** A config section's own fields: they are the game's, so the contract types them loosely. */
+export type SectionPatch = Record<string, unknown>;
+
+/** The calls grouped by resource, with positional ids: `client.servers.start(id)`. */
+export function resources(c: { call: CallFn }) {
+  const server = (server_id: number) => ({ server_id });
+  return {
+    auth: {
+      logout: (): Result<'logout'> => c.call('logout'),
+      me: (): Result<'me'> => c.call('me'),
+      changePassword: (current_password: string, new_password: string): Result<'changePassword'> =>
+        c.call('changePassword', { body: { current_password, new_password } }),
+    },
+    users: {
+      list: (): Result<'listUsers'> => c.call('listUsers'),
+      create: (body: Body<'createUser'>): Result<'createUser'> => c.call('createUser', { body }),
+      delete: (user_id: number): Result<'deleteUser'> => c.call('deleteUser', { params: { user_id } }),
+    },
+    games: {
+      list: (): Result<'listGames'> => c.call('listGames'),
+      get: (game_type: string): Result<'getGame'> => c.call('getGame', { params: { game_type } }),
+      configSchema: (game_type: string): Result<'getGameConfigSchema'> => c.call('getGameConfigSchema', { params: { game_type } }),
+      defaults: (game_type: string): Result<'getGameDefaults'> => c.call('getGameDefaults', { params: { game_type } }),
+    },
+    system: {
+      health: (): Result<'health'> => c.call('health'),
+      status: (): Result<'systemStatus'> => c.call('systemStatus'),
+    },
+    servers: {
+      list: (query: Query<'listServers'> = {}): Result<'listServers'> => c.call('listServers', { query }),
+      create: (body: Body<'createServer'>): Result<'createServer'> => c.call('createServer', { body }),
+      get: (id: number): Result<'getServer'> => c.call('getServer', { params: server(id) }),
+      update: (id: number, body: Body<'updateServer'>): Result<'updateServer'> => c.call('updateServer', { params: server(id), body }),
+      delete: (id: number): Result<'deleteServer'> => c.call('deleteServer', { params: server(id) }),
+      start: (id: number): Result<'startServer'> => c.call('startServer', { params: server(id) }),
+      stop: (id: number, options?: Body<'stopServer'>): Result<'stopServer'> => c.call('stopServer', { params: server(id), body: options }),
+      restart: (id: number): Result<'restartServer'> => c.call('restartServer', { params: server(id) }),
+      kill: (id: number): Result<'killServer'> => c.call('killServer', { params: server(id) }),
+      events: (id: number, query: Query<'listServerEvents'> = {}): Result<'listServerEvents'> => c.call('listServerEvents', { params: server(id), query }),
+    },
+    logs: {
+      list: (id: number, query: Query<'listLogs'> = {}): Result<'listLogs'> => c.call('listLogs', { params: server(id), query }),
+      clear: (id: number): Result<'clearLogs'> => c.call('clearLogs', { params: server(id) }),
+      files: (id: number): Result<'listLogFiles'> => c.call('listLogFiles', { params: server(id) }),
+      download: (id: number, filename: string): Result<'downloadLogFile'> => c.call('downloadLogFile', { params: { server_id: id, filename } }),
+      deleteFile: (id: number, filename: string): Result<'deleteLogFile'> => c.call('deleteLogFile', { params: { server_id: id, filename } }),
+    },
+    metrics: {
+      get: (id: number, query: Query<'getMetrics'> = {}): Result<'getMetrics'> => c.call('getMetrics', { params: server(id), query }),
+    },
+    missions: {
+      list: (id: number): Result<'listMissions'> => c.call('listMissions', { params: server(id) }),
+      /** Uploads a mission file (a Blob or File; in Node, `new Blob([await readFile(path)])` or `fs.openAsBlob`). */
+      upload: (id: number, file: Blob, filename: string): Result<'uploadMission'> => {
+        const form = new FormData();
+        form.append('file', file, filename);
+        return c.call('uploadMission', { params: server(id), body: form });
+      },
+      rotation: (id: number): Result<'getRotation'> => c.call('getRotation', { params: server(id) }),
+      setRotation: (id: number, missions: Body<'setRotation'>['missions'], config_version: number): Result<'setRotation'> =>
+        c.call('setRotation', { params: server(id), body: { missions, config_version } }),
+      delete: (id: number, filename: string): Result<'deleteMission'> => c.call('deleteMission', { params: { server_id: id, filename } }),
+    },
+    mods: {
+      list: (id: number): Result<'listMods'> => c.call('listMods', { params: server(id) }),
+      setEnabled: (id: number, body: Body<'setEnabledMods'>): Result<'setEnabledMods'> => c.call('setEnabledMods', { params: server(id), body }),
+    },
+    players: {
+      list: (id: number): Result<'listPlayers'> => c.call('listPlayers', { params: server(id) }),
+      history: (id: number, query: Query<'playerHistory'> = {}): Result<'playerHistory'> => c.call('playerHistory', { params: server(id), query }),
+      kick: (id: number, slot_id: string, reason: string): Result<'kickPlayer'> => c.call('kickPlayer', { params: { server_id: id, slot_id }, body: { reason } }),
+      ban: (id: number, slot_id: string, body: Body<'banPlayer'>): Result<'banPlayer'> => c.call('banPlayer', { params: { server_id: id, slot_id }, body }),
+    },
+    bans: {
+      list: (id: number, query: Query<'listBans'> = {}): Result<'listBans'> => c.call('listBans', { params: server(id), query }),
+      create: (id: number, body: Body<'createBan'>): Result<'createBan'> => c.call('createBan', { params: server(id), body }),
+      revoke: (id: number, ban_id: number): Result<'revokeBan'> => c.call('revokeBan', { params: { server_id: id, ban_id } }),
+    },
+    rcon: {
+      say: (id: number, message: string): Result<'rconSay'> => c.call('rconSay', { params: server(id), body: { message } }),
+      command: (id: number, command: string): Result<'rconCommand'> => c.call('rconCommand', { params: server(id), body: { command } }),
+    },
+    config: {
+      get: (id: number): Result<'getConfig'> => c.call('getConfig', { params: server(id) }),
+      schema: (id: number): Result<'getConfigSchema'> => c.call('getConfigSchema', { params: server(id) }),
+      preview: (id: number): Result<'previewConfig'> => c.call('previewConfig', { params: server(id) }),
+      section: (id: number, section: string) => c.call('getConfigSection', { params: { server_id: id, section } }) as Promise<SectionPatch & CallResult<Endpoints['getConfigSection']>>,
+      download: (id: number, filename: string): Result<'downloadConfigFile'> => c.call('downloadConfigFile', { params: { server_id: id, filename } }),
+      /** A partial update of one section, guarded by the version read (409 CONFIG_VERSION_CONFLICT otherwise). */
+      update: (id: number, section: string, patch: SectionPatch, config_version: number) =>
+        c.call('updateConfigSection', { params: { server_id: id, section }, body: { ...patch, config_version } }) as Promise<SectionPatch & CallResult<Endpoints['updateConfigSection']>>,
+    },
+  };
+}

@@ -55,9 +55,11 @@ describe('auth', () => {
     expectError(await h.api('GET', '/auth/me', { token: forged }), 401, 'UNAUTHORIZED');
     const none = jwt.sign({ username: 'admin', role: 'admin', sub: '1' }, '', { algorithm: 'none' });
     expectError(await h.api('GET', '/auth/me', { token: none }), 401, 'UNAUTHORIZED');
-    const expiring = await startHarness({ tokenTtlSeconds: 1 });
+    // Three seconds, not one: the harness itself uses its admin token to make its viewer, which on a
+    // loaded machine took longer than a one-second token lives (exp has one-second resolution).
+    const expiring = await startHarness({ tokenTtlSeconds: 3 });
     try {
-      // A JWT's exp has one-second resolution: the token stops working within about two seconds.
+      // The token stops working within about four seconds.
       const refused = await waitFor(async () => {
         const res = await expiring.api('GET', '/auth/me', { token: expiring.adminToken });
         return res.status === 401 && res;

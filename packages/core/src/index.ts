@@ -15,3 +15,4 @@ export * from './schemas/lifecycle.js';
 export * from './schemas/live.js';
 export * from './schemas/players.js';
 export * from './schemas/missions.js';
+export * from './schemas/events.js';

@@ -1,6 +1,8 @@
 import { endpoints, type BodyOf, type EndpointDef, type EndpointId, type Endpoints, type ParamsOf, type QueryOf, type ResponseOf } from '@garrison/core';
 import { GarrisonApiError, errorFrom } from './errors.js';
 import { resources } from './resources.js';
+import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subscription } from './events.js';
+import type { LiveEvent } from '@garrison/core';
 
 export interface GarrisonClientOptions {
   /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -43,6 +45,11 @@ export interface GarrisonClient extends Resources {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class GarrisonClient {
   token: string | null;
+  /** Live events over the WebSocket: handlers per event type, or a `for await` loop. */
+  readonly events: {
+    subscribe(options: SubscribeOptions, handlers: EventHandlers): Subscription;
+    stream(options?: SubscribeOptions): AsyncGenerator<LiveEvent>;
+  };
   private readonly baseUrl: string;
   private readonly fetcher: typeof fetch;
 
@@ -51,6 +58,11 @@ export class GarrisonClient {
     this.token = options.token ?? null;
     this.fetcher = options.fetch ?? fetch;
     Object.assign(this, resources(this));
+    const token = () => this.token;
+    this.events = {
+      subscribe: (options, handlers) => subscribe(this.baseUrl, token, options, handlers),
+      stream: (options) => stream(this.baseUrl, token, options),
+    };
   }
 
   /** Logs in and keeps the token for the calls that follow. */

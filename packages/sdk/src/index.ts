@@ -6,5 +6,7 @@
 export { GarrisonClient, type GarrisonClientOptions, type CallFn, type CallInput, type CallResult } from './client.js';
 export type { SectionPatch } from './resources.js';
 export { GarrisonApiError } from './errors.js';
+export type { EventHandlers, SubscribeOptions, Subscription } from './events.js';
+export type { LiveEvent, LiveEventType } from '@garrison/core';
 export { endpoints } from '@garrison/core';
 export type { BodyOf, EndpointDef, EndpointId, Endpoints, ParamsOf, QueryOf, ResponseOf } from '@garrison/core';

@@ -1,12 +1,10 @@
-import type { AuditEvent, LogLevel, ServerStatusEventData } from '@garrison/core';
+import type { LiveEvent, AuditEvent } from '@garrison/core';
 
-/** What travels on the event path: the WebSocket's event types, plus the audit trail's entries. */
-export type ServerEvent =
-  | { type: 'server_status'; server_id: number; data: ServerStatusEventData }
-  | { type: 'log'; server_id: number; data: { timestamp: string; level: LogLevel; message: string } }
-  | { type: 'players'; server_id: number; data: { players: { slot_id: string; name: string; ping: number }[]; count: number } }
-  | { type: 'metrics'; server_id: number; data: { cpu_percent: number; ram_mb: number; player_count: number | null; timestamp: string } }
-  | { type: 'audit'; server_id: number; data: AuditEvent };
+/**
+ * What travels on the event path: the WebSocket's live events (core's shapes), the audit trail's
+ * entries under `audit` (sent as `event` on the wire).
+ */
+export type ServerEvent = Exclude<LiveEvent, { type: 'event' }> | { type: 'audit'; server_id: number; data: AuditEvent };
 
 export type EventHandler = (event: ServerEvent) => void;
 

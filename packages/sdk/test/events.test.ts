@@ -1,0 +1,93 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, withDeadline, type TestGarrison } from '@garrison/testkit';
+import { GarrisonApiError, GarrisonClient, type LiveEvent } from '@garrison/sdk';
+
+describe('GarrisonClient live events', () => {
+  let g: TestGarrison;
+  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
+  let client: GarrisonClient;
+  const started: number[] = [];
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    g = await startGarrison({ stopTimeoutMs: 3000 });
+    client = new GarrisonClient({ baseUrl: g.url, token: g.adminToken });
+  });
+  after(async () => {
+    for (const pid of started) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    await g.close();
+    await fake.remove();
+  });
+
+  it('delivers a server\'s events typed by type, to handlers and to a for-await loop', async () => {
+    const s = await client.servers.create({ name: 'Live', exe_path: fake.exePath, ...(await freeGamePorts()) });
+    const seen: Extract<LiveEvent, { type: 'log' }>[] = [];
+    const statuses: string[] = [];
+    const subscription = client.events.subscribe(
+      { serverIds: [s.id] },
+      {
+        server_status: (e) => statuses.push(e.data.status),
+        log: (e) => seen.push(e),
+      },
+    );
+    const iterator = client.events.stream({ serverIds: [s.id] });
+    const fromLoop = (async () => {
+      for await (const event of iterator) if (event.type === 'server_status' && event.data.status === 'running') return event;
+      return null;
+    })();
+    try {
+      await withDeadline(subscription.ready, 10_000, 'the subscription');
+      const { pid } = await client.servers.start(s.id);
+      started.push(pid);
+      await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'the running status event' });
+      assert.ok(statuses.includes('starting'));
+      await waitFor(() => seen.some((e) => e.data.message.includes('Dedicated host created')), { timeoutMs: 30_000, what: 'the game log line' });
+      const running = await withDeadline(fromLoop, 30_000, 'the loop to see running');
+      assert.equal(running?.server_id, s.id);
+      await client.servers.kill(s.id);
+    } finally {
+      subscription.close();
+      await iterator.return(undefined);
+    }
+  });
+
+  it('fails clearly when the token is refused, in both forms', async () => {
+    const stranger = new GarrisonClient({ baseUrl: g.url, token: 'not.a.token' });
+    let closedWith: unknown = 'not yet';
+    const subscription = stranger.events.subscribe({}, { closed: (err) => (closedWith = err) });
+    const refused = await withDeadline(subscription.ready.then(() => null, (e: unknown) => e), 10_000, 'the refusal');
+    assert.ok(refused instanceof GarrisonApiError);
+    assert.equal(refused.code, 'UNAUTHORIZED');
+    assert.equal(closedWith, refused);
+    await assert.rejects(
+      withDeadline((async () => { for await (const _ of stranger.events.stream()) void _; })(), 10_000, 'the loop to fail'),
+      (err: unknown) => err instanceof GarrisonApiError && err.code === 'UNAUTHORIZED',
+    );
+  });
+
+  it('reconnects with back-off after the service goes away, and subscribes again', async () => {
+    const first = await startGarrison();
+    const port = Number(new URL(first.url).port);
+    const c = new GarrisonClient({ baseUrl: first.url, token: first.adminToken });
+    let connections = 0;
+    const subscription = c.events.subscribe({ reconnectDelayMs: 50, maxReconnectDelayMs: 200 }, { connected: () => connections++ });
+    let second: TestGarrison | null = null;
+    try {
+      await withDeadline(subscription.ready, 10_000, 'the first connection');
+      await first.server.close(); // closes the socket with 1001
+      // The same service again, on the same port and data (so the token stays valid).
+      second = await startGarrison({ port, dataDir: first.dataDir, databaseUrl: first.databaseUrl, adminPassword: first.adminPassword });
+      await waitFor(() => connections >= 2, { timeoutMs: 20_000, what: 'the reconnection' });
+    } finally {
+      subscription.close();
+      await second?.close();
+      await first.close();
+    }
+  });
+});

@@ -18,7 +18,12 @@ export interface GarrisonClientOptions {
 }
 
 type Has<T, K extends string> = [T] extends [Record<string, never>] ? {} : [T] extends [undefined] ? {} : { [P in K]: T };
-type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
+/** A streamed multipart body (`multipartBody()`), sent without holding it whole. */
+export interface StreamedBody {
+  stream: ReadableStream<Uint8Array>;
+  contentType: string;
+}
+type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
 
 /** What a call of endpoint `E` takes: its path parameters, query and body, each where it has one. */
 export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : {}) & BodyInput<E>;
@@ -78,14 +83,20 @@ export class GarrisonClient {
     const url = this.urlOf(endpoint, given.params, given.query);
     const headers: Record<string, string> = {};
     if (this.token && endpoint.access !== 'public') headers.authorization = `Bearer ${this.token}`;
-    let body: string | FormData | undefined;
-    if (given.body instanceof FormData) body = given.body;
+    let body: string | FormData | ReadableStream<Uint8Array> | undefined;
+    const streamed = isStreamed(given.body) ? given.body : null;
+    if (streamed) {
+      headers['content-type'] = streamed.contentType;
+      body = streamed.stream;
+    } else if (given.body instanceof FormData) body = given.body;
     else if (given.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(given.body);
     }
     for (let attempt = 0; ; attempt++) {
-      const response = await this.fetcher(url, { method: endpoint.method, headers, body });
+      // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
+      const response = await this.fetcher(url, { method: endpoint.method, headers, body, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+      if (streamed && !response.ok) throw await errorFrom(response);
       if (response.ok) return (await this.resultOf(endpoint, response)) as never;
       const error = await errorFrom(response);
       if (!this.shouldRetry(error, attempt)) throw error;
@@ -122,4 +133,8 @@ export class GarrisonClient {
       error.retryAfterSeconds <= (this.options.maxRetryWaitSeconds ?? 60)
     );
   }
+}
+
+function isStreamed(body: unknown): body is StreamedBody {
+  return typeof body === 'object' && body !== null && 'stream' in body && 'contentType' in body;
 }

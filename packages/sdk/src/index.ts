@@ -5,6 +5,7 @@
  */
 export { GarrisonClient, type GarrisonClientOptions, type CallFn, type CallInput, type CallResult } from './client.js';
 export type { SectionPatch } from './resources.js';
+export type { UploadOptions, UploadProgress, UploadSource } from './upload.js';
 export { GarrisonApiError } from './errors.js';
 export type { EventHandlers, SubscribeOptions, Subscription } from './events.js';
 export type { LiveEvent, LiveEventType } from '@garrison/core';

@@ -1,5 +1,6 @@
 import type { BodyOf, Endpoints, QueryOf } from '@garrison/core';
 import type { CallFn, CallResult } from './client.js';
+import { multipartBody, type UploadOptions, type UploadSource } from './upload.js';
 
 type Body<K extends keyof Endpoints> = NonNullable<BodyOf<Endpoints[K]>>;
 type Query<K extends keyof Endpoints> = Partial<QueryOf<Endpoints[K]>>;
@@ -56,11 +57,15 @@ export function resources(c: { call: CallFn }) {
     },
     missions: {
       list: (id: number): Result<'listMissions'> => c.call('listMissions', { params: server(id) }),
-      /** Uploads a mission file (a Blob or File; in Node, `new Blob([await readFile(path)])` or `fs.openAsBlob`). */
-      upload: (id: number, file: Blob, filename: string): Result<'uploadMission'> => {
-        const form = new FormData();
-        form.append('file', file, filename);
-        return c.call('uploadMission', { params: server(id), body: form });
+      /**
+       * Uploads a mission file from a Blob or File, a path (Node) or a stream, streamed as it is read,
+       * with progress; `filename` defaults to a path's base name.
+       */
+      upload: async (id: number, source: UploadSource, filename?: string, options: UploadOptions = {}): Result<'uploadMission'> => {
+        const name = filename ?? (typeof source === 'string' ? source.split(/[\\/]/).pop() : (source as { name?: string }).name);
+        if (!name) throw new TypeError('missions.upload needs a file name for a source that has none');
+        const { body, contentType } = await multipartBody(source, name, options);
+        return c.call('uploadMission', { params: server(id), body: { stream: body, contentType } });
       },
       rotation: (id: number): Result<'getRotation'> => c.call('getRotation', { params: server(id) }),
       setRotation: (id: number, missions: Body<'setRotation'>['missions'], config_version: number): Result<'setRotation'> =>

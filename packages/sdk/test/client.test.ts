@@ -1,6 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp, startGarrison, type TestGarrison } from '@garrison/testkit';
 import { endpoints } from '@garrison/core';
 import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
@@ -128,6 +130,36 @@ describe('GarrisonClient against a real service', () => {
       await client.missions.delete(s.id, 'co10_Grouped.Altis.pbo');
       await client.servers.delete(s.id);
     } finally {
+      await fake.remove();
+    }
+  });
+
+  it('uploads missions from a path, a Blob and a stream, streamed, with progress', async () => {
+    const fake = await installFakeGameaTemp();
+    const dir = await mkdtemp(join(tmpdir(), 'garrison-sdk-'));
+    try {
+      const s = await client.servers.create({ name: 'Uploads', exe_path: fake.exePath, ...(await freeGamePorts()) });
+      const path = join(dir, 'co20_Path.Stratis.pbo');
+      const content = Buffer.alloc(3 * 1024 * 1024 + 17, 3);
+      await writeFile(path, content);
+      const progress: { sent: number; total: number | null }[] = [];
+      const fromPath = await client.missions.upload(s.id, path, undefined, { onProgress: (p) => progress.push(p) });
+      assert.deepEqual([fromPath.filename, fromPath.file_size], ['co20_Path.Stratis.pbo', content.length]);
+      assert.ok(progress.length > 1, 'progress as the bytes go');
+      assert.deepEqual(progress.at(-1), { sent: content.length, total: content.length });
+
+      const fromBlob = await client.missions.upload(s.id, new Blob([content.subarray(0, 1000)]), 'tdm_Blob.Altis.pbo');
+      assert.equal(fromBlob.file_size, 1000);
+      const fromStream = await client.missions.upload(s.id, (async function* () {
+        for (let i = 0; i < 4; i++) yield new Uint8Array(256 * 1024).fill(i);
+      })(), 'coop_Stream.Tanoa.pbo');
+      assert.equal(fromStream.file_size, 1024 * 1024);
+      assert.deepEqual((await client.missions.list(s.id)).missions.map((m) => m.filename).sort(), ['co20_Path.Stratis.pbo', 'coop_Stream.Tanoa.pbo', 'tdm_Blob.Altis.pbo']);
+
+      const refused = await client.missions.upload(s.id, new Blob(['x']), 'readme.txt').catch((e: unknown) => e);
+      assert.ok(refused instanceof GarrisonApiError && refused.code === 'ADAPTER_ERROR');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
       await fake.remove();
     }
   });

@@ -8,3 +8,4 @@ export { freePort, freePorts, freeGamePorts } from './suite/ports.js';
 export { waitFor, withDeadline, type WaitOptions } from './suite/waiting.js';
 export { startProcess, killAll, type TestProcess } from './suite/processes.js';
 export { connectRcon } from './suite/rcon-ready.js';
+export { adapterConformance, type ConformanceOptions } from './conformance/adapter-conformance.js';

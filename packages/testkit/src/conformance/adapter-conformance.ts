@@ -1,0 +1,195 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { isAbsolute, join } from 'node:path';
+import {
+  ADAPTER_API_VERSION,
+  ApiError,
+  CAPABILITIES,
+  CAPABILITY_MEMBERS,
+  Kind,
+  TypeCompiler,
+  isAdapterDefinition,
+  sectionDefaults,
+  type AdapterDefinition,
+  type Capability,
+  type ConfigValues,
+  type ServerContext,
+} from '@garrison/core';
+
+export interface ConformanceOptions {
+  /** A mission file name the game loads (mission_manager), e.g. `co10_Escape.Altis.pbo`. */
+  validMissionFile?: string;
+  /** Lines of the game's own output that parseLine must read (log_parser). */
+  sampleLogLines?: string[];
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
+const ODD_LINES = ['', ' ', '\t', 'x'.repeat(10_000), '\u0000\u0001', 'ünïcödé ✓', '{"json": true}', '12:00:00 '];
+
+/** A server as the service would describe it to the adapter, in a made-up folder. */
+function context(): ServerContext {
+  const root = '/srv/garrison-conformance';
+  return {
+    server: { id: 7, name: 'Conformance', exe_path: join(root, 'game', 'server.exe'), game_port: 2302, rcon_port: 2305 },
+    serverDir: join(root, 'data', 'servers', '7'),
+    exeDir: join(root, 'game'),
+  };
+}
+
+/** The config a new server gets: every section's defaults, then the generated credentials. */
+function newServerConfig(adapter: AdapterDefinition): ConfigValues {
+  const generator = adapter.capabilities.config_generator;
+  if (!generator) return {};
+  const config: ConfigValues = Object.fromEntries(Object.entries(generator.sections).map(([name, schema]) => [name, sectionDefaults(schema)]));
+  for (const [section, values] of Object.entries(generator.generateCredentials())) config[section] = { ...config[section], ...values };
+  return config;
+}
+
+/**
+ * The adapter conformance suite: what the service relies on from every adapter, as node:test tests.
+ * An adapter package calls it from one of its own test files:
+ *
+ *   import { adapterConformance } from '@garrison/testkit';
+ *   import adapter from '../src/index.js';
+ *   adapterConformance(adapter, { validMissionFile: 'co10_Escape.Altis.pbo' });
+ */
+export function adapterConformance(adapter: AdapterDefinition, options: ConformanceOptions = {}): void {
+  const caps = adapter.capabilities;
+  const ctx = context();
+
+  describe(`adapter conformance: ${adapter.identity?.game_type ?? 'unnamed adapter'}`, () => {
+    it('is a defined adapter of this API version, with a complete identity', () => {
+      assert.ok(isAdapterDefinition(adapter), 'made with defineAdapter()');
+      assert.equal(adapter.apiVersion, ADAPTER_API_VERSION);
+      const { game_type, display_name, version, schema_version } = adapter.identity;
+      assert.match(game_type, /^[a-z][a-z0-9_-]{0,31}$/, 'game_type: lower-case letters, digits, _ and -');
+      assert.ok(display_name.trim().length > 0, 'display_name');
+      assert.match(version, /^\d+\.\d+\.\d+/, 'version: semver');
+      assert.ok(typeof schema_version === 'string' && schema_version.length > 0, 'schema_version');
+    });
+
+    it('declares only known capabilities, each with every member the service calls', () => {
+      for (const [name, capability] of Object.entries(caps)) {
+        assert.ok((CAPABILITIES as readonly string[]).includes(name), `unknown capability ${name}`);
+        for (const member of CAPABILITY_MEMBERS[name as Capability]) {
+          assert.ok((capability as unknown as Record<string, unknown>)[member as string] !== undefined, `${name}.${String(member)}`);
+        }
+      }
+    });
+
+    if (caps.config_generator) {
+      const generator = caps.config_generator;
+      it('config_generator: closed sections whose defaults, with fresh credentials, pass their own schemas', () => {
+        const config = newServerConfig(adapter);
+        for (const [name, schema] of Object.entries(generator.sections)) {
+          assert.equal(schema[Kind], 'Object', `${name} is an object schema`);
+          assert.equal(schema.additionalProperties, false, `${name} refuses unknown fields`);
+          const check = TypeCompiler.Compile(schema);
+          assert.ok(check.Check(config[name]), `${name}: ${[...check.Errors(config[name])].map((e) => `${e.path} ${e.message}`).join('; ')}`);
+        }
+        for (const [section, values] of Object.entries(generator.generateCredentials())) {
+          assert.ok(generator.sections[section], `credentials for an unknown section ${section}`);
+          for (const field of Object.keys(values)) assert.ok(generator.sections[section]!.properties[field], `credential ${section}.${field} is a field`);
+        }
+        assert.notDeepEqual(generator.generateCredentials(), generator.generateCredentials(), 'credentials are fresh each time');
+      });
+
+      it('config_generator: renders deterministically, uniquely labelled files inside the server\'s folders', () => {
+        const config = newServerConfig(adapter);
+        const first = generator.render(config, ctx);
+        assert.deepEqual(generator.render(structuredClone(config), ctx), first, 'the same config renders the same files');
+        const labels = first.map((f) => f.label);
+        assert.equal(new Set(labels).size, labels.length, 'labels are unique');
+        for (const file of first) {
+          assert.ok(isAbsolute(file.path), `${file.label}: an absolute path`);
+          assert.ok(file.path.startsWith(ctx.serverDir + '/') || file.path.startsWith(ctx.exeDir + '/'), `${file.label} is written inside the server's folders`);
+          assert.equal(typeof file.content, 'string');
+        }
+        for (const label of generator.downloadable ?? []) assert.ok(labels.includes(label), `downloadable ${label} is rendered`);
+      });
+    }
+
+    if (caps.process_config) {
+      const processConfig = caps.process_config;
+      it('process_config: plain executable names, and well-formed launch arguments', () => {
+        assert.ok(processConfig.allowedExecutables.length > 0, 'at least one executable');
+        for (const exe of processConfig.allowedExecutables) assert.match(exe, /^[^/\\\0]+$/, `${exe}: a file name, not a path`);
+        const config = newServerConfig(adapter);
+        const args = processConfig.launchArguments(config, ctx, { mods: [] });
+        assert.ok(Array.isArray(args));
+        for (const arg of args) {
+          assert.equal(typeof arg, 'string');
+          assert.ok(arg.length > 0, 'no empty argument');
+          assert.doesNotMatch(arg, /[\0\r\n]/, `${JSON.stringify(arg)}: no NUL or line break`);
+        }
+        assert.deepEqual(processConfig.launchArguments(structuredClone(config), ctx, { mods: [] }), args, 'deterministic');
+      });
+    }
+
+    if (caps.log_parser) {
+      const parser = caps.log_parser;
+      it('log_parser: a log folder, an extension, and any line read without throwing', () => {
+        assert.ok(isAbsolute(parser.logDirectory(ctx)));
+        assert.match(parser.logFileExtension, /^\.[A-Za-z0-9]+$/);
+        for (const line of [...(options.sampleLogLines ?? []), ...ODD_LINES]) {
+          const entry = parser.parseLine(line);
+          if (entry === null) continue;
+          assert.ok(LOG_LEVELS.includes(entry.level), `${JSON.stringify(line)}: level ${entry.level}`);
+          assert.equal(typeof entry.message, 'string');
+        }
+        for (const line of options.sampleLogLines ?? []) assert.notEqual(parser.parseLine(line), null, `${JSON.stringify(line)} is read`);
+      });
+    }
+
+    if (caps.mission_manager) {
+      const missions = caps.mission_manager;
+      it('mission_manager: reads a valid file name, refuses others with ADAPTER_ERROR, keeps its rotation in a config field', () => {
+        assert.ok(isAbsolute(missions.missionDirectory(ctx)));
+        assert.match(missions.missionExtension, /^\.[A-Za-z0-9]+$/);
+        assert.ok(options.validMissionFile, 'pass validMissionFile: a mission file name the game loads');
+        const parsed = missions.parseMissionFilename(options.validMissionFile!);
+        assert.ok(parsed.name && typeof parsed.terrain === 'string');
+        for (const bad of ['readme.txt', `nothing${missions.missionExtension}x`, '']) {
+          assert.throws(() => missions.parseMissionFilename(bad), (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR', bad);
+        }
+        const section = caps.config_generator?.sections[missions.rotation.section];
+        assert.ok(section?.properties[missions.rotation.field], `${missions.rotation.section}.${missions.rotation.field} is a config field`);
+      });
+    }
+
+    if (caps.mod_manager) {
+      const mods = caps.mod_manager;
+      it('mod_manager: a mod folder, a yes or no for any name, and its enabled list in a config field', () => {
+        assert.ok(isAbsolute(mods.modDirectory(ctx)));
+        for (const name of ['@mod', 'mod', '', '..', 'a/b']) assert.equal(typeof mods.isModFolder(name), 'boolean');
+        const section = caps.config_generator?.sections[mods.enabled.section];
+        assert.ok(section?.properties[mods.enabled.field], `${mods.enabled.section}.${mods.enabled.field} is a config field`);
+      });
+    }
+
+    if (caps.ban_manager) {
+      const bans = caps.ban_manager;
+      it('ban_manager: a ban file path, and a deterministic ban file', () => {
+        assert.ok(isAbsolute(bans.banFilePath(ctx)));
+        assert.equal(typeof bans.renderBanFile([]), 'string');
+        const entries = [
+          { guid: 'a'.repeat(32), reason: 'cheating', expires_at: null },
+          { guid: '10.0.0.5', reason: 'spam', expires_at: new Date('2030-01-01T00:00:00Z') },
+        ];
+        assert.equal(bans.renderBanFile(entries), bans.renderBanFile(structuredClone(entries)));
+      });
+    }
+
+    if (caps.remote_admin) {
+      const remote = caps.remote_admin;
+      it('remote_admin: a target from the config (or none), and an empty player list read as empty', () => {
+        const target = remote.target(newServerConfig(adapter), ctx);
+        if (target) {
+          assert.equal(typeof target.host, 'string');
+          assert.ok(Number.isInteger(target.port) && target.port > 0 && target.port < 65536);
+        }
+        assert.deepEqual(remote.parsePlayers(''), []);
+      });
+    }
+  });
+}

@@ -1,4 +1,4 @@
-import type { TObject } from '../typebox.js';
+import type { Static, TObject } from '../typebox.js';
 
 /** Bumped whenever the adapter contract changes incompatibly; the loader refuses adapters built for another. */
 export const ADAPTER_API_VERSION = 1;
@@ -41,13 +41,18 @@ export interface RenderedFile {
   content: string;
 }
 
-export interface ConfigGenerator {
+export type ConfigSections = Readonly<Record<string, TObject>>;
+
+/** The config a `render` receives, typed from the adapter's own sections: a misspelt field fails `tsc`. */
+export type ConfigOf<S extends ConfigSections> = { [K in keyof S]: Static<S[K]> };
+
+export interface ConfigGenerator<S extends ConfigSections = ConfigSections> {
   /** Section name → closed TypeBox object of its fields (with defaults and widget hints). */
-  readonly sections: Readonly<Record<string, TObject>>;
+  readonly sections: S;
   /** Fresh secrets for a new server: section → field → value. Returned once, in the creation response. */
   generateCredentials(): ConfigValues;
   /** The game's config files for these values, in the game's own syntax. */
-  render(config: ConfigValues, ctx: ServerContext): RenderedFile[];
+  render(config: ConfigOf<S>, ctx: ServerContext): RenderedFile[];
   /** Labels of the rendered files an admin may download (`/config/download/{filename}`); all when absent. */
   readonly downloadable?: readonly string[];
 }
@@ -212,6 +217,11 @@ export const CAPABILITY_MEMBERS: { readonly [C in Capability]: readonly (keyof C
 };
 
 const ADAPTER_BRAND = Symbol.for('garrison.adapter');
+
+/** A config generator whose `render` gets its config typed from `sections`. */
+export function defineConfigGenerator<const S extends ConfigSections>(generator: ConfigGenerator<S>): ConfigGenerator<S> {
+  return generator;
+}
 
 /** What an adapter package default-exports. */
 export function defineAdapter<A extends AdapterDefinition>(definition: A): A {

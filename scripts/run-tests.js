@@ -15,8 +15,8 @@ import { availableParallelism } from 'node:os';
 const root = new URL('..', import.meta.url).pathname;
 const only = process.argv.slice(2);
 const files = [];
-for (const pkg of readdirSync(join(root, 'packages'))) {
-  const dir = join(root, 'packages', pkg, 'test');
+const testDirs = ['packages', 'examples'].flatMap((top) => readdirSync(join(root, top)).map((name) => join(root, top, name, 'test')));
+for (const dir of testDirs) {
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
     if (name.endsWith('.test.ts') && (only.length === 0 || only.some((o) => join(dir, name).includes(o)))) files.push(join(dir, name));

@@ -1,0 +1,121 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
+import { endpoints, type EndpointId } from '@garrison/core';
+import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
+
+const GUID = 'b'.repeat(32);
+
+// Every endpoint of the contract, through the SDK, against a real service and a real game process:
+// an endpoint without a working SDK method fails here.
+describe('the SDK on every endpoint', () => {
+  let g: TestGarrison;
+  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
+  const called = new Set<EndpointId>();
+  let client: GarrisonClient;
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    g = await startGarrison({ stopTimeoutMs: 3000, playersPollMs: 200 });
+    client = tracked(new GarrisonClient({ baseUrl: g.url }));
+    await client.login('admin', g.adminPassword);
+  });
+  /** The client, with every endpoint it calls noted. */
+  const tracked = (c: GarrisonClient) => {
+    const call = c.call;
+    c.call = ((id: EndpointId, ...rest: unknown[]) => {
+      called.add(id);
+      return (call as (...a: unknown[]) => Promise<unknown>)(id, ...rest);
+    }) as typeof c.call;
+    return c;
+  };
+  after(async () => {
+    await client.servers.list().then((all) => Promise.all(all.filter((s) => s.pid).map((s) => client.servers.kill(s.id).catch(() => {}))));
+    await g.close();
+    await fake.remove();
+  });
+
+  it('calls each one and gets what the contract says', { timeout: 120_000 }, async () => {
+    // System, games, users.
+    assert.equal((await client.system.health()).status, 'ok');
+    assert.equal(typeof (await client.system.status()).total_servers, 'number');
+    assert.ok((await client.games.list()).length >= 1);
+    assert.equal((await client.games.get('gamea')).game_type, 'gamea');
+    assert.ok((await client.games.configSchema('gamea')).server);
+    assert.ok((await client.games.defaults('gamea')).server);
+    assert.equal((await client.auth.me()).username, 'admin');
+    const user = await client.users.create({ username: 'sdk_viewer', password: 'viewer-password-1' });
+    assert.ok((await client.users.list()).some((u) => u.id === user.id));
+    const viewer = tracked(new GarrisonClient({ baseUrl: g.url }));
+    await viewer.login('sdk_viewer', 'viewer-password-1');
+    assert.equal(typeof (await viewer.auth.changePassword('viewer-password-1', 'viewer-password-2')).message, 'string');
+    assert.equal(typeof (await viewer.auth.logout()).message, 'string');
+    await client.users.delete(user.id);
+
+    // A server, its config, files and mods.
+    await mkdir(join(fake.dir, '@ace'), { recursive: true });
+    const s = await client.servers.create({ name: 'Every', exe_path: fake.exePath, ...(await freeGamePorts()) });
+    assert.ok((await client.servers.list()).some((x) => x.id === s.id));
+    assert.equal((await client.servers.update(s.id, { name: 'Every endpoint' })).name, 'Every endpoint');
+    assert.ok((await client.config.get(s.id)).server);
+    assert.ok((await client.config.schema(s.id)).server);
+    const section = await client.config.section(s.id, 'server');
+    await client.config.update(s.id, 'server', { hostname: 'Everything' }, section._meta.config_version);
+    assert.match((await client.config.preview(s.id))['server.cfg']!, /Everything/);
+    assert.match(await client.config.download(s.id, 'server.cfg'), /Everything/);
+    assert.ok((await client.mods.list(s.id)).mods.some((m) => m.name === '@ace'));
+    assert.equal((await client.mods.setEnabled(s.id, { mods: [{ name: '@ace', is_server_mod: false }] })).enabled_mods.length, 1);
+    await client.missions.upload(s.id, new Blob(['m']), 'co10_Every.Altis.pbo');
+    const form = new FormData();
+    form.append('file', new Blob(['n']), 'co10_Alias.Altis.pbo');
+    assert.equal((await client.call('uploadMissionAlias', { params: { server_id: s.id }, body: form })).filename, 'co10_Alias.Altis.pbo');
+    assert.equal((await client.missions.list(s.id)).missions.length, 2);
+    const rotation = await client.missions.rotation(s.id);
+    await client.missions.setRotation(s.id, [{ name: 'co10_Every.Altis', difficulty: 'Veteran' }], rotation.config_version);
+    await client.missions.delete(s.id, 'co10_Alias.Altis.pbo');
+
+    // Running: remote admin, players, bans, logs, metrics, the lifecycle.
+    const { pid } = await client.servers.start(s.id);
+    assert.ok(pid > 0);
+    await waitFor(async () => (await client.servers.get(s.id)).status === 'running', { timeoutMs: 30_000, what: 'running' });
+    await client.rcon.command(s.id, `testkit.join Dave ${GUID} 10.0.0.9`);
+    assert.match(await client.rcon.command(s.id, 'players').then((r) => r.response), /Dave/);
+    assert.equal(typeof (await client.rcon.say(s.id, 'hello')).message, 'string');
+    const players = await waitFor(async () => {
+      const list = await client.players.list(s.id);
+      return list.players.some((p) => p.name === 'Dave') && list;
+    }, { timeoutMs: 20_000, what: 'Dave in the player list' });
+    const dave = players.players.find((p) => p.name === 'Dave')!;
+    assert.ok((await client.players.history(s.id)).items.some((r) => r.player_name === 'Dave'));
+    await client.players.ban(s.id, dave.slot_id, { reason: 'testing', duration_minutes: 5 });
+    await client.rcon.command(s.id, `testkit.join Erin ${'c'.repeat(32)} 10.0.0.10`);
+    const erin = await waitFor(async () => (await client.players.list(s.id)).players.find((p) => p.name === 'Erin'), { timeoutMs: 20_000, what: 'Erin' });
+    assert.equal(typeof (await client.players.kick(s.id, erin.slot_id, 'afk')).message, 'string');
+    const ban = await client.bans.create(s.id, { player_uid: 'd'.repeat(32), ban_type: 'GUID', reason: 'spam', duration_minutes: 0 });
+    assert.ok((await client.bans.list(s.id)).some((b) => b.id === ban.id));
+    await client.bans.revoke(s.id, ban.id);
+    await waitFor(async () => (await client.logs.list(s.id)).total > 0, { timeoutMs: 20_000, what: 'log lines' });
+    const files = await client.logs.files(s.id);
+    assert.ok(files.length > 0);
+    assert.equal(typeof (await client.logs.download(s.id, files[0]!.filename)), 'string');
+    const logDir = join(fake.dir, 'server');
+    await writeFile(join(logDir, 'old_2020.rpt'), 'an old log');
+    await client.logs.deleteFile(s.id, 'old_2020.rpt');
+    await client.logs.clear(s.id);
+    assert.ok(Array.isArray(await client.metrics.get(s.id)));
+    assert.ok((await client.servers.events(s.id)).events.some((e) => e.event_type === 'start'));
+    const restarted = await client.servers.restart(s.id);
+    assert.notEqual(restarted.pid, pid);
+    await waitFor(async () => (await client.servers.get(s.id)).status === 'running', { timeoutMs: 30_000, what: 'running again' });
+    assert.equal((await client.servers.stop(s.id, { force: true })).status, 'stopped');
+    await client.servers.start(s.id);
+    await client.servers.kill(s.id);
+    const gone = await client.servers.kill(s.id).catch((e: unknown) => e);
+    assert.ok(gone instanceof GarrisonApiError && gone.code === 'SERVER_NOT_RUNNING');
+    await client.servers.delete(s.id);
+
+    const missing = Object.keys(endpoints).filter((id) => !called.has(id as EndpointId));
+    assert.deepEqual(missing, [], 'every endpoint was called through the SDK');
+  });
+});

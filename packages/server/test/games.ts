@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // Helpers for tests that run real fake game processes under the service.
 import { WebSocket } from 'ws';
 import { freeGamePorts, waitFor, withDeadline, type installFakeGameaTemp } from '@garrison/testkit';
@@ -39,10 +40,20 @@ export function statusBecomes(h: Harness, id: number, status: string, timeoutMs 
   }, { timeoutMs, intervalMs: 50, what: `server ${id} to be ${status}` });
 }
 
+/**
+ * Whether the process still runs. A zombie does not: a game started by an in-process harness stays a
+ * child of the test process after that harness stops, and lingers as a zombie between its exit and
+ * Node reaping it, while `kill(pid, 0)` still succeeds.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }

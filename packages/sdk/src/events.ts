@@ -1,4 +1,4 @@
-import type { LiveEvent, LiveEventType } from '@garrison/core';
+import { LiveEventData, type LiveEvent, type LiveEventType } from '@garrison/core';
 import { GarrisonApiError } from './errors.js';
 
 /** The least of a WebSocket that both the platform's and the `ws` package's have. */
@@ -117,12 +117,10 @@ export async function* stream(baseUrl: string, token: () => string | null, optio
     queue.push(event);
     wake?.();
   };
+  // Every live event type core declares, so that a type added there reaches the loop too.
+  const everyType = Object.fromEntries(Object.keys(LiveEventData).map((type) => [type, push])) as EventHandlers;
   const subscription = subscribe(baseUrl, token, options, {
-    server_status: push,
-    log: push,
-    players: push,
-    metrics: push,
-    event: push,
+    ...everyType,
     closed: (error) => {
       failure = error;
       done = true;

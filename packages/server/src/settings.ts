@@ -56,8 +56,10 @@ type Parse = (raw: string, name: string) => unknown;
 export interface SettingSpec {
   key: keyof Settings;
   env: string;
-  /** The `serve` flag, without the dashes. */
+  /** The flag, without the dashes. */
   flag?: string;
+  /** Only `serve` takes the flag (where to listen); the commands that work on the data take the others. */
+  serveOnly?: boolean;
   /** The default as help shows it, when the value itself would not say it. */
   shownDefault?: string;
   meaning: string;
@@ -116,8 +118,8 @@ const DEFAULTS: Settings = {
 
 /** Every setting a deployer can make, in the order help and docs show them. */
 export const SETTINGS: readonly SettingSpec[] = [
-  { key: 'port', env: 'GARRISON_PORT', flag: 'port', meaning: 'HTTP port (0 picks a free one; the log says which)', parse: integer(0, 65535) },
-  { key: 'host', env: 'GARRISON_HOST', flag: 'host', meaning: 'address to listen on', parse: text },
+  { key: 'port', env: 'GARRISON_PORT', flag: 'port', serveOnly: true, meaning: 'HTTP port (0 picks a free one; the log says which)', parse: integer(0, 65535) },
+  { key: 'host', env: 'GARRISON_HOST', flag: 'host', serveOnly: true, meaning: 'address to listen on', parse: text },
   { key: 'dataDir', env: 'GARRISON_DATA_DIR', flag: 'data-dir', meaning: "database file, JWT secret, servers' folders (created 0700)", parse: text },
   {
     key: 'databaseUrl',
@@ -159,6 +161,9 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },
 ];
+
+/** The settings given by flag: all of them for `serve`, the ones about the data for the other commands. */
+export const flagSettings = (command: 'serve' | 'data') => SETTINGS.filter((s) => s.flag && (command === 'serve' || !s.serveOnly));
 
 /** The default of a setting as a person reads it. */
 export function shownDefault(spec: SettingSpec): string {

@@ -1,14 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { installFakeGameaTemp, startProcess, withDeadline, type TestProcess } from '@garrison/testkit';
 import { ADMIN_PASSWORD, makeApi, startHarness, withDatabase, type Harness } from './helpers.js';
+import { serveProcess } from './cli-run.js';
 import { FAST_SUPERVISION, createGameServer, isAlive, killGames, serverRecord, statusBecomes, type FakeInstall } from './games.js';
-
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 /** The service again, on the same data dir and database as `h`. */
 const restartOn = (h: Harness, options: Record<string, unknown> = {}) =>
@@ -144,31 +140,17 @@ describe('games outlive the service and are re-adopted', () => {
     const s = await createGameServer(setup, fake);
     await setup.server.close();
 
-    const child = spawn(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', setup.dataDir, ...(setup.databaseUrl ? ['--database', setup.databaseUrl] : [])], {
-      env: { ...process.env, GARRISON_LOG_LEVEL: 'info', GARRISON_RATE_LIMIT: '0', GARRISON_LOGIN_RATE_LIMIT: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const service = await serveProcess(['--data-dir', setup.dataDir, ...(setup.databaseUrl ? ['--database', setup.databaseUrl] : [])]);
     try {
-      const url = await withDeadline(
-        new Promise<string>((resolve, reject) => {
-          createInterface({ input: child.stdout! }).on('line', (line) => {
-            const match = /listening on (http:\/\/\S+?)"/.exec(line);
-            if (match) resolve(match[1]!);
-          });
-          child.once('exit', (code) => reject(new Error(`garrison serve exited ${code}`)));
-        }),
-        30_000,
-        'garrison serve to listen',
-      );
+      const url = service.url;
       const api = makeApi(url);
       const token = (await api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).body.data.access_token;
       const { pid } = (await api('POST', `/servers/${s.id}/start`, { token })).body.data;
       pids.push(pid);
       await statusBecomes({ ...setup, api, adminToken: token } as Harness, s.id, 'running');
 
-      child.kill('SIGKILL');
-      await withDeadline(exited, 10_000, 'the service to die');
+      service.process.child.kill('SIGKILL');
+      await withDeadline(service.process.exited, 10_000, 'the service to die');
       assert.ok(isAlive(pid), 'the game survived the SIGKILL of the service');
 
       const again = await restartOn(setup);
@@ -177,7 +159,7 @@ describe('games outlive the service and are re-adopted', () => {
       assert.equal(record.status, 'running');
       assert.equal(record.pid, pid);
     } finally {
-      child.kill('SIGKILL');
+      await service.process.kill();
     }
   });
 });

@@ -8,7 +8,7 @@ import knexFactory from 'knex';
 import { apiClient, freePort, freshMysqlDatabase, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
-import { CLI, cliEnv, garrison, serveProcess } from './cli-run.js';
+import { CLI, cliEnv, garrison, listeningUrl, serveProcess } from './cli-run.js';
 
 // Each test runs the command as processes, several times over: minutes, not seconds, on a loaded machine.
 const SLOW = { timeout: 180_000 };
@@ -223,7 +223,7 @@ describe('the garrison command', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));
     const npm = startProcess('npm', ['start', '--silent'], { cwd: ROOT, env: cliEnv({ GARRISON_PORT: '0', GARRISON_DATA_DIR: dataDir }), detached: true });
     try {
-      const url = await waitFor(() => npm.stdout.map((l) => /listening on (http:\/\/[^\s"]+)/.exec(l)?.[1]).find(Boolean), { timeoutMs: 60_000, what: 'npm start to listen' });
+      const url = await listeningUrl(npm, 'npm start to listen', 60_000);
       npm.child.kill('SIGTERM'); // npm alone, as a process manager would
       await withDeadline(npm.exited, 30_000, 'npm to exit');
       await waitFor(() => !groupAlive(npm.pid), { timeoutMs: 30_000, what: 'every process of npm start to be gone' });

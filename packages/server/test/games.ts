@@ -1,13 +1,33 @@
 import { readFileSync } from 'node:fs';
 // Helpers for tests that run real fake game processes under the service.
 import { WebSocket } from 'ws';
-import { freeGamePorts, waitFor, withDeadline, type installFakeGameaTemp } from '@garrison/testkit';
-import { withDatabase, type Harness } from './helpers.js';
+import { after, before } from 'node:test';
+import { freeGamePorts, installFakeGameaTemp, waitFor, withDeadline, type GarrisonOptions } from '@garrison/testkit';
+import { startHarness, withDatabase, type Harness } from './helpers.js';
 
 export type FakeInstall = Awaited<ReturnType<typeof installFakeGameaTemp>>;
 
 /** Settings that keep process tests short: a stop waits 3 s, auto-restart backs off 100 ms. */
 export const FAST_SUPERVISION = { stopTimeoutMs: 3000, restartBackoffMs: 100, readyTimeoutMs: 30_000 };
+
+/**
+ * A service and the fake game installed, for the tests of one `describe`: made before them (`prepare`
+ * may add to the install first); after them, every game killed and everything removed.
+ */
+export function gameService(options: GarrisonOptions = FAST_SUPERVISION, prepare?: (fake: FakeInstall) => Promise<void>) {
+  const suite = {} as { h: Harness; fake: FakeInstall };
+  before(async () => {
+    suite.fake = await installFakeGameaTemp();
+    await prepare?.(suite.fake);
+    suite.h = await startHarness(options);
+  });
+  after(async () => {
+    await killGames(suite.h);
+    await suite.h.close();
+    await suite.fake.remove();
+  });
+  return suite;
+}
 
 /** A server record that runs the fake game, on free ports. */
 export async function createGameServer(h: Harness, fake: FakeInstall, overrides: Record<string, unknown> = {}) {

@@ -1,33 +1,23 @@
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { connectRcon, installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { connectRcon, waitFor } from '@garrison/testkit';
 import { expectError, startHarness, type Harness } from './helpers.js';
-import { FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, statusBecomes, wsClient, type FakeInstall } from './games.js';
+import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, statusBecomes, wsClient } from './games.js';
 
 describe('live data: the game log and its metrics', () => {
-  let h: Harness;
-  let fake: FakeInstall;
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    h = await startHarness({ ...FAST_SUPERVISION, metricsIntervalMs: 200, logLinesPerSecond: 400, logRetentionLines: 1000 });
-  });
-  after(async () => {
-    await killGames(h);
-    await h.close();
-    await fake.remove();
-  });
+  const suite = gameService({ ...FAST_SUPERVISION, metricsIntervalMs: 200, logLinesPerSecond: 400, logRetentionLines: 1000 });
 
-  const post = (id: number, action: string, body?: unknown) => h.api('POST', `/servers/${id}/${action}`, { token: h.adminToken, body });
+  const post = (id: number, action: string, body?: unknown) => suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
   const command = (id: number, text: string) => post(id, 'rcon/command', { command: text });
-  const logs = (id: number, query = '', token = h.viewerToken) => h.api('GET', `/servers/${id}/logs${query}`, { token });
+  const logs = (id: number, query = '', token = suite.h.viewerToken) => suite.h.api('GET', `/servers/${id}/logs${query}`, { token });
 
-  const running = () => runningGameServer(h, fake);
+  const running = () => runningGameServer(suite.h, suite.fake);
 
   it('parses, stores and streams the game\'s lines once each, with levels; filters and clears them', async () => {
     const s = await running();
-    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     try {
       await command(s.id, 'testkit.log warning disk nearly full');
       await command(s.id, 'testkit.log error script failed');
@@ -51,52 +41,52 @@ describe('live data: the game log and its metrics', () => {
       expectError(await logs(s.id, '?level=loud'), 400, 'VALIDATION_ERROR');
       expectError(await logs(s.id, '?since=yesterday'), 400, 'VALIDATION_ERROR');
 
-      expectError(await h.api('DELETE', `/servers/${s.id}/logs`, { token: h.viewerToken }), 403, 'FORBIDDEN');
-      assert.equal((await h.api('DELETE', `/servers/${s.id}/logs`, { token: h.adminToken })).status, 200);
+      expectError(await suite.h.api('DELETE', `/servers/${s.id}/logs`, { token: suite.h.viewerToken }), 403, 'FORBIDDEN');
+      assert.equal((await suite.h.api('DELETE', `/servers/${s.id}/logs`, { token: suite.h.adminToken })).status, 200);
       const left = (await logs(s.id)).body.data;
       assert.ok(left.logs.every((l: { message: string }) => !l.message.includes('nearly full')));
     } finally {
       ws.close();
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 
   it('samples CPU and memory into the record, the history and metrics events; null without a process', async () => {
     const s = await running();
-    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     try {
       const metric = await ws.next((m) => m.type === 'metrics', 'a metrics event');
       assert.deepEqual(Object.keys(metric.data).sort(), ['cpu_percent', 'player_count', 'ram_mb', 'timestamp']);
       assert.ok(metric.data.ram_mb > 1);
       const record = await waitFor(async () => {
-        const r = await serverRecord(h, s.id);
+        const r = await serverRecord(suite.h, s.id);
         return typeof r.cpu_percent === 'number' && r;
       }, { what: 'live figures on the record' });
       assert.ok(record.ram_mb > 1);
-      const listed = (await h.api('GET', '/servers', { token: h.viewerToken })).body.data.find((x: { id: number }) => x.id === s.id);
+      const listed = (await suite.h.api('GET', '/servers', { token: suite.h.viewerToken })).body.data.find((x: { id: number }) => x.id === s.id);
       assert.equal(typeof listed.cpu_percent, 'number');
 
       const points = await waitFor(async () => {
-        const res = await h.api('GET', `/servers/${s.id}/metrics`, { token: h.viewerToken });
+        const res = await suite.h.api('GET', `/servers/${s.id}/metrics`, { token: suite.h.viewerToken });
         return res.body.data.length >= 3 && res.body.data;
       }, { what: 'three stored samples' });
       assert.deepEqual(Object.keys(points[0]).sort(), ['cpu_percent', 'player_count', 'ram_mb', 'timestamp']);
-      const perMinute = (await h.api('GET', `/servers/${s.id}/metrics?resolution=1&from=${new Date(Date.now() - 600_000).toISOString()}`, { token: h.viewerToken })).body.data;
+      const perMinute = (await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=1&from=${new Date(Date.now() - 600_000).toISOString()}`, { token: suite.h.viewerToken })).body.data;
       assert.ok(perMinute.length >= 1 && perMinute.length <= 2, `${perMinute.length} one-minute points`);
-      expectError(await h.api('GET', `/servers/${s.id}/metrics?resolution=0`, { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
+      expectError(await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=0`, { token: suite.h.viewerToken }), 400, 'VALIDATION_ERROR');
 
       await post(s.id, 'stop');
-      const stopped = await serverRecord(h, s.id);
+      const stopped = await serverRecord(suite.h, s.id);
       assert.deepEqual([stopped.cpu_percent, stopped.ram_mb, stopped.player_count], [null, null, null]);
     } finally {
       ws.close();
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 
   it('throttles a flood of lines, with a notice of how many were dropped, within the retention bound', async () => {
     const s = await running();
-    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     try {
       const count = 3000;
       await command(s.id, `testkit.flood ${count} 100`);
@@ -112,13 +102,13 @@ describe('live data: the game log and its metrics', () => {
       await waitFor(async () => (await logs(s.id, '?limit=1')).body.data.total <= 1000, { what: 'the retention bound of 1000 lines' });
     } finally {
       ws.close();
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 
   it('drops, and counts, what a client that stopped reading cannot take; the others get everything', async () => {
     const own = await startHarness({ ...FAST_SUPERVISION, logLinesPerSecond: 1_000_000 });
-    const s = await createGameServer(own, fake);
+    const s = await createGameServer(own, suite.fake);
     await own.api('POST', `/servers/${s.id}/start`, { token: own.adminToken });
     await statusBecomes(own, s.id, 'running');
     const fast = await wsClient(own.url, `/ws?token=${own.viewerToken}&server_id=${s.id}`);
@@ -148,7 +138,7 @@ describe('live data: the game log and its metrics', () => {
     const own = await startHarness({ ...FAST_SUPERVISION });
     let again: Harness | null = null;
     try {
-      const s = await createGameServer(own, fake);
+      const s = await createGameServer(own, suite.fake);
       await own.api('POST', `/servers/${s.id}/start`, { token: own.adminToken });
       await statusBecomes(own, s.id, 'running');
       await own.server.close();

@@ -4,9 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
+import { apiClient, killAll, startProcess, withDeadline } from '@garrison/testkit';
 import { onMysql } from './helpers.js';
-import { cliEnv } from './cli-run.js';
+import { cliEnv, listeningUrl } from './cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PACKAGES = ['core', 'adapter-gamea', 'server'];
@@ -52,10 +52,7 @@ describe('the packaged server, installed from npm pack tarballs', { skip: onMysq
     const bin = join(app, 'node_modules', '.bin', 'garrison');
     assert.match(await run(bin, ['--version'], app), /^1\.0\.0$/m);
     const service = startProcess(bin, ['serve', '--port', '0', '--data-dir', join(app, 'data')], { cwd: app, env: cliEnv() });
-    const url = await waitFor(() => service.stdout.map((l) => /listening on (http:\/\/[^\s"]+)/.exec(l)?.[1]).find(Boolean), {
-      timeoutMs: 60_000,
-      what: 'the installed garrison to listen',
-    });
+    const url = await listeningUrl(service, 'the installed garrison to listen', 60_000);
     const api = apiClient(url);
     assert.deepEqual((await api('GET', '/system/health')).body, { status: 'ok' });
     const games = (await api('GET', '/games')).body.data as { game_type: string }[];

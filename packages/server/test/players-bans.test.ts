@@ -1,54 +1,44 @@
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { expectError, startHarness, withDatabase, type Harness } from './helpers.js';
-import { FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, statusBecomes, wsClient, type FakeInstall } from './games.js';
+import { waitFor } from '@garrison/testkit';
+import { expectError, withDatabase } from './helpers.js';
+import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, wsClient } from './games.js';
 
 const GUID_A = 'a'.repeat(32);
 const GUID_B = 'b'.repeat(32);
 const GUID_C = 'c'.repeat(32);
 
 describe('players and bans', () => {
-  let h: Harness;
-  let fake: FakeInstall;
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    // A long poll: what the tests see between polls comes from the game's join and leave messages.
-    h = await startHarness({ ...FAST_SUPERVISION, playersPollMs: 10_000, banExpiryCheckMs: 200 });
-  });
-  after(async () => {
-    await killGames(h);
-    await h.close();
-    await fake.remove();
-  });
+  // A long poll: what the tests see between polls comes from the game's join and leave messages.
+  const suite = gameService({ ...FAST_SUPERVISION, playersPollMs: 10_000, banExpiryCheckMs: 200 });
 
-  const post = (id: number, path: string, body?: unknown, token = h.adminToken) => h.api('POST', `/servers/${id}/${path}`, { token, body });
+  const post = (id: number, path: string, body?: unknown, token = suite.h.adminToken) => suite.h.api('POST', `/servers/${id}/${path}`, { token, body });
   const command = async (id: number, text: string) => (await post(id, 'rcon/command', { command: text })).body.data?.response as string;
-  const banFile = (id: number) => readFile(join(h.dataDir, 'servers', String(id), 'battleye', 'bans.txt'), 'utf8').catch(() => '');
+  const banFile = (id: number) => readFile(join(suite.h.dataDir, 'servers', String(id), 'battleye', 'bans.txt'), 'utf8').catch(() => '');
 
-  const running = () => runningGameServer(h, fake);
+  const running = () => runningGameServer(suite.h, suite.fake);
 
   it('follows players in and out: list, count, events, and a history that keeps even a short visit', async () => {
     const s = await running();
-    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     try {
       await command(s.id, `testkit.join Alice ${GUID_A} 10.0.0.5`);
       const joined = await ws.next((m) => m.type === 'players' && m.data.count === 1, 'the players event');
       assert.deepEqual(joined.data.players.map((p: { name: string }) => p.name), ['Alice']);
       assert.deepEqual(Object.keys(joined.data.players[0]).sort(), ['name', 'ping', 'slot_id']);
-      const list = (await h.api('GET', `/servers/${s.id}/players`, { token: h.viewerToken })).body.data;
+      const list = (await suite.h.api('GET', `/servers/${s.id}/players`, { token: suite.h.viewerToken })).body.data;
       assert.equal(list.server_id, s.id);
       assert.equal(list.player_count, 1);
-      assert.equal((await serverRecord(h, s.id)).player_count, 1);
+      assert.equal((await serverRecord(suite.h, s.id)).player_count, 1);
 
       // In and out between two polls: only the game's messages tell.
       await command(s.id, `testkit.join Brief Visitor ${GUID_B} 10.0.0.6`);
       const slot = /^(\d+)\s+10\.0\.0\.6/m.exec(await command(s.id, 'players'))![1];
       await command(s.id, `testkit.leave ${slot}`);
       const visit = await waitFor(async () => {
-        const page = (await h.api('GET', `/servers/${s.id}/players/history?search=Visitor`, { token: h.viewerToken })).body.data;
+        const page = (await suite.h.api('GET', `/servers/${s.id}/players/history?search=Visitor`, { token: suite.h.viewerToken })).body.data;
         return page.items[0]?.left_at && page;
       }, { what: 'the short visit in the history' });
       assert.equal(visit.total, 1);
@@ -56,17 +46,17 @@ describe('players and bans', () => {
       assert.equal(visit.items[0].guid, GUID_B);
       assert.ok(Date.parse(visit.items[0].joined_at) <= Date.parse(visit.items[0].left_at));
 
-      const alice = (await h.api('GET', `/servers/${s.id}/players/history?search=Alice`, { token: h.viewerToken })).body.data.items[0];
+      const alice = (await suite.h.api('GET', `/servers/${s.id}/players/history?search=Alice`, { token: suite.h.viewerToken })).body.data.items[0];
       assert.equal(alice.left_at, null, 'still on');
-      assert.equal((await h.api('GET', `/servers/${s.id}/players/history?limit=1`, { token: h.viewerToken })).body.data.items.length, 1);
+      assert.equal((await suite.h.api('GET', `/servers/${s.id}/players/history?limit=1`, { token: suite.h.viewerToken })).body.data.items.length, 1);
 
       await post(s.id, 'stop');
-      const after = (await h.api('GET', `/servers/${s.id}/players/history?search=Alice`, { token: h.viewerToken })).body.data.items[0];
+      const after = (await suite.h.api('GET', `/servers/${s.id}/players/history?search=Alice`, { token: suite.h.viewerToken })).body.data.items[0];
       assert.ok(after.left_at, 'everyone leaves with the server');
-      assert.equal((await h.api('GET', `/servers/${s.id}/players`, { token: h.viewerToken })).body.data.player_count, 0);
+      assert.equal((await suite.h.api('GET', `/servers/${s.id}/players`, { token: suite.h.viewerToken })).body.data.player_count, 0);
     } finally {
       ws.close();
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 
@@ -77,7 +67,7 @@ describe('players and bans', () => {
       await command(s.id, `testkit.join Carol ${GUID_C} 10.0.0.8`);
       const slots = Object.fromEntries([...(await command(s.id, 'players')).matchAll(/^(\d+)\s+\S+\s+-?\d+\s+\S+\s+(\w+)$/gm)].map((m) => [m[2], m[1]]));
 
-      expectError(await post(s.id, `players/${slots.Bob}/kick`, { reason: 'afk' }, h.viewerToken), 403, 'FORBIDDEN');
+      expectError(await post(s.id, `players/${slots.Bob}/kick`, { reason: 'afk' }, suite.h.viewerToken), 403, 'FORBIDDEN');
       const kicked = await post(s.id, `players/${slots.Bob}/kick`, { reason: 'afk' });
       assert.equal(kicked.status, 200, JSON.stringify(kicked.body));
       assert.equal(typeof kicked.body.data.message, 'string');
@@ -96,20 +86,20 @@ describe('players and bans', () => {
 
       assert.equal((await post(s.id, 'rcon/say', { message: 'Restart in 5 minutes' })).status, 200);
       expectError(await post(s.id, 'rcon/say', { message: 'two\nlines' }), 400, 'VALIDATION_ERROR');
-      const trail = (await h.api('GET', `/servers/${s.id}/events`, { token: h.adminToken })).body.data.events.map((e: { event_type: string }) => e.event_type);
+      const trail = (await suite.h.api('GET', `/servers/${s.id}/events`, { token: suite.h.adminToken })).body.data.events.map((e: { event_type: string }) => e.event_type);
       for (const t of ['kick', 'ban']) assert.ok(trail.includes(t), t);
 
       await post(s.id, 'stop');
       expectError(await post(s.id, 'players/0/kick', { reason: 'x' }), 409, 'SERVER_NOT_RUNNING');
     } finally {
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 
   it('creates, lists and revokes bans, keeps the ban file in step, and expires timed bans', async () => {
-    const s = await createGameServer(h, fake);
-    const other = await createGameServer(h, fake);
-    const create = (body: unknown, token = h.adminToken) => h.api('POST', `/servers/${s.id}/bans`, { token, body });
+    const s = await createGameServer(suite.h, suite.fake);
+    const other = await createGameServer(suite.h, suite.fake);
+    const create = (body: unknown, token = suite.h.adminToken) => suite.h.api('POST', `/servers/${s.id}/bans`, { token, body });
 
     const guidBan = await create({ player_uid: GUID_A.toUpperCase(), reason: 'toxic', duration_minutes: 0 });
     assert.equal(guidBan.status, 201, JSON.stringify(guidBan.body));
@@ -119,9 +109,9 @@ describe('players and bans', () => {
     assert.ok(Math.abs(Date.parse(ipBan.expires_at) - Date.now() - 90 * 60_000) < 60_000);
     expectError(await create({ player_uid: 'not-a-guid' }), 400, 'VALIDATION_ERROR');
     expectError(await create({ player_uid: '300.1.1.1', ban_type: 'IP' }), 400, 'VALIDATION_ERROR');
-    expectError(await create({ player_uid: GUID_B }, h.viewerToken), 403, 'FORBIDDEN');
+    expectError(await create({ player_uid: GUID_B }, suite.h.viewerToken), 403, 'FORBIDDEN');
 
-    const listed = (await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data;
+    const listed = (await suite.h.api('GET', `/servers/${s.id}/bans`, { token: suite.h.viewerToken })).body.data;
     assert.deepEqual(listed.map((b: { guid: string }) => b.guid), [GUID_A, '192.0.2.7']);
     assert.deepEqual(Object.keys(listed[0]).sort(), ['ban_type', 'banned_by', 'created_at', 'duration_minutes', 'expires_at', 'guid', 'id', 'name', 'reason', 'server_id']);
     assert.equal(listed[0].banned_by, 'admin');
@@ -129,25 +119,25 @@ describe('players and bans', () => {
     assert.match(file, new RegExp(`^${GUID_A} -1 toxic$`, 'm'));
     assert.match(file, /^192\.0\.2\.7 \d{10}$/m);
 
-    expectError(await h.api('DELETE', `/servers/${other.id}/bans/${guidBan.body.data.id}`, { token: h.adminToken }), 404, 'NOT_FOUND');
-    assert.equal((await h.api('DELETE', `/servers/${s.id}/bans/${guidBan.body.data.id}`, { token: h.adminToken })).status, 200);
+    expectError(await suite.h.api('DELETE', `/servers/${other.id}/bans/${guidBan.body.data.id}`, { token: suite.h.adminToken }), 404, 'NOT_FOUND');
+    assert.equal((await suite.h.api('DELETE', `/servers/${s.id}/bans/${guidBan.body.data.id}`, { token: suite.h.adminToken })).status, 200);
     assert.doesNotMatch(await banFile(s.id), new RegExp(GUID_A));
-    assert.deepEqual((await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data.map((b: { guid: string }) => b.guid), ['192.0.2.7']);
-    assert.equal((await h.api('GET', `/servers/${s.id}/bans?active_only=false`, { token: h.viewerToken })).body.data.length, 2);
+    assert.deepEqual((await suite.h.api('GET', `/servers/${s.id}/bans`, { token: suite.h.viewerToken })).body.data.map((b: { guid: string }) => b.guid), ['192.0.2.7']);
+    assert.equal((await suite.h.api('GET', `/servers/${s.id}/bans?active_only=false`, { token: suite.h.viewerToken })).body.data.length, 2);
 
     // The timed ban's time comes: it leaves the list and the file by itself.
-    await withDatabase(h, (knex) => knex('bans').where({ id: ipBan.id }).update({ expires_at: new Date(Date.now() - 1000).toISOString() }));
-    assert.deepEqual((await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data, []);
+    await withDatabase(suite.h, (knex) => knex('bans').where({ id: ipBan.id }).update({ expires_at: new Date(Date.now() - 1000).toISOString() }));
+    assert.deepEqual((await suite.h.api('GET', `/servers/${s.id}/bans`, { token: suite.h.viewerToken })).body.data, []);
     await waitFor(async () => !(await banFile(s.id)).includes('192.0.2.7'), { what: 'the expired ban to leave the ban file' });
   });
 
   it('keeps a ban when the ban file cannot be written', async () => {
-    const s = await createGameServer(h, fake);
-    const battleye = join(h.dataDir, 'servers', String(s.id), 'battleye');
+    const s = await createGameServer(suite.h, suite.fake);
+    const battleye = join(suite.h.dataDir, 'servers', String(s.id), 'battleye');
     await rm(battleye, { recursive: true, force: true });
     await mkdir(join(battleye, 'bans.txt'), { recursive: true }); // a folder where the file must go
-    const res = await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: GUID_A } });
+    const res = await suite.h.api('POST', `/servers/${s.id}/bans`, { token: suite.h.adminToken, body: { player_uid: GUID_A } });
     assert.equal(res.status, 201);
-    assert.equal((await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data.length, 1);
+    assert.equal((await suite.h.api('GET', `/servers/${s.id}/bans`, { token: suite.h.viewerToken })).body.data.length, 1);
   });
 });

@@ -1,11 +1,11 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { ADMIN_PASSWORD, startHarness, type Harness } from './helpers.js';
-import { killGames, wsClient, type FakeInstall } from './games.js';
+import { freeGamePorts, waitFor } from '@garrison/testkit';
+import { ADMIN_PASSWORD } from './helpers.js';
+import { gameService, wsClient } from './games.js';
 
 // The README's example session, run as written (bash, curl, jq) against a real service, so that it
 // cannot rot. Only what a reader's machine would differ in is replaced: the port, the admin password,
@@ -54,17 +54,7 @@ function assertShows(actual: unknown, shown: unknown, path = '$'): void {
 }
 
 describe('the README example session', () => {
-  let h: Harness;
-  let fake: FakeInstall;
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    h = await startHarness({ readyTimeoutMs: 30_000 });
-  });
-  after(async () => {
-    await killGames(h);
-    await h.close();
-    await fake.remove();
-  });
+  const suite = gameService({ readyTimeoutMs: 30_000 });
 
   it('runs as written against a real service and shows what the service answers', async () => {
     const readme = await readFile(README, 'utf8');
@@ -73,10 +63,10 @@ describe('the README example session', () => {
     const ports = await freeGamePorts();
     const local = (text: string) =>
       text
-        .replaceAll('localhost:8080', new URL(h.url).host)
-        .replaceAll('127.0.0.1:8080', new URL(h.url).host)
+        .replaceAll('localhost:8080', new URL(suite.h.url).host)
+        .replaceAll('127.0.0.1:8080', new URL(suite.h.url).host)
         .replaceAll('"password":"…"', `"password":"${ADMIN_PASSWORD}"`)
-        .replaceAll('/srv/gamea/gameaserver_x64.exe', fake.exePath)
+        .replaceAll('/srv/gamea/gameaserver_x64.exe', suite.fake.exePath)
         .replaceAll('2302', String(ports.game_port))
         .replaceAll('2305', String(ports.rcon_port));
 
@@ -106,7 +96,7 @@ describe('the README example session', () => {
           assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/, 'the login gives a token');
           const wsStep = steps.find((s) => s.command.startsWith('websocat '));
           const wsUrl = wsStep && /"ws:\/\/[^"/]+(\/[^"]*)"/.exec(local(wsStep.command))?.[1]!.replace('$TOKEN', token);
-          if (wsUrl) socket = await wsClient(h.url, wsUrl);
+          if (wsUrl) socket = await wsClient(suite.h.url, wsUrl);
           continue;
         }
         let shown: unknown;

@@ -1,35 +1,24 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { installFakeGameaTemp } from '@garrison/testkit';
-import { startHarness, type Harness } from './helpers.js';
-import { FAST_SUPERVISION, createGameServer, killGames, statusBecomes, wsClient, type FakeInstall } from './games.js';
+import { startHarness } from './helpers.js';
+import { gameService, FAST_SUPERVISION, createGameServer, killGames, statusBecomes, wsClient } from './games.js';
 
 describe('the WebSocket /ws', () => {
-  let h: Harness;
-  let fake: FakeInstall;
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    h = await startHarness(FAST_SUPERVISION);
-  });
-  after(async () => {
-    await killGames(h);
-    await h.close();
-    await fake.remove();
-  });
+  const suite = gameService(FAST_SUPERVISION);
 
   it('closes with 4001 without a valid token of an existing user', async () => {
-    const gone = await h.userToken('viewer');
-    await h.api('DELETE', `/auth/users/${gone.id}`, { token: h.adminToken });
+    const gone = await suite.h.userToken('viewer');
+    await suite.h.api('DELETE', `/auth/users/${gone.id}`, { token: suite.h.adminToken });
     for (const query of ['', '?token=', '?token=garbage', `?token=${gone.token}`, `/all?token=nope`]) {
-      const ws = await wsClient(h.url, `/ws${query}`);
+      const ws = await wsClient(suite.h.url, `/ws${query}`);
       assert.equal((await ws.closing).code, 4001, query);
       assert.deepEqual(ws.messages, []);
     }
   });
 
   it('greets with the subscriptions, answers ping, and refuses a malformed server_id', async () => {
-    const all = await wsClient(h.url, `/ws?token=${h.viewerToken}`);
-    const some = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=3&server_id=5`);
+    const all = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}`);
+    const some = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=3&server_id=5`);
     try {
       const hello = await all.next((m) => m.type === 'connected', 'connected');
       assert.equal(hello.data.subscriptions, 'all');
@@ -42,21 +31,21 @@ describe('the WebSocket /ws', () => {
       some.close();
     }
     for (const bad of ['1.5', 'abc', '-1', '99999999999']) {
-      const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${bad}`);
+      const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${bad}`);
       assert.equal((await ws.closing).code, 4400, bad);
     }
   });
 
   it('routes each server\'s events only to its subscribers and to those of all', async () => {
-    const a = await createGameServer(h, fake);
-    const b = await createGameServer(h, fake);
-    const onlyA = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${a.id}`);
-    const onlyB = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${b.id}`);
-    const everything = await wsClient(h.url, `/ws?token=${h.adminToken}`);
-    const appendix = await wsClient(h.url, `/ws/${a.id}?token=${h.viewerToken}`);
+    const a = await createGameServer(suite.h, suite.fake);
+    const b = await createGameServer(suite.h, suite.fake);
+    const onlyA = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${a.id}`);
+    const onlyB = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${b.id}`);
+    const everything = await wsClient(suite.h.url, `/ws?token=${suite.h.adminToken}`);
+    const appendix = await wsClient(suite.h.url, `/ws/${a.id}?token=${suite.h.viewerToken}`);
     try {
-      await h.api('POST', `/servers/${a.id}/start`, { token: h.adminToken });
-      await statusBecomes(h, a.id, 'running');
+      await suite.h.api('POST', `/servers/${a.id}/start`, { token: suite.h.adminToken });
+      await statusBecomes(suite.h, a.id, 'running');
       const running = (m: any) => m.type === 'server_status' && m.server_id === a.id && m.data.status === 'running';
       await everything.next(running, 'running on the all-servers client');
       await onlyA.next(running, 'running on the server-A client');
@@ -71,7 +60,7 @@ describe('the WebSocket /ws', () => {
       }
       appendix.send({ type: 'subscribe', channels: ['event'] });
       await appendix.next((m) => m.type === 'subscribed' && m.data.channels.includes('event'), 'subscribed');
-      await h.api('POST', `/servers/${a.id}/stop`, { token: h.adminToken });
+      await suite.h.api('POST', `/servers/${a.id}/stop`, { token: suite.h.adminToken });
       const stopEvent = await appendix.next((m) => m.type === 'event' && m.data.event_type === 'stop', 'the audit event of the stop');
       assert.equal(stopEvent.data.actor, 'admin');
       // A viewer gets no secret in any event: the game's passwords appear nowhere in what it received.
@@ -79,7 +68,7 @@ describe('the WebSocket /ws', () => {
       for (const secret of [a.rcon_password, a.password_admin]) assert.ok(!seen.includes(String(secret)), 'no credential in a viewer\'s events');
     } finally {
       for (const c of [onlyA, onlyB, everything, appendix]) c.close();
-      await killGames(h);
+      await killGames(suite.h);
     }
   });
 

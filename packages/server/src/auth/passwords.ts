@@ -29,3 +29,6 @@ export async function verifyPassword(password: string, stored: string): Promise<
 
 /** A hash to compare against when the user does not exist, so that a wrong username costs as long as a wrong password. */
 export const DUMMY_HASH_PROMISE = hashPassword(randomBytes(16).toString('hex'));
+
+/** A password for a user who did not choose one (the first admin, the CLI's users): 96 random bits. */
+export const generatePassword = () => randomBytes(12).toString('base64url');

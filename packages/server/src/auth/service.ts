@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type Role, type User } from '@garrison/core';
@@ -7,7 +6,7 @@ import type { Models } from '../db/models/index.js';
 import type { UserModel } from '../db/models/UserModel.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Settings } from '../settings.js';
-import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from './passwords.js';
+import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
 import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
@@ -97,7 +96,7 @@ export class UserService {
       return { username: owner ?? username, generatedPassword: null, passwordFile: owner ? initialPasswordPath(dataDir) : null };
     };
     if ((await this.models.User.query().resultSize()) > 0) return existing();
-    const password = adminPassword ?? randomBytes(12).toString('base64url');
+    const password = adminPassword ?? generatePassword();
     try {
       await this.create(username, password, 'admin');
     } catch (err) {

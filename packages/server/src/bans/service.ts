@@ -18,19 +18,8 @@ type NewBan = Static<typeof CreateBanRequest>;
 
 const GUID = /^[0-9a-f]{32}$/i;
 
-interface BanRow {
-  id: number;
-  server_id: number;
-  guid: string;
-  name: string | null;
-  reason: string;
-  banned_by: string;
-  ban_type: 'GUID' | 'IP';
-  duration_minutes: number;
-  expires_at: string | null;
-  created_at: string;
-  active: boolean | number;
-}
+/** A stored ban: the record as the API shows it, and whether it is still in force (SQLite stores booleans as 0/1). */
+type BanRow = BanRecord & { active: boolean | number };
 
 const toBan = (r: BanRow): BanRecord => ({
   id: r.id,

@@ -1,19 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { resolveSettings, SettingError, SETTINGS, settingsFromEnv, settingsFromFlags } from '../settings.js';
+import { flagSettings, resolveSettings, SettingError, settingsFromEnv, settingsFromFlags } from '../settings.js';
 import { COMMANDS, generalUsage, UsageError } from './usage.js';
 
 // The commands load the service's modules when they run: help, a version or a usage error answer at once.
 const serveCommand = () => import('./serve.js');
 const store = () => import('./store.js');
 const usersCommands = () => import('./users.js');
-
-const STORE_OPTIONS = {
-  'data-dir': { type: 'string' },
-  database: { type: 'string' },
-  'log-level': { type: 'string' },
-  'log-format': { type: 'string' },
-} as const;
 
 const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -32,7 +25,9 @@ function parse(command: string, args: string[], options: Options, positionals: n
   }
 }
 
-const SERVE_OPTIONS: Options = Object.fromEntries(SETTINGS.filter((s) => s.flag).map((s) => [s.flag!, { type: 'string' }]));
+const optionsOf = (command: 'serve' | 'data'): Options => Object.fromEntries(flagSettings(command).map((s) => [s.flag!, { type: 'string' }]));
+const SERVE_OPTIONS = optionsOf('serve');
+const STORE_OPTIONS = optionsOf('data');
 
 async function run(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;

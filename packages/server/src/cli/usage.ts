@@ -1,4 +1,4 @@
-import { SETTINGS, shownDefault } from '../settings.js';
+import { flagSettings, SETTINGS, shownDefault } from '../settings.js';
 
 /** A mistake in how the command was called: the CLI prints it with the command's usage and exits 2. */
 export class UsageError extends Error {
@@ -10,11 +10,8 @@ export class UsageError extends Error {
   }
 }
 
-const STORE_FLAGS = `  --data-dir DIR      GARRISON_DATA_DIR      (default ./data)
-  --database URL      GARRISON_DATABASE_URL  (default: SQLite garrison.db in the data dir)`;
-
-const serveFlags = () =>
-  SETTINGS.filter((s) => s.flag)
+const flagLines = (command: 'serve' | 'data') =>
+  flagSettings(command)
     .map((s) => `  --${`${s.flag} ${s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE'}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`)
     .join('\n');
 
@@ -29,7 +26,7 @@ export const COMMANDS: Record<string, { summary: string; usage: () => string }> 
     usage: () => `usage: garrison serve [flags]
 
 Flags (a flag wins over its environment variable):
-${serveFlags()}
+${flagLines('serve')}
 
 Environment only:
 ${environment()}`,
@@ -39,7 +36,7 @@ ${environment()}`,
     usage: () => `usage: garrison migrate [--unlock] [flags]
 
   --unlock            free the migration lock left by a migration that was cut off, then migrate
-${STORE_FLAGS}`,
+${flagLines('data')}`,
   },
   'admin reset-password': {
     summary: "set a user's password without the current one",
@@ -47,14 +44,14 @@ ${STORE_FLAGS}`,
 
 Sets a new password for USERNAME (default: GARRISON_ADMIN_USERNAME, or admin) and prints it once;
 with --password-stdin, reads the password from standard input instead. Safe while the service runs.
-${STORE_FLAGS}`,
+${flagLines('data')}`,
   },
   'users list': {
     summary: 'list the users',
     usage: () => `usage: garrison users list [--json] [flags]
 
   --json              one JSON array instead of a table
-${STORE_FLAGS}`,
+${flagLines('data')}`,
   },
   'users create': {
     summary: 'create a user',
@@ -62,7 +59,7 @@ ${STORE_FLAGS}`,
 
 Creates the user (role viewer by default) and prints a generated password once; with
 --password-stdin, reads the password from standard input instead.
-${STORE_FLAGS}`,
+${flagLines('data')}`,
   },
 };
 

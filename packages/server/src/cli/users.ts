@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { ApiError, NewPassword, Username, Value, type Role, type TSchema } from '@garrison/core';
 import { UserService } from '../auth/service.js';
+import { generatePassword } from '../auth/passwords.js';
 import { UsageError } from './usage.js';
 import type { Store } from './store.js';
 
@@ -19,7 +19,6 @@ export async function passwordFromStdin(): Promise<string> {
   return password;
 }
 
-const generated = () => randomBytes(12).toString('base64url');
 
 /** The same rules as the HTTP API's, so that the CLI cannot make a user the API would refuse. */
 function check(schema: TSchema, value: string, what: string, command: string): void {
@@ -28,7 +27,7 @@ function check(schema: TSchema, value: string, what: string, command: string): v
 }
 
 export async function resetPassword(store: Store, username: string, fromStdin: boolean): Promise<void> {
-  const password = fromStdin ? await passwordFromStdin() : generated();
+  const password = fromStdin ? await passwordFromStdin() : generatePassword();
   check(NewPassword, password, 'the password', 'admin reset-password');
   try {
     await users(store).setPassword(username, password);
@@ -41,7 +40,7 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
 
 export async function createUser(store: Store, username: string, role: Role, fromStdin: boolean): Promise<void> {
   check(Username, username, 'the user name', 'users create');
-  const password = fromStdin ? await passwordFromStdin() : generated();
+  const password = fromStdin ? await passwordFromStdin() : generatePassword();
   check(NewPassword, password, 'the password', 'users create');
   try {
     await users(store).create(username, password, role);

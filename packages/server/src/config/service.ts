@@ -152,18 +152,24 @@ export class ConfigService {
     }
   }
 
+  /** The server's current config rendered into the game's files, with what rendering needed. */
+  private async rendered(serverId: number) {
+    const server = await this.servers.row(serverId);
+    const adapter = this.adapters.get(server.game_type);
+    const generator = this.adapters.require(adapter, 'config_generator');
+    const config = await this.effectiveConfig(server);
+    const ctx = serverContext(server, this.settings.dataDir);
+    return { adapter, generator, config, ctx, files: generator.render(config, ctx) };
+  }
+
   /** The game's config files for the server's current config, secrets in clear. */
   async render(serverId: number): Promise<RenderedFile[]> {
-    const server = await this.servers.row(serverId);
-    const generator = this.adapters.require(this.adapters.get(server.game_type), 'config_generator');
-    return generator.render(await this.effectiveConfig(server), serverContext(server, this.settings.dataDir));
+    return (await this.rendered(serverId)).files;
   }
 
   /** One generated file an admin may download, by its label; 404 for any other name. */
   async download(serverId: number, filename: string): Promise<string> {
-    const server = await this.servers.row(serverId);
-    const generator = this.adapters.require(this.adapters.get(server.game_type), 'config_generator');
-    const files = await this.render(serverId);
+    const { generator, files } = await this.rendered(serverId);
     const file = files.find((f) => f.label === filename && (generator.downloadable ?? files.map((x) => x.label)).includes(f.label));
     if (!file) throw new ApiError('NOT_FOUND', `no downloadable config file ${JSON.stringify(filename.slice(0, 100))}`);
     return file.content;
@@ -171,11 +177,7 @@ export class ConfigService {
 
   /** The rendered files by label, and the launch arguments that carry mods by argument name. */
   async preview(serverId: number): Promise<Record<string, string>> {
-    const server = await this.servers.row(serverId);
-    const adapter = this.adapters.get(server.game_type);
-    const config = await this.effectiveConfig(server);
-    const ctx = serverContext(server, this.settings.dataDir);
-    const files = this.adapters.require(adapter, 'config_generator').render(config, ctx);
+    const { adapter, config, ctx, files } = await this.rendered(serverId);
     const preview = Object.fromEntries(files.map((f) => [f.label, f.content]));
     const shown = adapter.capabilities.mod_manager?.modArguments ?? [];
     if (shown.length && adapter.capabilities.process_config) {

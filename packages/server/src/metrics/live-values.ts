@@ -1,10 +1,8 @@
+import type { ServerDetail, Static } from '@garrison/core';
 import { injectable } from 'tsyringe';
 
-export interface LiveValues {
-  cpu_percent: number | null;
-  ram_mb: number | null;
-  player_count: number | null;
-}
+/** The fields of the server record that come from the running game rather than the database. */
+export type LiveValues = Pick<Static<typeof ServerDetail>, 'cpu_percent' | 'ram_mb' | 'player_count'>;
 
 /**
  * The live figures of each running game, as the server record shows them: CPU and memory from the

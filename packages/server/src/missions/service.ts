@@ -46,13 +46,12 @@ export class MissionService {
 
   async upload(serverId: number, req: IncomingMessage) {
     const { manager, dir } = await this.manager(serverId);
-    const accept = (filename: string) => {
+    const received = await receiveFile(req, dir, this.settings.missionUploadLimitBytes, (filename) => {
       // A leading dot would hide the file, and is how this service names its temporary files.
       if (filename.startsWith('.')) throw new ApiError('ADAPTER_ERROR', `a mission file name cannot start with a dot: ${filename}`);
       return manager.parseMissionFilename(filename);
-    };
-    const received = await receiveFile(req, dir, this.settings.missionUploadLimitBytes, accept);
-    const parsed = accept(received.filename);
+    });
+    const parsed = received.accepted;
     await keepFile(received, dir);
     return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size };
   }

@@ -8,7 +8,9 @@ import { ApiError } from '@garrison/core';
 
 const TEMP_PREFIX = '.upload-';
 
-export interface ReceivedFile {
+export interface ReceivedFile<T = void> {
+  /** What `acceptName` made of the name. */
+  accepted: T;
   /** The client's file name, reduced to its base name. */
   filename: string;
   /** Where the bytes are: a temporary file in the target folder, to be renamed into place. */
@@ -22,13 +24,14 @@ export interface ReceivedFile {
  * aborted upload included), so that nothing half-written is left behind. `acceptName` sees the file's
  * base name as soon as the part's headers arrive and throws to refuse it, before a byte is written.
  */
-export async function receiveFile(req: IncomingMessage, folder: string, limit: number, acceptName: (filename: string) => void): Promise<ReceivedFile> {
+export async function receiveFile<T>(req: IncomingMessage, folder: string, limit: number, acceptName: (filename: string) => T): Promise<ReceivedFile<T>> {
   await mkdir(folder, { recursive: true });
   const temps: string[] = [];
+  let accepted: { value: T } | null = null;
   const refuseEarly = (part: { name: string | null; originalFilename: string | null }): boolean => {
     if (part.name !== 'file') return false;
     try {
-      acceptName(baseName(part.originalFilename));
+      accepted = { value: acceptName(baseName(part.originalFilename)) };
       return true;
     } catch (err) {
       // Answered now, not after the whole body: formidable settles parse() on its first error.
@@ -59,9 +62,10 @@ export async function receiveFile(req: IncomingMessage, folder: string, limit: n
     const [, files] = await form.parse(req);
     const file = files.file?.[0];
     if (!file) throw new ApiError('VALIDATION_ERROR', "the multipart part 'file' is required");
-    const filename = baseName(file.originalFilename);
+    // The filter accepted this part, so its name was checked, and accepted, as it began.
+    const { value } = accepted as unknown as { value: T };
     temps.splice(temps.indexOf(file.filepath), 1);
-    return { filename, tempPath: file.filepath, size: file.size };
+    return { filename: baseName(file.originalFilename), tempPath: file.filepath, size: file.size, accepted: value };
   } catch (err) {
     await removeTemps();
     throw asApiError(err, limit);
@@ -78,7 +82,7 @@ function baseName(original: string | null): string {
 }
 
 /** Puts a received file in place under its name; the temporary file is gone either way. */
-export async function keepFile(received: ReceivedFile, folder: string): Promise<string> {
+export async function keepFile(received: ReceivedFile<unknown>, folder: string): Promise<string> {
   const target = join(folder, received.filename);
   try {
     await rename(received.tempPath, target);

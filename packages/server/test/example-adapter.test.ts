@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { freeGamePorts } from '@garrison/testkit';
 import { startHarness, type Harness } from './helpers.js';
 
 // examples/adapter-mygame, the adapter the guide builds, loaded as a package folder into a real service.
@@ -18,7 +19,7 @@ describe('the example external adapter', () => {
     assert.ok(games.some((g) => g.game_type === 'mygame'));
     const created = await h.api('POST', '/servers', {
       token: h.adminToken,
-      body: { name: 'Mine', game_type: 'mygame', exe_path: '/srv/mygame/mygame_server', game_port: 27015 },
+      body: { name: 'Mine', game_type: 'mygame', exe_path: '/srv/mygame/mygame_server', ...(await freeGamePorts()) },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal(typeof created.body.data.admin_password, 'string', 'its credentials, shown once');

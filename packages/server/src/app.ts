@@ -11,6 +11,8 @@ import { createLogger } from './logger.js';
 import { migrate, openDatabase, type Database } from './db/connection.js';
 import { prepareDataDir } from './data-dir.js';
 import { bindModels } from './db/models/index.js';
+import { TableVersions } from './db/table-versions.js';
+import { ReadCache } from './db/read-cache.js';
 import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
 import { RouteTable } from './http/route-table.js';
@@ -100,6 +102,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 async function serve(settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database): Promise<RunningServer> {
   await migrate(db);
   logger.info({ database: db.safeUrl }, 'database ready');
+  const tableVersions = new TableVersions(db.knex);
 
   const container = rootContainer.createChildContainer();
   container.register(TOKENS.Settings, { useValue: settings });
@@ -155,11 +158,12 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   historyTimer.unref();
 
   const router = new Router();
-  const authenticate = makeAuthenticator(container.resolve(TokenService), users);
+  const authenticate = makeAuthenticator(container.resolve(TokenService), users, new ReadCache(tableVersions));
   routes.mount(router, {
     authenticate: (ctx) => authenticate(bearerToken(ctx)),
     adapterOfServer: (id) => servers.adapterOf(id),
     adapters,
+    answers: new ReadCache(tableVersions),
   });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {

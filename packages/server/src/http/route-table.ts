@@ -14,6 +14,7 @@ import type { Principal } from '../auth/principal.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { successBody } from './envelope.js';
 import { InputValidator } from './validation.js';
+import type { ReadCache, ReadSources } from '../db/read-cache.js';
 
 export interface HandlerInput<E extends EndpointDef> {
   params: ParamsOf<E>;
@@ -32,6 +33,13 @@ export interface RouteDependencies {
   /** The adapter of a stored server; throws 404 for an unknown server. */
   adapterOfServer(serverId: number): Promise<AdapterDefinition>;
   adapters: AdapterRegistry;
+  /** Kept answers of the routes that reuse theirs, as the bytes sent. */
+  answers: ReadCache<string>;
+}
+
+export interface RouteOptions {
+  /** A hot read whose answer depends only on its URL and these sources: kept and reused while they are unchanged. */
+  reuse?: ReadSources;
 }
 
 const JSON_LIMIT = '1mb';
@@ -42,6 +50,7 @@ export const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$
 interface Route {
   endpoint: EndpointDef;
   handler: Handler<EndpointDef>;
+  options: RouteOptions;
 }
 
 /**
@@ -51,11 +60,14 @@ interface Route {
 export class RouteTable {
   private readonly routes: Route[] = [];
 
-  implement<E extends EndpointDef>(endpoint: E, handler: Handler<E>): void {
+  implement<E extends EndpointDef>(endpoint: E, handler: Handler<E>, options: RouteOptions = {}): void {
     if (this.routes.some((r) => r.endpoint.operationId === endpoint.operationId)) {
       throw new Error(`endpoint ${endpoint.operationId} implemented twice`);
     }
-    this.routes.push({ endpoint, handler: handler as unknown as Handler<EndpointDef> });
+    if (options.reuse && (endpoint.method !== 'GET' || endpoint.access === 'public')) {
+      throw new Error(`${endpoint.operationId}: only an authenticated GET can reuse its answers`);
+    }
+    this.routes.push({ endpoint, handler: handler as unknown as Handler<EndpointDef>, options });
   }
 
   endpoints(): EndpointDef[] {
@@ -63,7 +75,7 @@ export class RouteTable {
   }
 
   mount(router: Router, deps: RouteDependencies): void {
-    for (const { endpoint, handler } of this.routes) {
+    for (const { endpoint, handler, options } of this.routes) {
       const invalidCode = endpoint.invalidBodyCode ?? 'VALIDATION_ERROR';
       const params = endpoint.params && new InputValidator(endpoint.params, 'path');
       const query = endpoint.query && new InputValidator(endpoint.query, 'query');
@@ -76,19 +88,32 @@ export class RouteTable {
         if (endpoint.access === 'admin' && principal?.role !== 'admin') {
           throw new ApiError('FORBIDDEN', 'this action needs the admin role');
         }
-        const input = {
-          params: params ? params.parse(ctx.params) : {},
-          query: query ? query.parse({ ...ctx.query }) : {},
-          body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
-          principal,
-          ctx,
+        const answer = async () => {
+          const input = {
+            params: params ? params.parse(ctx.params) : {},
+            query: query ? query.parse({ ...ctx.query }) : {},
+            body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
+            principal,
+            ctx,
+          };
+          if (endpoint.capability) {
+            const serverId = (input.params as { server_id?: number }).server_id;
+            if (serverId === undefined) throw new Error(`${endpoint.operationId} needs a server_id to check its capability`);
+            deps.adapters.require(await deps.adapterOfServer(serverId), endpoint.capability);
+          }
+          return handler(input as HandlerInput<EndpointDef>);
         };
-        if (endpoint.capability) {
-          const serverId = (input.params as { server_id?: number }).server_id;
-          if (serverId === undefined) throw new Error(`${endpoint.operationId} needs a server_id to check its capability`);
-          deps.adapters.require(await deps.adapterOfServer(serverId), endpoint.capability);
+        if (options.reuse) {
+          // Keyed on the URL as sent: only a URL that was valid once has an answer kept.
+          const bytes =
+            deps.answers.get(ctx.url, options.reuse) ??
+            (await deps.answers.read(ctx.url, options.reuse, async () => JSON.stringify(successBody(await answer(), endpoint.envelope))));
+          ctx.status = endpoint.status;
+          ctx.type = 'json';
+          ctx.body = bytes;
+          return;
         }
-        const data = await handler(input as HandlerInput<EndpointDef>);
+        const data = await answer();
         ctx.status = endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
       });

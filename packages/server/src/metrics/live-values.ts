@@ -11,6 +11,8 @@ export type LiveValues = Pick<Static<typeof ServerDetail>, 'cpu_percent' | 'ram_
 @injectable()
 export class LiveFigures {
   private readonly values = new Map<number, LiveValues>();
+  /** Changes with every update, for what is built from these figures and kept. */
+  version = 0;
 
   get(serverId: number): LiveValues {
     return this.values.get(serverId) ?? { cpu_percent: null, ram_mb: null, player_count: null };
@@ -18,9 +20,10 @@ export class LiveFigures {
 
   update(serverId: number, patch: Partial<LiveValues>): void {
     this.values.set(serverId, { ...this.get(serverId), ...patch });
+    this.version++;
   }
 
   clear(serverId: number): void {
-    this.values.delete(serverId);
+    if (this.values.delete(serverId)) this.version++;
   }
 }

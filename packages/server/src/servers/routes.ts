@@ -6,7 +6,7 @@ import type { Supervisor } from '../supervisor/supervisor.js';
 import type { ServerService } from './service.js';
 
 export function serverRoutes(routes: RouteTable, servers: ServerService, remoteAdmin: RemoteAdminService, supervisor: Supervisor, audit: AuditService): void {
-  routes.implement(endpoints.listServers, async ({ query }) => servers.list(query));
+  routes.implement(endpoints.listServers, async ({ query }) => servers.list(query), { reuse: servers.listSources });
   routes.implement(endpoints.createServer, async ({ body, principal }) => {
     const created = await servers.create(body);
     void audit.record(created.id, 'server_created', principal.username, { name: created.name });

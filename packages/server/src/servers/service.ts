@@ -93,6 +93,9 @@ export class ServerService {
     return { row, capability, ctx: serverContext(row, this.settings.dataDir) };
   }
 
+  /** What the list is made of, for reusing its answer while neither changes. */
+  readonly listSources = { tables: ['servers'], version: () => this.live.version } as const;
+
   /** The dashboard's hot read: plain rows of the list columns, without building models. */
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
     const query = this.models.Server.knex()('servers').select(LIST_COLUMNS).orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);

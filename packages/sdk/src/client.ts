@@ -61,7 +61,8 @@ export class GarrisonClient {
   constructor(private readonly options: GarrisonClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.token = options.token ?? null;
-    this.fetcher = options.fetch ?? fetch;
+    // Called as a method of this client, a browser's own fetch throws "Illegal invocation": it must keep its global `this`.
+    this.fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     Object.assign(this, resources(this));
     const token = () => this.token;
     this.events = {

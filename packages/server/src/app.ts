@@ -54,6 +54,7 @@ import { logFileRoutes } from './logfiles/routes.js';
 import { MissionService } from './missions/service.js';
 import { missionRoutes } from './missions/routes.js';
 import { ModService } from './mods/service.js';
+import { consoleBuilt, webConsole } from './web-console/serve.js';
 import { modRoutes } from './mods/routes.js';
 
 export interface RunningServer {
@@ -176,6 +177,7 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   app.use(boundUnreadBody());
   app.use(errorMiddleware(logger));
   app.use(requireHost());
+  app.use(webConsole());
   app.use(rateLimitMiddleware(settings));
   app.use(router.routes());
 
@@ -197,6 +199,7 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${host}:${port}`;
   logger.info(`listening on ${url}`);
+  if (!consoleBuilt()) logger.warn('the web console is not built (npm run build): / answers 404');
   if (firstAdmin.generatedPassword) {
     // Deliberately outside the redacted fields, and only now that the service is reachable.
     logger.warn(

@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'preact/hooks';
+import { GarrisonApiError } from '@garrison/sdk';
+
+/** A failure as a person reads it: what went wrong, and for a 429 how long until the console tries again. */
+export function describe(err: unknown): string {
+  if (err instanceof GarrisonApiError) {
+    if (err.status === 429) return `Slow down: too many requests. Retrying in ${err.retryAfterSeconds ?? 'a few'} s.`;
+    if (err.status === 0) return `The service cannot be reached (${err.message}).`;
+    return err.message ? `${err.message} (${err.code})` : err.code;
+  }
+  if (err instanceof TypeError && /fetch|network/i.test(err.message)) return `The service cannot be reached (${err.message}). Check that it is running.`;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export function Problem({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
+  if (!error) return null;
+  return (
+    <div class="problem" role="alert">
+      <span>{describe(error)}</span>
+      {onDismiss && (
+        <button type="button" class="quiet" onClick={onDismiss} aria-label="Dismiss">
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Runs `load` now and again after a 429's wait, so that a rate limit shows a countdown instead of a broken page. */
+export function useRetryingLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    load().then(
+      (value) => {
+        if (!live) return;
+        setData(value);
+        setError(null);
+      },
+      (err: unknown) => {
+        if (!live) return;
+        setError(err);
+        if (err instanceof GarrisonApiError && err.status === 429) {
+          timer = setTimeout(() => setAttempt((n) => n + 1), (err.retryAfterSeconds ?? 5) * 1000);
+        }
+      },
+    );
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [...deps, attempt]);
+  return { data, error, reload: () => setAttempt((n) => n + 1) };
+}

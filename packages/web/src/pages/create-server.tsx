@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { ServerDetail } from '@garrison/core';
+import { client, endIfUnauthorized } from '../session.js';
+import { Problem } from '../components/problem.js';
+
+type Created = ResponseOf<Endpoints['createServer']>;
+
+/** The game's generated credentials: what the creation answer holds beyond the server record. */
+const credentialsOf = (created: Created) =>
+  Object.entries(created).filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string');
+const labelOf = (field: string) => field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+/** The new-server form, then the generated credentials: shown this once, as the service returns them only now. */
+export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [created, setCreated] = useState<Created | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    setBusy(true);
+    setError(null);
+    try {
+      const server = await client.servers.create({
+        name: text('name'),
+        exe_path: text('exe_path'),
+        game_port: Number(text('game_port')),
+        ...(text('rcon_port') ? { rcon_port: Number(text('rcon_port')) } : {}),
+        ...(text('description') ? { description: text('description') } : {}),
+        auto_restart: form.get('auto_restart') === 'on',
+      });
+      setCreated(server);
+      onCreated(server);
+    } catch (err) {
+      endIfUnauthorized(err);
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog ref={dialog} aria-labelledby="create-title" onClose={onClose} class="wide">
+      {!created ? (
+        <form onSubmit={submit}>
+          <h2 id="create-title">New server</h2>
+          <label>
+            Name
+            <input name="name" required maxLength={100} />
+          </label>
+          <label>
+            Executable path
+            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" />
+          </label>
+          <div class="row">
+            <label>
+              Game port
+              <input name="game_port" type="number" required min={1} max={65535} />
+            </label>
+            <label>
+              RCon port (optional)
+              <input name="rcon_port" type="number" min={1} max={65535} placeholder="game port + 3" />
+            </label>
+          </div>
+          <label>
+            Description (optional)
+            <input name="description" />
+          </label>
+          <label class="check">
+            <input name="auto_restart" type="checkbox" /> Restart automatically after a crash
+          </label>
+          <Problem error={error} />
+          <div class="dialog-actions">
+            <button type="button" class="quiet" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="submit" disabled={busy}>
+              {busy ? 'Creating…' : 'Create'}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <div>
+          <h2 id="create-title">{created.name} is ready</h2>
+          <p class="notice">These passwords are shown this once. Copy them now: the service never shows them again.</p>
+          {credentialsOf(created).map(([field, value]) => (
+            <Secret key={field} label={labelOf(field)} value={value} />
+          ))}
+          <div class="dialog-actions">
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+function Secret({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard?.writeText(value);
+    setCopied(true);
+  };
+  return (
+    <div class="secret">
+      <label>
+        {label}
+        <input readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <button type="button" onClick={copy} aria-label={`Copy the ${label.toLowerCase()}`}>
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </div>
+  );
+}

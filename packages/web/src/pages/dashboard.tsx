@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { ResponseOf, Endpoints } from '@garrison/sdk';
+import { client, endIfUnauthorized, session } from '../session.js';
+import { Problem, useRetryingLoad } from '../components/problem.js';
+import { Confirm } from '../components/confirm.js';
+import { CreateServer } from './create-server.js';
+
+type ServerItem = ResponseOf<Endpoints['listServers']>[number];
+type Action = 'start' | 'stop' | 'restart' | 'kill';
+
+const RUNNING = new Set(['starting', 'running', 'stopping']);
+/** What each action loses, asked before it is done; the others need no confirmation. */
+const LOSES: Partial<Record<Action, string>> = {
+  kill: 'Kill ends the process at once: players are dropped and the mission state is lost.',
+  stop: 'Stop shuts the game down: players are disconnected.',
+  restart: 'Restart shuts the game down and starts it again: players are disconnected.',
+};
+
+export function Dashboard() {
+  const admin = session.value?.role === 'admin';
+  const [servers, setServers] = useState<ServerItem[] | null>(null);
+  const { data, error, reload } = useRetryingLoad(() => client.servers.list({ limit: 500 }), []);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [asking, setAsking] = useState<{ server: ServerItem; action: Action } | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    if (data) setServers(data);
+  }, [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  // Live figures over the WebSocket, never by polling: the rate limit is per token.
+  useEffect(() => {
+    const patch = (id: number, change: Partial<ServerItem>) =>
+      setServers((list) => {
+        if (list && !list.some((s) => s.id === id)) reload(); // a server made elsewhere
+        return list && list.map((s) => (s.id === id ? { ...s, ...change } : s));
+      });
+    let reconnected = false;
+    const subscription = client.events.subscribe(
+      {},
+      {
+        server_status: ({ server_id, data }) => {
+          const stopped = !RUNNING.has(data.status);
+          patch(server_id, { status: data.status, pid: data.pid, started_at: data.started_at, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
+        },
+        metrics: ({ server_id, data }) => patch(server_id, { cpu_percent: data.cpu_percent, ram_mb: data.ram_mb }),
+        players: ({ server_id, data }) => patch(server_id, { player_count: data.count }),
+        connected: () => {
+          if (reconnected) reload(); // what changed while the connection was down
+          reconnected = true;
+        },
+        closed: (err) => err && endIfUnauthorized(err),
+      },
+    );
+    return () => subscription.close();
+  }, []);
+
+  const act = async (server: ServerItem, action: Action) => {
+    setAsking(null);
+    setActionError(null);
+    try {
+      await client.servers[action](server.id);
+    } catch (err) {
+      endIfUnauthorized(err);
+      setActionError(err);
+    }
+  };
+  const remove = async (server: ServerItem) => {
+    setActionError(null);
+    try {
+      await client.servers.delete(server.id);
+      setServers((list) => list && list.filter((s) => s.id !== server.id));
+    } catch (err) {
+      endIfUnauthorized(err);
+      setActionError(err);
+    }
+  };
+
+  return (
+    <section aria-labelledby="servers-title">
+      <div class="section-head">
+        <h1 id="servers-title">Servers</h1>
+        {admin && (
+          <button type="button" onClick={() => setCreating(true)}>
+            New server
+          </button>
+        )}
+      </div>
+      <Problem error={error} />
+      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(s) => setServers((list) => [...(list ?? []).filter((x) => x.id !== s.id), s])} />}
+      {servers === null && !error && <p>Loading…</p>}
+      {servers?.length === 0 && <p class="empty">No servers yet.{admin ? ' Create one with “New server”.' : ''}</p>}
+      <ul class="servers">
+        {servers?.map((s) => (
+          <li key={s.id} class="server" data-server-id={s.id}>
+            <div class="server-head">
+              <a href={`#/servers/${s.id}`} class="server-name">
+                {s.name}
+              </a>
+              <span class={`status status-${s.status}`} data-testid="status">
+                {s.status}
+              </span>
+            </div>
+            <dl class="figures">
+              <div>
+                <dt>Players</dt>
+                <dd>{s.player_count ?? '–'}</dd>
+              </div>
+              <div>
+                <dt>CPU</dt>
+                <dd>{s.cpu_percent === null ? '–' : `${s.cpu_percent.toFixed(1)} %`}</dd>
+              </div>
+              <div>
+                <dt>Memory</dt>
+                <dd>{s.ram_mb === null ? '–' : `${Math.round(s.ram_mb)} MB`}</dd>
+              </div>
+              <div>
+                <dt>Port</dt>
+                <dd>{s.game_port}</dd>
+              </div>
+            </dl>
+            {admin && (
+              <div class="actions" role="group" aria-label={`Actions for ${s.name}`}>
+                {!RUNNING.has(s.status) && (
+                  <button type="button" onClick={() => act(s, 'start')}>
+                    Start
+                  </button>
+                )}
+                {RUNNING.has(s.status) && (
+                  <>
+                    <button type="button" onClick={() => setAsking({ server: s, action: 'stop' })}>
+                      Stop
+                    </button>
+                    <button type="button" onClick={() => setAsking({ server: s, action: 'restart' })}>
+                      Restart
+                    </button>
+                    <button type="button" class="danger" onClick={() => setAsking({ server: s, action: 'kill' })}>
+                      Kill
+                    </button>
+                  </>
+                )}
+                {!RUNNING.has(s.status) && <DeleteButton server={s} onDelete={() => remove(s)} />}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {asking && (
+        <Confirm
+          title={`${asking.action[0]!.toUpperCase()}${asking.action.slice(1)} ${asking.server.name}?`}
+          message={LOSES[asking.action]!}
+          confirmLabel={asking.action[0]!.toUpperCase() + asking.action.slice(1)}
+          onConfirm={() => act(asking.server, asking.action)}
+          onCancel={() => setAsking(null)}
+        />
+      )}
+    </section>
+  );
+}
+
+function DeleteButton({ server, onDelete }: { server: ServerItem; onDelete: () => void }) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <button type="button" class="danger quiet" onClick={() => setAsking(true)}>
+        Delete
+      </button>
+      {asking && (
+        <Confirm
+          title={`Delete ${server.name}?`}
+          message="The server's record, settings and history are removed. The game's own files stay where they are."
+          confirmLabel="Delete"
+          onConfirm={() => {
+            setAsking(false);
+            onDelete();
+          }}
+          onCancel={() => setAsking(false)}
+        />
+      )}
+    </>
+  );
+}

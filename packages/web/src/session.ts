@@ -1,0 +1,50 @@
+import { GarrisonClient, GarrisonApiError } from '@garrison/sdk';
+import { signal } from '@preact/signals';
+
+/** Who is signed in: kept for the browser tab's session only, never beyond it. */
+export interface Session {
+  token: string;
+  username: string;
+  role: 'admin' | 'viewer';
+}
+
+const KEY = 'garrison.session';
+
+function stored(): Session | null {
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    return raw ? (JSON.parse(raw) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const session = signal<Session | null>(stored());
+/** Why the user was sent back to the sign-in page, shown there once. */
+export const signOutReason = signal<string | null>(null);
+
+/** The one client of the service: every request and the live events go through the SDK. */
+export const client = new GarrisonClient({ baseUrl: location.origin, token: session.value?.token ?? null });
+
+export async function signIn(username: string, password: string): Promise<void> {
+  const result = await client.login(username, password);
+  const me = await client.auth.me();
+  const next: Session = { token: result.access_token, username: me.username, role: me.role };
+  sessionStorage.setItem(KEY, JSON.stringify(next));
+  signOutReason.value = null;
+  session.value = next;
+}
+
+export function signOut(reason: string | null = null): void {
+  sessionStorage.removeItem(KEY);
+  client.token = null;
+  signOutReason.value = reason;
+  session.value = null;
+}
+
+/** A refused token (expired, or its user deleted) ends the session with a message instead of a broken page. */
+export function endIfUnauthorized(err: unknown): void {
+  if (err instanceof GarrisonApiError && err.status === 401 && session.value) {
+    signOut('Your session has ended (the sign-in expired or was revoked). Please sign in again.');
+  }
+}

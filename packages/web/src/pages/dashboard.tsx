@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
 import { client, endIfUnauthorized, session } from '../session.js';
 import { Problem, useRetryingLoad } from '../components/problem.js';
@@ -7,6 +7,7 @@ import { CreateServer } from './create-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
 type Action = 'start' | 'stop' | 'restart' | 'kill';
+type Change = { id: number; change: Partial<ServerItem> };
 
 const RUNNING = new Set(['starting', 'running', 'stopping']);
 /** What each action loses, asked before it is done; the others need no confirmation. */
@@ -19,7 +20,19 @@ const LOSES: Partial<Record<Action, string>> = {
 export function Dashboard() {
   const admin = session.value?.role === 'admin';
   const [servers, setServers] = useState<ServerItem[] | null>(null);
-  const { data, error, reload } = useRetryingLoad(() => client.servers.list({ limit: 500 }), []);
+  // Live changes that arrive while a list loads are replayed on it in order: the list may have been read
+  // before them. Replaying one the list already holds changes nothing.
+  const loading = useRef(new Set<Change[]>());
+  const { data, error, reload } = useRetryingLoad(async () => {
+    const arrived: Change[] = [];
+    loading.current.add(arrived);
+    try {
+      const list = await client.servers.list({ limit: 500 });
+      return arrived.reduce((all, { id, change }) => all.map((s) => (s.id === id ? { ...s, ...change } : s)), list);
+    } finally {
+      loading.current.delete(arrived);
+    }
+  }, []);
   const [actionError, setActionError] = useState<unknown>(null);
   const [asking, setAsking] = useState<{ server: ServerItem; action: Action } | null>(null);
   const [creating, setCreating] = useState(false);
@@ -27,16 +40,27 @@ export function Dashboard() {
   useEffect(() => {
     if (data) setServers(data);
   }, [data]);
+  // The servers on the page, for the live events: one of a server not listed yet means it was made elsewhere.
+  const known = useRef<Set<number> | null>(null);
+  known.current = servers && new Set(servers.map((s) => s.id));
+  const lastReload = useRef(0);
   useEffect(() => endIfUnauthorized(error), [error]);
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
   useEffect(() => {
-    const patch = (id: number, change: Partial<ServerItem>) =>
-      setServers((list) => {
-        if (list && !list.some((s) => s.id === id)) reload(); // a server made elsewhere
-        return list && list.map((s) => (s.id === id ? { ...s, ...change } : s));
-      });
-    let reconnected = false;
+    const patch = (id: number, change: Partial<ServerItem>) => {
+      for (const arrived of loading.current) arrived.push({ id, change });
+      if (!known.current) return; // the first list is loading, and gets the change replayed
+      if (!known.current.has(id)) {
+        // At most one reload every 2 s, whatever the events: the rate limit counts every request.
+        if (Date.now() - lastReload.current > 2_000) {
+          lastReload.current = Date.now();
+          reload();
+        }
+        return;
+      }
+      setServers((list) => list && list.map((s) => (s.id === id ? { ...s, ...change } : s)));
+    };
     const subscription = client.events.subscribe(
       {},
       {
@@ -46,10 +70,7 @@ export function Dashboard() {
         },
         metrics: ({ server_id, data }) => patch(server_id, { cpu_percent: data.cpu_percent, ram_mb: data.ram_mb }),
         players: ({ server_id, data }) => patch(server_id, { player_count: data.count }),
-        connected: () => {
-          if (reconnected) reload(); // what changed while the connection was down
-          reconnected = true;
-        },
+        connected: () => reload(), // what changed before the subscription, or while it was down
         closed: (err) => err && endIfUnauthorized(err),
       },
     );

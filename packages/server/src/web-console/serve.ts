@@ -14,16 +14,16 @@ const POLICY = "default-src 'self'; connect-src 'self'; img-src 'self' data:; st
 export const consoleBuilt = (root = CONSOLE_ROOT) => existsSync(`${root}/index.html`);
 
 /**
- * The web console at `/`: its files, and its page for every other path without an extension (the
- * console's own pages). `/api` and `/ws` are never touched; a missing file goes on to the 404 envelope.
- * The built files' names carry their content's hash, so they are cached for good; the page never is.
+ * The web console: its page at `/` (its own pages are in the address's fragment, `/#/servers/3`), and its
+ * files. `/api` and `/ws` are never touched; a missing file goes on to the 404 envelope. The built
+ * files' names carry their content's hash, so they are cached for good; the page never is.
  */
 export function webConsole(root = CONSOLE_ROOT): Middleware {
   const built = consoleBuilt(root);
   return async (ctx, next) => {
     if (!built || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || /^\/(?:api|ws)(?:\/|$)/.test(ctx.path)) return next();
     const asset = ctx.path.startsWith('/assets/');
-    const page = !asset && !/\.[a-z0-9]+$/i.test(ctx.path);
+    const page = ctx.path === '/';
     try {
       await send(ctx, page ? '/index.html' : ctx.path, {
         root,

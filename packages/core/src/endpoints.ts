@@ -1,5 +1,6 @@
 import { Type } from './typebox.js';
 import { defineEndpoint } from './endpoint.js';
+import type { ErrorCode } from './errors.js';
 import { MessageResponse, ServerIdParams } from './schemas/common.js';
 import {
   ChangePasswordRequest,
@@ -37,6 +38,13 @@ import {
   Ban, BanIdParams, BanListQuery, CreateBanRequest, CreatedBan, KickRequest, PlayerBanRequest, PlayerHistoryPage,
   PlayerHistoryQuery, PlayerList, PlayerSlotParams, SayRequest,
 } from './schemas/players.js';
+
+/** A mission upload, at either of its two paths. */
+const missionUpload = {
+  method: 'POST', tag: 'missions', access: 'admin', capability: 'mission_manager', params: ServerIdParams, upload: true,
+  body: MissionUpload, status: 201, response: UploadedMission,
+  errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_FILENAME', 'ADAPTER_ERROR', 'FILE_TOO_LARGE', 'VALIDATION_ERROR'] as ErrorCode[],
+} as const;
 
 /** The HTTP contract, one entry per endpoint. */
 export const endpoints = {
@@ -186,16 +194,12 @@ export const endpoints = {
     access: 'any', capability: 'mission_manager', params: ServerIdParams, status: 200, response: MissionList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   uploadMission: defineEndpoint({
-    operationId: 'uploadMission', method: 'POST', path: '/servers/{server_id}/missions', tag: 'missions',
-    summary: 'Upload a mission file (multipart part `file`), streamed to disk', access: 'admin', capability: 'mission_manager',
-    params: ServerIdParams, upload: true, body: MissionUpload, status: 201, response: UploadedMission,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_FILENAME', 'ADAPTER_ERROR', 'FILE_TOO_LARGE', 'VALIDATION_ERROR'],
+    ...missionUpload,
+    operationId: 'uploadMission', path: '/servers/{server_id}/missions', summary: 'Upload a mission file (multipart part `file`), streamed to disk',
   }),
   uploadMissionAlias: defineEndpoint({
-    operationId: 'uploadMissionAlias', method: 'POST', path: '/servers/{server_id}/missions/upload', tag: 'missions',
-    summary: 'The same upload, at the path of the design-stage variant', access: 'admin', capability: 'mission_manager',
-    params: ServerIdParams, upload: true, body: MissionUpload, status: 201, response: UploadedMission,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_FILENAME', 'ADAPTER_ERROR', 'FILE_TOO_LARGE', 'VALIDATION_ERROR'],
+    ...missionUpload,
+    operationId: 'uploadMissionAlias', path: '/servers/{server_id}/missions/upload', summary: 'The same upload, at the path of the design-stage variant',
   }),
   getRotation: defineEndpoint({
     operationId: 'getRotation', method: 'GET', path: '/servers/{server_id}/missions/rotation', tag: 'missions', summary: 'The mission rotation',

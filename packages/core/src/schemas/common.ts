@@ -32,7 +32,13 @@ export const ServerIdParams = Type.Object({ server_id: Id });
 /** Largest page a list endpoint serves. */
 export const MAX_PAGE_SIZE = 500;
 
-export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
+/** `limit` and `offset` of a list endpoint, with the page size it serves by default. */
+export const pageQuery = (defaultLimit: number) => ({
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: defaultLimit })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
 });
+
+export const PageQuery = Type.Object(pageQuery(50));
+
+/** The `config_version` a change sends back: the version it was based on. */
+export const ConfigVersion = Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER });

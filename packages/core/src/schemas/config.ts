@@ -1,5 +1,5 @@
 import { Type } from '../typebox.js';
-import { MAX_REQUEST_INTEGER, ServerIdParams } from './common.js';
+import { ConfigVersion, ServerIdParams } from './common.js';
 import { WidgetHintSchema } from '../adapter/config-fields.js';
 
 export const ConfigMeta = Type.Object({ config_version: Type.Integer(), schema_version: Type.String() });
@@ -24,6 +24,6 @@ export const ConfigSectionParams = Type.Object({ ...ServerIdParams.properties, s
 
 /** Partial section fields plus the version last read; the fields are checked against the adapter's section schema. */
 export const ConfigSectionUpdate = Type.Object(
-  { config_version: Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER }) },
+  { config_version: ConfigVersion },
   { $id: 'ConfigSectionUpdate', additionalProperties: true },
 );

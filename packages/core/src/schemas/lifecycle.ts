@@ -1,5 +1,5 @@
 import { Type, type Static } from '../typebox.js';
-import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable, Timestamp } from './common.js';
+import { Nullable, pageQuery, Timestamp } from './common.js';
 import { ServerStatus } from './servers.js';
 
 export const StartResponse = Type.Object(
@@ -45,8 +45,7 @@ export const AuditEvent = Type.Object(
 export type AuditEvent = Static<typeof AuditEvent>;
 
 export const AuditQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  ...pageQuery(50),
   event_type: Type.Optional(AuditEventType),
 });
 

@@ -1,5 +1,5 @@
 import { Type } from '../typebox.js';
-import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable } from './common.js';
+import { Nullable, pageQuery, ServerIdParams } from './common.js';
 
 export const LogLevelSchema = Type.Union([Type.Literal('debug'), Type.Literal('info'), Type.Literal('warning'), Type.Literal('error')]);
 
@@ -11,8 +11,7 @@ export const QueryTimestamp = Type.String({
 });
 
 export const LogQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 200 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  ...pageQuery(200),
   level: Type.Optional(LogLevelSchema),
   since: Type.Optional(QueryTimestamp),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -38,7 +37,7 @@ export const MetricsPoint = Type.Object(
 
 /** A file name in a path: one name, never a path (checked again against the folder it must stay in). */
 export const FileNameParams = Type.Object({
-  server_id: Type.Integer({ minimum: 1, maximum: MAX_REQUEST_INTEGER }),
+  ...ServerIdParams.properties,
   filename: Type.String({ minLength: 1, maxLength: 255 }),
 });
 

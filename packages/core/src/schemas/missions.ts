@@ -1,5 +1,5 @@
 import { Type } from '../typebox.js';
-import { MAX_REQUEST_INTEGER } from './common.js';
+import { ConfigVersion } from './common.js';
 
 export const MissionFile = Type.Object(
   { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Type.String() },
@@ -37,7 +37,7 @@ export const Rotation = Type.Object(
 );
 
 export const RotationUpdate = Type.Object(
-  { missions: Type.Array(RotationEntry, { maxItems: 500 }), config_version: Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER }) },
+  { missions: Type.Array(RotationEntry, { maxItems: 500 }), config_version: ConfigVersion },
   { additionalProperties: false },
 );
 

@@ -1,5 +1,5 @@
 import { Type } from '../typebox.js';
-import { MAX_PAGE_SIZE, MAX_REQUEST_INTEGER, Nullable, ServerIdParams, Timestamp } from './common.js';
+import { Id, Nullable, pageQuery, ServerIdParams, Timestamp } from './common.js';
 
 export const Player = Type.Object({ slot_id: Type.String(), name: Type.String(), ping: Type.Integer() }, { $id: 'Player' });
 
@@ -9,8 +9,7 @@ export const PlayerList = Type.Object(
 );
 
 export const PlayerHistoryQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 100 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  ...pageQuery(100),
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
 });
 
@@ -66,12 +65,11 @@ export const CreatedBan = Type.Object(
 );
 
 export const BanListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PAGE_SIZE, default: 50 })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })),
+  ...pageQuery(50),
   active_only: Type.Optional(Type.Boolean({ default: true })),
 });
 
-export const BanIdParams = Type.Object({ ...ServerIdParams.properties, ban_id: Type.Integer({ minimum: 1, maximum: MAX_REQUEST_INTEGER }) });
+export const BanIdParams = Type.Object({ ...ServerIdParams.properties, ban_id: Id });
 
 export const SayRequest = Type.Object(
   { message: Type.String({ minLength: 1, maxLength: 1000, pattern: '^[^\\x00-\\x1f\\x7f]+$' }) },

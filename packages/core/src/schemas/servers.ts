@@ -11,6 +11,11 @@ export const ServerStatus = Type.Union([
 ]);
 export type ServerStatus = Static<typeof ServerStatus>;
 
+/** Statuses in which a process exists (or is being brought up or down). */
+export const ACTIVE_STATUSES: readonly ServerStatus[] = ['starting', 'running', 'stopping'];
+/** Statuses without a process: a server in one can be started, or deleted. */
+export const IDLE_STATUSES: readonly ServerStatus[] = ['stopped', 'crashed', 'error'];
+
 export const Port = Type.Integer({ minimum: 1024, maximum: 65535 });
 export const ServerName = Type.String({ minLength: 1, maxLength: 100 });
 export const ServerDescription = Nullable(Type.String({ maxLength: 1000 }));

@@ -19,7 +19,6 @@ export async function passwordFromStdin(): Promise<string> {
   return password;
 }
 
-
 /** The same rules as the HTTP API's, so that the CLI cannot make a user the API would refuse. */
 function check(schema: TSchema, value: string, what: string, command: string): void {
   const error = Value.Errors(schema, value).First();

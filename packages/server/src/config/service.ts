@@ -154,12 +154,9 @@ export class ConfigService {
 
   /** The server's current config rendered into the game's files, with what rendering needed. */
   private async rendered(serverId: number) {
-    const server = await this.servers.row(serverId);
-    const adapter = this.adapters.get(server.game_type);
-    const generator = this.adapters.require(adapter, 'config_generator');
-    const config = await this.effectiveConfig(server);
-    const ctx = serverContext(server, this.settings.dataDir);
-    return { adapter, generator, config, ctx, files: generator.render(config, ctx) };
+    const { row, capability: generator, ctx } = await this.servers.withCapability(serverId, 'config_generator');
+    const config = await this.effectiveConfig(row);
+    return { adapter: this.adapters.get(row.game_type), generator, config, ctx, files: generator.render(config, ctx) };
   }
 
   /** The game's config files for the server's current config, secrets in clear. */

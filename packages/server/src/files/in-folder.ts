@@ -1,4 +1,4 @@
-import { lstat, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { ApiError } from '@garrison/core';
 
@@ -23,4 +23,19 @@ export async function fileInFolder(folder: string, name: string, extension: stri
     throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(name)}`);
   }
   return realFile;
+}
+
+/**
+ * The files with `extension` in `folder` that `fileInFolder` would give out, by name, with their size
+ * and time of change; none when the folder does not exist.
+ */
+export async function filesInFolder(folder: string, extension: string): Promise<{ name: string; size: number; modified: Date }[]> {
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.toLowerCase().endsWith(extension.toLowerCase())).sort();
+  const files = [];
+  for (const name of names) {
+    const path = await fileInFolder(folder, name, extension).catch(() => null);
+    const stats = path && (await stat(path).catch(() => null));
+    if (stats) files.push({ name, size: stats.size, modified: stats.mtime });
+  }
+  return files;
 }

@@ -1,10 +1,10 @@
-import { open, readdir, readlink, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type LogParser } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
-import { fileInFolder } from '../files/in-folder.js';
+import { fileInFolder, filesInFolder } from '../files/in-folder.js';
+import { openFiles } from '../supervisor/process-table.js';
 
 /** The game's own log files (for `gamea`: the `.rpt` files in `<exe dir>/server/`): listed, streamed, deleted. */
 @injectable()
@@ -20,14 +20,7 @@ export class LogFileService {
 
   async list(serverId: number): Promise<{ filename: string; size_bytes: number; modified_at: string }[]> {
     const { dir, parser } = await this.folder(serverId);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const files = [];
-    for (const name of names.filter((n) => n.toLowerCase().endsWith(parser.logFileExtension.toLowerCase())).sort()) {
-      const path = await fileInFolder(dir, name, parser.logFileExtension).catch(() => null);
-      const stats = path && (await stat(path).catch(() => null));
-      if (stats) files.push({ filename: name, size_bytes: stats.size, modified_at: stats.mtime.toISOString() });
-    }
-    return files;
+    return (await filesInFolder(dir, parser.logFileExtension)).map((f) => ({ filename: f.name, size_bytes: f.size, modified_at: f.modified.toISOString() }));
   }
 
   /** The file as a stream: opened before answering, so a file gone meanwhile is a 404, not a broken answer. */
@@ -43,7 +36,7 @@ export class LogFileService {
   async delete(serverId: number, filename: string): Promise<void> {
     const { dir, parser, pid } = await this.folder(serverId);
     const path = await fileInFolder(dir, filename, parser.logFileExtension);
-    if (pid !== null && (await openedBy(pid)).includes(path)) {
+    if (pid !== null && (await openFiles(pid)).includes(path)) {
       throw new ApiError('CONFLICT', `${filename} is the log the running game is writing; stop the server first`);
     }
     await unlink(path).catch(() => {
@@ -52,8 +45,3 @@ export class LogFileService {
   }
 }
 
-/** The files a process holds open (Linux /proc). */
-async function openedBy(pid: number): Promise<string[]> {
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  return Promise.all(fds.map((fd) => readlink(join(`/proc/${pid}/fd`, fd)).catch(() => '')));
-}

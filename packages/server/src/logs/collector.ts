@@ -1,8 +1,8 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir, readlink } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { LogEntry, LogLevel } from '@garrison/core';
 import { FileFollower } from './follow.js';
+import { openFiles } from '../supervisor/process-table.js';
 
 /** Read per source and tick (5 a second): a flood is read over several ticks, never whole into memory. */
 const READ_PER_TICK = 1024 * 1024;
@@ -142,9 +142,7 @@ export class LogCollector {
   /** The process's open log file: the one in the adapter's folder, with its extension. */
   private async findRpt(): Promise<void> {
     if (this.rpt || !this.logFolder) return;
-    const fds = await readdir(`/proc/${this.pid}/fd`).catch(() => [] as string[]);
-    for (const fd of fds) {
-      const target = await readlink(`/proc/${this.pid}/fd/${fd}`).catch(() => '');
+    for (const target of await openFiles(this.pid)) {
       if (target.startsWith(this.logFolder.dir + '/') && extname(target).toLowerCase() === this.logFolder.extension.toLowerCase()) {
         this.rpt = new FileFollower(target, 0);
         this.watchFile(target);

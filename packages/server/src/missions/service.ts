@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type MissionManager, type RotationEntry as RotationEntrySchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
-import { fileInFolder } from '../files/in-folder.js';
+import { fileInFolder, filesInFolder } from '../files/in-folder.js';
 import { keepFile, receiveFile } from './upload.js';
 
 type RotationEntry = Static<typeof RotationEntrySchema>;
@@ -27,19 +27,15 @@ export class MissionService {
 
   async list(serverId: number) {
     const { manager, dir } = await this.manager(serverId);
-    const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.toLowerCase().endsWith(manager.missionExtension.toLowerCase())).sort();
     const missions = [];
-    for (const filename of names) {
-      const path = await fileInFolder(dir, filename, manager.missionExtension).catch(() => null);
-      if (!path) continue;
+    for (const file of await filesInFolder(dir, manager.missionExtension)) {
       let parsed;
       try {
-        parsed = manager.parseMissionFilename(filename);
+        parsed = manager.parseMissionFilename(file.name);
       } catch {
         continue; // a file the game would not load either
       }
-      const { size } = await stat(path);
-      missions.push({ name: parsed.name, filename, size_bytes: size, terrain: parsed.terrain });
+      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, terrain: parsed.terrain });
     }
     return { server_id: serverId, total: missions.length, missions };
   }

@@ -24,6 +24,8 @@ interface Watched {
 
 const now = () => new Date().toISOString();
 const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.name}`;
+/** What clients see of a player: never the GUID, which the history and bans keep. */
+const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping }));
 
 /**
  * The players of each running game: polled over remote admin (a `players` event when the list changes),
@@ -97,7 +99,7 @@ export class PlayerService implements ProcessWatch {
     watched.players = players;
     this.live.update(serverId, { player_count: players.length });
     if (changed) {
-      this.events.publish({ type: 'players', server_id: serverId, data: { players: players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping })), count: players.length } });
+      this.events.publish({ type: 'players', server_id: serverId, data: { players: shown(players), count: players.length } });
     }
   }
 
@@ -156,7 +158,7 @@ export class PlayerService implements ProcessWatch {
   async list(serverId: number): Promise<Static<typeof PlayerList>> {
     await this.servers.row(serverId);
     const players = this.watched.get(serverId)?.players ?? [];
-    return { server_id: serverId, player_count: players.length, players: players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping })) };
+    return { server_id: serverId, player_count: players.length, players: shown(players) };
   }
 
   async history(serverId: number, query: { limit?: number; offset?: number; search?: string }) {
@@ -170,22 +172,22 @@ export class PlayerService implements ProcessWatch {
 
   /** The player in `slotId` right now (a fresh poll), or 404; 409 when the server does not run. */
   async playerInSlot(serverId: number, slotId: string): Promise<LivePlayer> {
-    const row = await this.servers.row(serverId);
-    if (!['starting', 'running'].includes(row.status)) throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
-    const remote = this.adapters.require(this.adapters.get(row.game_type), 'remote_admin');
-    const players = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players'));
-    const player = players.find((p) => p.slot_id === slotId);
-    if (!player) throw new ApiError('NOT_FOUND', `no player in slot ${slotId}`);
-    return player;
+    return (await this.inSlot(serverId, slotId)).player;
   }
 
   async kick(serverId: number, slotId: string, reason: string): Promise<LivePlayer> {
-    const player = await this.playerInSlot(serverId, slotId);
-    const remote = this.adapters.require(this.adapters.get((await this.servers.row(serverId)).game_type), 'remote_admin');
+    const { player, remote } = await this.inSlot(serverId, slotId);
     if (!remote.kickCommand) throw new ApiError('NOT_SUPPORTED', 'this game type has no kick command');
     await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, reason));
     this.poll(serverId);
     return player;
   }
 
+  private async inSlot(serverId: number, slotId: string) {
+    const { row, capability: remote } = await this.servers.withCapability(serverId, 'remote_admin');
+    if (!['starting', 'running'].includes(row.status)) throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
+    const player = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players')).find((p) => p.slot_id === slotId);
+    if (!player) throw new ApiError('NOT_FOUND', `no player in slot ${slotId}`);
+    return { player, remote };
+  }
 }

@@ -3,7 +3,9 @@ import { basename } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { Mutex } from 'async-mutex';
 import {
+  ACTIVE_STATUSES,
   ApiError,
+  IDLE_STATUSES,
   sectionDefaults,
   type AdapterDefinition,
   type Capability,
@@ -12,7 +14,6 @@ import {
   type CreateServerRequest,
   type ServerDetail,
   type ServerListItem,
-  type ServerStatus,
   type UpdateServerRequest,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
@@ -24,9 +25,6 @@ import { serverContext, serverDir } from './context.js';
 import { LiveFigures } from '../metrics/live-values.js';
 import { assertPortsFree } from './ports.js';
 
-/** Statuses in which a process exists (or is being brought up or down). */
-export const ACTIVE_STATUSES: ServerStatus[] = ['starting', 'running', 'stopping'];
-const DELETABLE_STATUSES: ServerStatus[] = ['stopped', 'crashed', 'error'];
 
 const now = () => new Date().toISOString();
 
@@ -180,11 +178,11 @@ export class ServerService {
 
   async delete(id: number): Promise<void> {
     const row = await this.row(id);
-    if (!DELETABLE_STATUSES.includes(row.status)) {
+    if (!IDLE_STATUSES.includes(row.status)) {
       throw new ApiError('SERVER_NOT_STOPPED', `server ${id} is ${row.status}; stop it before deleting`);
     }
     // Conditional on the status, so a start racing this delete cannot leave a running server without a record.
-    const deleted = await this.models.Server.query().deleteById(id).whereIn('status', DELETABLE_STATUSES);
+    const deleted = await this.models.Server.query().deleteById(id).whereIn('status', IDLE_STATUSES);
     if (!deleted) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
     // Retried: the log follower may still be writing its last offsets into the folder as it goes.
     await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });

@@ -1,4 +1,5 @@
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { readdir, readlink } from 'node:fs/promises';
 
 /**
  * What the kernel says about a pid (Linux /proc). The start time tells one process from another that
@@ -78,4 +79,10 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
       /* gone already */
     }
   }
+}
+
+/** The paths of the files `pid` holds open; none when it is gone or not ours to read. */
+export async function openFiles(pid: number): Promise<string[]> {
+  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+  return (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).filter(Boolean);
 }

@@ -6,7 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { inject, injectable } from 'tsyringe';
 import { Mutex } from 'async-mutex';
 import type { Logger } from 'pino';
-import { ApiError, type ConfigValues, type ServerStatus } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, type ConfigValues } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Models } from '../db/models/index.js';
@@ -29,8 +29,8 @@ const PROBE_INTERVAL_MS = 500;
 /** How long the service's stop waits for work the supervisor began by itself (a crash, an auto-restart). */
 const CLOSE_WAIT_MS = 10_000;
 
-const ACTIVE: ServerStatus[] = ['starting', 'running', 'stopping'];
-const STARTABLE: ServerStatus[] = ['stopped', 'crashed', 'error'];
+/** The record's fields of a process, when there is none. */
+const NO_PROCESS = { pid: null, started_at: null, process_start_time: null } as const;
 
 interface Managed {
   pid: number;
@@ -145,7 +145,7 @@ export class Supervisor {
   /** Kills at once: the signal goes out before waiting for the lock, which a graceful stop may hold for 30 s. */
   async kill(serverId: number, actor: Actor): Promise<{ status: 'stopped' }> {
     const row = await this.servers.row(serverId);
-    if (!ACTIVE.includes(row.status)) throw notRunning(row);
+    if (!ACTIVE_STATUSES.includes(row.status)) throw notRunning(row);
     const process = this.managed.get(serverId);
     if (process) {
       process.stopRequested = true;
@@ -153,7 +153,7 @@ export class Supervisor {
     }
     return this.withLock(serverId, async () => {
       const current = await this.servers.row(serverId);
-      if (ACTIVE.includes(current.status)) await this.stopLocked(serverId, 'kill');
+      if (ACTIVE_STATUSES.includes(current.status)) await this.stopLocked(serverId, 'kill');
       void this.audit.record(serverId, 'kill', actor, { pid: process?.pid ?? row.pid });
       return { status: 'stopped' as const };
     });
@@ -164,7 +164,7 @@ export class Supervisor {
   private async startLocked(serverId: number, options: { resetRestarts: boolean }): Promise<{ status: 'starting'; pid: number }> {
     this.cancelRestart(serverId);
     const row = await this.servers.row(serverId);
-    if (!STARTABLE.includes(row.status)) {
+    if (!IDLE_STATUSES.includes(row.status)) {
       throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} is ${row.status}`);
     }
     const adapter = this.adapters.get(row.game_type);
@@ -179,8 +179,8 @@ export class Supervisor {
     // Claimed in the database first: a delete racing this start finds the server no longer deletable.
     const claimed = await this.models.Server.query()
       .findById(serverId)
-      .whereIn('status', STARTABLE)
-      .patch({ status: 'starting', pid: null, started_at: null, process_start_time: null, ...(options.resetRestarts ? { restart_count: 0 } : {}), updated_at: now() });
+      .whereIn('status', IDLE_STATUSES)
+      .patch({ status: 'starting', ...NO_PROCESS, ...(options.resetRestarts ? { restart_count: 0 } : {}), updated_at: now() });
     if (!claimed) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} changed state meanwhile`);
 
     let child: ChildProcess;
@@ -188,7 +188,7 @@ export class Supervisor {
     try {
       ({ child, outputOffset } = await this.spawnGame(row, args));
     } catch (err) {
-      await this.setStatus(serverId, { status: 'error', pid: null, started_at: null, process_start_time: null });
+      await this.setStatus(serverId, { status: 'error', ...NO_PROCESS });
       void this.audit.record(serverId, 'start_failed', null, { reason: (err as Error).message });
       throw new ApiError('EXE_NOT_FOUND', `could not start ${row.exe_path}: ${(err as Error).message}`, { cause: err });
     }
@@ -245,7 +245,7 @@ export class Supervisor {
           managed.stopRequested = true;
           signalGroup(managed.pid, 'SIGKILL');
           await this.waitForExit(managed, 10_000);
-          await this.setStatus(serverId, { status: 'error', pid: null, started_at: null, process_start_time: null });
+          await this.setStatus(serverId, { status: 'error', ...NO_PROCESS });
           void this.audit.record(serverId, 'start_failed', null, { reason: `not ready within ${this.settings.readyTimeoutMs} ms` });
         });
         return;
@@ -266,7 +266,7 @@ export class Supervisor {
   private async stopLocked(serverId: number, how: 'graceful' | 'force' | 'kill'): Promise<void> {
     this.cancelRestart(serverId);
     const row = await this.servers.row(serverId);
-    if (!ACTIVE.includes(row.status)) throw notRunning(row);
+    if (!ACTIVE_STATUSES.includes(row.status)) throw notRunning(row);
     const process = this.managed.get(serverId);
     if (process) {
       process.stopRequested = true;
@@ -285,7 +285,7 @@ export class Supervisor {
       if (!(await this.waitForExit(process, 10_000))) this.logger.error({ serverId, pid: process.pid }, 'the game survived SIGKILL for 10 s');
     }
     await this.remoteAdmin.drop(serverId);
-    await this.setStatus(serverId, { status: 'stopped', pid: null, started_at: null, process_start_time: null });
+    await this.setStatus(serverId, { status: 'stopped', ...NO_PROCESS });
   }
 
   /** The adapter's shutdown command through remote admin; SIGTERM when there is none or it cannot be sent. */
@@ -336,7 +336,7 @@ export class Supervisor {
       .findById(serverId)
       .where('pid', managed.pid)
       .whereIn('status', ['starting', 'running'])
-      .patch({ status: 'crashed', pid: null, started_at: null, process_start_time: null, updated_at: now() })
+      .patch({ status: 'crashed', ...NO_PROCESS, updated_at: now() })
       .catch(() => 0);
     if (!crashed) return;
     this.logger.warn({ serverId, pid: managed.pid, ...how }, 'game process exited unexpectedly');
@@ -364,7 +364,7 @@ export class Supervisor {
           await this.startLocked(serverId, { resetRestarts: false });
         } catch (err) {
           this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
-          await this.setStatus(serverId, { status: 'error', pid: null, started_at: null, process_start_time: null });
+          await this.setStatus(serverId, { status: 'error', ...NO_PROCESS });
           void this.audit.record(serverId, 'start_failed', null, { reason: (err as Error).message, attempt });
         }
       }));
@@ -385,7 +385,7 @@ export class Supervisor {
    * and auto-restart applies to them.
    */
   async adoptAll(): Promise<void> {
-    const rows = await this.models.Server.query().whereIn('status', ACTIVE);
+    const rows = await this.models.Server.query().whereIn('status', ACTIVE_STATUSES);
     for (const row of rows) {
       await this.withLock(row.id, async () => {
         const alive = row.pid !== null && isSameProcess(row.pid, row.process_start_time) && runsExecutable(row.pid, row.exe_path);
@@ -399,7 +399,7 @@ export class Supervisor {
             managed.stopRequested = true;
             signalGroup(row.pid!, 'SIGKILL');
             await this.waitForExit(managed, 10_000);
-            await this.setStatus(row.id, { status: 'stopped', pid: null, started_at: null, process_start_time: null });
+            await this.setStatus(row.id, { status: 'stopped', ...NO_PROCESS });
           } else if (row.status === 'starting') {
             const config = await this.config.effectiveConfig(row);
             this.inBackground(row.id, 'readiness probe', () => this.probe(row.id, managed, config));
@@ -407,7 +407,7 @@ export class Supervisor {
           return;
         }
         const stopping = row.status === 'stopping';
-        await this.setStatus(row.id, { status: stopping ? 'stopped' : 'crashed', pid: null, started_at: null, process_start_time: null });
+        await this.setStatus(row.id, { status: stopping ? 'stopped' : 'crashed', ...NO_PROCESS });
         if (stopping) return;
         this.logger.warn({ serverId: row.id, pid: row.pid }, 'a game recorded as running is gone');
         void this.audit.record(row.id, 'lost', null, { pid: row.pid });

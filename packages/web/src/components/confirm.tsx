@@ -1,11 +1,8 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useModal } from './modal.js';
 
 /** A modal question before an action that loses something; Escape or Cancel leaves everything as it was. */
 export function Confirm(props: { title: string; message: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+  const dialog = useModal();
   return (
     <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={props.onCancel} onClose={props.onCancel}>
       <h2 id="confirm-title">{props.title}</h2>

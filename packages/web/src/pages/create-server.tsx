@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { ServerDetail } from '@garrison/core';
 import { client, endIfUnauthorized } from '../session.js';
 import { Problem } from '../components/problem.js';
+import { useModal } from '../components/modal.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
@@ -13,13 +14,10 @@ const labelOf = (field: string) => field.replace(/_/g, ' ').replace(/^\w/, (c) =
 
 /** The new-server form, then the generated credentials: shown this once, as the service returns them only now. */
 export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModal();
   const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
+import { ACTIVE_STATUSES } from '@garrison/core';
 import { client, endIfUnauthorized, session } from '../session.js';
 import { Problem, useRetryingLoad } from '../components/problem.js';
 import { Confirm } from '../components/confirm.js';
@@ -9,7 +10,8 @@ type ServerItem = ResponseOf<Endpoints['listServers']>[number];
 type Action = 'start' | 'stop' | 'restart' | 'kill';
 type Change = { id: number; change: Partial<ServerItem> };
 
-const RUNNING = new Set(['starting', 'running', 'stopping']);
+const capitalised = (word: string) => word[0]!.toUpperCase() + word.slice(1);
+const RUNNING = new Set(ACTIVE_STATUSES);
 /** What each action loses, asked before it is done; the others need no confirmation. */
 const LOSES: Partial<Record<Action, string>> = {
   kill: 'Kill ends the process at once: players are dropped and the mission state is lost.',
@@ -170,9 +172,9 @@ export function Dashboard() {
       </ul>
       {asking && (
         <Confirm
-          title={`${asking.action[0]!.toUpperCase()}${asking.action.slice(1)} ${asking.server.name}?`}
+          title={`${capitalised(asking.action)} ${asking.server.name}?`}
           message={LOSES[asking.action]!}
-          confirmLabel={asking.action[0]!.toUpperCase() + asking.action.slice(1)}
+          confirmLabel={capitalised(asking.action)}
           onConfirm={() => act(asking.server, asking.action)}
           onCancel={() => setAsking(null)}
         />

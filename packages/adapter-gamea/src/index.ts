@@ -10,6 +10,7 @@ import { parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { renderBanFile } from './bans.js';
 import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
+import { KNOWN_COMMANDS } from './commands.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -56,6 +57,7 @@ export const gamea = defineAdapter({
       parsePlayers,
       target: remoteAdminTarget,
       shutdownCommand: '#shutdown',
+      knownCommands: KNOWN_COMMANDS,
       kickCommand,
       sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
       parsePlayerEvent,

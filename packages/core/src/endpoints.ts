@@ -12,7 +12,7 @@ import {
   UserIdParams,
   UserSummary,
 } from './schemas/auth.js';
-import { GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
+import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
 import { Health, SystemStatus } from './schemas/system.js';
 import {
   CreatedServer,
@@ -90,6 +90,11 @@ export const endpoints = {
     operationId: 'getGameConfigSchema', method: 'GET', path: '/games/{game_type}/config-schema', tag: 'games',
     summary: 'JSON Schema of each config section', access: 'public', params: GameTypeParams, status: 200,
     response: GameConfigSchema, errors: ['GAME_TYPE_NOT_FOUND'],
+  }),
+  getGameCommands: defineEndpoint({
+    operationId: 'getGameCommands', method: 'GET', path: '/games/{game_type}/commands', tag: 'games',
+    summary: "The game's remote-admin commands, as templates for a command line to offer", access: 'public', params: GameTypeParams,
+    status: 200, response: GameCommands, errors: ['GAME_TYPE_NOT_FOUND'],
   }),
   getGameDefaults: defineEndpoint({
     operationId: 'getGameDefaults', method: 'GET', path: '/games/{game_type}/defaults', tag: 'games',

@@ -3,6 +3,8 @@ import { GarrisonApiError, errorFrom } from './errors.js';
 import { resources } from './resources.js';
 import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subscription } from './events.js';
 import type { LiveEvent } from '@garrison/core';
+import { sendForm } from './form-upload.js';
+import type { UploadProgress } from './upload.js';
 
 export interface GarrisonClientOptions {
   /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -23,7 +25,7 @@ export interface StreamedBody {
   stream: ReadableStream<Uint8Array>;
   contentType: string;
 }
-type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
+type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody; onProgress?: (progress: UploadProgress) => void } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
 
 /** What a call of endpoint `E` takes: its path parameters, query and body, each where it has one. */
 export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : {}) & BodyInput<E>;
@@ -80,7 +82,12 @@ export class GarrisonClient {
 
   call: CallFn = async (id, ...[input]) => {
     const endpoint: EndpointDef = endpoints[id];
-    const given = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+    const given = (input ?? {}) as {
+      params?: Record<string, unknown>;
+      query?: Record<string, unknown>;
+      body?: unknown;
+      onProgress?: (progress: UploadProgress) => void;
+    };
     const url = this.urlOf(endpoint, given.params, given.query);
     const headers: Record<string, string> = {};
     if (this.token && endpoint.access !== 'public') headers.authorization = `Bearer ${this.token}`;
@@ -93,6 +100,11 @@ export class GarrisonClient {
     else if (given.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(given.body);
+    }
+    if (given.onProgress && body instanceof FormData) {
+      const response = await sendForm(url, endpoint.method, headers, body, given.onProgress);
+      if (!response.ok) throw await errorFrom(response);
+      return (await this.resultOf(endpoint, response)) as never;
     }
     for (let attempt = 0; ; attempt++) {
       // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.

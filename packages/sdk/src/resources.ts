@@ -1,6 +1,7 @@
 import type { BodyOf, Endpoints, QueryOf } from '@garrison/core';
 import type { CallFn, CallResult } from './client.js';
 import { multipartBody, type UploadOptions, type UploadSource } from './upload.js';
+import { browserUploads } from './form-upload.js';
 
 type Body<K extends keyof Endpoints> = NonNullable<BodyOf<Endpoints[K]>>;
 type Query<K extends keyof Endpoints> = Partial<QueryOf<Endpoints[K]>>;
@@ -27,6 +28,7 @@ export function resources(c: { call: CallFn }) {
       list: (): Result<'listGames'> => c.call('listGames'),
       get: (game_type: string): Result<'getGame'> => c.call('getGame', { params: { game_type } }),
       configSchema: (game_type: string): Result<'getGameConfigSchema'> => c.call('getGameConfigSchema', { params: { game_type } }),
+      commands: (game_type: string): Result<'getGameCommands'> => c.call('getGameCommands', { params: { game_type } }),
       defaults: (game_type: string): Result<'getGameDefaults'> => c.call('getGameDefaults', { params: { game_type } }),
     },
     system: {
@@ -59,11 +61,17 @@ export function resources(c: { call: CallFn }) {
       list: (id: number): Result<'listMissions'> => c.call('listMissions', { params: server(id) }),
       /**
        * Uploads a mission file from a Blob or File, a path (Node) or a stream, streamed as it is read,
-       * with progress; `filename` defaults to a path's base name.
+       * with progress; `filename` defaults to a path's base name. In a browser a Blob goes through
+       * XMLHttpRequest, the one way there to stream a file with upload progress over HTTP/1.1.
        */
       upload: async (id: number, source: UploadSource, filename?: string, options: UploadOptions = {}): Result<'uploadMission'> => {
         const name = filename ?? (typeof source === 'string' ? source.split(/[\\/]/).pop() : (source as { name?: string }).name);
         if (!name) throw new TypeError('missions.upload needs a file name for a source that has none');
+        if (source instanceof Blob && browserUploads()) {
+          const form = new FormData();
+          form.append('file', source, name);
+          return c.call('uploadMission', { params: server(id), body: form, onProgress: options.onProgress ?? (() => {}) });
+        }
         const { body, contentType } = await multipartBody(source, name, options);
         return c.call('uploadMission', { params: server(id), body: { stream: body, contentType } });
       },

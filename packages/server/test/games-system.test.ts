@@ -36,6 +36,17 @@ describe('games, system and the HTTP edges', () => {
     }
   });
 
+  it("lists the game's remote-admin commands for command lines to offer", async () => {
+    const res = await h.api('GET', '/games/gamea/commands');
+    assert.equal(res.status, 200);
+    const commands: string[] = res.body.data;
+    // The spec's commands for gamea, and BattlEye's own.
+    for (const known of ['#restart', '#reassign', '#missions', '#lock', '#unlock', '#mission <NAME.TERRAIN> [difficulty]', '#shutdown', '#monitor <N>', 'say -1 <MESSAGE>', 'players', 'bans']) {
+      assert.ok(commands.includes(known), known);
+    }
+    expectError(await h.api('GET', '/games/nope/commands'), 404, 'GAME_TYPE_NOT_FOUND');
+  });
+
   it('serves a JSON Schema per section, with bounds and defaults', async () => {
     const res = await h.api('GET', '/games/gamea/config-schema');
     assert.equal(res.status, 200);

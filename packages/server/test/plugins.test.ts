@@ -35,6 +35,7 @@ describe('adapter plugins', () => {
     });
     assert.deepEqual((await h.api('GET', '/games/gameb/config-schema')).body.data, {});
     assert.deepEqual((await h.api('GET', '/games/gameb/defaults')).body.data, {});
+    assert.deepEqual((await h.api('GET', '/games/gameb/commands')).body.data, [], 'no remote admin, no commands');
   });
 
   it('runs servers of the minimal game with its own allowlist', async () => {

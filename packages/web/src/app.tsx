@@ -1,28 +1,56 @@
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import { session, signOut } from './session.js';
+import { isAdmin, session, signOut } from './session.js';
+import { closeLive } from './live.js';
 import { SignIn } from './pages/sign-in.js';
 import { Dashboard } from './pages/dashboard.js';
+import { ServerPage } from './pages/server/server-page.js';
+import { Users } from './pages/users.js';
+import { Account } from './pages/account.js';
 
-/** The page in the address's fragment (`#/`, `#/servers/3`), so that the service serves one page for all. */
+/** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
 const route = signal(location.hash.slice(1) || '/');
 addEventListener('hashchange', () => (route.value = location.hash.slice(1) || '/'));
+
+function Page({ path }: { path: string }) {
+  const server = /^\/servers\/(\d+)(?:\/([a-z]+))?$/.exec(path);
+  if (server) return <ServerPage id={Number(server[1])} tab={server[2] ?? 'console'} />;
+  if (path === '/users' && isAdmin()) return <Users />;
+  if (path === '/account') return <Account />;
+  return <Dashboard />;
+}
 
 export function App() {
   const who = session.value;
   useEffect(() => {
-    document.title = who ? 'Garrison' : 'Sign in · Garrison';
+    if (!who) {
+      document.title = 'Sign in · Garrison';
+      closeLive(); // the next user's pages open their own, with their own token
+    } else document.title = 'Garrison';
   }, [who]);
   if (!who) return <SignIn />;
+  const path = route.value;
+  const here = (prefix: string) => (prefix === '/' ? path === '/' || path.startsWith('/servers') : path.startsWith(prefix)) || undefined;
   return (
     <div class="shell">
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+        Skip to content
+      </a>
       <header class="top">
         <a class="brand" href="#/">
           Garrison
         </a>
         <nav aria-label="Main">
-          <a href="#/" aria-current={route.value === '/' ? 'page' : undefined}>
+          <a href="#/" aria-current={here('/') && 'page'}>
             Servers
+          </a>
+          {who.role === 'admin' && (
+            <a href="#/users" aria-current={here('/users') && 'page'}>
+              Users
+            </a>
+          )}
+          <a href="#/account" aria-current={here('/account') && 'page'}>
+            Account
           </a>
         </nav>
         <span class="who">
@@ -32,8 +60,8 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main>
-        <Dashboard />
+      <main id="main" tabIndex={-1}>
+        <Page path={path} />
       </main>
     </div>
   );

@@ -48,3 +48,5 @@ export function endIfUnauthorized(err: unknown): void {
     signOut('Your session has ended (the sign-in expired or was revoked). Please sign in again.');
   }
 }
+
+export const isAdmin = (): boolean => session.value?.role === 'admin';

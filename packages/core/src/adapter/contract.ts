@@ -117,6 +117,8 @@ export interface RemoteAdmin {
   target(config: ConfigValues, ctx: ServerContext): RemoteAdminTarget | null;
   /** The command that asks the game to shut down cleanly; without one a stop sends SIGTERM. */
   readonly shutdownCommand?: string;
+  /** The game's commands, as templates (`#mission <NAME.TERRAIN> [difficulty]`), offered by command lines. */
+  readonly knownCommands?: readonly string[];
   /** The command that kicks the player in a slot. */
   kickCommand?(slotId: string, reason: string): string;
   /** The command that shows a message to every player. */

@@ -18,6 +18,11 @@ export const GameDetail = Type.Object(
   { $id: 'GameDetail' },
 );
 
+export const GameCommands = Type.Array(Type.String(), {
+  $id: 'GameCommands',
+  description: 'Templates such as `#mission <NAME.TERRAIN> [difficulty]` (`<x>` required, `[x]` optional); empty for a game without remote admin.',
+});
+
 export const GameTypeParams = Type.Object({ game_type: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const GameConfigSchema = Type.Record(Type.String(), Type.Object({}, { additionalProperties: true }), {

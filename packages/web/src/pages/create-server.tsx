@@ -4,6 +4,7 @@ import { ServerDetail } from '@garrison/core';
 import { client, endIfUnauthorized } from '../session.js';
 import { Problem } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
+import { ServerFields, readServerFields } from '../components/server-fields.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
@@ -21,19 +22,10 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const text = (name: string) => String(form.get(name) ?? '').trim();
     setBusy(true);
     setError(null);
     try {
-      const server = await client.servers.create({
-        name: text('name'),
-        exe_path: text('exe_path'),
-        game_port: Number(text('game_port')),
-        ...(text('rcon_port') ? { rcon_port: Number(text('rcon_port')) } : {}),
-        ...(text('description') ? { description: text('description') } : {}),
-        auto_restart: form.get('auto_restart') === 'on',
-      });
+      const server = await client.servers.create(readServerFields(event.currentTarget as HTMLFormElement));
       setCreated(server);
       onCreated(server);
     } catch (err) {
@@ -49,31 +41,7 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
       {!created ? (
         <form onSubmit={submit}>
           <h2 id="create-title">New server</h2>
-          <label>
-            Name
-            <input name="name" required maxLength={100} />
-          </label>
-          <label>
-            Executable path
-            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" />
-          </label>
-          <div class="row">
-            <label>
-              Game port
-              <input name="game_port" type="number" required min={1} max={65535} />
-            </label>
-            <label>
-              RCon port (optional)
-              <input name="rcon_port" type="number" min={1} max={65535} placeholder="game port + 3" />
-            </label>
-          </div>
-          <label>
-            Description (optional)
-            <input name="description" />
-          </label>
-          <label class="check">
-            <input name="auto_restart" type="checkbox" /> Restart automatically after a crash
-          </label>
+          <ServerFields />
           <Problem error={error} />
           <div class="dialog-actions">
             <button type="button" class="quiet" onClick={() => dialog.current?.close()}>

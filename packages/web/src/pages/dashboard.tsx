@@ -1,23 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
-import { ACTIVE_STATUSES } from '@garrison/core';
 import { client, endIfUnauthorized, session } from '../session.js';
 import { Problem, useRetryingLoad } from '../components/problem.js';
 import { Confirm } from '../components/confirm.js';
+import { RUNNING, ServerActions } from '../components/server-actions.js';
+import { useLiveEvents } from '../live.js';
 import { CreateServer } from './create-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
-type Action = 'start' | 'stop' | 'restart' | 'kill';
 type Change = { id: number; change: Partial<ServerItem> };
-
-const capitalised = (word: string) => word[0]!.toUpperCase() + word.slice(1);
-const RUNNING = new Set(ACTIVE_STATUSES);
-/** What each action loses, asked before it is done; the others need no confirmation. */
-const LOSES: Partial<Record<Action, string>> = {
-  kill: 'Kill ends the process at once: players are dropped and the mission state is lost.',
-  stop: 'Stop shuts the game down: players are disconnected.',
-  restart: 'Restart shuts the game down and starts it again: players are disconnected.',
-};
 
 export function Dashboard() {
   const admin = session.value?.role === 'admin';
@@ -36,7 +27,6 @@ export function Dashboard() {
     }
   }, []);
   const [actionError, setActionError] = useState<unknown>(null);
-  const [asking, setAsking] = useState<{ server: ServerItem; action: Action } | null>(null);
   const [creating, setCreating] = useState(false);
 
   useEffect(() => {
@@ -49,46 +39,29 @@ export function Dashboard() {
   useEffect(() => endIfUnauthorized(error), [error]);
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
-  useEffect(() => {
-    const patch = (id: number, change: Partial<ServerItem>) => {
-      for (const arrived of loading.current) arrived.push({ id, change });
-      if (!known.current) return; // the first list is loading, and gets the change replayed
-      if (!known.current.has(id)) {
-        // At most one reload every 2 s, whatever the events: the rate limit counts every request.
-        if (Date.now() - lastReload.current > 2_000) {
-          lastReload.current = Date.now();
-          reload();
-        }
-        return;
+  const patch = (id: number, change: Partial<ServerItem>) => {
+    for (const arrived of loading.current) arrived.push({ id, change });
+    if (!known.current) return; // the first list is loading, and gets the change replayed
+    if (!known.current.has(id)) {
+      // At most one reload every 2 s, whatever the events: the rate limit counts every request.
+      if (Date.now() - lastReload.current > 2_000) {
+        lastReload.current = Date.now();
+        reload();
       }
-      setServers((list) => list && list.map((s) => (s.id === id ? { ...s, ...change } : s)));
-    };
-    const subscription = client.events.subscribe(
-      {},
-      {
-        server_status: ({ server_id, data }) => {
-          const stopped = !RUNNING.has(data.status);
-          patch(server_id, { status: data.status, pid: data.pid, started_at: data.started_at, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
-        },
-        metrics: ({ server_id, data }) => patch(server_id, { cpu_percent: data.cpu_percent, ram_mb: data.ram_mb }),
-        players: ({ server_id, data }) => patch(server_id, { player_count: data.count }),
-        connected: () => reload(), // what changed before the subscription, or while it was down
-        closed: (err) => err && endIfUnauthorized(err),
-      },
-    );
-    return () => subscription.close();
-  }, []);
-
-  const act = async (server: ServerItem, action: Action) => {
-    setAsking(null);
-    setActionError(null);
-    try {
-      await client.servers[action](server.id);
-    } catch (err) {
-      endIfUnauthorized(err);
-      setActionError(err);
+      return;
     }
+    setServers((list) => list && list.map((s) => (s.id === id ? { ...s, ...change } : s)));
   };
+  useLiveEvents({
+    server_status: ({ server_id, data }) => {
+      const stopped = !RUNNING.has(data.status);
+      patch(server_id, { status: data.status, pid: data.pid, started_at: data.started_at, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
+    },
+    metrics: ({ server_id, data }) => patch(server_id, { cpu_percent: data.cpu_percent, ram_mb: data.ram_mb }),
+    players: ({ server_id, data }) => patch(server_id, { player_count: data.count }),
+    connected: () => reload(), // what changed before the subscription, or while it was down
+  });
+
   const remove = async (server: ServerItem) => {
     setActionError(null);
     try {
@@ -145,40 +118,13 @@ export function Dashboard() {
               </div>
             </dl>
             {admin && (
-              <div class="actions" role="group" aria-label={`Actions for ${s.name}`}>
-                {!RUNNING.has(s.status) && (
-                  <button type="button" onClick={() => act(s, 'start')}>
-                    Start
-                  </button>
-                )}
-                {RUNNING.has(s.status) && (
-                  <>
-                    <button type="button" onClick={() => setAsking({ server: s, action: 'stop' })}>
-                      Stop
-                    </button>
-                    <button type="button" onClick={() => setAsking({ server: s, action: 'restart' })}>
-                      Restart
-                    </button>
-                    <button type="button" class="danger" onClick={() => setAsking({ server: s, action: 'kill' })}>
-                      Kill
-                    </button>
-                  </>
-                )}
+              <ServerActions server={s} onError={setActionError}>
                 {!RUNNING.has(s.status) && <DeleteButton server={s} onDelete={() => remove(s)} />}
-              </div>
+              </ServerActions>
             )}
           </li>
         ))}
       </ul>
-      {asking && (
-        <Confirm
-          title={`${capitalised(asking.action)} ${asking.server.name}?`}
-          message={LOSES[asking.action]!}
-          confirmLabel={capitalised(asking.action)}
-          onConfirm={() => act(asking.server, asking.action)}
-          onCancel={() => setAsking(null)}
-        />
-      )}
     </section>
   );
 }

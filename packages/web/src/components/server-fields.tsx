@@ -1,0 +1,57 @@
+import { Port, MaxRestarts, type CreateServerRequest } from '@garrison/core';
+
+type Fields = Omit<CreateServerRequest, 'game_type'>;
+
+/** The fields of a server record, for the new-server form and the edit form alike. */
+export function ServerFields({ initial }: { initial?: Partial<Fields> }) {
+  return (
+    <>
+      <label>
+        Name
+        <input name="name" required maxLength={100} defaultValue={initial?.name} />
+      </label>
+      <label>
+        Executable path
+        <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" defaultValue={initial?.exe_path} />
+      </label>
+      <div class="row">
+        <label>
+          Game port
+          <input name="game_port" type="number" required min={Port.minimum} max={Port.maximum} defaultValue={initial?.game_port?.toString()} />
+        </label>
+        <label>
+          RCon port (optional)
+          <input name="rcon_port" type="number" min={Port.minimum} max={Port.maximum} placeholder="game port + 3" defaultValue={initial?.rcon_port?.toString()} />
+        </label>
+      </div>
+      <label>
+        Description (optional)
+        <input name="description" maxLength={1000} defaultValue={initial?.description ?? ''} />
+      </label>
+      <div class="row">
+        <label class="check">
+          <input name="auto_restart" type="checkbox" defaultChecked={initial?.auto_restart} /> Restart automatically after a crash
+        </label>
+        <label>
+          Restarts at most
+          <input name="max_restarts" type="number" min={MaxRestarts.minimum} max={MaxRestarts.maximum} defaultValue={(initial?.max_restarts ?? 3).toString()} />
+        </label>
+      </div>
+    </>
+  );
+}
+
+/** The form's values as the service takes them; an emptied optional field is left out, a cleared description is null. */
+export function readServerFields(formElement: HTMLFormElement): Fields {
+  const form = new FormData(formElement);
+  const text = (name: string) => String(form.get(name) ?? '').trim();
+  return {
+    name: text('name'),
+    exe_path: text('exe_path'),
+    game_port: Number(text('game_port')),
+    ...(text('rcon_port') ? { rcon_port: Number(text('rcon_port')) } : {}),
+    description: text('description') || null,
+    auto_restart: form.get('auto_restart') === 'on',
+    max_restarts: Number(text('max_restarts') || 3),
+  };
+}

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+/** A small line chart over time (seconds since the epoch), sized to its container. */
+export function TimeChart({ title, unit, times, values }: { title: string; unit: string; times: number[]; values: (number | null)[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+  useEffect(() => {
+    const el = box.current!;
+    chart.current = new uPlot(
+      {
+        width: el.clientWidth || 300,
+        height: 160,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        scales: { y: { range: (_u, min, max) => [Math.min(0, min), Math.max(max * 1.1, 1)] } },
+        series: [{}, { label: title, stroke: '#2f6fde', fill: 'rgba(47, 111, 222, 0.12)', width: 1.5, spanGaps: false }],
+        axes: [{ stroke: '#667' }, { stroke: '#667', size: 56, values: (_u, ticks) => ticks.map((t) => `${+t.toFixed(1)}${unit}`) }],
+      },
+      [times, values],
+      el,
+    );
+    const resize = new ResizeObserver(() => chart.current?.setSize({ width: el.clientWidth, height: 160 }));
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      chart.current?.destroy();
+    };
+  }, []);
+  useEffect(() => chart.current?.setData([times, values]), [times, values]);
+  const last = values.length ? values[values.length - 1] : null;
+  return (
+    <figure class="chart">
+      <figcaption>
+        {title}
+        <span class="small">{last === null || last === undefined ? '' : ` · now ${+last.toFixed(1)}${unit}`}</span>
+      </figcaption>
+      <div ref={box} role="img" aria-label={`${title} over time`} />
+    </figure>
+  );
+}

@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'preact/hooks';
+import { NewPassword } from '@garrison/core';
+import { client, endIfUnauthorized, session } from '../session.js';
+import { Problem } from '../components/problem.js';
+
+/** One's own account: the role, and a change of password (which needs the current one). */
+export function Account() {
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => void (document.title = 'Account · Garrison'), []);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const formElement = event.currentTarget as HTMLFormElement;
+    const form = new FormData(formElement);
+    setError(null);
+    setDone(false);
+    if (form.get('new_password') !== form.get('repeat')) return setError(new Error('The new password and its repetition differ.'));
+    setBusy(true);
+    try {
+      await client.auth.changePassword(String(form.get('current_password')), String(form.get('new_password')));
+      formElement.reset();
+      setDone(true);
+    } catch (err) {
+      endIfUnauthorized(err);
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-labelledby="account-title" class="narrow">
+      <h1 id="account-title">Account</h1>
+      <p>
+        Signed in as <strong>{session.value?.username}</strong> ({session.value?.role}).
+      </p>
+      <form onSubmit={submit}>
+        <h2>Change password</h2>
+        <label>
+          Current password
+          <input name="current_password" type="password" required autoComplete="current-password" />
+        </label>
+        <label>
+          New password
+          <input name="new_password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+        </label>
+        <label>
+          New password again
+          <input name="repeat" type="password" required autoComplete="new-password" />
+        </label>
+        <Problem error={error} />
+        {done && (
+          <p class="notice" role="status">
+            Your password was changed.
+          </p>
+        )}
+        <button type="submit" disabled={busy}>
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Confirm } from '../../components/confirm.js';
+import { FormDialog, fieldText } from '../../components/form-dialog.js';
+import { Pager } from '../../components/pager.js';
+import type { TabProps } from './server-page.js';
+
+type Ban = ResponseOf<Endpoints['listBans']>[number];
+const PAGE = 50;
+
+/** The server's bans; admins add one by GUID or IP address, or revoke one. */
+export function BansTab({ server }: TabProps) {
+  const admin = isAdmin();
+  const [activeOnly, setActiveOnly] = useState(true);
+  const [offset, setOffset] = useState(0);
+  const { data, error, reload } = useRetryingLoad(() => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }), [server.id, activeOnly, offset]);
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<Ban | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  const revoke = async (ban: Ban) => {
+    setRevoking(null);
+    setActionError(null);
+    try {
+      await client.bans.revoke(server.id, ban.id);
+      reload();
+    } catch (err) {
+      endIfUnauthorized(err);
+      setActionError(err);
+    }
+  };
+
+  return (
+    <div>
+      <div class="toolbar">
+        <label class="check">
+          <input type="checkbox" checked={!activeOnly} onChange={(e) => (setActiveOnly(!e.currentTarget.checked), setOffset(0))} /> Show expired and revoked bans
+        </label>
+        {admin && (
+          <button type="button" onClick={() => setCreating(true)}>
+            Add ban
+          </button>
+        )}
+      </div>
+      <Problem error={error} />
+      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      {data?.length === 0 && <p class="empty">No bans.</p>}
+      {data && data.length > 0 && (
+        <table class="table">
+          <caption class="sr-only">Bans of {server.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Player</th>
+              <th scope="col">Type</th>
+              <th scope="col">Reason</th>
+              <th scope="col">By</th>
+              <th scope="col">Expires</th>
+              {admin && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {data.map((b) => (
+              <tr key={b.id}>
+                <td>
+                  {b.name ?? '–'}
+                  <div class="mono small">{b.guid}</div>
+                </td>
+                <td>{b.ban_type}</td>
+                <td>{b.reason || '–'}</td>
+                <td>{b.banned_by}</td>
+                <td>{b.expires_at ? new Date(b.expires_at).toLocaleString() : 'never'}</td>
+                {admin && (
+                  <td>
+                    <button type="button" class="quiet" onClick={() => setRevoking(b)} aria-label={`Revoke the ban of ${b.name ?? b.guid}`}>
+                      Revoke
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Pager offset={offset} limit={PAGE} total={data ? (data.length < PAGE ? offset + data.length : null) : null} onChange={setOffset} />
+      {creating && (
+        <FormDialog
+          title="Add a ban"
+          submitLabel="Ban"
+          danger
+          onClose={() => setCreating(false)}
+          onSubmit={async (form) => {
+            const minutes = fieldText(form, 'minutes');
+            const reason = fieldText(form, 'reason');
+            await client.bans.create(server.id, { player_uid: fieldText(form, 'player_uid'), ...(reason ? { reason } : {}), duration_minutes: minutes ? Number(minutes) : 0 });
+            reload();
+          }}
+        >
+          <label>
+            GUID or IP address
+            <input name="player_uid" required maxLength={64} class="mono" />
+          </label>
+          <label>
+            Reason
+            <input name="reason" maxLength={500} />
+          </label>
+          <label>
+            Minutes (empty or 0 for a permanent ban)
+            <input name="minutes" type="number" min={0} />
+          </label>
+        </FormDialog>
+      )}
+      {revoking && (
+        <Confirm
+          title="Revoke this ban?"
+          message={`${revoking.name ?? revoking.guid} can join again.`}
+          confirmLabel="Revoke"
+          onConfirm={() => revoke(revoking)}
+          onCancel={() => setRevoking(null)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from 'preact/hooks';
+import { MASK, type WidgetHint } from '@garrison/core';
+
+/** An option of a `select` hint: `"2 - Always"` stands for the number 2, any other text for itself. */
+export function optionOf(option: string): { value: string | number; label: string } {
+  const m = /^(-?\d+(?:\.\d+)?) - (.*)$/.exec(option);
+  return m ? { value: Number(m[1]), label: option } : { value: option, label: option };
+}
+
+/**
+ * One config field, drawn from its widget hint. The value keeps the type the service gave it: a toggle
+ * over 0/1 answers 0/1, a textarea over a list of lines answers a list.
+ */
+export function ConfigField({ id, hint, value, saved, onChange }: { id: string; hint: WidgetHint; value: unknown; saved: unknown; onChange: (value: unknown) => void }) {
+  const label = (control: preact.ComponentChildren, wide = false) => (
+    <div class={`field${wide ? ' field-wide' : ''}`}>
+      <label for={id}>{hint.label}</label>
+      {control}
+    </div>
+  );
+  switch (hint.widget) {
+    case 'hidden':
+      return null;
+    case 'toggle':
+      return (
+        <div class="field field-toggle">
+          <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(typeof saved === 'number' ? Number(e.currentTarget.checked) : e.currentTarget.checked)} />
+          <label for={id}>{hint.label}</label>
+        </div>
+      );
+    case 'number':
+      return label(
+        <input
+          id={id}
+          type="number"
+          min={hint.min}
+          max={hint.max}
+          step={Number.isInteger(saved) && (hint.max ?? 2) > 1 ? 1 : 'any'}
+          value={value === null || value === undefined ? '' : String(value)}
+          onInput={(e) => onChange(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
+        />,
+      );
+    case 'select':
+      return label(
+        <select id={id} value={String(value)} onChange={(e) => onChange((hint.options ?? []).map(optionOf).find((o) => String(o.value) === e.currentTarget.value)?.value)}>
+          {(hint.options ?? []).map(optionOf).map((o) => (
+            <option key={o.label} value={String(o.value)}>
+              {o.label}
+            </option>
+          ))}
+        </select>,
+      );
+    case 'password':
+      // The service never shows a secret: the field stays empty, and only what is typed in it is sent.
+      return label(
+        <input
+          id={id}
+          type="password"
+          autoComplete="new-password"
+          value={typeof value === 'string' && value !== MASK ? value : ''}
+          placeholder={saved === MASK ? 'Set (type to replace)' : 'Not set'}
+          onInput={(e) => onChange(e.currentTarget.value === '' ? MASK : e.currentTarget.value)}
+        />,
+      );
+    case 'textarea':
+      return label(
+        <textarea
+          id={id}
+          rows={4}
+          value={Array.isArray(value) ? value.join('\n') : String(value ?? '')}
+          onInput={(e) => onChange(Array.isArray(saved) ? e.currentTarget.value.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1) : e.currentTarget.value)}
+        />,
+        true,
+      );
+    case 'tag-list':
+      return label(<TagList id={id} tags={Array.isArray(value) ? (value as string[]) : []} placeholder={hint.placeholder} onChange={onChange} />, true);
+    default:
+      return label(<input id={id} value={String(value ?? '')} placeholder={hint.placeholder} onInput={(e) => onChange(e.currentTarget.value)} />);
+  }
+}
+
+/** A list of short strings: each a chip with a remove button, and a box that adds one on Enter. */
+function TagList({ id, tags, placeholder, onChange }: { id: string; tags: string[]; placeholder?: string; onChange: (tags: string[]) => void }) {
+  const [text, setText] = useState('');
+  const add = () => {
+    const tag = text.trim();
+    if (tag && !tags.includes(tag)) onChange([...tags, tag]);
+    setText('');
+  };
+  return (
+    <div class="tag-list">
+      <ul>
+        {tags.map((tag) => (
+          <li key={tag}>
+            {tag}
+            <button type="button" class="quiet" onClick={() => onChange(tags.filter((t) => t !== tag))} aria-label={`Remove ${tag}`}>
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      <input
+        id={id}
+        value={text}
+        placeholder={placeholder ?? 'Type, then Enter'}
+        onInput={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            add();
+          }
+        }}
+        onBlur={add}
+      />
+    </div>
+  );
+}

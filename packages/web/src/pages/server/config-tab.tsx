@@ -1,0 +1,154 @@
+import { useEffect, useState } from 'preact/hooks';
+import { GarrisonApiError } from '@garrison/sdk';
+import { MASK, type WidgetHint } from '@garrison/core';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { ConfigField } from './config-field.js';
+import { ConfigConflict } from './config-conflict.js';
+import { ConfigPreview } from './config-preview.js';
+import type { TabProps } from './server-page.js';
+
+type Fields = Record<string, unknown>;
+type Section = { fields: Fields; version: number };
+const PREVIEW = 'preview';
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: number } }): Section => ({ fields, version: _meta.config_version });
+const titleOf = (name: string) => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
+/**
+ * The server's config, one tab per section, drawn from the game's widget hints. A save sends only the
+ * fields changed, with the version read; if someone saved in between, the user sees their values and
+ * chooses whether to apply their own change on top.
+ */
+export function ConfigTab({ server }: TabProps) {
+  const admin = isAdmin();
+  const { data, error } = useRetryingLoad(async () => {
+    const [hints, config] = await Promise.all([client.config.schema(server.id), client.config.get(server.id)]);
+    return { hints, config };
+  }, [server.id]);
+  const [sections, setSections] = useState<Record<string, Section>>({});
+  const [drafts, setDrafts] = useState<Record<string, Fields>>({});
+  const [current, setCurrent] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<{ section: string; theirs: Section } | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    setSections(Object.fromEntries(Object.entries(data.config).map(([name, s]) => [name, splitMeta(s as never)])));
+    setDrafts({});
+  }, [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  if (!data) return <Problem error={error} />;
+  const names = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
+  if (names.length === 0) return <p class="empty">{Object.keys(data.config).length ? 'Loading…' : 'This game has no settings to edit.'}</p>;
+  const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0]!;
+  const changes = (name: string): Fields => {
+    const draft = drafts[name] ?? {};
+    return Object.fromEntries(Object.entries(draft).filter(([field, value]) => !same(value, sections[name]!.fields[field]) && !(value === MASK)));
+  };
+
+  const save = async (name: string, base: number) => {
+    setSaveError(null);
+    setSaved(null);
+    const patch = changes(name);
+    try {
+      const result = await client.config.update(server.id, name, patch, base);
+      setSections((all) => ({ ...all, [name]: splitMeta(result as never) }));
+      setDrafts((all) => ({ ...all, [name]: {} }));
+      setConflict(null);
+      setSaved(name);
+    } catch (err) {
+      endIfUnauthorized(err);
+      if (err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
+        setConflict({ section: name, theirs: { fields: err.extra.current_config as Fields, version: err.extra.current_version as number } });
+      } else setSaveError(err);
+    }
+  };
+
+  return (
+    <div class="config">
+      <div class="section-tabs" role="tablist" aria-label="Config sections">
+        {[...names, ...(admin ? [PREVIEW] : [])].map((name) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            id={`tab-${name}`}
+            aria-selected={name === section}
+            aria-controls="config-panel"
+            class={Object.keys(changes(name) ?? {}).length ? 'changed' : undefined}
+            onClick={() => (setCurrent(name), setSaved(null), setSaveError(null))}
+          >
+            {name === PREVIEW ? 'Preview' : titleOf(name)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id="config-panel" aria-labelledby={`tab-${section}`}>
+        {section === PREVIEW ? (
+          <ConfigPreview server={server} />
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save(section, sections[section]!.version);
+            }}
+          >
+            <fieldset disabled={!admin} class="fields">
+              <legend class="sr-only">{titleOf(section)}</legend>
+              {Object.entries(data.hints[section] ?? {}).map(([field, hint]: [string, WidgetHint]) => (
+                <ConfigField
+                  key={field}
+                  id={`cfg-${section}-${field}`}
+                  hint={hint}
+                  saved={sections[section]!.fields[field]}
+                  value={field in (drafts[section] ?? {}) ? drafts[section]![field] : sections[section]!.fields[field]}
+                  onChange={(value) => {
+                    setSaved(null);
+                    setDrafts((all) => ({ ...all, [section]: { ...all[section], [field]: value } }));
+                  }}
+                />
+              ))}
+            </fieldset>
+            {admin && (
+              <div class="toolbar sticky-actions">
+                <button type="submit" disabled={Object.keys(changes(section)).length === 0}>
+                  Save {titleOf(section)}
+                </button>
+                {Object.keys(changes(section)).length > 0 && (
+                  <button type="button" class="quiet" onClick={() => setDrafts((all) => ({ ...all, [section]: {} }))}>
+                    Discard changes
+                  </button>
+                )}
+                {saved === section && (
+                  <span role="status" class="small">
+                    Saved (version {sections[section]!.version}). The game reads it at its next start.
+                  </span>
+                )}
+              </div>
+            )}
+            <Problem error={saveError} onDismiss={() => setSaveError(null)} />
+          </form>
+        )}
+      </div>
+      {conflict && (
+        <ConfigConflict
+          section={titleOf(conflict.section)}
+          hints={data.hints[conflict.section] ?? {}}
+          mine={changes(conflict.section)}
+          theirs={conflict.theirs.fields}
+          onUseTheirs={() => {
+            setSections((all) => ({ ...all, [conflict.section]: conflict.theirs }));
+            setDrafts((all) => ({ ...all, [conflict.section]: {} }));
+            setConflict(null);
+          }}
+          onReapply={() => {
+            setSections((all) => ({ ...all, [conflict.section]: conflict.theirs }));
+            void save(conflict.section, conflict.theirs.version);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { TimeChart } from '../../components/time-chart.js';
+import { useLiveEvents } from '../../live.js';
+import type { TabProps } from './server-page.js';
+
+type Point = ResponseOf<Endpoints['getMetrics']>[number];
+
+/** How far back, and how many minutes each stored point averages. */
+const RANGES = [
+  { id: '1h', label: 'Last hour', minutes: 60, resolution: 1 },
+  { id: '24h', label: 'Last day', minutes: 24 * 60, resolution: 15 },
+  { id: '7d', label: 'Last week', minutes: 7 * 24 * 60, resolution: 120 },
+];
+/** Live points kept beyond the stored ones: a day of samples at most. */
+const MAX_POINTS = 20_000;
+
+/** CPU, memory and players over time: the stored points, then the live samples as they come. */
+export function MetricsTab({ server }: TabProps) {
+  const [rangeId, setRangeId] = useState('1h');
+  const range = RANGES.find((r) => r.id === rangeId)!;
+  const { data, error } = useRetryingLoad(
+    () => client.metrics.get(server.id, { from: new Date(Date.now() - range.minutes * 60_000).toISOString(), resolution: range.resolution }),
+    [server.id, rangeId],
+  );
+  const [points, setPoints] = useState<Point[]>([]);
+  useEffect(() => data && setPoints(data), [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+  useLiveEvents({
+    metrics: ({ server_id, data: point }) => {
+      if (server_id !== server.id) return;
+      setPoints((all) => (all.length >= MAX_POINTS ? [...all.slice(1), point] : [...all, point]));
+    },
+  });
+
+  const series = useMemo(() => {
+    const times = points.map((p) => Date.parse(p.timestamp) / 1000);
+    return {
+      times,
+      cpu: points.map((p) => p.cpu_percent),
+      ram: points.map((p) => p.ram_mb),
+      players: points.map((p) => p.player_count),
+    };
+  }, [points]);
+
+  return (
+    <div>
+      <div class="toolbar">
+        <label>
+          Period
+          <select value={rangeId} onChange={(e) => setRangeId(e.currentTarget.value)}>
+            {RANGES.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <Problem error={error} />
+      {data && points.length === 0 && <p class="empty">No samples in this period: they are taken while the server runs.</p>}
+      <div class="charts">
+        <TimeChart title="CPU" unit=" %" times={series.times} values={series.cpu} />
+        <TimeChart title="Memory" unit=" MB" times={series.times} values={series.ram} />
+        <TimeChart title="Players" unit="" times={series.times} values={series.players} />
+      </div>
+    </div>
+  );
+}

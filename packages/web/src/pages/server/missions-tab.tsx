@@ -1,0 +1,134 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Confirm } from '../../components/confirm.js';
+import { RotationEditor } from './rotation-editor.js';
+import { bytes } from '../../format.js';
+import type { TabProps } from './server-page.js';
+
+type Mission = ResponseOf<Endpoints['listMissions']>['missions'][number];
+type Upload = { name: string; sent: number; total: number | null };
+
+/** The mission files on the server (upload, delete) and the rotation the game plays them in. */
+export function MissionsTab({ server }: TabProps) {
+  const admin = isAdmin();
+  const { data, error, reload } = useRetryingLoad(() => client.missions.list(server.id), [server.id]);
+  const [upload, setUpload] = useState<Upload | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Mission | null>(null);
+  const [dragOver, setDragOver] = useState(false);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  const send = async (files: FileList | null) => {
+    for (const file of Array.from(files ?? [])) {
+      setActionError(null);
+      setNotice(null);
+      setUpload({ name: file.name, sent: 0, total: file.size });
+      try {
+        const done = await client.missions.upload(server.id, file, file.name, { onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }) });
+        setNotice(`${done.filename} uploaded (${bytes(done.file_size)}).`);
+        reload();
+      } catch (err) {
+        endIfUnauthorized(err);
+        setActionError(err);
+        break;
+      } finally {
+        setUpload(null);
+      }
+    }
+  };
+  const remove = async (mission: Mission) => {
+    setDeleting(null);
+    setActionError(null);
+    try {
+      await client.missions.delete(server.id, mission.filename);
+      reload();
+    } catch (err) {
+      endIfUnauthorized(err);
+      setActionError(err);
+    }
+  };
+
+  return (
+    <div class="missions">
+      <Problem error={error} />
+      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {admin && (
+        <div
+          class={`drop-zone${dragOver ? ' over' : ''}`}
+          onDragOver={(e) => (e.preventDefault(), setDragOver(true))}
+          onDragLeave={() => setDragOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragOver(false);
+            void send(e.dataTransfer?.files ?? null);
+          }}
+        >
+          {upload ? (
+            <label>
+              Uploading {upload.name}
+              <progress max={upload.total ?? undefined} value={upload.sent} />
+              <span class="small">
+                {bytes(upload.sent)}
+                {upload.total !== null && ` of ${bytes(upload.total)}`}
+              </span>
+            </label>
+          ) : (
+            <label>
+              Upload a mission (.pbo): drop it here or choose a file
+              <input type="file" accept=".pbo" multiple onChange={(e) => (void send(e.currentTarget.files), (e.currentTarget.value = ''))} />
+            </label>
+          )}
+        </div>
+      )}
+      {data && <RotationEditor server={server} missions={data.missions} />}
+      <h2>Files</h2>
+      {data?.missions.length === 0 && <p class="empty">No mission files yet.</p>}
+      {data && data.missions.length > 0 && (
+        <table class="table">
+          <caption class="sr-only">Mission files of {server.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Mission</th>
+              <th scope="col">Terrain</th>
+              <th scope="col">Size</th>
+              {admin && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {data.missions.map((m) => (
+              <tr key={m.filename}>
+                <td>{m.name}</td>
+                <td>{m.terrain}</td>
+                <td>{bytes(m.size_bytes)}</td>
+                {admin && (
+                  <td>
+                    <button type="button" class="quiet danger" onClick={() => setDeleting(m)} aria-label={`Delete ${m.filename}`}>
+                      Delete
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {deleting && (
+        <Confirm
+          title={`Delete ${deleting.filename}?`}
+          message="The file is removed from the server's disk."
+          confirmLabel="Delete"
+          onConfirm={() => remove(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </div>
+  );
+}

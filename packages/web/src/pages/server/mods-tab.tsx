@@ -1,0 +1,97 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import type { TabProps } from './server-page.js';
+
+type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
+
+/** The mod folders beside the game: which load, and which load on the server only; they apply at the next start. */
+export function ModsTab({ server }: TabProps) {
+  const admin = isAdmin();
+  const { data, error, reload } = useRetryingLoad(() => client.mods.list(server.id), [server.id]);
+  const [mods, setMods] = useState<Mod[]>([]);
+  const [dirty, setDirty] = useState(false);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  useEffect(() => {
+    if (data) (setMods(data.mods), setDirty(false));
+  }, [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  const set = (name: string, change: Partial<Mod>) => {
+    setMods((all) => all.map((m) => (m.name === name ? { ...m, ...change, ...(change.enabled === false ? { is_server_mod: false } : {}) } : m)));
+    setDirty(true);
+    setNotice(null);
+  };
+  const save = async () => {
+    setSaveError(null);
+    try {
+      const result = await client.mods.setEnabled(server.id, { mods: mods.filter((m) => m.enabled).map(({ name, is_server_mod }) => ({ name, is_server_mod })) });
+      setNotice(result.message);
+      setDirty(false);
+    } catch (err) {
+      endIfUnauthorized(err);
+      setSaveError(err);
+    }
+  };
+
+  return (
+    <div>
+      <Problem error={error} />
+      {data?.mods.length === 0 && <p class="empty">No mod folders (folders starting with @) beside the server's executable.</p>}
+      {mods.length > 0 && (
+        <table class="table">
+          <caption class="sr-only">Mods of {server.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Mod</th>
+              <th scope="col">Enabled</th>
+              <th scope="col">Server only</th>
+            </tr>
+          </thead>
+          <tbody>
+            {mods.map((m) => (
+              <tr key={m.name}>
+                <td>
+                  {m.name}
+                  <div class="mono small">{m.folder_path}</div>
+                </td>
+                <td>
+                  <input type="checkbox" checked={m.enabled} disabled={!admin} onChange={(e) => set(m.name, { enabled: e.currentTarget.checked })} aria-label={`Enable ${m.name}`} />
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    checked={m.is_server_mod}
+                    disabled={!admin || !m.enabled}
+                    onChange={(e) => set(m.name, { is_server_mod: e.currentTarget.checked })}
+                    aria-label={`Load ${m.name} on the server only`}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {admin && mods.length > 0 && (
+        <div class="toolbar">
+          <button type="button" disabled={!dirty} onClick={save}>
+            Save mods
+          </button>
+          {dirty && (
+            <button type="button" class="quiet" onClick={reload}>
+              Discard changes
+            </button>
+          )}
+          {notice && (
+            <span role="status" class="small">
+              {notice}
+            </span>
+          )}
+        </div>
+      )}
+      <Problem error={saveError} onDismiss={() => setSaveError(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { FormDialog, fieldText } from '../../components/form-dialog.js';
+import { useLiveEvents } from '../../live.js';
+import type { TabProps } from './server-page.js';
+
+type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
+
+/** Who is on the server now, kept live; admins can kick or ban a player in a slot. */
+export function PlayersTab({ server }: TabProps) {
+  const { data, error } = useRetryingLoad(() => client.players.list(server.id), [server.id]);
+  const [players, setPlayers] = useState<Player[] | null>(null);
+  const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  useEffect(() => data && setPlayers(data.players), [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+  useLiveEvents({ players: ({ server_id, data: live }) => server_id === server.id && setPlayers(live.players) });
+
+  return (
+    <div>
+      <Problem error={error} />
+      {done && (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      )}
+      {players?.length === 0 && <p class="empty">No one is on the server{server.status === 'running' ? '' : ': it is not running'}.</p>}
+      {players && players.length > 0 && (
+        <table class="table">
+          <caption class="sr-only">Players on {server.name}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Slot</th>
+              <th scope="col">Name</th>
+              <th scope="col">Ping</th>
+              {isAdmin() && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {players.map((p) => (
+              <tr key={p.slot_id}>
+                <td>{p.slot_id}</td>
+                <td>{p.name}</td>
+                <td>{p.ping} ms</td>
+                {isAdmin() && (
+                  <td class="row-actions">
+                    <button type="button" onClick={() => setActing({ player: p, action: 'kick' })} aria-label={`Kick ${p.name}`}>
+                      Kick
+                    </button>
+                    <button type="button" class="danger" onClick={() => setActing({ player: p, action: 'ban' })} aria-label={`Ban ${p.name}`}>
+                      Ban
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {acting && (
+        <FormDialog
+          title={`${acting.action === 'kick' ? 'Kick' : 'Ban'} ${acting.player.name}?`}
+          submitLabel={acting.action === 'kick' ? 'Kick' : 'Ban'}
+          danger
+          onClose={() => setActing(null)}
+          onSubmit={async (form) => {
+            const reason = fieldText(form, 'reason');
+            if (acting.action === 'kick') await client.players.kick(server.id, acting.player.slot_id, reason);
+            else {
+              const minutes = fieldText(form, 'minutes');
+              await client.players.ban(server.id, acting.player.slot_id, { reason, duration_minutes: minutes ? Number(minutes) : null });
+            }
+            setDone(`${acting.player.name} was ${acting.action === 'kick' ? 'kicked' : 'banned'}.`);
+          }}
+        >
+          <label>
+            Reason
+            <input name="reason" maxLength={500} />
+          </label>
+          {acting.action === 'ban' && (
+            <label>
+              Minutes (empty for a permanent ban)
+              <input name="minutes" type="number" min={0} />
+            </label>
+          )}
+        </FormDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { useEffect, useState } from 'preact/hooks';
+import { client, endIfUnauthorized } from '../../session.js';
+import { describe } from '../../components/problem.js';
+import type { ServerRecord } from './server-page.js';
+
+interface Exchange {
+  key: number;
+  command: string;
+  answer: string | null;
+  failed: boolean;
+}
+const KEPT = 50;
+
+/** Sends one remote-admin command and shows its answer; the game's known commands are offered as the user types. */
+export function RconLine({ server }: { server: ServerRecord }) {
+  const [commands, setCommands] = useState<string[]>([]);
+  const [exchanges, setExchanges] = useState<Exchange[]>([]);
+  const [text, setText] = useState('');
+  useEffect(() => {
+    client.games.commands(server.game_type).then(setCommands, () => setCommands([]));
+  }, [server.game_type]);
+
+  const send = async (event: Event) => {
+    event.preventDefault();
+    const command = text.trim();
+    if (!command) return;
+    const key = Date.now() + Math.random();
+    setExchanges((all) => [...all.slice(-(KEPT - 1)), { key, command, answer: null, failed: false }]);
+    setText('');
+    const settle = (answer: string, failed: boolean) => setExchanges((all) => all.map((x) => (x.key === key ? { ...x, answer, failed } : x)));
+    try {
+      const { response } = await client.rcon.command(server.id, command);
+      settle(response || '(no answer)', false);
+    } catch (err) {
+      endIfUnauthorized(err);
+      settle(describe(err), true);
+    }
+  };
+
+  return (
+    <div class="rcon">
+      {exchanges.length > 0 && (
+        <ol class="rcon-answers" aria-label="Command answers" aria-live="polite">
+          {exchanges.map((x) => (
+            <li key={x.key}>
+              <div class="rcon-command">&gt; {x.command}</div>
+              <pre class={x.failed ? 'rcon-failed' : ''}>{x.answer ?? '…'}</pre>
+            </li>
+          ))}
+        </ol>
+      )}
+      <form class="rcon-form" onSubmit={send}>
+        <label class="grow">
+          RCon command
+          <input
+            list="rcon-commands"
+            value={text}
+            onInput={(e) => setText(e.currentTarget.value)}
+            autoComplete="off"
+            spellcheck={false}
+            placeholder={commands[0] ? `e.g. ${commands.find((c) => !c.includes('<')) ?? commands[0]}` : 'A command for the game'}
+            maxLength={4096}
+          />
+        </label>
+        <datalist id="rcon-commands">
+          {commands.map((c) => (
+            <option key={c} value={c.replace(/\s*[<[].*$/, c.includes('<') || c.includes('[') ? ' ' : '')} label={c} />
+          ))}
+        </datalist>
+        <button type="submit" disabled={!text.trim()}>
+          Send
+        </button>
+      </form>
+    </div>
+  );
+}

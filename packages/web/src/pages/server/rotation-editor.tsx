@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'preact/hooks';
+import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
+import { RotationDifficulty } from '@garrison/core';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { useModal } from '../../components/modal.js';
+import type { ServerRecord } from './server-page.js';
+
+type Entry = ResponseOf<Endpoints['getRotation']>['missions'][number];
+type Keyed = Entry & { key: number };
+type Mission = ResponseOf<Endpoints['listMissions']>['missions'][number];
+
+const DIFFICULTIES = RotationDifficulty.anyOf.map((d) => d.const);
+let nextKey = 0;
+const keyed = (entries: Entry[]): Keyed[] => entries.map((e) => ({ ...e, key: nextKey++ }));
+const plain = (entries: Keyed[]): Entry[] => entries.map(({ name, difficulty }) => ({ name, difficulty }));
+
+/**
+ * The order the game plays its missions in, each with a difficulty: reordered by dragging (or by the
+ * move buttons, from the keyboard), saved with the version read so that nobody's change is overwritten unseen.
+ */
+export function RotationEditor({ server, missions }: { server: ServerRecord; missions: Mission[] }) {
+  const admin = isAdmin();
+  const { data, error, reload } = useRetryingLoad(() => client.missions.rotation(server.id), [server.id]);
+  const [entries, setEntries] = useState<Keyed[]>([]);
+  const [version, setVersion] = useState(0);
+  const [dirty, setDirty] = useState(false);
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [saveError, setSaveError] = useState<unknown>(null);
+  const [conflict, setConflict] = useState<{ theirs: Entry[]; version: number } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [adding, setAdding] = useState('');
+  useEffect(() => {
+    if (!data) return;
+    setEntries(keyed(data.missions));
+    setVersion(data.config_version);
+    setDirty(false);
+  }, [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+
+  const change = (next: Keyed[]) => {
+    setEntries(next);
+    setDirty(true);
+    setSaved(false);
+  };
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= entries.length) return;
+    const next = [...entries];
+    next.splice(to, 0, ...next.splice(from, 1));
+    change(next);
+  };
+  const save = async (base = version, mine = entries) => {
+    setSaveError(null);
+    try {
+      const result = await client.missions.setRotation(server.id, plain(mine), base);
+      setEntries(keyed(result.missions));
+      setVersion(result.config_version);
+      setDirty(false);
+      setSaved(true);
+      setConflict(null);
+    } catch (err) {
+      endIfUnauthorized(err);
+      if (err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
+        const current = await client.missions.rotation(server.id);
+        setConflict({ theirs: current.missions, version: current.config_version });
+      } else setSaveError(err);
+    }
+  };
+
+  return (
+    <section class="rotation-editor" aria-labelledby="rotation-title">
+      <h2 id="rotation-title">Rotation</h2>
+      <Problem error={error} />
+      {data && entries.length === 0 && <p class="empty">The rotation is empty: the game waits for an admin to pick a mission.</p>}
+      <ol class="rotation">
+        {entries.map((entry, index) => (
+          <li
+            key={entry.key}
+            class={dragging === index ? 'dragging' : undefined}
+            draggable={admin}
+            onDragStart={(e) => {
+              setDragging(index);
+              e.dataTransfer?.setData('text/plain', entry.name);
+            }}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={(e) => {
+              e.preventDefault();
+              if (dragging !== null) move(dragging, index);
+              setDragging(null);
+            }}
+            onDragEnd={() => setDragging(null)}
+            data-testid="rotation-entry"
+          >
+            {admin && (
+              <span class="handle" aria-hidden="true">
+                ⠿
+              </span>
+            )}
+            <span class="rotation-name">{entry.name}</span>
+            <label class="inline">
+              <span class="sr-only">Difficulty of {entry.name}</span>
+              <select
+                value={entry.difficulty}
+                disabled={!admin}
+                onChange={(e) => change(entries.map((x, i) => (i === index ? { ...x, difficulty: e.currentTarget.value as Entry['difficulty'] } : x)))}
+              >
+                {DIFFICULTIES.map((d) => (
+                  <option key={d} value={d}>
+                    {d || 'Default'}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {admin && (
+              <span class="row-actions">
+                <button type="button" class="quiet" disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move ${entry.name} up`}>
+                  ↑
+                </button>
+                <button type="button" class="quiet" disabled={index === entries.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move ${entry.name} down`}>
+                  ↓
+                </button>
+                <button type="button" class="quiet danger" onClick={() => change(entries.filter((_, i) => i !== index))} aria-label={`Remove ${entry.name} from the rotation`}>
+                  ×
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ol>
+      {admin && (
+        <div class="toolbar">
+          <label class="grow">
+            Mission to add
+            <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
+              <option value="">Choose a mission…</option>
+              {missions.map((m) => (
+                <option key={m.filename} value={m.name}>
+                  {m.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" disabled={!adding} onClick={() => (change([...entries, ...keyed([{ name: adding, difficulty: '' }])]), setAdding(''))}>
+            Add to rotation
+          </button>
+          <button type="button" disabled={!dirty} onClick={() => save()}>
+            Save rotation
+          </button>
+          {dirty && (
+            <button type="button" class="quiet" onClick={reload}>
+              Discard changes
+            </button>
+          )}
+          {saved && !dirty && (
+            <span role="status" class="small">
+              Saved. It applies at the next mission change or start.
+            </span>
+          )}
+        </div>
+      )}
+      <Problem error={saveError} onDismiss={() => setSaveError(null)} />
+      {conflict && (
+        <RotationConflict
+          theirs={conflict.theirs}
+          mine={plain(entries)}
+          onKeepTheirs={() => {
+            setEntries(keyed(conflict.theirs));
+            setVersion(conflict.version);
+            setDirty(false);
+            setConflict(null);
+          }}
+          onReapply={() => save(conflict.version)}
+        />
+      )}
+    </section>
+  );
+}
+
+function RotationConflict(props: { theirs: Entry[]; mine: Entry[]; onKeepTheirs: () => void; onReapply: () => void }) {
+  const dialog = useModal();
+  const list = (entries: Entry[]) => (
+    <ol>
+      {entries.map((e, i) => (
+        <li key={i}>
+          {e.name}
+          {e.difficulty && ` (${e.difficulty})`}
+        </li>
+      ))}
+    </ol>
+  );
+  return (
+    <dialog ref={dialog} aria-labelledby="rotation-conflict-title" class="wide" onCancel={props.onKeepTheirs}>
+      <h2 id="rotation-conflict-title">The rotation was changed by someone else</h2>
+      <p>Someone saved the rotation after you opened it. Keep theirs, or save yours over it.</p>
+      <div class="compare">
+        <div>
+          <h3>Now saved</h3>
+          {list(props.theirs)}
+        </div>
+        <div>
+          <h3>Yours</h3>
+          {list(props.mine)}
+        </div>
+      </div>
+      <div class="dialog-actions">
+        <button type="button" class="quiet" onClick={props.onKeepTheirs}>
+          Keep theirs
+        </button>
+        <button type="button" onClick={props.onReapply}>
+          Save mine over it
+        </button>
+      </div>
+    </dialog>
+  );
+}

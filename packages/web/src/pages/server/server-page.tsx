@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { RUNNING, ServerActions } from '../../components/server-actions.js';
+import { useLiveEvents } from '../../live.js';
+import { EditServer } from './edit-server.js';
+import { ConsoleTab } from './console-tab.js';
+import { PlayersTab } from './players-tab.js';
+import { BansTab } from './bans-tab.js';
+import { MissionsTab } from './missions-tab.js';
+import { ModsTab } from './mods-tab.js';
+import { LogFilesTab } from './log-files-tab.js';
+import { MetricsTab } from './metrics-tab.js';
+import { AuditTab } from './audit-tab.js';
+import { ConfigTab } from './config-tab.js';
+
+export type ServerRecord = ResponseOf<Endpoints['getServer']>;
+export interface TabProps {
+  server: ServerRecord;
+}
+
+/** The server page's tabs, each at its own address (`#/servers/3/missions`), so that a link or a reload keeps it. */
+const TABS = [
+  { id: 'console', label: 'Console', Tab: ConsoleTab },
+  { id: 'players', label: 'Players', Tab: PlayersTab },
+  { id: 'bans', label: 'Bans', Tab: BansTab },
+  { id: 'missions', label: 'Missions', Tab: MissionsTab },
+  { id: 'mods', label: 'Mods', Tab: ModsTab },
+  { id: 'config', label: 'Config', Tab: ConfigTab },
+  { id: 'metrics', label: 'Metrics', Tab: MetricsTab },
+  { id: 'logfiles', label: 'Log files', Tab: LogFilesTab },
+  { id: 'audit', label: 'Audit', Tab: AuditTab },
+] as const;
+
+export function ServerPage({ id, tab }: { id: number; tab: string }) {
+  const admin = isAdmin();
+  const { data, error, reload } = useRetryingLoad(() => client.servers.get(id), [id]);
+  const [server, setServer] = useState<ServerRecord | null>(null);
+  const [actionError, setActionError] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
+  useEffect(() => setServer(data ?? null), [data]);
+  useEffect(() => endIfUnauthorized(error), [error]);
+  useEffect(() => {
+    if (server) document.title = `${server.name} · Garrison`;
+  }, [server?.name]);
+
+  useLiveEvents({
+    server_status: ({ server_id, data: change }) => {
+      if (server_id !== id) return;
+      const stopped = !RUNNING.has(change.status);
+      setServer((s) => s && { ...s, ...change, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
+    },
+    metrics: ({ server_id, data: m }) => server_id === id && setServer((s) => s && { ...s, cpu_percent: m.cpu_percent, ram_mb: m.ram_mb }),
+    players: ({ server_id, data: p }) => server_id === id && setServer((s) => s && { ...s, player_count: p.count }),
+    connected: () => reload(),
+  });
+
+  if (!server) return error ? <Problem error={error} /> : <p>Loading…</p>;
+  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  return (
+    <section aria-labelledby="server-title" class="server-page">
+      <p class="crumbs">
+        <a href="#/">Servers</a> /
+      </p>
+      <div class="section-head">
+        <h1 id="server-title">{server.name}</h1>
+        <span class={`status status-${server.status}`} data-testid="status">
+          {server.status}
+        </span>
+      </div>
+      {server.description && <p class="description">{server.description}</p>}
+      <dl class="figures wide-figures">
+        <Figure label="Players" value={server.player_count ?? '–'} />
+        <Figure label="CPU" value={server.cpu_percent === null ? '–' : `${server.cpu_percent.toFixed(1)} %`} />
+        <Figure label="Memory" value={server.ram_mb === null ? '–' : `${Math.round(server.ram_mb)} MB`} />
+        <Figure label="Game port" value={server.game_port} />
+        <Figure label="RCon port" value={server.rcon_port} />
+        <Figure label="Game" value={server.game_type} />
+      </dl>
+      {admin && (
+        <ServerActions server={server} onError={setActionError}>
+          <button type="button" class="quiet" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        </ServerActions>
+      )}
+      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      {editing && <EditServer server={server} onClose={() => setEditing(false)} onSaved={(s) => setServer((old) => old && { ...old, ...s })} />}
+      <nav class="tabs" aria-label="Server sections">
+        {TABS.map((t) => (
+          <a key={t.id} href={`#/servers/${id}/${t.id}`} aria-current={t.id === current.id ? 'page' : undefined}>
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      <div class="tab-panel">
+        <current.Tab key={`${id}-${current.id}`} server={server} />
+      </div>
+    </section>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signIn } from './browser.js';
+
+// The service's default rate limit (60 requests a minute per token) stays on: the console must live within it.
+describe('the server page in a real Chromium, within the default rate limit', () => {
+  let h: TestGarrison;
+  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
+  let browser: Browser;
+  let serverId: number;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 30_000, rateLimit: 60 });
+    browser = await launchChromium();
+    const ports = await freeGamePorts();
+    const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...ports } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    serverId = created.body.data.id;
+    assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
+    // Running, with remote admin answering: the page's RCon line needs both.
+    await waitFor(async () => (await h.api('POST', `/servers/${serverId}/rcon/command`, { token: h.adminToken, body: { command: 'players' } })).status === 200, {
+      timeoutMs: 45_000,
+      intervalMs: 1_000,
+      what: 'the fake game to answer RCon',
+    });
+  });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    if (h) {
+      await h.api('POST', `/servers/${serverId}/kill`, { token: h.adminToken });
+      await h.close();
+    }
+    await fake?.remove();
+  });
+
+  /** A new browser session, signed in, on one of the server page's tabs. */
+  const open = async (tab: string, who: { username: string; password: string } = { username: 'admin', password: h.adminPassword }, viewport = DESKTOP) => {
+    const context = await browser.newContext({ viewport });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, h.url, who.username, who.password);
+    await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
+    await page.getByRole('heading', { name: 'Sunday Ops' }).waitFor();
+    return { page, errors };
+  };
+  const rcon = async (page: Page, command: string) => {
+    await page.getByLabel('RCon command').fill(command);
+    await page.getByRole('button', { name: 'Send' }).click();
+  };
+
+  it('shows the game log live, filters and pauses it, and sends an RCon command with its answer', { timeout: 90_000 }, async () => {
+    const { page, errors } = await open('console');
+    const log = page.getByRole('log', { name: 'Game log' });
+
+    await rcon(page, 'players');
+    const answers = page.getByRole('list', { name: 'Command answers' });
+    await answers.getByText('Players on server:').waitFor();
+    await answers.getByText('(0 players in total)').waitFor();
+
+    // #monitor makes the game write a line to its log: it arrives over the WebSocket, with no reload.
+    await rcon(page, '#monitor 1');
+    await log.getByText(/Server load: FPS/).first().waitFor({ timeout: 30_000 });
+    await page.getByLabel('Level').selectOption('error');
+    await log.getByText(/Server load: FPS/).first().waitFor({ state: 'detached' });
+    await page.getByLabel('Level').selectOption('');
+    await page.getByLabel('Search').fill('Server load');
+    await log.getByText(/Server load: FPS/).first().waitFor();
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const before = await log.getByText(/Server load: FPS/).count();
+    await rcon(page, '#monitor 1');
+    await page.getByRole('button', { name: /Resume \(1 new\)/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await log.getByText(/Server load: FPS/).count(), before, 'a paused view holds new lines back');
+    await page.getByRole('button', { name: /Resume/ }).click();
+    await waitFor(async () => (await log.getByText(/Server load: FPS/).count()) === before + 1, { what: 'the held line to show' });
+    await page.getByLabel('Search').fill('');
+
+    // The game's known commands are offered as the user types.
+    const offered = await page.locator('#rcon-commands option').evaluateAll((options) => options.map((o) => o.getAttribute('label') ?? ''));
+    assert.ok(offered.includes('#mission <NAME.TERRAIN> [difficulty]') && offered.includes('say -1 <MESSAGE>'), offered.join(', '));
+
+    await screenshot(page, 'server-console-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'server-console-phone');
+    assert.deepEqual(errors, []);
+  });
+
+  it('uploads missions with a progress bar, and sets the rotation by drag and drop with a difficulty', { timeout: 90_000 }, async () => {
+    const { page, errors } = await open('missions');
+    const escape = { name: 'co10_Escape.Altis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.alloc(3 * 1024 * 1024, 7) };
+    const arena = { name: 'tdm_Arena.Stratis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.from('arena') };
+    await page.getByLabel(/Upload a mission/).setInputFiles([escape, arena]);
+    await page.getByRole('status').filter({ hasText: 'tdm_Arena.Stratis.pbo uploaded' }).waitFor({ timeout: 30_000 });
+    const files = page.getByRole('table', { name: /Mission files/ });
+    await files.getByRole('cell', { name: 'co10_Escape.Altis', exact: true }).waitFor();
+    await files.getByRole('cell', { name: 'tdm_Arena.Stratis', exact: true }).waitFor();
+    assert.equal((await h.api('GET', `/servers/${serverId}/missions`, { token: h.adminToken })).body.data.missions.find((m: { name: string }) => m.name === 'co10_Escape.Altis').size_bytes, escape.buffer.length);
+
+    for (const mission of ['co10_Escape.Altis', 'tdm_Arena.Stratis']) {
+      await page.getByLabel('Mission to add').selectOption(mission);
+      await page.getByRole('button', { name: 'Add to rotation' }).click();
+    }
+    await page.getByLabel('Difficulty of co10_Escape.Altis').selectOption('Veteran');
+    const entries = page.getByTestId('rotation-entry');
+    await entries.nth(1).dragTo(entries.nth(0));
+    assert.deepEqual(await entries.locator('.rotation-name').allTextContents(), ['tdm_Arena.Stratis', 'co10_Escape.Altis']);
+    await page.getByRole('button', { name: 'Save rotation' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const saved = (await h.api('GET', `/servers/${serverId}/missions/rotation`, { token: h.adminToken })).body.data;
+    assert.deepEqual(saved.missions, [
+      { name: 'tdm_Arena.Stratis', difficulty: '' },
+      { name: 'co10_Escape.Altis', difficulty: 'Veteran' },
+    ]);
+    await screenshot(page, 'server-missions-desktop');
+    assert.deepEqual(errors, []);
+  });
+
+  it('edits a config field, and resolves a conflict with a second session by reapplying the change', { timeout: 90_000 }, async () => {
+    const second = await h.userToken('admin');
+    const a = await open('config');
+    const b = await open('config', second);
+    // Both read the server section; then A saves first.
+    await a.page.getByLabel('Server name').fill('Sunday Ops | Public');
+    await screenshot(a.page, 'config-editor-desktop');
+    await a.page.getByRole('button', { name: 'Save Server' }).click();
+    await a.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    await b.page.getByLabel('Max players').fill('48');
+    await b.page.getByRole('button', { name: 'Save Server' }).click();
+    const dialog = b.page.getByRole('dialog', { name: 'Changed by someone else' });
+    await dialog.waitFor();
+    const row = dialog.getByRole('row').filter({ hasText: 'Max players' });
+    assert.equal(await row.getByTestId('mine').textContent(), '48');
+    await dialog.getByRole('button', { name: 'Apply my change on top' }).click();
+    await b.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    // B's form now shows A's name: the values saved by both.
+    assert.equal(await b.page.getByLabel('Server name').inputValue(), 'Sunday Ops | Public');
+
+    const server = (await h.api('GET', `/servers/${serverId}/config/server`, { token: h.adminToken })).body.data;
+    assert.equal(server.hostname, 'Sunday Ops | Public');
+    assert.equal(server.max_players, 48);
+
+    await a.page.setViewportSize(PHONE);
+    await screenshot(a.page, 'config-editor-phone');
+    assert.deepEqual([...a.errors, ...b.errors.filter((e) => !/409/.test(e))], []);
+  });
+
+  it('offers a viewer no control on the server page', { timeout: 60_000 }, async () => {
+    const viewer = await h.userToken('viewer');
+    const { page } = await open('console', viewer);
+    await page.getByRole('log', { name: 'Game log' }).waitFor();
+    const controls = /^(Start|Stop|Restart|Kill|Edit|Send|Kick|Ban|Add ban|Revoke|Delete|Save.*|Add to rotation)$/;
+    const offered = async () => (await page.locator('main button:visible').allTextContents()).filter((t) => controls.test(t.trim()));
+    assert.deepEqual(await offered(), []);
+    assert.equal(await page.getByLabel('RCon command').count(), 0);
+    for (const tab of ['players', 'bans', 'missions', 'mods', 'logfiles', 'config']) {
+      await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
+      await page.locator('.tab-panel').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(await offered(), [], tab);
+    }
+    assert.equal(await page.locator('input[type=file]').count(), 0);
+    assert.equal(await page.getByRole('tab', { name: 'Preview' }).count(), 0, 'the preview holds passwords: admins only');
+    assert.ok(await page.getByLabel('Server name').isDisabled(), 'config fields are read-only');
+  });
+
+  it('shows "slow down" with the wait when the rate limit is reached, never a broken page', { timeout: 60_000 }, async () => {
+    const user = await h.userToken('admin');
+    const { page } = await open('console', user, PHONE);
+    const token = await page.evaluate(() => JSON.parse((globalThis as unknown as { sessionStorage: { getItem(k: string): string } }).sessionStorage.getItem('garrison.session')).token as string);
+    // Spend what is left of this token's minute from outside the page.
+    await waitFor(async () => (await h.api('GET', '/auth/me', { token })).status === 429, { timeoutMs: 30_000, intervalMs: 1, what: 'the token to reach its rate limit' });
+    await page.reload();
+    await page.getByRole('alert').filter({ hasText: /Slow down: too many requests\. Retrying in \d+ s\./ }).first().waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  });
+});

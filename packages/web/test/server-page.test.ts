@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signIn } from './browser.js';
@@ -14,6 +16,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
 
   before(async () => {
     fake = await installFakeGameaTemp();
+    await mkdir(join(fake.dir, '@cba'));
     h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 30_000, rateLimit: 60 });
     browser = await launchChromium();
     const ports = await freeGamePorts();
@@ -95,7 +98,21 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const { page, errors } = await open('missions');
     const escape = { name: 'co10_Escape.Altis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.alloc(3 * 1024 * 1024, 7) };
     const arena = { name: 'tdm_Arena.Stratis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.from('arena') };
+    // A slow uplink (Chromium's own network emulation), so that the upload lasts long enough to watch its progress.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
     await page.getByLabel(/Upload a mission/).setInputFiles([escape, arena]);
+    const progress = page.getByRole('progressbar');
+    const seen = await waitFor(
+      async () => {
+        const value = Number(await progress.getAttribute('value', { timeout: 1_000 }));
+        return value > 0 && value < escape.buffer.length && value;
+      },
+      { timeoutMs: 30_000, intervalMs: 50, what: 'the progress bar to move' },
+    );
+    assert.ok(seen > 0);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
     await page.getByRole('status').filter({ hasText: 'tdm_Arena.Stratis.pbo uploaded' }).waitFor({ timeout: 30_000 });
     const files = page.getByRole('table', { name: /Mission files/ });
     await files.getByRole('cell', { name: 'co10_Escape.Altis', exact: true }).waitFor();
@@ -149,6 +166,99 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await a.page.setViewportSize(PHONE);
     await screenshot(a.page, 'config-editor-phone');
     assert.deepEqual([...a.errors, ...b.errors.filter((e) => !/409/.test(e))], []);
+  });
+
+  it('kicks a live player, adds and revokes a ban, enables a mod, and shows metrics, the audit trail and log files', { timeout: 90_000 }, async () => {
+    const GUID = '0123456789abcdef0123456789abcdef';
+    const { page, errors } = await open('players');
+    await h.api('POST', `/servers/${serverId}/rcon/command`, { token: h.adminToken, body: { command: `testkit.join Dave ${GUID} 10.0.0.9` } });
+    const players = page.getByRole('table', { name: /Players on/ });
+    await players.getByRole('cell', { name: 'Dave', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Kick Dave' }).click();
+    const kick = page.getByRole('dialog', { name: 'Kick Dave?' });
+    await kick.getByLabel('Reason').fill('afk');
+    await kick.getByRole('button', { name: 'Kick' }).click();
+    await page.getByRole('status').filter({ hasText: 'Dave was kicked.' }).waitFor();
+    await page.getByText(/No one is on the server/).waitFor({ timeout: 30_000 }); // the live list, with no reload
+
+    await page.getByRole('link', { name: 'Bans', exact: true }).click();
+    await page.getByRole('button', { name: 'Add ban' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a ban' });
+    await add.getByLabel('GUID or IP address').fill(GUID);
+    await add.getByLabel('Reason').fill('teamkilling');
+    await add.getByRole('button', { name: 'Ban' }).click();
+    const bans = page.getByRole('table', { name: /Bans of/ });
+    await bans.getByText(GUID).waitFor();
+    await bans.getByRole('button', { name: `Revoke the ban of ${GUID}` }).click();
+    await page.getByRole('dialog', { name: 'Revoke this ban?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No bans.').waitFor();
+
+    await page.getByRole('link', { name: 'Mods', exact: true }).click();
+    await page.getByLabel('Enable @cba').check();
+    await page.getByLabel('Load @cba on the server only').check();
+    await page.getByRole('button', { name: 'Save mods' }).click();
+    await page.getByRole('status').filter({ hasText: /next start/ }).waitFor();
+    const mods = (await h.api('GET', `/servers/${serverId}/mods`, { token: h.adminToken })).body.data.mods;
+    assert.deepEqual(mods.map((m: { name: string; enabled: boolean; is_server_mod: boolean }) => [m.name, m.enabled, m.is_server_mod]), [['@cba', true, true]]);
+
+    await page.getByRole('link', { name: 'Metrics', exact: true }).click();
+    for (const chart of ['CPU', 'Memory', 'Players']) await page.getByRole('img', { name: `${chart} over time` }).locator('canvas').waitFor();
+
+    await page.getByRole('link', { name: 'Audit', exact: true }).click();
+    const audit = page.getByRole('table', { name: /Audit trail/ });
+    await audit.getByRole('cell', { name: 'kick', exact: true }).waitFor();
+    await audit.getByRole('cell', { name: 'unban', exact: true }).waitFor();
+
+    await page.getByRole('link', { name: 'Log files', exact: true }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: /^Download .*\.rpt$/ }).first().click();
+    assert.match((await download).suggestedFilename(), /\.rpt$/);
+    assert.deepEqual(errors, []);
+  });
+
+  it('lets an admin add and remove users, and anyone change their own password', { timeout: 60_000 }, async () => {
+    const { page, errors } = await open('console');
+    await page.getByRole('link', { name: 'Users', exact: true }).click();
+    await page.getByRole('button', { name: 'New user' }).click();
+    const form = page.getByRole('dialog', { name: 'New user' });
+    await form.getByLabel('Username').fill('night_watch');
+    await form.getByLabel('Password').fill('watch-the-night');
+    await form.getByLabel('Role').selectOption('viewer');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const users = page.getByRole('table', { name: 'Users' });
+    await users.getByRole('cell', { name: 'night_watch', exact: true }).waitFor();
+
+    const viewer = await browser.newContext({ viewport: PHONE });
+    contexts.push(viewer);
+    const other = await viewer.newPage();
+    await signIn(other, h.url, 'night_watch', 'watch-the-night');
+    await other.getByRole('link', { name: 'Account' }).click();
+    await other.getByLabel('Current password').fill('watch-the-night');
+    await other.getByLabel('New password', { exact: true }).fill('a-brighter-night');
+    await other.getByLabel('New password again').fill('a-brighter-night');
+    await other.getByRole('button', { name: 'Change password' }).click();
+    await other.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
+    assert.equal((await h.api('POST', '/auth/login', { body: { username: 'night_watch', password: 'a-brighter-night' } })).status, 200);
+
+    await users.getByRole('button', { name: 'Delete night_watch' }).click();
+    await page.getByRole('dialog', { name: 'Delete night_watch?' }).getByRole('button', { name: 'Delete' }).click();
+    await users.getByRole('cell', { name: 'night_watch', exact: true }).waitFor({ state: 'detached' });
+    assert.deepEqual(errors, []);
+  });
+
+  it("edits the server's record from its page", { timeout: 60_000 }, async () => {
+    const { page, errors } = await open('console');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Sunday Ops' });
+    assert.equal(await dialog.getByLabel('Executable path').inputValue(), fake.exePath, 'the form starts from the record');
+    await dialog.getByLabel('Description (optional)').fill('Co-op every Sunday, 18:00 UTC');
+    await dialog.getByLabel('Restarts at most').fill('5');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Co-op every Sunday, 18:00 UTC').waitFor();
+    const record = (await h.api('GET', `/servers/${serverId}`, { token: h.adminToken })).body.data;
+    assert.equal(record.description, 'Co-op every Sunday, 18:00 UTC');
+    assert.equal(record.max_restarts, 5);
+    assert.deepEqual(errors, []);
   });
 
   it('offers a viewer no control on the server page', { timeout: 60_000 }, async () => {

@@ -80,7 +80,7 @@ export function Users() {
         >
           <label>
             Username
-            <input name="username" required minLength={Username.minLength} maxLength={Username.maxLength} pattern={Username.pattern} autoComplete="off" />
+            <input name="username" required minLength={Username.minLength} maxLength={Username.maxLength} autoComplete="off" />
           </label>
           <label>
             Password

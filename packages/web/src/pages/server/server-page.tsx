@@ -11,9 +11,12 @@ import { BansTab } from './bans-tab.js';
 import { MissionsTab } from './missions-tab.js';
 import { ModsTab } from './mods-tab.js';
 import { LogFilesTab } from './log-files-tab.js';
-import { MetricsTab } from './metrics-tab.js';
 import { AuditTab } from './audit-tab.js';
 import { ConfigTab } from './config-tab.js';
+import { lazy } from '../../components/lazy.js';
+
+// The charts library is the console's largest part: it loads when the metrics tab is first opened.
+const MetricsTab = lazy(() => import('./metrics-tab.js').then((m) => m.MetricsTab));
 
 export type ServerRecord = ResponseOf<Endpoints['getServer']>;
 export interface TabProps {

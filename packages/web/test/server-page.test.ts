@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -24,8 +24,10 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.equal(created.status, 201, JSON.stringify(created.body));
     serverId = created.body.data.id;
     assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
-    // Running, with remote admin answering: the page's RCon line needs both.
-    await waitFor(async () => (await h.api('POST', `/servers/${serverId}/rcon/command`, { token: h.adminToken, body: { command: 'players' } })).status === 200, {
+    // Running, with remote admin answering: the page's RCon line needs both. Asked with a token of its
+    // own, as each token has its minute's budget.
+    const probe = (await h.userToken('admin')).token;
+    await waitFor(async () => (await h.api('POST', `/servers/${serverId}/rcon/command`, { token: probe, body: { command: 'players' } })).status === 200, {
       timeoutMs: 45_000,
       intervalMs: 1_000,
       what: 'the fake game to answer RCon',
@@ -91,6 +93,31 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await screenshot(page, 'server-console-desktop');
     await page.setViewportSize(PHONE);
     await screenshot(page, 'server-console-phone');
+    assert.deepEqual(errors, []);
+  });
+
+  it('loads the stored history page by page when scrolled back, without repeating a line', { timeout: 90_000 }, async () => {
+    const files = (await h.api('GET', `/servers/${serverId}/logfiles`, { token: h.adminToken })).body.data as { filename: string }[];
+    const rpt = join(fake.dir, 'server', files.find((f) => f.filename.endsWith('.rpt'))!.filename);
+    const total = async () => (await h.api('GET', `/servers/${serverId}/logs?search=History%20line&limit=1`, { token: h.adminToken })).body.data.total as number;
+    // 450 lines, in batches under the service's 200 lines a second.
+    for (let batch = 0; batch < 3; batch++) {
+      const lines = Array.from({ length: 150 }, (_, i) => `History line ${String(batch * 150 + i + 1).padStart(3, '0')}\n`).join('');
+      await appendFile(rpt, lines);
+      await waitFor(async () => (await total()) >= (batch + 1) * 150, { timeoutMs: 30_000, intervalMs: 1_100, what: `batch ${batch + 1} stored` });
+    }
+    const { page, errors } = await open('console');
+    const log = page.getByRole('log', { name: 'Game log' });
+    await log.getByText('History line 450').waitFor();
+    assert.equal(await log.getByText(/^History line \d+$/).count(), 200, 'the newest page first');
+    await log.evaluate((el) => (el.scrollTop = 0)); // scrolling to the top asks for the page before
+    await log.getByText('History line 250', { exact: true }).waitFor();
+    await log.getByRole('button', { name: 'Load older lines' }).click();
+    await log.getByText('History line 001', { exact: true }).waitFor();
+    await log.getByText('Start of the stored log').waitFor();
+    const shown = await log.getByText(/^History line \d+$/).allTextContents();
+    assert.equal(shown.length, 450, 'each line once');
+    assert.deepEqual(shown, [...shown].sort(), 'oldest first');
     assert.deepEqual(errors, []);
   });
 

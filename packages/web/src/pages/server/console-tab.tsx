@@ -34,8 +34,11 @@ export function ConsoleTab({ server }: TabProps) {
   const matches = (line: { level: string; message: string }) =>
     (!level || line.level === level) && (!query || line.message.toLowerCase().includes(query.toLowerCase()));
 
+  // Each load of the newest page starts a generation: an older page asked for before it (under another filter) is dropped.
+  const generation = useRef(0);
   const { error } = useRetryingLoad(async () => {
     const page = await client.logs.list(server.id, { limit: PAGE, ...(level ? { level: level as StoredLine['level'] } : {}), ...(query ? { search: query } : {}) });
+    generation.current += 1;
     held.current = [];
     setHeldCount(0);
     setLines(page.logs.reverse().map(keyed));
@@ -70,6 +73,7 @@ export function ConsoleTab({ server }: TabProps) {
   const loadOlder = async () => {
     if (older.busy || older.done) return;
     setOlder((o) => ({ ...o, busy: true, error: null }));
+    const asked = generation.current;
     try {
       const oldestId = lines.find((l) => l.id !== undefined)?.id ?? Infinity;
       const page = await client.logs.list(server.id, {
@@ -78,6 +82,7 @@ export function ConsoleTab({ server }: TabProps) {
         ...(level ? { level: level as StoredLine['level'] } : {}),
         ...(query ? { search: query } : {}),
       });
+      if (asked !== generation.current) return setOlder((o) => ({ ...o, busy: false }));
       const before = view.current ? view.current.scrollHeight - view.current.scrollTop : 0;
       setLines((all) => [...page.logs.filter((l) => l.id < oldestId).reverse().map(keyed), ...all]);
       setOlder({ busy: false, done: page.logs.length < PAGE, error: null });
@@ -85,7 +90,7 @@ export function ConsoleTab({ server }: TabProps) {
       requestAnimationFrame(() => view.current && (view.current.scrollTop = view.current.scrollHeight - before));
     } catch (err) {
       endIfUnauthorized(err);
-      setOlder({ busy: false, done: false, error: err });
+      if (asked === generation.current) setOlder({ busy: false, done: false, error: err });
     }
   };
 

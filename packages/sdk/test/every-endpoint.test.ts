@@ -44,6 +44,7 @@ describe('the SDK on every endpoint', () => {
     assert.equal((await client.games.get('gamea')).game_type, 'gamea');
     assert.ok((await client.games.configSchema('gamea')).server);
     assert.ok((await client.games.defaults('gamea')).server);
+    assert.ok((await client.games.commands('gamea')).includes('#shutdown'));
     assert.equal((await client.auth.me()).username, 'admin');
     const user = await client.users.create({ username: 'sdk_viewer', password: 'viewer-password-1' });
     assert.ok((await client.users.list()).some((u) => u.id === user.id));

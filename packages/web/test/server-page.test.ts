@@ -171,6 +171,12 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const b = await open('config', second);
     // Both read the server section; then A saves first.
     await a.page.getByLabel('Server name').fill('Sunday Ops | Public');
+    // Typed key by key: a line being started must survive each keystroke.
+    const motd = a.page.getByLabel('Message of the day');
+    await motd.pressSequentially('Welcome');
+    await motd.press('Enter');
+    await motd.press('Enter');
+    await motd.pressSequentially('Be nice');
     await screenshot(a.page, 'config-editor-desktop');
     await a.page.getByRole('button', { name: 'Save Server' }).click();
     await a.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
@@ -189,6 +195,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const server = (await h.api('GET', `/servers/${serverId}/config/server`, { token: h.adminToken })).body.data;
     assert.equal(server.hostname, 'Sunday Ops | Public');
     assert.equal(server.max_players, 48);
+    assert.deepEqual(server.motd_lines, ['Welcome', 'Be nice'], 'empty lines dropped');
 
     await a.page.setViewportSize(PHONE);
     await screenshot(a.page, 'config-editor-phone');

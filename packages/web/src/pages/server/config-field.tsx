@@ -68,7 +68,8 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
           id={id}
           rows={4}
           value={Array.isArray(value) ? value.join('\n') : String(value ?? '')}
-          onInput={(e) => onChange(Array.isArray(saved) ? e.currentTarget.value.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1) : e.currentTarget.value)}
+          // Every line as typed, the empty one being started included; empty lines are dropped when saved.
+          onInput={(e) => onChange(Array.isArray(saved) ? e.currentTarget.value.split('\n') : e.currentTarget.value)}
         />,
         true,
       );

@@ -52,7 +52,10 @@ export function ConfigTab({ server }: TabProps) {
   const save = async (name: string, base: number) => {
     setSaveError(null);
     setSaved(null);
-    const patch = changes(name);
+    const hints = data!.hints[name] ?? {};
+    const patch = Object.fromEntries(
+      Object.entries(changes(name)).map(([field, value]) => [field, hints[field]?.widget === 'textarea' && Array.isArray(value) ? value.filter((line) => line.trim() !== '') : value]),
+    );
     try {
       const result = await client.config.update(server.id, name, patch, base);
       setSections((all) => ({ ...all, [name]: splitMeta(result as never) }));

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { useModal } from './modal.js';
 
 /** A modal question before an action that loses something; Escape or Cancel leaves everything as it was. */
@@ -16,5 +17,29 @@ export function Confirm(props: { title: string; message: string; confirmLabel: s
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** A button that asks first (title, what is lost), then acts: delete, revoke… */
+export function ConfirmButton(props: { label: string; ariaLabel?: string; class?: string; title: string; message: string; onConfirm: () => void }) {
+  const [asking, setAsking] = useState(false);
+  return (
+    <>
+      <button type="button" class={props.class ?? 'danger quiet'} onClick={() => setAsking(true)} aria-label={props.ariaLabel}>
+        {props.label}
+      </button>
+      {asking && (
+        <Confirm
+          title={props.title}
+          message={props.message}
+          confirmLabel={props.label}
+          onConfirm={() => {
+            setAsking(false);
+            props.onConfirm();
+          }}
+          onCancel={() => setAsking(false)}
+        />
+      )}
+    </>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
-import { endIfUnauthorized } from '../session.js';
-import { Problem } from './problem.js';
+import { Problem, useAction } from './problem.js';
 import { useModal } from './modal.js';
 
 let nextId = 0;
@@ -21,29 +20,22 @@ export function FormDialog(props: {
 }) {
   const dialog = useModal();
   const [titleId] = useState(() => `form-dialog-${nextId++}`);
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [busy, setBusy] = useState(false);
   const submit = async (event: Event) => {
     event.preventDefault();
     const element = event.currentTarget as HTMLFormElement;
     setBusy(true);
-    setError(null);
-    try {
-      await props.onSubmit(new FormData(element), element);
-      dialog.current?.close();
-    } catch (err) {
-      endIfUnauthorized(err);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const done = await action.run(() => props.onSubmit(new FormData(element), element));
+    setBusy(false);
+    if (done) dialog.current?.close();
   };
   return (
     <dialog ref={dialog} aria-labelledby={titleId} onClose={props.onClose} class={props.wide ? 'wide' : undefined}>
       <form onSubmit={submit}>
         <h2 id={titleId}>{props.title}</h2>
         {props.children}
-        <Problem error={error} />
+        <Problem error={action.error} />
         <div class="dialog-actions">
           <button type="button" class="quiet" onClick={() => dialog.current?.close()}>
             Cancel

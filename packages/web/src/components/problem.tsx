@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
+import { endIfUnauthorized } from '../session.js';
 
 /** A failure as a person reads it: what went wrong, and for a 429 how long until the console tries again. */
 export function describe(err: unknown): string {
@@ -26,6 +27,28 @@ export function Problem({ error, onDismiss }: { error: unknown; onDismiss?: () =
   );
 }
 
+/**
+ * A change the user asked for (delete, revoke, save…): `run` clears the last failure, ends a refused
+ * session, and keeps any other failure to show; it resolves to whether the change was made.
+ */
+export type Run = (action: () => Promise<unknown>) => Promise<boolean>;
+
+export function useAction() {
+  const [error, setError] = useState<unknown>(null);
+  const run: Run = async (action) => {
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      endIfUnauthorized(err);
+      setError(err);
+      return false;
+    }
+  };
+  return { error, run, dismiss: () => setError(null) };
+}
+
 /** Runs `load` now and again after a 429's wait, so that a rate limit shows a countdown instead of a broken page. */
 export function useRetryingLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
   const [data, setData] = useState<T>();
@@ -42,6 +65,7 @@ export function useRetryingLoad<T>(load: () => Promise<T>, deps: unknown[]): { d
       },
       (err: unknown) => {
         if (!live) return;
+        endIfUnauthorized(err);
         setError(err);
         if (err instanceof GarrisonApiError && err.status === 429) {
           timer = setTimeout(() => setAttempt((n) => n + 1), (err.retryAfterSeconds ?? 5) * 1000);

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ACTIVE_STATUSES, type ServerStatus } from '@garrison/core';
-import { client, endIfUnauthorized } from '../session.js';
+import { client } from '../session.js';
+import type { Run } from './problem.js';
 import { Confirm } from './confirm.js';
 
 type Action = 'start' | 'stop' | 'restart' | 'kill';
@@ -15,18 +16,12 @@ const LOSES: Partial<Record<Action, string>> = {
 };
 
 /** Start, or stop / restart / kill after a confirmation; for admins only (the caller checks). */
-export function ServerActions(props: { server: { id: number; name: string; status: ServerStatus }; onError: (err: unknown) => void; children?: preact.ComponentChildren }) {
-  const { server, onError } = props;
+export function ServerActions(props: { server: { id: number; name: string; status: ServerStatus }; run: Run; children?: preact.ComponentChildren }) {
+  const { server, run } = props;
   const [asking, setAsking] = useState<Action | null>(null);
-  const act = async (action: Action) => {
+  const act = (action: Action) => {
     setAsking(null);
-    onError(null);
-    try {
-      await client.servers[action](server.id);
-    } catch (err) {
-      endIfUnauthorized(err);
-      onError(err);
-    }
+    void run(() => client.servers[action](server.id));
   };
   const running = RUNNING.has(server.status);
   return (

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { NewPassword } from '@garrison/core';
-import { client, endIfUnauthorized, session } from '../session.js';
-import { Problem } from '../components/problem.js';
+import { client, session } from '../session.js';
+import { Problem, useAction } from '../components/problem.js';
 
 /** One's own account: the role, and a change of password (which needs the current one). */
 export function Account() {
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   useEffect(() => void (document.title = 'Account · Garrison'), []);
@@ -13,20 +13,15 @@ export function Account() {
     event.preventDefault();
     const formElement = event.currentTarget as HTMLFormElement;
     const form = new FormData(formElement);
-    setError(null);
     setDone(false);
-    if (form.get('new_password') !== form.get('repeat')) return setError(new Error('The new password and its repetition differ.'));
     setBusy(true);
-    try {
+    await action.run(async () => {
+      if (form.get('new_password') !== form.get('repeat')) throw new Error('The new password and its repetition differ.');
       await client.auth.changePassword(String(form.get('current_password')), String(form.get('new_password')));
       formElement.reset();
       setDone(true);
-    } catch (err) {
-      endIfUnauthorized(err);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
   return (
     <section aria-labelledby="account-title" class="narrow">
@@ -48,7 +43,7 @@ export function Account() {
           New password again
           <input name="repeat" type="password" required autoComplete="new-password" />
         </label>
-        <Problem error={error} />
+        <Problem error={action.error} />
         {done && (
           <p class="notice" role="status">
             Your password was changed.

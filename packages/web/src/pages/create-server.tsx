@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { ServerDetail } from '@garrison/core';
-import { client, endIfUnauthorized } from '../session.js';
-import { Problem } from '../components/problem.js';
+import { client } from '../session.js';
+import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { ServerFields, readServerFields } from '../components/server-fields.js';
 
@@ -16,24 +16,20 @@ const labelOf = (field: string) => field.replace(/_/g, ' ').replace(/^\w/, (c) =
 /** The new-server form, then the generated credentials: shown this once, as the service returns them only now. */
 export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
   const dialog = useModal();
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    const fields = readServerFields(event.currentTarget as HTMLFormElement);
     setBusy(true);
-    setError(null);
-    try {
-      const server = await client.servers.create(readServerFields(event.currentTarget as HTMLFormElement));
+    await action.run(async () => {
+      const server = await client.servers.create(fields);
       setCreated(server);
       onCreated(server);
-    } catch (err) {
-      endIfUnauthorized(err);
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
+    setBusy(false);
   };
 
   return (
@@ -42,7 +38,7 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
         <form onSubmit={submit}>
           <h2 id="create-title">New server</h2>
           <ServerFields />
-          <Problem error={error} />
+          <Problem error={action.error} />
           <div class="dialog-actions">
             <button type="button" class="quiet" onClick={() => dialog.current?.close()}>
               Cancel

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
-import { client, endIfUnauthorized, session } from '../session.js';
-import { Problem, useRetryingLoad } from '../components/problem.js';
-import { Confirm } from '../components/confirm.js';
+import { client, session } from '../session.js';
+import { Problem, useAction, useRetryingLoad } from '../components/problem.js';
+import { ConfirmButton } from '../components/confirm.js';
+import { Figure, cpuText, memoryText } from '../components/figures.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
 import { CreateServer } from './create-server.js';
@@ -26,7 +27,7 @@ export function Dashboard() {
       loading.current.delete(arrived);
     }
   }, []);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const action = useAction();
   const [creating, setCreating] = useState(false);
 
   useEffect(() => {
@@ -36,7 +37,6 @@ export function Dashboard() {
   const known = useRef<Set<number> | null>(null);
   known.current = servers && new Set(servers.map((s) => s.id));
   const lastReload = useRef(0);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
   const patch = (id: number, change: Partial<ServerItem>) => {
@@ -62,16 +62,11 @@ export function Dashboard() {
     connected: () => reload(), // what changed before the subscription, or while it was down
   });
 
-  const remove = async (server: ServerItem) => {
-    setActionError(null);
-    try {
+  const remove = (server: ServerItem) =>
+    action.run(async () => {
       await client.servers.delete(server.id);
       setServers((list) => list && list.filter((s) => s.id !== server.id));
-    } catch (err) {
-      endIfUnauthorized(err);
-      setActionError(err);
-    }
-  };
+    });
 
   return (
     <section aria-labelledby="servers-title">
@@ -84,7 +79,7 @@ export function Dashboard() {
         )}
       </div>
       <Problem error={error} />
-      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
       {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(s) => setServers((list) => [...(list ?? []).filter((x) => x.id !== s.id), s])} />}
       {servers === null && !error && <p>Loading…</p>}
       {servers?.length === 0 && <p class="empty">No servers yet.{admin ? ' Create one with “New server”.' : ''}</p>}
@@ -100,54 +95,26 @@ export function Dashboard() {
               </span>
             </div>
             <dl class="figures">
-              <div>
-                <dt>Players</dt>
-                <dd>{s.player_count ?? '–'}</dd>
-              </div>
-              <div>
-                <dt>CPU</dt>
-                <dd>{s.cpu_percent === null ? '–' : `${s.cpu_percent.toFixed(1)} %`}</dd>
-              </div>
-              <div>
-                <dt>Memory</dt>
-                <dd>{s.ram_mb === null ? '–' : `${Math.round(s.ram_mb)} MB`}</dd>
-              </div>
-              <div>
-                <dt>Port</dt>
-                <dd>{s.game_port}</dd>
-              </div>
+              <Figure label="Players" value={s.player_count} />
+              <Figure label="CPU" value={cpuText(s.cpu_percent)} />
+              <Figure label="Memory" value={memoryText(s.ram_mb)} />
+              <Figure label="Port" value={s.game_port} />
             </dl>
             {admin && (
-              <ServerActions server={s} onError={setActionError}>
-                {!RUNNING.has(s.status) && <DeleteButton server={s} onDelete={() => remove(s)} />}
+              <ServerActions server={s} run={action.run}>
+                {!RUNNING.has(s.status) && (
+                  <ConfirmButton
+                    label="Delete"
+                    title={`Delete ${s.name}?`}
+                    message="The server's record, settings and history are removed. The game's own files stay where they are."
+                    onConfirm={() => remove(s)}
+                  />
+                )}
               </ServerActions>
             )}
           </li>
         ))}
       </ul>
     </section>
-  );
-}
-
-function DeleteButton({ server, onDelete }: { server: ServerItem; onDelete: () => void }) {
-  const [asking, setAsking] = useState(false);
-  return (
-    <>
-      <button type="button" class="danger quiet" onClick={() => setAsking(true)}>
-        Delete
-      </button>
-      {asking && (
-        <Confirm
-          title={`Delete ${server.name}?`}
-          message="The server's record, settings and history are removed. The game's own files stay where they are."
-          confirmLabel="Delete"
-          onConfirm={() => {
-            setAsking(false);
-            onDelete();
-          }}
-          onCancel={() => setAsking(false)}
-        />
-      )}
-    </>
   );
 }

@@ -1,33 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { NewPassword, Username } from '@garrison/core';
-import { client, endIfUnauthorized, session } from '../session.js';
-import { Problem, useRetryingLoad } from '../components/problem.js';
-import { Confirm } from '../components/confirm.js';
+import { client, session } from '../session.js';
+import { Problem, useAction, useRetryingLoad } from '../components/problem.js';
+import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 
-type User = ResponseOf<Endpoints['listUsers']>[number];
+type Role = ResponseOf<Endpoints['listUsers']>[number]['role'];
 
 /** The service's accounts (admins only): add one with a role, or remove one, which ends its sessions. */
 export function Users() {
   const { data, error, reload } = useRetryingLoad(() => client.users.list(), []);
   const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<User | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-  useEffect(() => endIfUnauthorized(error), [error]);
+  const action = useAction();
   useEffect(() => void (document.title = 'Users · Garrison'), []);
-
-  const remove = async (user: User) => {
-    setDeleting(null);
-    setActionError(null);
-    try {
-      await client.users.delete(user.id);
-      reload();
-    } catch (err) {
-      endIfUnauthorized(err);
-      setActionError(err);
-    }
-  };
 
   return (
     <section aria-labelledby="users-title">
@@ -38,7 +24,7 @@ export function Users() {
         </button>
       </div>
       <Problem error={error} />
-      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
       {data && (
         <table class="table">
           <caption class="sr-only">Users</caption>
@@ -58,9 +44,13 @@ export function Users() {
                 <td>{u.last_login ? new Date(u.last_login).toLocaleString() : 'never'}</td>
                 <td>
                   {u.username !== session.value?.username && (
-                    <button type="button" class="quiet danger" onClick={() => setDeleting(u)} aria-label={`Delete ${u.username}`}>
-                      Delete
-                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      ariaLabel={`Delete ${u.username}`}
+                      title={`Delete ${u.username}?`}
+                      message="The account is removed and its sessions end at once."
+                      onConfirm={() => action.run(() => client.users.delete(u.id)).then((done) => done && reload())}
+                    />
                   )}
                 </td>
               </tr>
@@ -74,7 +64,7 @@ export function Users() {
           submitLabel="Create"
           onClose={() => setCreating(false)}
           onSubmit={async (form) => {
-            await client.users.create({ username: fieldText(form, 'username'), password: String(form.get('password') ?? ''), role: fieldText(form, 'role') as User['role'] });
+            await client.users.create({ username: fieldText(form, 'username'), password: String(form.get('password') ?? ''), role: fieldText(form, 'role') as Role });
             reload();
           }}
         >
@@ -94,15 +84,6 @@ export function Users() {
             </select>
           </label>
         </FormDialog>
-      )}
-      {deleting && (
-        <Confirm
-          title={`Delete ${deleting.username}?`}
-          message="The account is removed and its sessions end at once."
-          confirmLabel="Delete"
-          onConfirm={() => remove(deleting)}
-          onCancel={() => setDeleting(null)}
-        />
       )}
     </section>
   );

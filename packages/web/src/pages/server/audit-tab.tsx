@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized } from '../../session.js';
+import { client } from '../../session.js';
 import { Problem, useRetryingLoad } from '../../components/problem.js';
 import { Pager } from '../../components/pager.js';
 import { useLiveEvents } from '../../live.js';
@@ -18,7 +18,6 @@ export function AuditTab({ server }: TabProps) {
   useEffect(() => {
     if (data) (setEvents(data.events), setTotal(data.total));
   }, [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
   useLiveEvents({
     event: ({ server_id, data: entry }) => {
       if (server_id !== server.id || offset !== 0) return;

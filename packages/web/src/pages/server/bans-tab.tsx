@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
-import { Confirm } from '../../components/confirm.js';
+import { useState } from 'preact/hooks';
+import { client, isAdmin } from '../../session.js';
+import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { ConfirmButton } from '../../components/confirm.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { Pager } from '../../components/pager.js';
 import type { TabProps } from './server-page.js';
 
-type Ban = ResponseOf<Endpoints['listBans']>[number];
 const PAGE = 50;
 
 /** The server's bans; admins add one by GUID or IP address, or revoke one. */
@@ -17,21 +15,7 @@ export function BansTab({ server }: TabProps) {
   const [offset, setOffset] = useState(0);
   const { data, error, reload } = useRetryingLoad(() => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }), [server.id, activeOnly, offset]);
   const [creating, setCreating] = useState(false);
-  const [revoking, setRevoking] = useState<Ban | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
-  useEffect(() => endIfUnauthorized(error), [error]);
-
-  const revoke = async (ban: Ban) => {
-    setRevoking(null);
-    setActionError(null);
-    try {
-      await client.bans.revoke(server.id, ban.id);
-      reload();
-    } catch (err) {
-      endIfUnauthorized(err);
-      setActionError(err);
-    }
-  };
+  const action = useAction();
 
   return (
     <div>
@@ -46,7 +30,7 @@ export function BansTab({ server }: TabProps) {
         )}
       </div>
       <Problem error={error} />
-      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
       {data?.length === 0 && <p class="empty">No bans.</p>}
       {data && data.length > 0 && (
         <table class="table">
@@ -74,9 +58,14 @@ export function BansTab({ server }: TabProps) {
                 <td>{b.expires_at ? new Date(b.expires_at).toLocaleString() : 'never'}</td>
                 {admin && (
                   <td>
-                    <button type="button" class="quiet" onClick={() => setRevoking(b)} aria-label={`Revoke the ban of ${b.name ?? b.guid}`}>
-                      Revoke
-                    </button>
+                    <ConfirmButton
+                      label="Revoke"
+                      class="quiet"
+                      ariaLabel={`Revoke the ban of ${b.name ?? b.guid}`}
+                      title="Revoke this ban?"
+                      message={`${b.name ?? b.guid} can join again.`}
+                      onConfirm={() => action.run(() => client.bans.revoke(server.id, b.id)).then((done) => done && reload())}
+                    />
                   </td>
                 )}
               </tr>
@@ -111,15 +100,6 @@ export function BansTab({ server }: TabProps) {
             <input name="minutes" type="number" min={0} />
           </label>
         </FormDialog>
-      )}
-      {revoking && (
-        <Confirm
-          title="Revoke this ban?"
-          message={`${revoking.name ?? revoking.guid} can join again.`}
-          confirmLabel="Revoke"
-          onConfirm={() => revoke(revoking)}
-          onCancel={() => setRevoking(null)}
-        />
       )}
     </div>
   );

@@ -1,12 +1,10 @@
-import { useEffect } from 'preact/hooks';
-import { client, endIfUnauthorized } from '../../session.js';
+import { client } from '../../session.js';
 import { Problem, useRetryingLoad } from '../../components/problem.js';
 import type { ServerRecord } from './server-page.js';
 
 /** The files the game will be given at its next start, as they would be written (admins only: they hold passwords). */
 export function ConfigPreview({ server }: { server: ServerRecord }) {
   const { data, error } = useRetryingLoad(() => client.config.preview(server.id), [server.id]);
-  useEffect(() => endIfUnauthorized(error), [error]);
   return (
     <div class="preview">
       <p class="notice">These files hold the server's passwords in plain text: share them with care.</p>

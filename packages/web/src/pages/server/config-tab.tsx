@@ -38,7 +38,6 @@ export function ConfigTab({ server }: TabProps) {
     setSections(Object.fromEntries(Object.entries(data.config).map(([name, s]) => [name, splitMeta(s as never)])));
     setDrafts({});
   }, [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   if (!data) return <Problem error={error} />;
   const names = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));

@@ -46,7 +46,6 @@ export function ConsoleTab({ server }: TabProps) {
     atBottom.current = true;
     return page;
   }, [server.id, level, query]);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   useLiveEvents({
     log: ({ server_id, data }) => {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized } from '../../session.js';
+import { client } from '../../session.js';
 import { Problem, useRetryingLoad } from '../../components/problem.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { useLiveEvents } from '../../live.js';
@@ -27,7 +27,6 @@ export function MetricsTab({ server }: TabProps) {
   );
   const [points, setPoints] = useState<Point[]>([]);
   useEffect(() => data && setPoints(data), [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
   useLiveEvents({
     metrics: ({ server_id, data: point }) => {
       if (server_id !== server.id) return;

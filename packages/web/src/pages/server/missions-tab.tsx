@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
-import { Confirm } from '../../components/confirm.js';
+import { useState } from 'preact/hooks';
+import { client, isAdmin } from '../../session.js';
+import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { ConfirmButton } from '../../components/confirm.js';
 import { RotationEditor } from './rotation-editor.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 
-type Mission = ResponseOf<Endpoints['listMissions']>['missions'][number];
 type Upload = { name: string; sent: number; total: number | null };
 
 /** The mission files on the server (upload, delete) and the rotation the game plays them in. */
@@ -15,46 +13,28 @@ export function MissionsTab({ server }: TabProps) {
   const admin = isAdmin();
   const { data, error, reload } = useRetryingLoad(() => client.missions.list(server.id), [server.id]);
   const [upload, setUpload] = useState<Upload | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Mission | null>(null);
   const [dragOver, setDragOver] = useState(false);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   const send = async (files: FileList | null) => {
     for (const file of Array.from(files ?? [])) {
-      setActionError(null);
       setNotice(null);
       setUpload({ name: file.name, sent: 0, total: file.size });
-      try {
-        const done = await client.missions.upload(server.id, file, file.name, { onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }) });
-        setNotice(`${done.filename} uploaded (${bytes(done.file_size)}).`);
-        reload();
-      } catch (err) {
-        endIfUnauthorized(err);
-        setActionError(err);
-        break;
-      } finally {
-        setUpload(null);
-      }
-    }
-  };
-  const remove = async (mission: Mission) => {
-    setDeleting(null);
-    setActionError(null);
-    try {
-      await client.missions.delete(server.id, mission.filename);
+      const done = await action.run(async () => {
+        const uploaded = await client.missions.upload(server.id, file, file.name, { onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }) });
+        setNotice(`${uploaded.filename} uploaded (${bytes(uploaded.file_size)}).`);
+      });
+      setUpload(null);
+      if (!done) break;
       reload();
-    } catch (err) {
-      endIfUnauthorized(err);
-      setActionError(err);
     }
   };
 
   return (
     <div class="missions">
       <Problem error={error} />
-      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
       {notice && (
         <p class="notice" role="status">
           {notice}
@@ -110,24 +90,19 @@ export function MissionsTab({ server }: TabProps) {
                 <td>{bytes(m.size_bytes)}</td>
                 {admin && (
                   <td>
-                    <button type="button" class="quiet danger" onClick={() => setDeleting(m)} aria-label={`Delete ${m.filename}`}>
-                      Delete
-                    </button>
+                    <ConfirmButton
+                      label="Delete"
+                      ariaLabel={`Delete ${m.filename}`}
+                      title={`Delete ${m.filename}?`}
+                      message="The file is removed from the server's disk."
+                      onConfirm={() => action.run(() => client.missions.delete(server.id, m.filename)).then((done) => done && reload())}
+                    />
                   </td>
                 )}
               </tr>
             ))}
           </tbody>
         </table>
-      )}
-      {deleting && (
-        <Confirm
-          title={`Delete ${deleting.filename}?`}
-          message="The file is removed from the server's disk."
-          confirmLabel="Delete"
-          onConfirm={() => remove(deleting)}
-          onCancel={() => setDeleting(null)}
-        />
       )}
     </div>
   );

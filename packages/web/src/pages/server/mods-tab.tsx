@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { client, isAdmin } from '../../session.js';
+import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
 import type { TabProps } from './server-page.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
@@ -12,29 +12,23 @@ export function ModsTab({ server }: TabProps) {
   const { data, error, reload } = useRetryingLoad(() => client.mods.list(server.id), [server.id]);
   const [mods, setMods] = useState<Mod[]>([]);
   const [dirty, setDirty] = useState(false);
-  const [saveError, setSaveError] = useState<unknown>(null);
+  const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     if (data) (setMods(data.mods), setDirty(false));
   }, [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   const set = (name: string, change: Partial<Mod>) => {
     setMods((all) => all.map((m) => (m.name === name ? { ...m, ...change, ...(change.enabled === false ? { is_server_mod: false } : {}) } : m)));
     setDirty(true);
     setNotice(null);
   };
-  const save = async () => {
-    setSaveError(null);
-    try {
+  const save = () =>
+    action.run(async () => {
       const result = await client.mods.setEnabled(server.id, { mods: mods.filter((m) => m.enabled).map(({ name, is_server_mod }) => ({ name, is_server_mod })) });
       setNotice(result.message);
       setDirty(false);
-    } catch (err) {
-      endIfUnauthorized(err);
-      setSaveError(err);
-    }
-  };
+    });
 
   return (
     <div>
@@ -91,7 +85,7 @@ export function ModsTab({ server }: TabProps) {
           )}
         </div>
       )}
-      <Problem error={saveError} onDismiss={() => setSaveError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
     </div>
   );
 }

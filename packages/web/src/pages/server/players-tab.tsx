@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { client, isAdmin } from '../../session.js';
 import { Problem, useRetryingLoad } from '../../components/problem.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { useLiveEvents } from '../../live.js';
@@ -15,7 +15,6 @@ export function PlayersTab({ server }: TabProps) {
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   useEffect(() => data && setPlayers(data.players), [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
   useLiveEvents({ players: ({ server_id, data: live }) => server_id === server.id && setPlayers(live.players) });
 
   return (

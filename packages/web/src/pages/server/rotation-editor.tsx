@@ -36,7 +36,6 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
     setVersion(data.config_version);
     setDirty(false);
   }, [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
 
   const change = (next: Keyed[]) => {
     setEntries(next);

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { client, isAdmin } from '../../session.js';
+import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
 import { RUNNING, ServerActions } from '../../components/server-actions.js';
+import { Figure, cpuText, memoryText } from '../../components/figures.js';
 import { useLiveEvents } from '../../live.js';
 import { EditServer } from './edit-server.js';
 import { ConsoleTab } from './console-tab.js';
@@ -40,10 +41,9 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
   const admin = isAdmin();
   const { data, error, reload } = useRetryingLoad(() => client.servers.get(id), [id]);
   const [server, setServer] = useState<ServerRecord | null>(null);
-  const [actionError, setActionError] = useState<unknown>(null);
+  const action = useAction();
   const [editing, setEditing] = useState(false);
   useEffect(() => setServer(data ?? null), [data]);
-  useEffect(() => endIfUnauthorized(error), [error]);
   useEffect(() => {
     if (server) document.title = `${server.name} · Garrison`;
   }, [server?.name]);
@@ -74,21 +74,21 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
       </div>
       {server.description && <p class="description">{server.description}</p>}
       <dl class="figures wide-figures">
-        <Figure label="Players" value={server.player_count ?? '–'} />
-        <Figure label="CPU" value={server.cpu_percent === null ? '–' : `${server.cpu_percent.toFixed(1)} %`} />
-        <Figure label="Memory" value={server.ram_mb === null ? '–' : `${Math.round(server.ram_mb)} MB`} />
+        <Figure label="Players" value={server.player_count} />
+        <Figure label="CPU" value={cpuText(server.cpu_percent)} />
+        <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Game port" value={server.game_port} />
         <Figure label="RCon port" value={server.rcon_port} />
         <Figure label="Game" value={server.game_type} />
       </dl>
       {admin && (
-        <ServerActions server={server} onError={setActionError}>
+        <ServerActions server={server} run={action.run}>
           <button type="button" class="quiet" onClick={() => setEditing(true)}>
             Edit
           </button>
         </ServerActions>
       )}
-      <Problem error={actionError} onDismiss={() => setActionError(null)} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
       {editing && <EditServer server={server} onClose={() => setEditing(false)} onSaved={(s) => setServer((old) => old && { ...old, ...s })} />}
       <nav class="tabs" aria-label="Server sections">
         {TABS.map((t) => (
@@ -101,14 +101,5 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <current.Tab key={`${id}-${current.id}`} server={server} />
       </div>
     </section>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div>
-      <dt>{label}</dt>
-      <dd>{value}</dd>
-    </div>
   );
 }

@@ -1,0 +1,12 @@
+/** A server's live figures as people read them; a dash while there is no process to measure. */
+export const cpuText = (cpu: number | null) => (cpu === null ? '–' : `${cpu.toFixed(1)} %`);
+export const memoryText = (ram: number | null) => (ram === null ? '–' : `${Math.round(ram)} MB`);
+
+export function Figure({ label, value }: { label: string; value: string | number | null }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{value ?? '–'}</dd>
+    </div>
+  );
+}

@@ -295,6 +295,41 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.deepEqual(errors, []);
   });
 
+  it('names every control on every tab, and works from the keyboard', { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(h.url);
+    // Sign-in by keyboard alone: the username field has the focus.
+    await page.keyboard.type('admin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(h.adminPassword);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+
+    // A control without a name is one a screen reader cannot tell apart.
+    const UNNAMED = `[...document.querySelectorAll('main button, main input, main select, main textarea, main a[href]')]
+      .filter((el) => !(el.getAttribute('aria-label') || (el.labels && el.labels.length) || el.textContent.trim()))
+      .map((el) => el.outerHTML.slice(0, 120))`;
+    for (const tab of ['console', 'players', 'bans', 'missions', 'mods', 'config', 'metrics', 'logfiles', 'audit']) {
+      await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
+      await page.locator('.tab-panel').waitFor();
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(await page.evaluate(UNNAMED), [], tab);
+    }
+
+    // Tabs are links, dialogs keep the focus and close on Escape.
+    await page.getByRole('link', { name: 'Bans', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Add ban' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Add a ban' });
+    await dialog.waitFor();
+    assert.ok(await dialog.evaluate((el) => el.contains(el.ownerDocument.activeElement)), 'the focus moves into the dialog');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('offers a viewer no control on the server page', { timeout: 60_000 }, async () => {
     const viewer = await h.userToken('viewer');
     const { page } = await open('console', viewer);

@@ -30,7 +30,7 @@ export function SignIn() {
         )}
         <label>
           Username
-          <input name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+          <input name="username" autocomplete="username" autoFocus required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
         </label>
         <label>
           Password

@@ -4,51 +4,74 @@ import type { EventHandlers, Subscription } from '@garrison/sdk';
 import { client, endIfUnauthorized } from './session.js';
 
 /**
- * One WebSocket for the whole page, shared by every component that wants live events: the dashboard, the
- * server page's header and its open tab each listen without opening a connection of their own.
+ * One WebSocket for the whole page, shared by every component that wants live events. It subscribes to
+ * just the servers its listeners follow (the server page: one), or to all of them when one listener wants
+ * every server (the dashboard), so that a page is not sent the log lines of servers it does not show.
  */
-const listeners = new Set<{ current: EventHandlers }>();
+interface Listener {
+  handlers: { current: EventHandlers };
+  /** The server followed, or null for every server. */
+  serverId: number | null;
+}
+const listeners = new Set<Listener>();
 let subscription: Subscription | null = null;
-let closeTimer: ReturnType<typeof setTimeout> | undefined;
+let subscribedTo: string | null = null;
+let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
 function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNullable<EventHandlers[K]>>[0]) {
-  for (const listener of listeners) (listener.current[name] as ((a: typeof arg) => void) | undefined)?.(arg);
+  for (const listener of listeners) (listener.handlers.current[name] as ((a: typeof arg) => void) | undefined)?.(arg);
 }
 
-function open(): void {
-  clearTimeout(closeTimer);
-  if (subscription) return;
+/** The servers the listeners follow: null for all. */
+function wanted(): number[] | null {
+  const ids = new Set([...listeners].map((l) => l.serverId));
+  return ids.has(null) ? null : ([...ids] as number[]).sort((a, b) => a - b);
+}
+
+/** Opens, reopens or closes the socket so that it carries what the listeners want. */
+function sync(): void {
+  clearTimeout(settleTimer);
+  if (listeners.size === 0) return closeLive();
+  const ids = wanted();
+  const key = ids ? ids.join(',') : 'all';
+  if (subscription && key === subscribedTo) return;
+  subscription?.close();
+  subscribedTo = key;
   const handlers: EventHandlers = {
     connected: (subscriptions) => dispatch('connected', subscriptions),
     closed: (error) => {
-      subscription = null;
+      if (subscription === current) subscription = null;
       if (error) endIfUnauthorized(error);
     },
   };
   for (const type of Object.keys(LiveEventData) as (keyof typeof LiveEventData)[]) {
     (handlers as Record<string, (event: never) => void>)[type] = (event) => dispatch(type, event);
   }
-  subscription = client.events.subscribe({}, handlers);
+  const current = client.events.subscribe(ids ? { serverIds: ids } : {}, handlers);
+  subscription = current;
 }
 
-/** Live events while the component is on the page; the handlers may change at each render. */
-export function useLiveEvents(handlers: EventHandlers): void {
+/** Live events while the component is on the page, of one server or (null) of all; the handlers may change at each render. */
+export function useLiveEvents(serverId: number | null, handlers: EventHandlers): void {
   const ref = useRef(handlers);
   ref.current = handlers;
   useEffect(() => {
-    listeners.add(ref);
-    open();
+    const listener = { handlers: ref, serverId };
+    listeners.add(listener);
+    sync();
     return () => {
-      listeners.delete(ref);
-      // A page change unmounts one listener before the next mounts: keep the socket across it.
-      if (listeners.size === 0) closeTimer = setTimeout(() => listeners.size === 0 && closeLive(), 1_000);
+      listeners.delete(listener);
+      // A page change removes one listener before the next one comes: decide once things have settled.
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(sync, 1_000);
     };
-  }, []);
+  }, [serverId]);
 }
 
 /** Ends the shared connection (at sign-out: the next user's listeners open their own). */
 export function closeLive(): void {
-  clearTimeout(closeTimer);
+  clearTimeout(settleTimer);
   subscription?.close();
   subscription = null;
+  subscribedTo = null;
 }

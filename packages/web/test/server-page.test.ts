@@ -49,10 +49,15 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     contexts.push(context);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
+    const sockets = new Set<string>(); // the WebSockets open now
+    page.on('websocket', (ws) => {
+      sockets.add(ws.url());
+      ws.on('close', () => sockets.delete(ws.url()));
+    });
     await signIn(page, h.url, who.username, who.password);
     await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
     await page.getByRole('heading', { name: 'Sunday Ops' }).waitFor();
-    return { page, errors };
+    return { page, errors, sockets };
   };
   const rcon = async (page: Page, command: string) => {
     await page.getByLabel('RCon command').fill(command);
@@ -60,8 +65,11 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   };
 
   it('shows the game log live, filters and pauses it, and sends an RCon command with its answer', { timeout: 90_000 }, async () => {
-    const { page, errors } = await open('console');
+    const { page, errors, sockets } = await open('console');
     const log = page.getByRole('log', { name: 'Game log' });
+    // One socket, for this server only: the page is not sent other servers' log lines.
+    const servers = () => [...sockets].map((url) => new URL(url).searchParams.getAll('server_id').join());
+    await waitFor(() => servers().join('|') === String(serverId), { what: `one WebSocket, for server ${serverId} (open: ${servers().join('|')})` });
 
     await rcon(page, 'players');
     const answers = page.getByRole('list', { name: 'Command answers' });

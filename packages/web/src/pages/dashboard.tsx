@@ -52,7 +52,7 @@ export function Dashboard() {
     }
     setServers((list) => list && list.map((s) => (s.id === id ? { ...s, ...change } : s)));
   };
-  useLiveEvents({
+  useLiveEvents(null, {
     server_status: ({ server_id, data }) => {
       const stopped = !RUNNING.has(data.status);
       patch(server_id, { status: data.status, pid: data.pid, started_at: data.started_at, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });

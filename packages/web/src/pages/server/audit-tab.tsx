@@ -18,7 +18,7 @@ export function AuditTab({ server }: TabProps) {
   useEffect(() => {
     if (data) (setEvents(data.events), setTotal(data.total));
   }, [data]);
-  useLiveEvents({
+  useLiveEvents(server.id, {
     event: ({ server_id, data: entry }) => {
       if (server_id !== server.id || offset !== 0) return;
       setEvents((all) => (all.some((e) => e.id === entry.id) ? all : [entry, ...all].slice(0, PAGE)));

@@ -47,7 +47,7 @@ export function ConsoleTab({ server }: TabProps) {
     return page;
   }, [server.id, level, query]);
 
-  useLiveEvents({
+  useLiveEvents(server.id, {
     log: ({ server_id, data }) => {
       if (server_id !== server.id || !matches(data)) return;
       const line = keyed(data);

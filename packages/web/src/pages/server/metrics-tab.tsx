@@ -27,7 +27,7 @@ export function MetricsTab({ server }: TabProps) {
   );
   const [points, setPoints] = useState<Point[]>([]);
   useEffect(() => data && setPoints(data), [data]);
-  useLiveEvents({
+  useLiveEvents(server.id, {
     metrics: ({ server_id, data: point }) => {
       if (server_id !== server.id) return;
       setPoints((all) => (all.length >= MAX_POINTS ? [...all.slice(1), point] : [...all, point]));

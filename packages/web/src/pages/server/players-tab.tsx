@@ -15,7 +15,7 @@ export function PlayersTab({ server }: TabProps) {
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   useEffect(() => data && setPlayers(data.players), [data]);
-  useLiveEvents({ players: ({ server_id, data: live }) => server_id === server.id && setPlayers(live.players) });
+  useLiveEvents(server.id, { players: ({ server_id, data: live }) => server_id === server.id && setPlayers(live.players) });
 
   return (
     <div>

@@ -48,7 +48,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
     if (server) document.title = `${server.name} · Garrison`;
   }, [server?.name]);
 
-  useLiveEvents({
+  useLiveEvents(id, {
     server_status: ({ server_id, data: change }) => {
       if (server_id !== id) return;
       const stopped = !RUNNING.has(change.status);

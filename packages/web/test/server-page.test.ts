@@ -308,7 +308,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     contexts.push(context);
     const page = await context.newPage();
     await page.goto(h.url);
-    // Sign-in by keyboard alone: the username field has the focus.
+    // Sign-in by keyboard alone: the username field takes the focus once the page is up.
+    await waitFor(() => page.getByLabel('Username').evaluate((el) => el === el.ownerDocument.activeElement), { what: 'the focus on the username field' });
     await page.keyboard.type('admin');
     await page.keyboard.press('Tab');
     await page.keyboard.type(h.adminPassword);

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { signIn, signOutReason } from '../session.js';
 import { Problem } from '../components/problem.js';
 
@@ -7,6 +7,9 @@ export function SignIn() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // Focused once on the page, not through `autofocus`, which the browser applies only at a later frame.
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
   const submit = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
@@ -30,7 +33,7 @@ export function SignIn() {
         )}
         <label>
           Username
-          <input name="username" autocomplete="username" autoFocus required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+          <input ref={first} name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
         </label>
         <label>
           Password

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
+import { ServerListItem } from '@garrison/core';
 import { client, session } from '../session.js';
-import { Problem, useAction, useRetryingLoad } from '../components/problem.js';
+import { Problem, useAction } from '../components/problem.js';
+import { useLiveState } from '../components/live-state.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { Figure, cpuText, memoryText } from '../components/figures.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
@@ -9,48 +11,27 @@ import { useLiveEvents } from '../live.js';
 import { CreateServer } from './create-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
-type Change = { id: number; change: Partial<ServerItem> };
+/** A created server as the list holds it: its record without the credentials shown once. */
+const listed = (created: ServerItem & Record<string, unknown>): ServerItem =>
+  Object.fromEntries(Object.keys(ServerListItem.properties).map((key) => [key, created[key]])) as ServerItem;
 
 export function Dashboard() {
   const admin = session.value?.role === 'admin';
-  const [servers, setServers] = useState<ServerItem[] | null>(null);
-  // Live changes that arrive while a list loads are replayed on it in order: the list may have been read
-  // before them. Replaying one the list already holds changes nothing.
-  const loading = useRef(new Set<Change[]>());
-  const { data, error, reload } = useRetryingLoad(async () => {
-    const arrived: Change[] = [];
-    loading.current.add(arrived);
-    try {
-      const list = await client.servers.list({ limit: 500 });
-      return arrived.reduce((all, { id, change }) => all.map((s) => (s.id === id ? { ...s, ...change } : s)), list);
-    } finally {
-      loading.current.delete(arrived);
-    }
-  }, []);
+  // A live change that arrives while the list loads is applied to it too (useLiveState).
+  const { state: servers, apply, error, reload } = useLiveState(() => client.servers.list({ limit: 500 }), []);
   const action = useAction();
   const [creating, setCreating] = useState(false);
-
-  useEffect(() => {
-    if (data) setServers(data);
-  }, [data]);
-  // The servers on the page, for the live events: one of a server not listed yet means it was made elsewhere.
-  const known = useRef<Set<number> | null>(null);
-  known.current = servers && new Set(servers.map((s) => s.id));
   const lastReload = useRef(0);
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
   const patch = (id: number, change: Partial<ServerItem>) => {
-    for (const arrived of loading.current) arrived.push({ id, change });
-    if (!known.current) return; // the first list is loading, and gets the change replayed
-    if (!known.current.has(id)) {
-      // At most one reload every 2 s, whatever the events: the rate limit counts every request.
-      if (Date.now() - lastReload.current > 2_000) {
-        lastReload.current = Date.now();
-        reload();
-      }
-      return;
+    // A server not listed yet was made elsewhere. At most one reload every 2 s, whatever the events:
+    // the rate limit counts every request.
+    if (servers && !servers.some((s) => s.id === id) && Date.now() - lastReload.current > 2_000) {
+      lastReload.current = Date.now();
+      reload();
     }
-    setServers((list) => list && list.map((s) => (s.id === id ? { ...s, ...change } : s)));
+    apply((list) => list.map((s) => (s.id === id ? { ...s, ...change } : s)));
   };
   useLiveEvents(null, {
     server_status: ({ server_id, data }) => {
@@ -65,7 +46,7 @@ export function Dashboard() {
   const remove = (server: ServerItem) =>
     action.run(async () => {
       await client.servers.delete(server.id);
-      setServers((list) => list && list.filter((s) => s.id !== server.id));
+      apply((list) => list.filter((s) => s.id !== server.id));
     });
 
   return (
@@ -80,7 +61,7 @@ export function Dashboard() {
       </div>
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />
-      {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(s) => setServers((list) => [...(list ?? []).filter((x) => x.id !== s.id), s])} />}
+      {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(created) => apply((list) => [...list.filter((x) => x.id !== created.id), listed(created)])} />}
       {servers === null && !error && <p>Loading…</p>}
       {servers?.length === 0 && <p class="empty">No servers yet.{admin ? ' Create one with “New server”.' : ''}</p>}
       <ul class="servers">

@@ -1,35 +1,29 @@
-import { useEffect, useState } from 'preact/hooks';
-import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { useState } from 'preact/hooks';
 import { client } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
+import { useLiveState } from '../../components/live-state.js';
 import { Pager } from '../../components/pager.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
 
-type AuditEvent = ResponseOf<Endpoints['listServerEvents']>['events'][number];
 const PAGE = 50;
 
 /** Who did what to the server, and what the supervisor did by itself; new entries arrive live on the first page. */
 export function AuditTab({ server }: TabProps) {
   const [offset, setOffset] = useState(0);
-  const { data, error } = useRetryingLoad(() => client.servers.events(server.id, { limit: PAGE, offset }), [server.id, offset]);
-  const [events, setEvents] = useState<AuditEvent[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
-  useEffect(() => {
-    if (data) (setEvents(data.events), setTotal(data.total));
-  }, [data]);
+  const { state: page, apply, loaded, error } = useLiveState(() => client.servers.events(server.id, { limit: PAGE, offset }), [server.id, offset]);
+  const events = page?.events ?? [];
   useLiveEvents(server.id, {
     event: ({ server_id, data: entry }) => {
       if (server_id !== server.id || offset !== 0) return;
-      setEvents((all) => (all.some((e) => e.id === entry.id) ? all : [entry, ...all].slice(0, PAGE)));
-      setTotal((t) => (t === null ? t : t + 1));
+      apply((p) => (p.events.some((e) => e.id === entry.id) ? p : { total: p.total + 1, events: [entry, ...p.events].slice(0, PAGE) }));
     },
   });
 
   return (
     <div>
       <Problem error={error} />
-      {data && events.length === 0 && <p class="empty">Nothing recorded yet.</p>}
+      {loaded && events.length === 0 && <p class="empty">Nothing recorded yet.</p>}
       {events.length > 0 && (
         <table class="table">
           <caption class="sr-only">Audit trail of {server.name}</caption>
@@ -53,7 +47,7 @@ export function AuditTab({ server }: TabProps) {
           </tbody>
         </table>
       )}
-      <Pager offset={offset} limit={PAGE} total={total} onChange={setOffset} />
+      <Pager offset={offset} limit={PAGE} total={page?.total ?? null} onChange={setOffset} />
     </div>
   );
 }

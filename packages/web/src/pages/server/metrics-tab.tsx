@@ -1,12 +1,11 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { useMemo, useState } from 'preact/hooks';
 import { client } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
+import { useLiveState } from '../../components/live-state.js';
 import { TimeChart } from '../../components/time-chart.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
 
-type Point = ResponseOf<Endpoints['getMetrics']>[number];
 
 /** How far back, and how many minutes each stored point averages. */
 const RANGES = [
@@ -21,16 +20,16 @@ const MAX_POINTS = 20_000;
 export function MetricsTab({ server }: TabProps) {
   const [rangeId, setRangeId] = useState('1h');
   const range = RANGES.find((r) => r.id === rangeId)!;
-  const { data, error } = useRetryingLoad(
+  const { state, apply, loaded, error } = useLiveState(
     () => client.metrics.get(server.id, { from: new Date(Date.now() - range.minutes * 60_000).toISOString(), resolution: range.resolution }),
     [server.id, rangeId],
   );
-  const [points, setPoints] = useState<Point[]>([]);
-  useEffect(() => data && setPoints(data), [data]);
+  const points = state ?? [];
   useLiveEvents(server.id, {
     metrics: ({ server_id, data: point }) => {
       if (server_id !== server.id) return;
-      setPoints((all) => (all.length >= MAX_POINTS ? [...all.slice(1), point] : [...all, point]));
+      // Only what is newer than the last point: a sample may also be in a read that was under way.
+      apply((all) => (all.length && Date.parse(all[all.length - 1]!.timestamp) >= Date.parse(point.timestamp) ? all : [...all.slice(all.length >= MAX_POINTS ? 1 : 0), point]));
     },
   });
 
@@ -59,7 +58,7 @@ export function MetricsTab({ server }: TabProps) {
         </label>
       </div>
       <Problem error={error} />
-      {data && points.length === 0 && <p class="empty">No samples in this period: they are taken while the server runs.</p>}
+      {loaded && points.length === 0 && <p class="empty">No samples in this period: they are taken while the server runs.</p>}
       <div class="charts">
         <TimeChart title="CPU" unit=" %" times={series.times} values={series.cpu} />
         <TimeChart title="Memory" unit=" MB" times={series.times} values={series.ram} />

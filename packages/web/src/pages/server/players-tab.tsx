@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
+import { useLiveState } from '../../components/live-state.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
@@ -10,12 +11,10 @@ type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
 /** Who is on the server now, kept live; admins can kick or ban a player in a slot. */
 export function PlayersTab({ server }: TabProps) {
-  const { data, error } = useRetryingLoad(() => client.players.list(server.id), [server.id]);
-  const [players, setPlayers] = useState<Player[] | null>(null);
+  const { state: players, apply, error } = useLiveState(() => client.players.list(server.id).then((list) => list.players), [server.id]);
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  useEffect(() => data && setPlayers(data.players), [data]);
-  useLiveEvents(server.id, { players: ({ server_id, data: live }) => server_id === server.id && setPlayers(live.players) });
+  useLiveEvents(server.id, { players: ({ server_id, data: live }) => server_id === server.id && apply(() => live.players) });
 
   return (
     <div>

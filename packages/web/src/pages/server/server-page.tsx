@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { Problem, useAction } from '../../components/problem.js';
+import { useLiveState } from '../../components/live-state.js';
 import { RUNNING, ServerActions } from '../../components/server-actions.js';
 import { Figure, cpuText, memoryText } from '../../components/figures.js';
 import { useLiveEvents } from '../../live.js';
@@ -39,11 +40,9 @@ const TABS = [
 
 export function ServerPage({ id, tab }: { id: number; tab: string }) {
   const admin = isAdmin();
-  const { data, error, reload } = useRetryingLoad(() => client.servers.get(id), [id]);
-  const [server, setServer] = useState<ServerRecord | null>(null);
+  const { state: server, apply, error, reload } = useLiveState(() => client.servers.get(id), [id]);
   const action = useAction();
   const [editing, setEditing] = useState(false);
-  useEffect(() => setServer(data ?? null), [data]);
   useEffect(() => {
     if (server) document.title = `${server.name} · Garrison`;
   }, [server?.name]);
@@ -52,10 +51,10 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
     server_status: ({ server_id, data: change }) => {
       if (server_id !== id) return;
       const stopped = !RUNNING.has(change.status);
-      setServer((s) => s && { ...s, ...change, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
+      apply((s) => ({ ...s, ...change, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) }));
     },
-    metrics: ({ server_id, data: m }) => server_id === id && setServer((s) => s && { ...s, cpu_percent: m.cpu_percent, ram_mb: m.ram_mb }),
-    players: ({ server_id, data: p }) => server_id === id && setServer((s) => s && { ...s, player_count: p.count }),
+    metrics: ({ server_id, data: m }) => server_id === id && apply((s) => ({ ...s, cpu_percent: m.cpu_percent, ram_mb: m.ram_mb })),
+    players: ({ server_id, data: p }) => server_id === id && apply((s) => ({ ...s, player_count: p.count })),
     connected: () => reload(),
   });
 
@@ -89,7 +88,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         </ServerActions>
       )}
       <Problem error={action.error} onDismiss={action.dismiss} />
-      {editing && <EditServer server={server} onClose={() => setEditing(false)} onSaved={(s) => setServer((old) => old && { ...old, ...s })} />}
+      {editing && <EditServer server={server} onClose={() => setEditing(false)} onSaved={(s) => apply((old) => ({ ...old, ...s }))} />}
       <nav class="tabs" aria-label="Server sections">
         {TABS.map((t) => (
           <a key={t.id} href={`#/servers/${id}/${t.id}`} aria-current={t.id === current.id ? 'page' : undefined}>

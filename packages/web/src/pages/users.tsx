@@ -5,6 +5,7 @@ import { client, session } from '../session.js';
 import { Problem, useAction, useRetryingLoad } from '../components/problem.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
+import { TableHead } from '../components/table-head.js';
 
 type Role = ResponseOf<Endpoints['listUsers']>[number]['role'];
 
@@ -28,14 +29,7 @@ export function Users() {
       {data && (
         <table class="table">
           <caption class="sr-only">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">User</th>
-              <th scope="col">Role</th>
-              <th scope="col">Last sign-in</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['User', 'Role', 'Last sign-in', 'Actions']} />
           <tbody>
             {data.map((u) => (
               <tr key={u.id}>

@@ -5,6 +5,7 @@ import { useLiveState } from '../../components/live-state.js';
 import { Pager } from '../../components/pager.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 const PAGE = 50;
 
@@ -27,14 +28,7 @@ export function AuditTab({ server }: TabProps) {
       {events.length > 0 && (
         <table class="table">
           <caption class="sr-only">Audit trail of {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">Who</th>
-              <th scope="col">Detail</th>
-            </tr>
-          </thead>
+          <TableHead columns={['When', 'What', 'Who', 'Detail']} />
           <tbody>
             {events.map((e) => (
               <tr key={e.id}>

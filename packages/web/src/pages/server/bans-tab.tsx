@@ -5,6 +5,7 @@ import { ConfirmButton } from '../../components/confirm.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { Pager } from '../../components/pager.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 const PAGE = 50;
 
@@ -35,16 +36,7 @@ export function BansTab({ server }: TabProps) {
       {data && data.length > 0 && (
         <table class="table">
           <caption class="sr-only">Bans of {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Player</th>
-              <th scope="col">Type</th>
-              <th scope="col">Reason</th>
-              <th scope="col">By</th>
-              <th scope="col">Expires</th>
-              {admin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
+          <TableHead columns={['Player', 'Type', 'Reason', 'By', 'Expires', admin && 'Actions']} />
           <tbody>
             {data.map((b) => (
               <tr key={b.id}>

@@ -1,6 +1,7 @@
 import { MASK, type WidgetHint } from '@garrison/core';
 import { useModal } from '../../components/modal.js';
 import { optionOf } from './config-field.js';
+import { TableHead } from '../../components/table-head.js';
 
 type Fields = Record<string, unknown>;
 
@@ -28,13 +29,7 @@ export function ConfigConflict(props: { section: string; hints: Record<string, W
         changed.
       </p>
       <table class="table">
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Saved now</th>
-            <th scope="col">Your change</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Field', 'Saved now', 'Your change']} />
         <tbody>
           {Object.entries(props.mine).map(([field, value]) => (
             <tr key={field}>

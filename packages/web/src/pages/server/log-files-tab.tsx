@@ -5,6 +5,7 @@ import { Problem, useAction, useRetryingLoad } from '../../components/problem.js
 import { ConfirmButton } from '../../components/confirm.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 type LogFile = ResponseOf<Endpoints['listLogFiles']>[number];
 
@@ -34,14 +35,7 @@ export function LogFilesTab({ server }: TabProps) {
       {data && data.length > 0 && (
         <table class="table">
           <caption class="sr-only">Log files of {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Size</th>
-              <th scope="col">Changed</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={['File', 'Size', 'Changed', 'Actions']} />
           <tbody>
             {data.map((f) => (
               <tr key={f.filename}>

@@ -5,6 +5,7 @@ import { ConfirmButton } from '../../components/confirm.js';
 import { RotationEditor } from './rotation-editor.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
@@ -74,14 +75,7 @@ export function MissionsTab({ server }: TabProps) {
       {data && data.missions.length > 0 && (
         <table class="table">
           <caption class="sr-only">Mission files of {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Mission</th>
-              <th scope="col">Terrain</th>
-              <th scope="col">Size</th>
-              {admin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
+          <TableHead columns={['Mission', 'Terrain', 'Size', admin && 'Actions']} />
           <tbody>
             {data.missions.map((m) => (
               <tr key={m.filename}>

@@ -3,6 +3,7 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
 
@@ -37,13 +38,7 @@ export function ModsTab({ server }: TabProps) {
       {mods.length > 0 && (
         <table class="table">
           <caption class="sr-only">Mods of {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Mod</th>
-              <th scope="col">Enabled</th>
-              <th scope="col">Server only</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Mod', 'Enabled', 'Server only']} />
           <tbody>
             {mods.map((m) => (
               <tr key={m.name}>

@@ -6,6 +6,7 @@ import { useLiveState } from '../../components/live-state.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
+import { TableHead } from '../../components/table-head.js';
 
 type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
@@ -28,14 +29,7 @@ export function PlayersTab({ server }: TabProps) {
       {players && players.length > 0 && (
         <table class="table">
           <caption class="sr-only">Players on {server.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Slot</th>
-              <th scope="col">Name</th>
-              <th scope="col">Ping</th>
-              {isAdmin() && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
+          <TableHead columns={['Slot', 'Name', 'Ping', isAdmin() && 'Actions']} />
           <tbody>
             {players.map((p) => (
               <tr key={p.slot_id}>

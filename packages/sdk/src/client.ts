@@ -3,7 +3,7 @@ import { GarrisonApiError, errorFrom } from './errors.js';
 import { resources } from './resources.js';
 import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subscription } from './events.js';
 import type { LiveEvent } from '@garrison/core';
-import { sendForm } from './form-upload.js';
+import { browserUploads, sendForm } from './form-upload.js';
 import type { UploadProgress } from './upload.js';
 
 export interface GarrisonClientOptions {
@@ -101,7 +101,8 @@ export class GarrisonClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(given.body);
     }
-    if (given.onProgress && body instanceof FormData) {
+    // A browser's fetch reports no upload progress: its forms go through XMLHttpRequest.
+    if (body instanceof FormData && browserUploads()) {
       const response = await sendForm(url, endpoint.method, headers, body, given.onProgress);
       if (!response.ok) throw await errorFrom(response);
       return (await this.resultOf(endpoint, response)) as never;

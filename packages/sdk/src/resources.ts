@@ -70,7 +70,7 @@ export function resources(c: { call: CallFn }) {
         if (source instanceof Blob && browserUploads()) {
           const form = new FormData();
           form.append('file', source, name);
-          return c.call('uploadMission', { params: server(id), body: form, onProgress: options.onProgress ?? (() => {}) });
+          return c.call('uploadMission', { params: server(id), body: form, onProgress: options.onProgress });
         }
         const { body, contentType } = await multipartBody(source, name, options);
         return c.call('uploadMission', { params: server(id), body: { stream: body, contentType } });

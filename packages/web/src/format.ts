@@ -1,3 +1,6 @@
+/** A machine name as a heading or label: `password_admin` → `Password admin`. */
+export const humanise = (name: string): string => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
+
 /** A size as people read it: 1.4 MB, 512 B. */
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -18,8 +18,11 @@ let subscription: Subscription | null = null;
 let subscribedTo: string | null = null;
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
-function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNullable<EventHandlers[K]>>[0]) {
-  for (const listener of listeners) (listener.handlers.current[name] as ((a: typeof arg) => void) | undefined)?.(arg);
+function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNullable<EventHandlers[K]>>[0], serverId: number | null = null) {
+  for (const listener of listeners) {
+    if (serverId !== null && listener.serverId !== null && listener.serverId !== serverId) continue;
+    (listener.handlers.current[name] as ((a: typeof arg) => void) | undefined)?.(arg);
+  }
 }
 
 /** The servers the listeners follow: null for all. */
@@ -45,13 +48,16 @@ function sync(): void {
     },
   };
   for (const type of Object.keys(LiveEventData) as (keyof typeof LiveEventData)[]) {
-    (handlers as Record<string, (event: never) => void>)[type] = (event) => dispatch(type, event);
+    (handlers as Record<string, (event: { server_id: number }) => void>)[type] = (event) => dispatch(type, event as never, event.server_id);
   }
   const current = client.events.subscribe(ids ? { serverIds: ids } : {}, handlers);
   subscription = current;
 }
 
-/** Live events while the component is on the page, of one server or (null) of all; the handlers may change at each render. */
+/**
+ * Live events while the component is on the page: only those of server `serverId`, or of every server
+ * (null). The handlers may change at each render.
+ */
 export function useLiveEvents(serverId: number | null, handlers: EventHandlers): void {
   const ref = useRef(handlers);
   ref.current = handlers;

@@ -27,12 +27,12 @@ export function Problem({ error, onDismiss }: { error: unknown; onDismiss?: () =
   );
 }
 
+export type Run = (action: () => Promise<unknown>) => Promise<boolean>;
+
 /**
  * A change the user asked for (delete, revoke, save…): `run` clears the last failure, ends a refused
  * session, and keeps any other failure to show; it resolves to whether the change was made.
  */
-export type Run = (action: () => Promise<unknown>) => Promise<boolean>;
-
 export function useAction() {
   const [error, setError] = useState<unknown>(null);
   const run: Run = async (action) => {

@@ -5,13 +5,13 @@ import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { ServerFields, readServerFields } from '../components/server-fields.js';
+import { humanise } from '../format.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
 /** The game's generated credentials: what the creation answer holds beyond the server record. */
 const credentialsOf = (created: Created) =>
   Object.entries(created).filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string');
-const labelOf = (field: string) => field.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /** The new-server form, then the generated credentials: shown this once, as the service returns them only now. */
 export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
@@ -53,7 +53,7 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
           <h2 id="create-title">{created.name} is ready</h2>
           <p class="notice">These passwords are shown this once. Copy them now: the service never shows them again.</p>
           {credentialsOf(created).map(([field, value]) => (
-            <Secret key={field} label={labelOf(field)} value={value} />
+            <Secret key={field} label={humanise(field)} value={value} />
           ))}
           <div class="dialog-actions">
             <button type="button" onClick={() => dialog.current?.close()}>

@@ -1,13 +1,14 @@
 import { useRef, useState } from 'preact/hooks';
 import type { ResponseOf, Endpoints } from '@garrison/sdk';
 import { ServerListItem } from '@garrison/core';
-import { client, session } from '../session.js';
+import { client, isAdmin } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useLiveState } from '../components/live-state.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { Figure, cpuText, memoryText } from '../components/figures.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
+import { serverChanges } from '../components/server-changes.js';
 import { CreateServer } from './create-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
@@ -16,7 +17,7 @@ const listed = (created: ServerItem & Record<string, unknown>): ServerItem =>
   Object.fromEntries(Object.keys(ServerListItem.properties).map((key) => [key, created[key]])) as ServerItem;
 
 export function Dashboard() {
-  const admin = session.value?.role === 'admin';
+  const admin = isAdmin();
   // A live change that arrives while the list loads is applied to it too (useLiveState).
   const { state: servers, apply, error, reload } = useLiveState(() => client.servers.list({ limit: 500 }), []);
   const action = useAction();
@@ -34,12 +35,7 @@ export function Dashboard() {
     apply((list) => list.map((s) => (s.id === id ? { ...s, ...change } : s)));
   };
   useLiveEvents(null, {
-    server_status: ({ server_id, data }) => {
-      const stopped = !RUNNING.has(data.status);
-      patch(server_id, { status: data.status, pid: data.pid, started_at: data.started_at, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) });
-    },
-    metrics: ({ server_id, data }) => patch(server_id, { cpu_percent: data.cpu_percent, ram_mb: data.ram_mb }),
-    players: ({ server_id, data }) => patch(server_id, { player_count: data.count }),
+    ...serverChanges(patch),
     connected: () => reload(), // what changed before the subscription, or while it was down
   });
 

@@ -15,8 +15,8 @@ export function AuditTab({ server }: TabProps) {
   const { state: page, apply, loaded, error } = useLiveState(() => client.servers.events(server.id, { limit: PAGE, offset }), [server.id, offset]);
   const events = page?.events ?? [];
   useLiveEvents(server.id, {
-    event: ({ server_id, data: entry }) => {
-      if (server_id !== server.id || offset !== 0) return;
+    event: ({ data: entry }) => {
+      if (offset !== 0) return;
       apply((p) => (p.events.some((e) => e.id === entry.id) ? p : { total: p.total + 1, events: [entry, ...p.events].slice(0, PAGE) }));
     },
   });

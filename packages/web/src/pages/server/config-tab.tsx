@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
 import { MASK, type WidgetHint } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
@@ -7,6 +7,7 @@ import { ConfigField } from './config-field.js';
 import { ConfigConflict } from './config-conflict.js';
 import { ConfigPreview } from './config-preview.js';
 import type { TabProps } from './server-page.js';
+import { humanise } from '../../format.js';
 
 type Fields = Record<string, unknown>;
 type Section = { fields: Fields; version: number };
@@ -14,7 +15,6 @@ const PREVIEW = 'preview';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: number } }): Section => ({ fields, version: _meta.config_version });
-const titleOf = (name: string) => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
 /**
  * The server's config, one tab per section, drawn from the game's widget hints. A save sends only the
@@ -25,23 +25,20 @@ export function ConfigTab({ server }: TabProps) {
   const admin = isAdmin();
   const { data, error } = useRetryingLoad(async () => {
     const [hints, config] = await Promise.all([client.config.schema(server.id), client.config.get(server.id)]);
-    return { hints, config };
+    return { hints, sections: Object.fromEntries(Object.entries(config).map(([name, s]) => [name, splitMeta(s as never)])) };
   }, [server.id]);
-  const [sections, setSections] = useState<Record<string, Section>>({});
+  // What this page saved (or learnt from a conflict) since the read, over what the read gave.
+  const [newer, setNewer] = useState<Record<string, Section>>({});
   const [drafts, setDrafts] = useState<Record<string, Fields>>({});
   const [current, setCurrent] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ section: string; theirs: Section } | null>(null);
-  useEffect(() => {
-    if (!data) return;
-    setSections(Object.fromEntries(Object.entries(data.config).map(([name, s]) => [name, splitMeta(s as never)])));
-    setDrafts({});
-  }, [data]);
 
   if (!data) return <Problem error={error} />;
+  const sections = { ...data.sections, ...newer };
   const names = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
-  if (names.length === 0) return <p class="empty">{Object.keys(data.config).length ? 'Loading…' : 'This game has no settings to edit.'}</p>;
+  if (names.length === 0) return <p class="empty">This game has no settings to edit.</p>;
   const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0]!;
   const changes = (name: string): Fields => {
     const draft = drafts[name] ?? {};
@@ -57,7 +54,7 @@ export function ConfigTab({ server }: TabProps) {
     );
     try {
       const result = await client.config.update(server.id, name, patch, base);
-      setSections((all) => ({ ...all, [name]: splitMeta(result as never) }));
+      setNewer((all) => ({ ...all, [name]: splitMeta(result as never) }));
       setDrafts((all) => ({ ...all, [name]: {} }));
       setConflict(null);
       setSaved(name);
@@ -83,7 +80,7 @@ export function ConfigTab({ server }: TabProps) {
             class={Object.keys(changes(name) ?? {}).length ? 'changed' : undefined}
             onClick={() => (setCurrent(name), setSaved(null), setSaveError(null))}
           >
-            {name === PREVIEW ? 'Preview' : titleOf(name)}
+            {name === PREVIEW ? 'Preview' : humanise(name)}
           </button>
         ))}
       </div>
@@ -98,7 +95,7 @@ export function ConfigTab({ server }: TabProps) {
             }}
           >
             <fieldset disabled={!admin} class="fields">
-              <legend class="sr-only">{titleOf(section)}</legend>
+              <legend class="sr-only">{humanise(section)}</legend>
               {Object.entries(data.hints[section] ?? {}).map(([field, hint]: [string, WidgetHint]) => (
                 <ConfigField
                   key={field}
@@ -116,7 +113,7 @@ export function ConfigTab({ server }: TabProps) {
             {admin && (
               <div class="toolbar sticky-actions">
                 <button type="submit" disabled={Object.keys(changes(section)).length === 0}>
-                  Save {titleOf(section)}
+                  Save {humanise(section)}
                 </button>
                 {Object.keys(changes(section)).length > 0 && (
                   <button type="button" class="quiet" onClick={() => setDrafts((all) => ({ ...all, [section]: {} }))}>
@@ -136,17 +133,17 @@ export function ConfigTab({ server }: TabProps) {
       </div>
       {conflict && (
         <ConfigConflict
-          section={titleOf(conflict.section)}
+          section={humanise(conflict.section)}
           hints={data.hints[conflict.section] ?? {}}
           mine={changes(conflict.section)}
           theirs={conflict.theirs.fields}
           onUseTheirs={() => {
-            setSections((all) => ({ ...all, [conflict.section]: conflict.theirs }));
+            setNewer((all) => ({ ...all, [conflict.section]: conflict.theirs }));
             setDrafts((all) => ({ ...all, [conflict.section]: {} }));
             setConflict(null);
           }}
           onReapply={() => {
-            setSections((all) => ({ ...all, [conflict.section]: conflict.theirs }));
+            setNewer((all) => ({ ...all, [conflict.section]: conflict.theirs }));
             void save(conflict.section, conflict.theirs.version);
           }}
         />

@@ -36,20 +36,22 @@ export function ConsoleTab({ server }: TabProps) {
 
   // Each load of the newest page starts a generation: an older page asked for before it (under another filter) is dropped.
   const generation = useRef(0);
-  const { error } = useRetryingLoad(async () => {
-    const page = await client.logs.list(server.id, { limit: PAGE, ...(level ? { level: level as StoredLine['level'] } : {}), ...(query ? { search: query } : {}) });
+  const filter = { ...(level ? { level: level as StoredLine['level'] } : {}), ...(query ? { search: query } : {}) };
+  // Only the answer for the current filter arrives here: useRetryingLoad drops those of earlier ones.
+  const { data: newest, error } = useRetryingLoad(() => client.logs.list(server.id, { limit: PAGE, ...filter }), [server.id, level, query]);
+  useEffect(() => {
+    if (!newest) return;
     generation.current += 1;
     held.current = [];
     setHeldCount(0);
-    setLines(page.logs.reverse().map(keyed));
-    setOlder({ busy: false, done: page.logs.length < PAGE, error: null });
+    setLines([...newest.logs].reverse().map(keyed));
+    setOlder({ busy: false, done: newest.logs.length < PAGE, error: null });
     atBottom.current = true;
-    return page;
-  }, [server.id, level, query]);
+  }, [newest]);
 
   useLiveEvents(server.id, {
-    log: ({ server_id, data }) => {
-      if (server_id !== server.id || !matches(data)) return;
+    log: ({ data }) => {
+      if (!matches(data)) return;
       const line = keyed(data);
       if (paused) {
         held.current.push(line);
@@ -75,12 +77,7 @@ export function ConsoleTab({ server }: TabProps) {
     const asked = generation.current;
     try {
       const oldestId = lines.find((l) => l.id !== undefined)?.id ?? Infinity;
-      const page = await client.logs.list(server.id, {
-        limit: PAGE,
-        offset: lines.length + held.current.length,
-        ...(level ? { level: level as StoredLine['level'] } : {}),
-        ...(query ? { search: query } : {}),
-      });
+      const page = await client.logs.list(server.id, { limit: PAGE, offset: lines.length + held.current.length, ...filter });
       if (asked !== generation.current) return setOlder((o) => ({ ...o, busy: false }));
       const before = view.current ? view.current.scrollHeight - view.current.scrollTop : 0;
       setLines((all) => [...page.logs.filter((l) => l.id < oldestId).reverse().map(keyed), ...all]);

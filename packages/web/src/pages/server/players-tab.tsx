@@ -15,7 +15,7 @@ export function PlayersTab({ server }: TabProps) {
   const { state: players, apply, error } = useLiveState(() => client.players.list(server.id).then((list) => list.players), [server.id]);
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  useLiveEvents(server.id, { players: ({ server_id, data: live }) => server_id === server.id && apply(() => live.players) });
+  useLiveEvents(server.id, { players: ({ data: live }) => apply(() => live.players) });
 
   return (
     <div>

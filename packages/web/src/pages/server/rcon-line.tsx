@@ -11,13 +11,28 @@ interface Exchange {
 }
 const KEPT = 50;
 
+/** A game's commands, asked for once per game type: they change only with the adapter. */
+const known = new Map<string, Promise<string[]>>();
+function commandsOf(gameType: string): Promise<string[]> {
+  if (!known.has(gameType)) {
+    known.set(
+      gameType,
+      client.games.commands(gameType).catch(() => {
+        known.delete(gameType); // asked again next time; meanwhile the line works without suggestions
+        return [];
+      }),
+    );
+  }
+  return known.get(gameType)!;
+}
+
 /** Sends one remote-admin command and shows its answer; the game's known commands are offered as the user types. */
 export function RconLine({ server }: { server: ServerRecord }) {
   const [commands, setCommands] = useState<string[]>([]);
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [text, setText] = useState('');
   useEffect(() => {
-    client.games.commands(server.game_type).then(setCommands, () => setCommands([]));
+    void commandsOf(server.game_type).then(setCommands);
   }, [server.game_type]);
 
   const send = async (event: Event) => {

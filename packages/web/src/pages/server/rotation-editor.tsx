@@ -59,10 +59,9 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
       setConflict(null);
     } catch (err) {
       endIfUnauthorized(err);
-      if (err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
-        const current = await client.missions.rotation(server.id);
-        setConflict({ theirs: current.missions, version: current.config_version });
-      } else setSaveError(err);
+      if (!(err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT')) return setSaveError(err);
+      // The rotation saved now, to show beside the user's.
+      await client.missions.rotation(server.id).then((current) => setConflict({ theirs: current.missions, version: current.config_version }), setSaveError);
     }
   };
 

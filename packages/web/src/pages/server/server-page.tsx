@@ -3,7 +3,8 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction } from '../../components/problem.js';
 import { useLiveState } from '../../components/live-state.js';
-import { RUNNING, ServerActions } from '../../components/server-actions.js';
+import { ServerActions } from '../../components/server-actions.js';
+import { serverChanges } from '../../components/server-changes.js';
 import { Figure, cpuText, memoryText } from '../../components/figures.js';
 import { useLiveEvents } from '../../live.js';
 import { EditServer } from './edit-server.js';
@@ -48,13 +49,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
   }, [server?.name]);
 
   useLiveEvents(id, {
-    server_status: ({ server_id, data: change }) => {
-      if (server_id !== id) return;
-      const stopped = !RUNNING.has(change.status);
-      apply((s) => ({ ...s, ...change, ...(stopped ? { cpu_percent: null, ram_mb: null, player_count: null } : {}) }));
-    },
-    metrics: ({ server_id, data: m }) => server_id === id && apply((s) => ({ ...s, cpu_percent: m.cpu_percent, ram_mb: m.ram_mb })),
-    players: ({ server_id, data: p }) => server_id === id && apply((s) => ({ ...s, player_count: p.count })),
+    ...serverChanges((_, change) => apply((s) => ({ ...s, ...change }))),
     connected: () => reload(),
   });
 

@@ -55,6 +55,9 @@ function newServerConfig(adapter: AdapterDefinition): ConfigValues {
  */
 export function adapterConformance(adapter: AdapterDefinition, options: ConformanceOptions = {}): void {
   const caps = adapter.capabilities;
+  /** A capability keeps its state in a config field (the rotation, the enabled mods): that field must exist. */
+  const assertConfigField = ({ section, field }: { section: string; field: string }) =>
+    assert.ok(caps.config_generator?.sections[section]?.properties[field], `${section}.${field} is a config field`);
   const ctx = context();
 
   describe(`adapter conformance: ${adapter.identity?.game_type ?? 'unnamed adapter'}`, () => {
@@ -152,8 +155,7 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         for (const bad of ['readme.txt', `nothing${missions.missionExtension}x`, '']) {
           assert.throws(() => missions.parseMissionFilename(bad), (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR', bad);
         }
-        const section = caps.config_generator?.sections[missions.rotation.section];
-        assert.ok(section?.properties[missions.rotation.field], `${missions.rotation.section}.${missions.rotation.field} is a config field`);
+        assertConfigField(missions.rotation);
       });
     }
 
@@ -162,8 +164,7 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
       it('mod_manager: a mod folder, a yes or no for any name, and its enabled list in a config field', () => {
         assert.ok(isAbsolute(mods.modDirectory(ctx)));
         for (const name of ['@mod', 'mod', '', '..', 'a/b']) assert.equal(typeof mods.isModFolder(name), 'boolean');
-        const section = caps.config_generator?.sections[mods.enabled.section];
-        assert.ok(section?.properties[mods.enabled.field], `${mods.enabled.section}.${mods.enabled.field} is a config field`);
+        assertConfigField(mods.enabled);
       });
     }
 

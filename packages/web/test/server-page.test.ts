@@ -90,7 +90,10 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await page.getByLabel('Level').selectOption('error');
     await log.getByText(/Server load: FPS/).first().waitFor({ state: 'detached' });
     await page.getByLabel('Level').selectOption('');
+    await log.getByText('Dedicated host created.').waitFor(); // all levels again
     await page.getByLabel('Search').fill('Server load');
+    // The search applies once typing pauses: the game's other lines go, its load lines stay.
+    await log.getByText('Dedicated host created.').waitFor({ state: 'detached' });
     await log.getByText(/Server load: FPS/).first().waitFor();
 
     await page.getByRole('button', { name: 'Pause' }).click();

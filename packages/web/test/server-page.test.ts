@@ -119,11 +119,17 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const files = (await h.api('GET', `/servers/${serverId}/logfiles`, { token })).body.data as { filename: string }[];
     const rpt = join(fake.dir, 'server', files.find((f) => f.filename.endsWith('.rpt'))!.filename);
     const total = async () => (await h.api('GET', `/servers/${serverId}/logs?search=History%20line&limit=1`, { token })).body.data.total as number;
-    // 450 lines, in batches under the service's 200 lines a second.
-    for (let batch = 0; batch < 3; batch++) {
-      const lines = Array.from({ length: 150 }, (_, i) => `History line ${String(batch * 150 + i + 1).padStart(3, '0')}\n`).join('');
+    // 450 lines, under the service's 200 lines a second: batches of 90 written more than a second apart,
+    // so that one second of reading can hold two batches at most (180, with room for the game's own lines).
+    for (let batch = 0; batch < 5; batch++) {
+      const lines = Array.from({ length: 90 }, (_, i) => `History line ${String(batch * 90 + i + 1).padStart(3, '0')}\n`).join('');
+      const appendedAt = Date.now();
       await appendFile(rpt, lines);
-      await waitFor(async () => (await total()) >= (batch + 1) * 150, { timeoutMs: 30_000, intervalMs: 1_100, what: `batch ${batch + 1} stored` });
+      await waitFor(async () => Date.now() - appendedAt > 1_100 && (await total()) >= (batch + 1) * 90, {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        what: `batch ${batch + 1} stored`,
+      });
     }
     const { page, errors } = await open('console');
     const log = page.getByRole('log', { name: 'Game log' });

@@ -1,3 +1,5 @@
+import { parseMissionName } from './missions.js';
+
 /**
  * The commands a gamea server answers over RCon, as templates for a command line to offer: the game's
  * own (`#…`, from the spec) and BattlEye's (reference §2.1). `<x>` is required, `[x]` optional.
@@ -25,3 +27,22 @@ export const KNOWN_COMMANDS: readonly string[] = [
   'writeBans',
   'MaxPing <ping>',
 ];
+
+const DIFFICULTIES = ['recruit', 'regular', 'veteran', 'custom'];
+
+/** What is wrong with a command the game would take wrongly, or null: `#mission` names a mission by the mission rule. */
+export function commandProblem(command: string): string | null {
+  const text = command.trim();
+  if (!/^#mission(?:\s|$)/i.test(text)) return null;
+  const [, name, difficulty, ...rest] = text.split(/\s+/);
+  if (!name || rest.length) return 'usage: #mission <NAME.TERRAIN> [difficulty] (a mission name has no spaces)';
+  try {
+    parseMissionName(name);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  if (difficulty !== undefined && !DIFFICULTIES.includes(difficulty.toLowerCase())) {
+    return `${JSON.stringify(difficulty)} is no difficulty: Recruit, Regular, Veteran or Custom`;
+  }
+  return null;
+}

@@ -3,14 +3,16 @@ import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdmin
 import { BattlEyeClient } from './battleye/client.js';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';
+import { checkSection } from './config/extra-lines.js';
 import { generateCredentials } from './credentials.js';
-import { launchArguments } from './launch.js';
+import { headlessArguments, launchArguments } from './launch.js';
 import { layout } from './layout.js';
-import { parseLogLine } from './logs.js';
+import { logReader, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
-import { renderBanFile } from './bans.js';
+import { modNameProblem } from './mods.js';
+import { formatBanLine, parseBanLine } from './bans.js';
 import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
-import { KNOWN_COMMANDS } from './commands.js';
+import { commandProblem, KNOWN_COMMANDS } from './commands.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -28,12 +30,14 @@ export const gamea = defineAdapter({
       sections,
       generateCredentials,
       render: renderConfigFiles,
+      checkSection,
       // The BattlEye config stays on the server: it is the RCon password and port, nothing to edit by hand.
       downloadable: ['server.cfg', 'basic.cfg', 'server.GameaProfile'],
     },
     process_config: {
       allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'],
       launchArguments,
+      headlessArguments,
       // Ready once BattlEye RCon takes a login; a server with RCon off is ready when it runs.
       async isReady(config: ConfigValues, ctx: ServerContext) {
         const target = remoteAdminTarget(config, ctx);
@@ -51,6 +55,7 @@ export const gamea = defineAdapter({
       logDirectory: (ctx: ServerContext) => layout(ctx).profiles,
       logFileExtension: '.rpt',
       parseLine: parseLogLine,
+      reader: logReader,
     },
     remote_admin: {
       connect: (target: RemoteAdminTarget) => BattlEyeClient.connect(target),
@@ -58,6 +63,7 @@ export const gamea = defineAdapter({
       target: remoteAdminTarget,
       shutdownCommand: '#shutdown',
       knownCommands: KNOWN_COMMANDS,
+      commandProblem,
       kickCommand,
       sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
       parsePlayerEvent,
@@ -71,10 +77,11 @@ export const gamea = defineAdapter({
     mod_manager: {
       modDirectory: (ctx: ServerContext) => ctx.exeDir,
       isModFolder: (name: string) => name.startsWith('@'),
+      modNameProblem,
       enabled: { section: 'launch', field: 'mods' },
       modArguments: ['-mod', '-serverMod'],
     },
-    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, renderBanFile, reloadCommand: 'loadBans' },
+    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine, reloadCommand: 'loadBans' },
   },
 });
 
@@ -82,6 +89,7 @@ export default gamea;
 export { sections } from './config/sections.js';
 export { quote } from './config/syntax.js';
 export { renderServerCfg, renderBasicCfg, renderProfile, renderBattlEyeCfg } from './config/render.js';
-export { launchArguments } from './launch.js';
-export { parseLogLine } from './logs.js';
+export { launchArguments, headlessArguments } from './launch.js';
+export { parseLogLine, logReader } from './logs.js';
+export { parseBanLine, formatBanLine } from './bans.js';
 export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';

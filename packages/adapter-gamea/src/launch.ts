@@ -1,12 +1,16 @@
-import { ApiError, type ConfigValues, type LaunchOptions, type ServerContext } from '@garrison/core';
+import { ApiError, type ConfigValues, type HeadlessOptions, type LaunchOptions, type ServerContext } from '@garrison/core';
 import { layout, PROFILE_NAME } from './layout.js';
+import { modNameProblem } from './mods.js';
 
-const MOD_FOLDER = /^@[A-Za-z0-9_.\- ]+$/;
-
+/**
+ * The `-mod=` list: names joined by `;` into one argument. The arguments go to the process as an array,
+ * never through a shell, so a name with spaces or brackets arrives as it is; a `;` in a name would
+ * smuggle in another mod, which is why the name rule refuses it.
+ */
 function modList(names: string[]): string {
   for (const name of names) {
-    // `;` separates mods on the command line, so a name holding one would smuggle in another mod.
-    if (!MOD_FOLDER.test(name)) throw new ApiError('INVALID_CONFIG', `mod folder name not allowed: ${JSON.stringify(name)}`);
+    const problem = modNameProblem(name);
+    if (problem) throw new ApiError('INVALID_CONFIG', `mod folder ${JSON.stringify(name)} ${problem}`);
   }
   return names.join(';');
 }
@@ -41,4 +45,22 @@ export function launchArguments(config: ConfigValues, ctx: ServerContext, option
   if (Number(launch.bandwidth_alg) > 0) args.push(`-bandwidthAlg=${launch.bandwidth_alg}`);
   args.push(`-bepath=${paths.battlEye}`);
   return args;
+}
+
+/**
+ * A headless client: the same executable as a client that joins the server on this host and runs AI.
+ * Client mods only (a server mod is the server's alone), its own profile folder and name.
+ */
+export function headlessArguments(config: ConfigValues, ctx: ServerContext, options: HeadlessOptions): string[] {
+  const password = String(config.server?.password ?? '');
+  const clientMods = options.mods.filter((m) => !m.is_server_mod).map((m) => m.name);
+  return [
+    '-client',
+    '-connect=127.0.0.1',
+    `-port=${ctx.server.game_port}`,
+    ...(password ? [`-password=${password}`] : []),
+    ...(clientMods.length ? [`-mod=${modList(clientMods)}`] : []),
+    `-profiles=${options.profileDir}`,
+    `-name=HC${options.index}`,
+  ];
 }

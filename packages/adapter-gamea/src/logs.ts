@@ -1,17 +1,76 @@
-import type { LogEntry, LogLevel } from '@garrison/core';
+import type { LogEntry, LogLevel, LogLineReader } from '@garrison/core';
 
-// `HH:MM:SS message` ("short"), `YYYY/MM/DD, HH:MM:SS message` ("full"), or the bare message ("none").
-const TIMESTAMP = /^\s?(?:\d{4}\/\d{1,2}\/\d{1,2},\s+)?\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\s/;
+/**
+ * The game's `.rpt` lines. A line starts with the time in one of the forms `timeStampFormat` gives
+ * (` 3:45:43 ` or `17:24:02 ` for "short", `2021/09/29, 11:11:19 ` for "full") or with none ("none",
+ * the header block, and the rest of a multi-line message). The message is the text after the time,
+ * as written (an error block's indentation included); only the line break goes.
+ */
+const SHORT_TIME = /^ ?\d{1,2}:\d{2}:\d{2}(?:\.\d{1,3})? /;
+const FULL_TIME = /^ ?(\d{4})\/(\d{1,2})\/(\d{1,2}), {1,2}(\d{1,2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))? /;
 
-const LEVEL_MARKERS: [RegExp, LogLevel][] = [
-  [/^(?:error\b|\berror:|.*\bError in expression\b)/i, 'error'],
-  [/^(?:warning\b|\bwarning:)/i, 'warning'],
-  [/^debug\b:?/i, 'debug'],
+/**
+ * Where the game says a line's level. It says it at the start (`Error in expression`, `  Error position:`,
+ * `ErrorMessage:`, `Warning Message:`) or after a prefix of its own (`[CBA] (xeh) WARNING:`,
+ * `Sound: Error:`); the first marker in the line decides.
+ */
+const MARKERS: [RegExp, LogLevel][] = [
+  [/^\s*error(?=\b|message\b)|\berror(?::|message\b| in expression\b)/i, 'error'],
+  [/^\s*warning\b|\bwarning(?::| message\b)/i, 'warning'],
+  [/^\s*debug\b|\bdebug:/i, 'debug'],
 ];
 
+function levelOf(message: string): LogLevel {
+  let found: { at: number; level: LogLevel } | null = null;
+  for (const [pattern, level] of MARKERS) {
+    const at = message.search(pattern);
+    if (at >= 0 && (!found || at < found.at)) found = { at, level };
+  }
+  return found?.level ?? 'info';
+}
+
+interface Stamped {
+  message: string;
+  /** Whether the line began with a time. */
+  timed: boolean;
+  /** The game's own time, when the line carries a full date (the game's clock is the host's local time). */
+  at?: Date;
+}
+
+function stripTime(line: string): Stamped {
+  const full = FULL_TIME.exec(line);
+  if (full) {
+    const [y, mo, d, h, mi, s] = full.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    const at = new Date(y, mo - 1, d, h, mi, s, Number((full[7] ?? '0').padEnd(3, '0')));
+    // A date the calendar does not have (month 13) rolls over in Date: then the line's read time stands.
+    const real = at.getMonth() === mo - 1 && at.getDate() === d;
+    return { message: line.slice(full[0].length), timed: true, ...(real ? { at } : {}) };
+  }
+  const short = SHORT_TIME.exec(line);
+  if (short) return { message: line.slice(short[0].length), timed: true };
+  return { message: line, timed: false };
+}
+
+/** One line read alone: its level from its own markers. */
 export function parseLogLine(line: string): LogEntry | null {
-  const message = line.replace(/\r$/, '').replace(TIMESTAMP, '').trimEnd();
+  const { message, at } = stripTime(line.replace(/\r$/, ''));
   if (!message.trim()) return null;
-  const level = LEVEL_MARKERS.find(([pattern]) => pattern.test(message))?.[1] ?? 'info';
-  return { level, message };
+  return { level: levelOf(message), message, ...(at ? { timestamp: at } : {}) };
+}
+
+/**
+ * The lines of one log in order. A line without a time, after lines that had one, is the rest of the
+ * entry above it (the lines of an error block, an XML fragment): it gets that entry's level and time.
+ * Where no line has a time (timeStampFormat "none", the header block), every line stands alone.
+ */
+export function logReader(): LogLineReader {
+  let entry: { level: LogLevel; at?: Date } | null = null;
+  return (raw) => {
+    const { message, timed, at } = stripTime(raw.replace(/\r$/, ''));
+    if (!message.trim()) return null;
+    if (!timed && entry) return { level: entry.level, message, ...(entry.at ? { timestamp: entry.at } : {}) };
+    const level = levelOf(message);
+    if (timed) entry = { level, ...(at ? { at } : {}) };
+    return { level, message, ...(at ? { timestamp: at } : {}) };
+  };
 }

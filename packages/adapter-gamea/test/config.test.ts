@@ -22,7 +22,7 @@ describe('gamea config fields', () => {
     }
   });
 
-  it('declares about 80 fields, each with a default, a label and a widget hint', () => {
+  it('declares the spec\'s fields and the settings real server.cfg files use, each with a default, a label and a widget hint', () => {
     let count = 0;
     for (const [name, section] of Object.entries(sections)) {
       for (const [field, schema] of Object.entries(section.properties)) {
@@ -32,7 +32,7 @@ describe('gamea config fields', () => {
         assert.ok(hint?.widget && hint.label, `${name}.${field} has a widget hint`);
       }
     }
-    assert.ok(count >= 75 && count <= 110, `${count} fields`);
+    assert.ok(count >= 75 && count <= 160, `${count} fields`);
   });
 
   it('has defaults that pass its own schema, with the spec sample values', () => {
@@ -135,6 +135,101 @@ describe('gamea config rendering', () => {
     assert.deepEqual(cfg.sockets, { maxPacketSize: 1400 });
   });
 
+  it('writes numbers back with the precision they were given', () => {
+    const basic = { ...defaults().basic!, min_error_to_send: 0.000099999997, min_error_to_send_near: 0.30000000000000004 };
+    const text = renderBasicCfg(basic);
+    assert.match(text, /^MinErrorToSend = 0\.000099999997;$/m);
+    assert.match(text, /^MinErrorToSendNear = 0\.30000000000000004;$/m);
+    assert.equal(parseCfg(text).MinErrorToSend, 0.000099999997);
+    for (const n of [1e-7, 1.5e-10, 123456789012345680000, 1e21, -2.5e-8, 0.1, 42]) {
+      const line = renderBasicCfg({ ...defaults().basic!, min_error_to_send: n }).split('\n').find((l) => l.startsWith('MinErrorToSend '))!;
+      const written = line.slice('MinErrorToSend = '.length, -1);
+      assert.match(written, /^-?\d+(\.\d+)?$/, line);
+      assert.equal(Number(written), n, line);
+    }
+  });
+
+  it('writes the settings real server.cfg files use, each only where it says something', () => {
+    const server = defaults().server!;
+    const plain = parseCfg(renderServerCfg(server));
+    for (const left of ['missionWhitelist', 'allowedLoadFileExtensions', 'disableChannels', 'requiredBuild', 'missionsToShutdown', 'regularCheck', 'filePatchingExceptions']) {
+      assert.ok(!(left in plain), `${left} left to the game's default`);
+    }
+    assert.deepEqual(plain.kickTimeout, [[0, -1], [1, 180], [2, 180], [3, 180]]);
+    assert.deepEqual(plain.AdvancedOptions, { LogObjectNotFound: true, SkipDescriptionParsing: false, ignoreMissionLoadErrors: false, queueSizeLogG: 1000000 });
+    assert.equal(plain.steamProtocolMaxDataSize, 1024);
+    Object.assign(server, {
+      allowed_load_file_extensions: ['hpp', 'sqf'],
+      allowed_preprocess_file_extensions: ['sqf'],
+      allowed_html_load_extensions: ['htm', 'html'],
+      mission_whitelist: ['co10_Escape.Altis'],
+      kick_timeout_battleye: -2,
+      disable_text_channels: ['0', '2'],
+      disable_voice_channels: ['2', '5'],
+      force_rotor_lib_simulation: 1,
+      required_build: 150000,
+      regular_check: '{}',
+      missions_to_server_restart: 5,
+      missions_to_shutdown: 10,
+      on_user_kicked: 'diag_log _this',
+      battleye_license: 1,
+      headless_clients: ['127.0.0.1'],
+      local_client: ['127.0.0.1'],
+      advanced_ignore_mission_load_errors: true,
+    });
+    const cfg = parseCfg(renderServerCfg(server));
+    assert.deepEqual(cfg.allowedLoadFileExtensions, ['hpp', 'sqf']);
+    assert.deepEqual(cfg.allowedHTMLLoadExtensions, ['htm', 'html']);
+    assert.deepEqual(cfg.missionWhitelist, ['co10_Escape.Altis']);
+    assert.deepEqual(cfg.kickTimeout, [[0, -1], [1, 180], [2, -2], [3, 180]]);
+    assert.deepEqual(cfg.disableChannels, [[0, true, false], [2, true, true], [5, false, true]]);
+    assert.equal(cfg.forceRotorLibSimulation, 1);
+    assert.equal(cfg.requiredBuild, 150000);
+    assert.equal(cfg.regularCheck, '{}');
+    assert.equal(cfg.missionsToServerRestart, 5);
+    assert.equal(cfg.onUserKicked, 'diag_log _this');
+    assert.equal(cfg.battleyeLicense, 1);
+    assert.deepEqual(cfg.headlessClients, ['127.0.0.1']);
+    assert.equal((cfg.AdvancedOptions as CfgClass).ignoreMissionLoadErrors, true);
+  });
+
+  it('appends checked extra lines verbatim, and refuses what would not parse or sets a key Garrison writes', () => {
+    const { checkSection } = gamea.capabilities.config_generator;
+    const extra = [
+      '// votes: admins only',
+      'allowedVoteCmds[] = {};',
+      'allowedVotedAdminCmds[] = {{"kick", false, true, 0.51}};',
+      'enablePlayerDiag = 1; /* trailing */',
+      'class CustomThing: Base',
+      '{',
+      '    value = some_bare_word;',
+      '};',
+    ];
+    const server = { ...defaults().server!, extra_lines: extra };
+    assert.equal(checkSection!('server', server), null);
+    const text = renderServerCfg(server);
+    assert.ok(text.endsWith(extra.join('\n') + '\n'), 'appended as written');
+    const cfg = parseCfg(text);
+    assert.deepEqual(cfg.allowedVoteCmds, []);
+    assert.equal((cfg.CustomThing as CfgClass).value, 'some_bare_word');
+
+    const problem = (section: string, lines: string[]) => checkSection!(section, { ...defaults()[section], extra_lines: lines });
+    assert.equal(problem('server', ['a = 1;', 'b = 2']), "extra_lines line 2: the setting of b does not end with ';'");
+    assert.equal(problem('server', ['motd2[] = {"a", "b";']), "extra_lines line 1: expected ',' or '}' in a list");
+    assert.equal(problem('server', ['x = "open;']), 'extra_lines line 1: a string is not closed on its line (a quote inside one is written "")');
+    assert.equal(problem('server', ['class A', '{', '  x = 1;', '}']), "extra_lines line 4: the '}' closing class A needs a ';' after it");
+    assert.equal(problem('server', ['class A', '{', '  x = 1;']), "extra_lines line 1: class A is not closed with '};'");
+    assert.equal(problem('server', ['};']), "extra_lines line 1: '}' closes nothing");
+    assert.equal(problem('server', ['x = 1;', 'hostName = "twice";']), "extra_lines line 2: hostName is written by Garrison: use the field 'hostname' instead");
+    assert.equal(problem('server', ['class Missions {};']), "extra_lines line 1: Missions is written by Garrison: use the field 'missions' instead");
+    assert.equal(problem('server', ['kickTimeout[] = {};']), 'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, kick_timeout_battleye, kick_timeout_harmless instead');
+    assert.equal(problem('basic', ['MaxMsgSend = 256;']), "extra_lines line 1: MaxMsgSend is written by Garrison: use the field 'max_msg_send' instead");
+    assert.equal(problem('basic', ['class sockets { x = 1; };']), "extra_lines line 1: sockets is written by Garrison: use the field 'max_packet_size' instead");
+    assert.equal(problem('profile', ['difficulty = "Regular";']), 'extra_lines line 1: difficulty is written by Garrison itself');
+    assert.equal(problem('server', ['class Inner {', '  hostname = "nested is fine";', '};']), null, 'a key inside a class is not the top-level one');
+    assert.equal(problem('launch', ['anything']), null, 'sections without a file are not checked');
+  });
+
   it('renders the profile with the difficulty options and the AI level beside them', () => {
     const profile = defaults().profile!;
     profile.third_person_view = 1;
@@ -195,6 +290,21 @@ describe('gamea launch arguments', () => {
   });
 
   it('refuses a mod name that would smuggle in another mod', () => {
-    assert.throws(() => launch(defaults(), ctx, { mods: [{ name: '@a;@b', is_server_mod: false }] }), /mod folder name/);
+    assert.throws(() => launch(defaults(), ctx, { mods: [{ name: '@a;@b', is_server_mod: false }] }), /mod folder "@a;@b" cannot contain ";"/);
+  });
+
+  it('carries mod folders with brackets, spaces and dots whole, each list as one argument', () => {
+    const args = launch(defaults(), ctx, {
+      mods: [
+        { name: '@CUP Terrains - Core', is_server_mod: false },
+        { name: '@ace.x64', is_server_mod: false },
+        { name: '@VULTURE[Tech Mod]', is_server_mod: true },
+      ],
+    });
+    assert.ok(args.includes('-mod=@CUP Terrains - Core;@ace.x64'));
+    assert.ok(args.includes('-serverMod=@VULTURE[Tech Mod]'));
+    for (const bad of ['@trailing ', '@ lead', '@a/b', '@a|b', 'noat']) {
+      assert.throws(() => launch(defaults(), ctx, { mods: [{ name: bad, is_server_mod: false }] }), /mod folder/, bad);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '@garrison/core';
-import gamea, { parseLogLine, parsePlayers } from '../src/index.js';
+import gamea, { logReader, parseLogLine, parsePlayers } from '../src/index.js';
 
 describe('gamea parsers', () => {
   it('reads the players answer, including joining and lobby players', () => {
@@ -27,9 +27,59 @@ describe('gamea parsers', () => {
   it('reads log lines with and without time stamps', () => {
     assert.deepEqual(parseLogLine('11:19:02 Dedicated host created.'), { level: 'info', message: 'Dedicated host created.' });
     assert.deepEqual(parseLogLine(' 9:01:02 Warning: no entry bin\\config.bin'), { level: 'warning', message: 'Warning: no entry bin\\config.bin' });
-    assert.deepEqual(parseLogLine('2022/11/13, 11:52:52 Error in expression <x>'), { level: 'error', message: 'Error in expression <x>' });
+    assert.deepEqual(parseLogLine('2022/11/13, 11:52:52 Error in expression <x>'), {
+      level: 'error',
+      message: 'Error in expression <x>',
+      timestamp: new Date(2022, 10, 13, 11, 52, 52),
+    });
     assert.deepEqual(parseLogLine('Game started.'), { level: 'info', message: 'Game started.' });
     assert.equal(parseLogLine('   '), null);
+  });
+
+  it('finds the level where real RPT lines put it', () => {
+    const cases: [string, string][] = [
+      [' 3:45:44 Error in expression <if (_x > 0) then {>', 'error'],
+      [' 3:45:44   Error position: <_x > 0) then {>', 'error'],
+      [' 3:45:44   Error Undefined variable in expression: _x', 'error'],
+      ['17:24:02   Error Zero divisor', 'error'],
+      ["17:24:02 ErrorMessage: File mpmissions\\__cur_mp.Altis\\description.ext, line 61: '/Header.gameType': Missing ';'", 'error'],
+      ['17:24:02 Sound: Error: sound not found: \\a3\\sounds_f\\dummy.wss', 'error'],
+      ['17:24:02 [CBA] (xeh) ERROR: Something broke', 'error'],
+      ['17:24:02 [CBA] (xeh) WARNING: Extended_InitPost_EventHandlers is missing', 'warning'],
+      ["17:24:02 Warning Message: No entry 'bin\\config.bin/CfgVehicles.scope'.", 'warning'],
+      ['17:24:02 Warning Message: Error in expression further on', 'warning'],
+      ['17:24:02 Debug: world loaded', 'debug'],
+      ['17:24:02 Player Error (76.108.91.78:2304) connected', 'info'],
+      ['17:24:02 Errors: none; Warnings disabled', 'info'],
+    ];
+    for (const [line, level] of cases) assert.equal(parseLogLine(line)?.level, level, line);
+    assert.equal(parseLogLine(' 3:45:44   Error position: <_x>')?.message, '  Error position: <_x>', 'the indentation is the text');
+    assert.equal(parseLogLine('17:24:02 trailing spaces kept   ')?.message, 'trailing spaces kept   ');
+    assert.equal(parseLogLine('2021/13/45, 11:11:19 not a date')?.timestamp, undefined, 'an impossible date leaves the read time');
+  });
+
+  it('gives a line without a time the level and time of the entry above it, and reads a log without times line by line', () => {
+    const read = logReader();
+    const lines = [
+      '=====================================================================',
+      'Warning: a header line stands alone',
+      '2021/09/29, 11:11:19 Error in expression <call compile preprocessFileLineNumbers "x.sqf";>',
+      '2021/09/29, 11:11:19   Error position: <call compile>',
+      'File \\x\\cba\\addons\\xeh\\fnc_init.sqf [CBA_fnc_init]..., line 3',
+      '<?xml version="1.0"?><config/>',
+      '17:24:03 Mission read.',
+      'Arma 3 Console version 2.08.148892 x64 : port 2302',
+      '',
+      '17:24:04 Warning Message: texture missing',
+      '  <texture name="x"/>',
+    ];
+    const read_ = lines.map((l) => read(l));
+    assert.deepEqual(read_.map((e) => e?.level ?? null), ['info', 'warning', 'error', 'error', 'error', 'error', 'info', 'info', null, 'warning', 'warning']);
+    assert.deepEqual(read_[4]?.timestamp, new Date(2021, 8, 29, 11, 11, 19), 'a continuation keeps its entry\'s time');
+    assert.equal(read_[7]?.timestamp, undefined);
+    assert.equal(read_[10]?.message, '  <texture name="x"/>');
+    const plain = logReader();
+    assert.deepEqual(['Game started.', 'Warning: none of these lines has a time', 'Игрок Иван: привет 👋'].map((l) => plain(l)?.level), ['info', 'warning', 'info']);
   });
 
   it('splits mission file names into name and terrain', () => {
@@ -41,11 +91,35 @@ describe('gamea parsers', () => {
     }
   });
 
-  it('writes BattlEye ban lines with absolute expiry', () => {
-    const text = gamea.capabilities.ban_manager.renderBanFile([
-      { guid: '80a5885ebe2420bab5e1581234567890', reason: 'Cheating', expires_at: null },
-      { guid: '1.2.3.4', reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) },
-    ]);
-    assert.equal(text, '80a5885ebe2420bab5e1581234567890 -1 Cheating\n1.2.3.4 1700000000 spam more\n');
+  it('writes BattlEye ban lines with absolute expiry, on one line', () => {
+    const { formatBanLine } = gamea.capabilities.ban_manager;
+    assert.equal(formatBanLine({ guid: '80a5885ebe2420bab5e1581234567890', reason: 'Cheating', expires_at: null }), '80a5885ebe2420bab5e1581234567890 -1 Cheating');
+    assert.equal(formatBanLine({ guid: '1.2.3.4', reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) }), '1.2.3.4 1700000000 spam more');
+    assert.equal(formatBanLine({ guid: '1.2.3.4', reason: '', expires_at: null }), '1.2.3.4 -1');
+  });
+
+  it('reads ban lines in the forms real files have, and refuses what is not a ban', () => {
+    const { parseBanLine } = gamea.capabilities.ban_manager;
+    const readAt = new Date('2026-03-01T12:00:00Z');
+    const read = (line: string) => parseBanLine(line, readAt);
+    const guid = '2918dd2ed4d7b73c0b3201cd97f4c978';
+    assert.deepEqual(read(`${guid} -1 BEC : GameHack #38`), { guid, ban_type: 'GUID', reason: 'BEC : GameHack #38', expires_at: null, key: `${guid} -1 BEC : GameHack #38` });
+    assert.equal(read('203.214.77.31 -1 hacker')?.ban_type, 'IP');
+    assert.equal(read('2bb2d777e54bb186dded17bca3cb4cde 1722607499 [PL] Admin Ban')?.expires_at?.toISOString(), new Date(1_722_607_499_000).toISOString());
+    // A small number is minutes, counted from when the line is read; the key keeps the number as written.
+    const minutes = read(`${guid} 90 toxic`)!;
+    assert.equal(minutes.expires_at?.getTime(), readAt.getTime() + 90 * 60_000);
+    assert.equal(parseBanLine(`${guid} 90 toxic`, new Date())?.key, minutes.key);
+    for (const permanent of [`${guid}`, `${guid} 0 x`, `${guid} -5 x`, `${guid} reason without time`]) assert.equal(read(permanent)?.expires_at, null, permanent);
+    assert.equal(read(`${guid} reason without time`)?.reason, 'reason without time');
+    assert.equal(read(`${guid.toUpperCase()}   -1    spaced   out  `)?.reason, 'spaced   out');
+    assert.equal(read(`${guid.toUpperCase()}   -1    spaced   out  `)?.key, read(`${guid} -1 spaced out`)?.key, 'the same ban in other spacing');
+    assert.equal(read(`${guid} -1 Читер, 作弊者 🚫`)?.reason, 'Читер, 作弊者 🚫');
+    assert.equal(read('abc123def4567890 -1 short id')?.guid, 'abc123def4567890');
+    assert.equal(read('192.168.*.* -1 range')?.ban_type, 'IP');
+    assert.equal(read('2001:db8::1 -1 six')?.ban_type, 'IP');
+    for (const other of ['', '   ', '##Bans##', '// banned by hand', '# note', '; old', 'hello world', 'not-a-guid -1 x', 'zz'.repeat(20)]) {
+      assert.equal(read(other), null, JSON.stringify(other));
+    }
   });
 });

@@ -31,6 +31,7 @@ import {
   ConfigWidgetHints,
 } from './schemas/config.js';
 import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
+import { ProcessInfo } from './schemas/processes.js';
 import { AuditPage, AuditQuery, StartResponse, StoppedResponse, StopRequest } from './schemas/lifecycle.js';
 import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, Rotation, RotationUpdate, UploadedMission } from './schemas/missions.js';
 import { FileNameParams, FileText, LogFile, LogPage, LogQuery, MetricsPoint, MetricsQuery } from './schemas/live.js';
@@ -156,6 +157,11 @@ export const endpoints = {
   killServer: defineEndpoint({
     operationId: 'killServer', method: 'POST', path: '/servers/{server_id}/kill', tag: 'lifecycle', summary: 'Kill the game process at once',
     access: 'admin', params: ServerIdParams, status: 200, response: StoppedResponse, errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING'],
+  }),
+  listProcesses: defineEndpoint({
+    operationId: 'listProcesses', method: 'GET', path: '/servers/{server_id}/processes', tag: 'lifecycle',
+    summary: 'The processes of the server: the game server itself and its headless clients, with their state, CPU and memory', access: 'any',
+    params: ServerIdParams, status: 200, response: Type.Array(ProcessInfo), errors: ['NOT_FOUND'],
   }),
   listServerEvents: defineEndpoint({
     operationId: 'listServerEvents', method: 'GET', path: '/servers/{server_id}/events', tag: 'lifecycle',

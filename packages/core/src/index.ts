@@ -16,3 +16,6 @@ export * from './schemas/live.js';
 export * from './schemas/players.js';
 export * from './schemas/missions.js';
 export * from './schemas/events.js';
+export * from './schemas/actor.js';
+export * from './schemas/processes.js';
+export * from './events/catalogue.js';

@@ -131,6 +131,36 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     assert.equal(await withDeadline(game.exited, 10_000, 'exit on SIGTERM'), 0);
   });
 
+  it('loads bans.txt at launch, and saves its whole list over it when a command changes the list, as BattlEye does', async () => {
+    const { ctx, serverDir, args } = await prepare(installDir);
+    const file = join(serverDir, 'battleye', 'bans.txt');
+    const past = Math.floor(Date.now() / 1000) - 60;
+    await writeFile(file, `##Bans##\r\n${'a'.repeat(32)} -1 Cheating\r\n10.0.0.1 ${past} expired\r\nnot a ban line\r\n`);
+    const game = track(start(ctx.server.exe_path, args, { GAMEA_FAKE_PLAYERS: '1' }), serverDir);
+    const client = await rcon(ctx);
+    cleanup.push(() => client.close());
+    assert.match(await client.command('bans'), new RegExp(`^0  ${'a'.repeat(32)} perm Cheating$`, 'm'), 'read at launch');
+
+    // addBan and ban: the game's own list, written whole in its format (comments and unreadable lines gone).
+    await client.command(`addBan ${'b'.repeat(32)} 0 By RCon`);
+    await client.command('ban 0 30 Teamkill');
+    const guid0 = /^\d+\s+\S+\s+\d+\s+(\w+)\(OK\)/m.exec(await client.command('players')) ?? null;
+    assert.equal(guid0, null, 'the banned player is off');
+    let lines = (await readFile(file, 'utf8')).split('\n');
+    assert.equal(lines[0], `${'a'.repeat(32)} -1 Cheating`);
+    assert.equal(lines[1], `10.0.0.1 ${past} expired`);
+    assert.equal(lines[2], `${'b'.repeat(32)} -1 By RCon`);
+    assert.match(lines[3]!, /^[0-9a-f]{32} \d{10} Teamkill$/);
+    assert.equal(lines.length, 5);
+
+    // removeBan by its number, and writeBans drops the expired one.
+    await client.command('removeBan 0');
+    await client.command('writeBans');
+    lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    assert.deepEqual(lines.map((l) => l.split(' ')[0]), ['b'.repeat(32), lines[1]!.split(' ')[0]]);
+    assert.doesNotMatch(lines.join('\n'), /10\.0\.0\.1|Cheating/);
+  });
+
   it('exits 3 at once on testkit.crash', async () => {
     const { ctx, serverDir, args } = await prepare(installDir);
     const game = track(start(ctx.server.exe_path, args), serverDir);

@@ -1,8 +1,9 @@
 import type { ConfigValues, RenderedFile, ServerContext } from '@garrison/core';
-import { ConfigWriter } from './syntax.js';
+import { ConfigWriter, type Value } from './syntax.js';
 import { layout } from '../layout.js';
 
 const HEADER = 'Written by Garrison: edit the settings in Garrison, changes made here are overwritten on the next start.';
+const EXTRA_HEADER = "Extra lines, written as they were given in Garrison's extra_lines field:";
 const DIFFICULTY_NAMES = ['Recruit', 'Regular', 'Veteran', 'Custom'];
 
 type Section = Record<string, unknown>;
@@ -10,84 +11,162 @@ const num = (s: Section, k: string) => s[k] as number;
 const str = (s: Section, k: string) => s[k] as string;
 const list = (s: Section, k: string) => (s[k] as string[] | undefined) ?? [];
 
-export function renderServerCfg(server: Section): string {
-  const w = new ConfigWriter().comment(HEADER).blank();
-  w.set('hostname', str(server, 'hostname'))
-    .set('password', str(server, 'password'))
-    .set('passwordAdmin', str(server, 'password_admin'))
-    .set('serverCommandPassword', str(server, 'server_command_password'))
-    .set('maxPlayers', num(server, 'max_players'))
-    .array('motd', list(server, 'motd_lines'))
-    .set('motdInterval', num(server, 'motd_interval'))
-    .array('admins', list(server, 'admin_uids'))
-    .array('headlessClients', list(server, 'headless_clients'))
-    .array('localClient', list(server, 'local_client'))
-    .set('voteMissionPlayers', num(server, 'vote_mission_players'))
-    .set('voteThreshold', num(server, 'vote_threshold'))
-    .set('kickDuplicate', num(server, 'kick_duplicate'))
-    .set('verifySignatures', num(server, 'verify_signatures'))
-    .set('allowedFilePatching', num(server, 'allowed_file_patching'))
-    .set('BattlEye', num(server, 'anticheat'))
-    .set('persistent', num(server, 'persistent'))
-    .set('timeStampFormat', str(server, 'time_stamp_format'))
-    .set('logFile', str(server, 'log_file'))
-    .set('forcedDifficulty', DIFFICULTY_NAMES[num(server, 'forced_difficulty')] ?? 'Regular')
-    .set('disableVoN', num(server, 'disable_von'))
-    .set('vonCodec', num(server, 'von_codec'))
-    .set('vonCodecQuality', num(server, 'von_codec_quality'))
-    .set('disconnectTimeout', num(server, 'disconnect_timeout'))
-    .set('maxDesync', num(server, 'max_desync'))
-    .set('maxPing', num(server, 'max_ping'))
-    .set('maxPacketLoss', num(server, 'max_packet_loss'))
-    .array('kickClientsOnSlowNetwork', Array(4).fill(num(server, 'kick_on_slow_network')))
-    .set('lobbyIdleTimeout', num(server, 'lobby_idle_timeout'))
-    .set('votingTimeOut', num(server, 'voting_timeout'))
-    .set('roleTimeOut', num(server, 'role_timeout'))
-    .set('briefingTimeOut', num(server, 'briefing_timeout'))
-    .set('debriefingTimeOut', num(server, 'debriefing_timeout'))
-    .set('randomMissionOrder', num(server, 'random_mission_order'))
-    .set('autoSelectMission', num(server, 'auto_select_mission'))
-    .set('skipLobby', num(server, 'skip_lobby'))
-    .set('upnp', num(server, 'upnp'))
-    .set('loopback', num(server, 'loopback'))
-    .set('statisticsEnabled', num(server, 'statistics_enabled'))
-    .set('allowProfileGlasses', num(server, 'allow_profile_glasses'))
-    .set('drawingInMap', num(server, 'drawing_in_map'))
-    .set('zeusCompositionScriptLevel', num(server, 'zeus_composition_script_level'))
-    .set('onUserConnected', str(server, 'on_user_connected'))
-    .set('onUserDisconnected', str(server, 'on_user_disconnected'))
-    .set('doubleIdDetected', str(server, 'double_id_detected'))
-    .set('onUnsignedData', str(server, 'on_unsigned_data'))
-    .set('onHackedData', str(server, 'on_hacked_data'))
-    .set('onDifferentData', str(server, 'on_different_data'));
+/**
+ * One key of a generated file and the field(s) it comes from. A key with `when` is written only then
+ * (left out, the game keeps its own default); `value` builds what the field alone does not say.
+ */
+interface Key {
+  key: string;
+  fields: string[];
+  array?: boolean;
+  when?: (s: Section) => boolean;
+  value?: (s: Section, options: RenderOptions) => Value;
+}
+const scalar = (key: string, field: string): Key => ({ key, fields: [field] });
+const array = (key: string, field: string, when?: Key['when']): Key => ({ key, fields: [field], array: true, ...(when ? { when } : {}) });
+/** What a file says beyond the config: the headless clients the server runs on this host. */
+export interface RenderOptions {
+  headlessClients?: number;
+}
+/** Headless clients run on this host: with any, the host's address is among the trusted ones. */
+const withLocalHost = (s: Section, field: string, options: RenderOptions) => {
+  const listed = list(s, field);
+  return (options.headlessClients ?? 0) > 0 && !listed.includes('127.0.0.1') ? [...listed, '127.0.0.1'] : listed;
+};
+const nonEmpty = (field: string) => (s: Section) => list(s, field).length > 0;
+const positive = (field: string) => (s: Section) => num(s, field) > 0;
 
-  const rotation = (server.missions as { name: string; difficulty: string }[] | undefined) ?? [];
-  w.blank().open('Missions');
-  rotation.forEach((mission, index) => {
-    w.open(`Mission${String(index + 1).padStart(3, '0')}`).set('template', mission.name);
-    if (mission.difficulty) w.set('difficulty', mission.difficulty);
-    w.open('Params').close().close();
-  });
-  return w.close().toString();
+/** A class written from fields, in one piece: `class Name { … };`. */
+interface ClassBlock {
+  className: string;
+  fields: string[];
+  write(w: ConfigWriter, s: Section): void;
 }
 
-export function renderBasicCfg(basic: Section): string {
-  return new ConfigWriter()
-    .comment(HEADER)
-    .blank()
-    .set('MaxMsgSend', num(basic, 'max_msg_send'))
-    .set('MaxSizeGuaranteed', num(basic, 'max_size_guaranteed'))
-    .set('MaxSizeNonguaranteed', num(basic, 'max_size_nonguaranteed'))
-    .set('MinBandwidth', num(basic, 'min_bandwidth'))
-    .set('MaxBandwidth', num(basic, 'max_bandwidth'))
-    .set('MinErrorToSend', num(basic, 'min_error_to_send'))
-    .set('MinErrorToSendNear', num(basic, 'min_error_to_send_near'))
-    .set('MaxCustomFileSize', num(basic, 'max_custom_file_size'))
-    .open('sockets')
-    .set('maxPacketSize', num(basic, 'max_packet_size'))
-    .close()
-    .toString();
-}
+const SERVER_KEYS: Key[] = [
+  scalar('hostname', 'hostname'),
+  scalar('password', 'password'),
+  scalar('passwordAdmin', 'password_admin'),
+  scalar('serverCommandPassword', 'server_command_password'),
+  scalar('maxPlayers', 'max_players'),
+  array('motd', 'motd_lines'),
+  scalar('motdInterval', 'motd_interval'),
+  array('admins', 'admin_uids'),
+  { key: 'headlessClients', fields: ['headless_clients'], array: true, value: (s, o) => withLocalHost(s, 'headless_clients', o) },
+  { key: 'localClient', fields: ['local_client'], array: true, value: (s, o) => withLocalHost(s, 'local_client', o) },
+  scalar('voteMissionPlayers', 'vote_mission_players'),
+  scalar('voteThreshold', 'vote_threshold'),
+  scalar('kickDuplicate', 'kick_duplicate'),
+  scalar('verifySignatures', 'verify_signatures'),
+  scalar('allowedFilePatching', 'allowed_file_patching'),
+  array('filePatchingExceptions', 'file_patching_exceptions', nonEmpty('file_patching_exceptions')),
+  scalar('BattlEye', 'anticheat'),
+  scalar('battleyeLicense', 'battleye_license'),
+  scalar('persistent', 'persistent'),
+  scalar('timeStampFormat', 'time_stamp_format'),
+  scalar('logFile', 'log_file'),
+  { key: 'forcedDifficulty', fields: ['forced_difficulty'], value: (s) => DIFFICULTY_NAMES[num(s, 'forced_difficulty')] ?? 'Regular' },
+  scalar('disableVoN', 'disable_von'),
+  scalar('vonCodec', 'von_codec'),
+  scalar('vonCodecQuality', 'von_codec_quality'),
+  scalar('disconnectTimeout', 'disconnect_timeout'),
+  scalar('maxDesync', 'max_desync'),
+  scalar('maxPing', 'max_ping'),
+  scalar('maxPacketLoss', 'max_packet_loss'),
+  { key: 'kickClientsOnSlowNetwork', fields: ['kick_on_slow_network'], array: true, value: (s) => Array(4).fill(num(s, 'kick_on_slow_network')) },
+  {
+    key: 'kickTimeout',
+    fields: ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'],
+    array: true,
+    value: (s) => ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'].map((f, type) => [type, num(s, f)]),
+  },
+  scalar('lobbyIdleTimeout', 'lobby_idle_timeout'),
+  scalar('votingTimeOut', 'voting_timeout'),
+  scalar('roleTimeOut', 'role_timeout'),
+  scalar('briefingTimeOut', 'briefing_timeout'),
+  scalar('debriefingTimeOut', 'debriefing_timeout'),
+  scalar('randomMissionOrder', 'random_mission_order'),
+  scalar('autoSelectMission', 'auto_select_mission'),
+  array('missionWhitelist', 'mission_whitelist', nonEmpty('mission_whitelist')),
+  { ...scalar('missionsToServerRestart', 'missions_to_server_restart'), when: positive('missions_to_server_restart') },
+  { ...scalar('missionsToShutdown', 'missions_to_shutdown'), when: positive('missions_to_shutdown') },
+  scalar('skipLobby', 'skip_lobby'),
+  scalar('upnp', 'upnp'),
+  scalar('loopback', 'loopback'),
+  scalar('statisticsEnabled', 'statistics_enabled'),
+  scalar('allowProfileGlasses', 'allow_profile_glasses'),
+  scalar('drawingInMap', 'drawing_in_map'),
+  scalar('zeusCompositionScriptLevel', 'zeus_composition_script_level'),
+  scalar('forceRotorLibSimulation', 'force_rotor_lib_simulation'),
+  { ...scalar('requiredBuild', 'required_build'), when: positive('required_build') },
+  scalar('steamProtocolMaxDataSize', 'steam_protocol_max_data_size'),
+  array('allowedLoadFileExtensions', 'allowed_load_file_extensions', nonEmpty('allowed_load_file_extensions')),
+  array('allowedPreprocessFileExtensions', 'allowed_preprocess_file_extensions', nonEmpty('allowed_preprocess_file_extensions')),
+  array('allowedHTMLLoadExtensions', 'allowed_html_load_extensions', nonEmpty('allowed_html_load_extensions')),
+  {
+    // {channel, text disabled, voice disabled} for each channel either field names.
+    key: 'disableChannels',
+    fields: ['disable_text_channels', 'disable_voice_channels'],
+    array: true,
+    when: (s) => nonEmpty('disable_text_channels')(s) || nonEmpty('disable_voice_channels')(s),
+    value: (s) => {
+      const text = new Set(list(s, 'disable_text_channels').map(Number));
+      const voice = new Set(list(s, 'disable_voice_channels').map(Number));
+      return [...new Set([...text, ...voice])].sort((a, b) => a - b).map((c) => [c, text.has(c), voice.has(c)]);
+    },
+  },
+  scalar('onUserConnected', 'on_user_connected'),
+  scalar('onUserDisconnected', 'on_user_disconnected'),
+  scalar('onUserKicked', 'on_user_kicked'),
+  scalar('doubleIdDetected', 'double_id_detected'),
+  scalar('onUnsignedData', 'on_unsigned_data'),
+  scalar('onHackedData', 'on_hacked_data'),
+  scalar('onDifferentData', 'on_different_data'),
+  { ...scalar('regularCheck', 'regular_check'), when: (s) => str(s, 'regular_check') !== '' },
+];
+
+const SERVER_CLASSES: ClassBlock[] = [
+  {
+    className: 'AdvancedOptions',
+    fields: ['advanced_log_object_not_found', 'advanced_skip_description_parsing', 'advanced_ignore_mission_load_errors', 'advanced_queue_size_log_g'],
+    write: (w, s) =>
+      w
+        .open('AdvancedOptions')
+        .set('LogObjectNotFound', Boolean(s.advanced_log_object_not_found))
+        .set('SkipDescriptionParsing', Boolean(s.advanced_skip_description_parsing))
+        .set('ignoreMissionLoadErrors', Boolean(s.advanced_ignore_mission_load_errors))
+        .set('queueSizeLogG', num(s, 'advanced_queue_size_log_g'))
+        .close(),
+  },
+  {
+    className: 'Missions',
+    fields: ['missions'],
+    write: (w, s) => {
+      const rotation = (s.missions as { name: string; difficulty: string }[] | undefined) ?? [];
+      w.open('Missions');
+      rotation.forEach((mission, index) => {
+        w.open(`Mission${String(index + 1).padStart(3, '0')}`).set('template', mission.name);
+        if (mission.difficulty) w.set('difficulty', mission.difficulty);
+        w.open('Params').close().close();
+      });
+      w.close();
+    },
+  },
+];
+
+const BASIC_KEYS: Key[] = [
+  scalar('MaxMsgSend', 'max_msg_send'),
+  scalar('MaxSizeGuaranteed', 'max_size_guaranteed'),
+  scalar('MaxSizeNonguaranteed', 'max_size_nonguaranteed'),
+  scalar('MinBandwidth', 'min_bandwidth'),
+  scalar('MaxBandwidth', 'max_bandwidth'),
+  scalar('MinErrorToSend', 'min_error_to_send'),
+  scalar('MinErrorToSendNear', 'min_error_to_send_near'),
+  scalar('MaxCustomFileSize', 'max_custom_file_size'),
+];
+const BASIC_CLASSES: ClassBlock[] = [
+  { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close() },
+];
 
 const PROFILE_OPTIONS: [game: string, field: string][] = [
   ['reducedDamage', 'reduced_damage'],
@@ -112,15 +191,54 @@ const PROFILE_OPTIONS: [game: string, field: string][] = [
   ['autoReport', 'auto_report'],
   ['multipleSaves', 'multiple_saves'],
 ];
+/** The profile's own `difficulty` line: the presets below are the Custom one. */
+const PROFILE_KEYS: Key[] = [{ key: 'difficulty', fields: [], value: () => 'Custom' }];
+const PROFILE_CLASSES: ClassBlock[] = [
+  {
+    className: 'DifficultyPresets',
+    fields: [...PROFILE_OPTIONS.map(([, f]) => f), 'ai_level_preset', 'skill_ai', 'precision_ai'],
+    write: (w, s) => {
+      w.open('DifficultyPresets').open('CustomDifficulty').open('Options');
+      for (const [game, field] of PROFILE_OPTIONS) w.set(game, num(s, field));
+      w.close().set('aiLevelPreset', num(s, 'ai_level_preset')).close();
+      w.open('CustomAILevel').set('skillAI', num(s, 'skill_ai')).set('precisionAI', num(s, 'precision_ai')).close();
+      w.close();
+    },
+  },
+];
 
-export function renderProfile(profile: Section): string {
-  const w = new ConfigWriter().comment(HEADER).blank().set('difficulty', 'Custom').open('DifficultyPresets');
-  w.open('CustomDifficulty').open('Options');
-  for (const [game, field] of PROFILE_OPTIONS) w.set(game, num(profile, field));
-  w.close().set('aiLevelPreset', num(profile, 'ai_level_preset')).close();
-  w.open('CustomAILevel').set('skillAI', num(profile, 'skill_ai')).set('precisionAI', num(profile, 'precision_ai')).close();
-  return w.close().toString();
+/** The keys and classes Garrison writes into each file, and the section field holding the extra lines. */
+export const GENERATED_FILES = {
+  'server.cfg': { section: 'server', keys: SERVER_KEYS, classes: SERVER_CLASSES },
+  'basic.cfg': { section: 'basic', keys: BASIC_KEYS, classes: BASIC_CLASSES },
+  'server.GameaProfile': { section: 'profile', keys: PROFILE_KEYS, classes: PROFILE_CLASSES },
+} as const;
+export type GeneratedFile = keyof typeof GENERATED_FILES;
+
+/** What a key Garrison writes answers to: game key or class name (lower case) → the field(s) to use instead. */
+export function managedKeys(file: GeneratedFile): Map<string, string> {
+  const { keys, classes } = GENERATED_FILES[file];
+  return new Map([...keys.map((k) => [k.key.toLowerCase(), k.fields.join(', ')] as const), ...classes.map((c) => [c.className.toLowerCase(), c.fields.length > 3 ? `the ${c.className} fields` : c.fields.join(', ')] as const)]);
 }
+
+function renderFile(file: GeneratedFile, s: Section, options: RenderOptions = {}): string {
+  const { keys, classes } = GENERATED_FILES[file];
+  const w = new ConfigWriter().comment(HEADER).blank();
+  for (const k of keys) {
+    if (k.when && !k.when(s)) continue;
+    const value = k.value ? k.value(s, options) : (s[k.fields[0]!] as Value);
+    if (k.array) w.array(k.key, value as Value[]);
+    else w.set(k.key, value as Exclude<Value, readonly Value[]>);
+  }
+  for (const c of classes) c.write(w.blank(), s);
+  const extra = list(s, 'extra_lines');
+  if (extra.length) w.blank().comment(EXTRA_HEADER).verbatim(extra);
+  return w.toString();
+}
+
+export const renderServerCfg = (server: Section, options: RenderOptions = {}) => renderFile('server.cfg', server, options);
+export const renderBasicCfg = (basic: Section) => renderFile('basic.cfg', basic);
+export const renderProfile = (profile: Section) => renderFile('server.GameaProfile', profile);
 
 /** BattlEye's own `Key value` lines; the password pattern keeps values free of spaces and line breaks. */
 export function renderBattlEyeCfg(rcon: Section, rconPort: number): string {
@@ -134,7 +252,7 @@ export function renderBattlEyeCfg(rcon: Section, rconPort: number): string {
 export function renderConfigFiles(config: ConfigValues, ctx: ServerContext): RenderedFile[] {
   const paths = layout(ctx);
   return [
-    { label: 'server.cfg', path: paths.serverCfg, content: renderServerCfg(config.server ?? {}) },
+    { label: 'server.cfg', path: paths.serverCfg, content: renderServerCfg(config.server ?? {}, { headlessClients: ctx.server.headless_clients }) },
     { label: 'basic.cfg', path: paths.basicCfg, content: renderBasicCfg(config.basic ?? {}) },
     { label: 'server.GameaProfile', path: paths.profile, content: renderProfile(config.profile ?? {}) },
     { label: 'BEServer_x64.cfg', path: paths.battlEyeCfg, content: renderBattlEyeCfg(config.rcon ?? {}, ctx.server.rcon_port) },

@@ -1,4 +1,6 @@
 import { configSection, Field, Type } from '@garrison/core';
+import { MAX_MISSION_NAME, MISSION_NAME_PATTERN } from '../missions.js';
+import { MAX_MOD_NAME, MOD_FOLDER_PATTERN } from '../mods.js';
 
 /**
  * The gamea dedicated server's settings, grouped as the spec's five sections. Field names are the
@@ -9,12 +11,10 @@ import { configSection, Field, Type } from '@garrison/core';
 const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
 export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
 
-/** A mission's `<name>.<terrain>` as the game's `template` takes it. */
-export const MISSION_NAME_PATTERN = '^[A-Za-z0-9_\\-]+(\\.[A-Za-z0-9_\\-]+)*\\.[A-Za-z0-9_\\-]+$';
 
 export const RotationEntry = Type.Object(
   {
-    name: Type.String({ minLength: 3, maxLength: 200, pattern: MISSION_NAME_PATTERN }),
+    name: Type.String({ minLength: 3, maxLength: MAX_MISSION_NAME, pattern: MISSION_NAME_PATTERN }),
     difficulty: Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d))),
   },
   { additionalProperties: false },
@@ -25,6 +25,17 @@ const seconds = (label: string, def: number, max = 3600) => Field.integer({ labe
 const awareness = (label: string, def: number) =>
   Field.numberedSelect({ label, default: def, choices: ['Never', 'Limited distance', 'Always'] });
 const fadeAlways = (label: string, def: number) => Field.numberedSelect({ label, default: def, choices: ['Never', 'Fade out', 'Always'] });
+const kickTimeout = (label: string, def: number) => Field.integer({ label, default: def, min: -2, max: 86_400 });
+const extensions = (label: string) => Field.tags({ label, default: [], itemPattern: '^[A-Za-z0-9]{1,16}$', maxItems: 100 });
+/** Raw lines for what Garrison has no field for, appended to the file as written (checked first, see extra-lines.ts). */
+const extraLines = (file: string) =>
+  Field.lines({
+    label: `Extra lines for ${file}`,
+    description: `Written at the end of ${file} as they are: settings Garrison has no field for, in the game's syntax (key = value;). A key Garrison writes itself is refused: use its field.`,
+    placeholder: 'allowedVoteCmds[] = {};',
+    default: [],
+    maxItems: 500,
+  });
 
 export const serverSection = configSection({
   hostname: Field.text({ label: 'Server name', default: 'Garrison Server', maxLength: 256 }),
@@ -75,6 +86,30 @@ export const serverSection = configSection({
   on_unsigned_data: script('On unsigned data', 'kick (_this select 0)'),
   on_hacked_data: script('On hacked data', 'kick (_this select 0)'),
   on_different_data: script('On different data'),
+  on_user_kicked: script('On user kicked'),
+  regular_check: script('Regular check (written only when set)'),
+  battleye_license: Field.toggle({ label: 'Accept the BattlEye licence', default: 0 }),
+  file_patching_exceptions: Field.tags({ label: 'UIDs allowed to file-patch', default: [], itemPattern: '^[0-9]{1,20}$' }),
+  kick_timeout_manual: kickTimeout('Manual kick: time out (s; -1 until the mission restarts, -2 until the server restarts)', -1),
+  kick_timeout_console: kickTimeout('Console kick: time out (s)', 180),
+  kick_timeout_battleye: kickTimeout('BattlEye kick: time out (s)', 180),
+  kick_timeout_harmless: kickTimeout('Harmless kick (wrong addons…): time out (s)', 180),
+  disable_text_channels: Field.tags({ label: 'Channels without text chat (0 Global … 6 System)', default: [], itemPattern: '^[0-6]$', maxItems: 7 }),
+  disable_voice_channels: Field.tags({ label: 'Channels without voice (0 Global … 6 System)', default: [], itemPattern: '^[0-6]$', maxItems: 7 }),
+  mission_whitelist: Field.tags({ label: 'Missions players may vote for (empty: any)', default: [], itemPattern: MISSION_NAME_PATTERN }),
+  missions_to_server_restart: Field.integer({ label: 'Restart the server after this many missions (0: never)', default: 0, min: 0, max: 1000 }),
+  missions_to_shutdown: Field.integer({ label: 'Shut the server down after this many missions (0: never)', default: 0, min: 0, max: 1000 }),
+  force_rotor_lib_simulation: Field.numberedSelect({ label: 'Helicopter flight model', default: 0, choices: ["Player's choice", 'Advanced', 'Standard'] }),
+  required_build: Field.integer({ label: 'Oldest game build allowed to join (0: any)', default: 0, min: 0, max: 100_000_000 }),
+  steam_protocol_max_data_size: Field.integer({ label: 'Steam query answer size limit (bytes)', default: 1024, min: 0, max: 65_535 }),
+  allowed_load_file_extensions: extensions('File extensions loadFile may read (empty: the game default)'),
+  allowed_preprocess_file_extensions: extensions('File extensions scripts may preprocess (empty: the game default)'),
+  allowed_html_load_extensions: extensions('File extensions the HTML viewer may load (empty: the game default)'),
+  advanced_log_object_not_found: Field.boolean({ label: 'Log objects not found', default: true }),
+  advanced_skip_description_parsing: Field.boolean({ label: 'Skip description.ext parsing', default: false }),
+  advanced_ignore_mission_load_errors: Field.boolean({ label: 'Start missions despite load errors', default: false }),
+  advanced_queue_size_log_g: Field.integer({ label: 'Log a client\'s message queue past (bytes)', default: 1_000_000, min: 0, max: 1_000_000_000 }),
+  extra_lines: extraLines('server.cfg'),
   missions: Field.hidden(Type.Array(RotationEntry, { maxItems: 500 }), { label: 'Mission rotation', default: [] }),
 });
 
@@ -88,6 +123,7 @@ export const basicSection = configSection({
   min_error_to_send_near: Field.number({ label: 'Min error to send (near)', default: 0.01, min: 0, max: 1 }),
   max_custom_file_size: Field.integer({ label: 'Max custom file size (bytes, 0 = any)', default: 0, min: 0, max: 100_000_000 }),
   max_packet_size: Field.integer({ label: 'Max packet size', default: 1400, min: 256, max: 1500 }),
+  extra_lines: extraLines('basic.cfg'),
 });
 
 export const profileSection = configSection({
@@ -115,13 +151,12 @@ export const profileSection = configSection({
   ai_level_preset: Field.numberedSelect({ label: 'AI level preset', default: 3, choices: ['Low', 'Normal', 'High', 'Custom'] }),
   skill_ai: Field.number({ label: 'AI skill', default: 0.5, min: 0, max: 1 }),
   precision_ai: Field.number({ label: 'AI precision', default: 0.5, min: 0, max: 1 }),
+  extra_lines: extraLines('the profile'),
 });
 
-/** A mod folder name: `@` and the characters the game's `-mod=` list can carry (`;` separates mods). */
-export const MOD_FOLDER_PATTERN = '^@[A-Za-z0-9_.\\- ]+$';
 
 export const EnabledModEntry = Type.Object(
-  { name: Type.String({ minLength: 2, maxLength: 200, pattern: MOD_FOLDER_PATTERN }), is_server_mod: Type.Boolean() },
+  { name: Type.String({ minLength: 2, maxLength: MAX_MOD_NAME, pattern: MOD_FOLDER_PATTERN }), is_server_mod: Type.Boolean() },
   { additionalProperties: false },
 );
 
@@ -139,7 +174,7 @@ export const launchSection = configSection({
   ex_threads: Field.integer({ label: 'Extra threads (0 = automatic)', default: 0, min: 0, max: 7 }),
   bandwidth_alg: Field.numberedSelect({ label: 'Bandwidth algorithm', default: 0, choices: ['Default', 'Legacy', 'New'] }),
   // Older data stored a bare list of names; it is still read (as client mods) and rewritten in the object form.
-  mods: Field.hidden(Type.Array(Type.Union([EnabledModEntry, Type.String({ minLength: 2, maxLength: 200, pattern: MOD_FOLDER_PATTERN })]), { maxItems: 200 }), {
+  mods: Field.hidden(Type.Array(Type.Union([EnabledModEntry, Type.String({ minLength: 2, maxLength: MAX_MOD_NAME, pattern: MOD_FOLDER_PATTERN })]), { maxItems: 200 }), {
     label: 'Enabled mods',
     default: [],
   }),

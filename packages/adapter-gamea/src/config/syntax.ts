@@ -12,19 +12,33 @@ export function quote(value: string): string {
   return `"${flat.replace(/"/g, '""')}"`;
 }
 
+/**
+ * A number as the game reads it: plain decimal digits, never exponent notation, and never rounded. The
+ * shortest text that reads back as the same double (what String() gives) is kept digit for digit, so
+ * `0.000099999997` stays that and does not become `0.0001`.
+ */
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
-  if (Number.isInteger(value)) return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 0 });
-  // The game's parser reads plain decimals; avoid the exponent notation String() gives small numbers.
-  return value.toFixed(10).replace(/0+$/, '').replace(/\.$/, '');
+  const text = String(value);
+  const exp = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (!exp) return text;
+  const [, sign, first, rest = '', power] = exp as unknown as [string, string, string, string | undefined, string];
+  const digits = first + rest;
+  const point = 1 + Number(power); // where the decimal point goes within `digits`
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return sign + digits + '0'.repeat(point - digits.length);
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 export type Scalar = string | number | boolean;
+/** A value of the game's syntax: a scalar, or an array of values (arrays nest: `{{0,-1},{1,180}}`). */
+export type Value = Scalar | readonly Value[];
 
-function formatScalar(value: Scalar): string {
+function formatValue(value: Value): string {
+  if (Array.isArray(value)) return `{${value.map(formatValue).join(', ')}}`;
   if (typeof value === 'string') return quote(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return formatNumber(value);
+  return formatNumber(value as number);
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -44,11 +58,17 @@ export class ConfigWriter {
   }
 
   set(key: string, value: Scalar): this {
-    return this.line(`${checkIdentifier(key)} = ${formatScalar(value)};`);
+    return this.line(`${checkIdentifier(key)} = ${formatValue(value)};`);
   }
 
-  array(key: string, values: readonly Scalar[]): this {
-    return this.line(`${checkIdentifier(key)}[] = {${values.map(formatScalar).join(', ')}};`);
+  array(key: string, values: readonly Value[]): this {
+    return this.line(`${checkIdentifier(key)}[] = ${formatValue(values)};`);
+  }
+
+  /** Lines written as they are, without indentation: checked beforehand by whoever lets them in. */
+  verbatim(lines: readonly string[]): this {
+    this.lines.push(...lines);
+    return this;
   }
 
   open(className: string): this {

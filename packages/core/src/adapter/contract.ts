@@ -23,7 +23,7 @@ export interface AdapterIdentity {
 
 /** What an adapter may know of the server it works for: a plain object, never the service's internals. */
 export interface ServerContext {
-  server: { id: number; name: string; exe_path: string; game_port: number; rcon_port: number };
+  server: { id: number; name: string; exe_path: string; game_port: number; rcon_port: number; /** Headless clients the server runs (0 when absent). */ headless_clients?: number };
   /** The server's own folder under the data dir: generated files live here. */
   serverDir: string;
   /** The folder that holds the server executable. */
@@ -53,6 +53,11 @@ export interface ConfigGenerator<S extends ConfigSections = ConfigSections> {
   generateCredentials(): ConfigValues;
   /** The game's config files for these values, in the game's own syntax. */
   render(config: ConfigOf<S>, ctx: ServerContext): RenderedFile[];
+  /**
+   * What the section's schema cannot see is wrong with its values (raw lines that would not parse, a key
+   * set twice), or null. Checked before a change is saved (422 `INVALID_CONFIG`) and before a start.
+   */
+  checkSection?(section: string, values: Record<string, unknown>): string | null;
   /** Labels of the rendered files an admin may download (`/config/download/{filename}`); all when absent. */
   readonly downloadable?: readonly string[];
 }
@@ -67,6 +72,20 @@ export interface ProcessConfig {
    * passes or the start time-out ends. Without one, a spawned process counts as running at once.
    */
   isReady?(config: ConfigValues, ctx: ServerContext): Promise<boolean>;
+  /**
+   * The arguments of headless client `index` (1…), an extra process of the same executable that joins the
+   * running server to run AI. Without it, the game type has no headless clients.
+   */
+  headlessArguments?(config: ConfigValues, ctx: ServerContext, options: HeadlessOptions): string[];
+}
+
+export interface HeadlessOptions {
+  /** 1 for the first headless client. */
+  index: number;
+  /** The headless client's own folder (its profile and logs). */
+  profileDir: string;
+  /** The enabled mods; a headless client loads the client mods, never the server's own. */
+  mods: { name: string; is_server_mod: boolean }[];
 }
 
 export interface LaunchOptions {
@@ -77,8 +96,14 @@ export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
 export interface LogEntry {
   level: LogLevel;
+  /** The line's text, without the time the game wrote in front of it. */
   message: string;
+  /** When the game wrote the line, where the line carries a full date; otherwise it is the time the line was read. */
+  timestamp?: Date;
 }
+
+/** Reads the lines of one stream (a log file, the process output) in order, keeping what it needs between them. */
+export type LogLineReader = (line: string) => LogEntry | null;
 
 export interface LogParser {
   /** Folder the game writes its log files into. */
@@ -86,6 +111,11 @@ export interface LogParser {
   readonly logFileExtension: string;
   /** One line of output as a log entry, or null for a line not worth reporting. */
   parseLine(line: string): LogEntry | null;
+  /**
+   * A reader for one stream, for a game whose lines depend on the ones before them (a continuation line
+   * belongs to the entry above it). Without it, every line is read alone by `parseLine`.
+   */
+  reader?(): LogLineReader;
 }
 
 export interface LivePlayer {
@@ -119,6 +149,8 @@ export interface RemoteAdmin {
   readonly shutdownCommand?: string;
   /** The game's commands, as templates (`#mission <NAME.TERRAIN> [difficulty]`), offered by command lines. */
   readonly knownCommands?: readonly string[];
+  /** What is wrong with a command an admin typed, that the game would take wrongly (`#mission` of a bad name), or null. */
+  commandProblem?(command: string): string | null;
   /** The command that kicks the player in a slot. */
   kickCommand?(slotId: string, reason: string): string;
   /** The command that shows a message to every player. */
@@ -135,12 +167,18 @@ export type PlayerEvent =
 export interface MissionName {
   name: string;
   terrain: string;
+  /** Something to tell whoever named the mission: it loads, but maybe not as they meant (`mission_v2.0`). */
+  warning?: string;
 }
 
 export interface MissionManager {
   readonly missionExtension: string;
   missionDirectory(ctx: ServerContext): string;
-  /** Name and terrain of a mission file; throws `ADAPTER_ERROR` for a name the game would not load. */
+  /**
+   * Name and terrain of a mission file; throws `ADAPTER_ERROR` naming what is wrong for a name the game
+   * would not load. It is the one rule for mission names: a name in the rotation or a command is checked
+   * as the file it names (name + extension).
+   */
   parseMissionFilename(filename: string): MissionName;
   /** Where the rotation (an array of `{name, difficulty}`) lives in the config. */
   readonly rotation: { section: string; field: string };
@@ -149,6 +187,8 @@ export interface MissionManager {
 export interface ModManager {
   modDirectory(ctx: ServerContext): string;
   isModFolder(name: string): boolean;
+  /** Why a name cannot be enabled as a mod folder (`cannot contain ";"…`), or null when it can. */
+  modNameProblem?(name: string): string | null;
   /** Where the enabled list (`{name, is_server_mod}` entries, or an older bare list of names) lives in the config. */
   readonly enabled: { section: string; field: string };
   /**
@@ -183,9 +223,30 @@ export interface BanEntry {
   expires_at: Date | null;
 }
 
+/** One ban as a line of the game's ban file reads. */
+export interface BanFileEntry extends BanEntry {
+  ban_type: 'GUID' | 'IP';
+  /**
+   * What identifies the entry when another writer (the game, a tool) writes the same ban again in its own
+   * spacing: equal keys are the same ban. An expiry written relative to reading is part of the key as
+   * written, so that reading the line again later gives the same key.
+   */
+  key: string;
+}
+
+/**
+ * The game's ban file is shared: the game, other tools and people write it too. Garrison never renders it
+ * whole; it adds and removes single lines and keeps every other line byte for byte.
+ */
 export interface BanManager {
   banFilePath(ctx: ServerContext): string;
-  renderBanFile(bans: BanEntry[]): string;
+  /**
+   * One line of the file (without its line break) as a ban, or null for a line that is not one (a comment,
+   * a header, anything unreadable). `readAt` anchors an expiry the format writes relative to reading.
+   */
+  parseBanLine(line: string, readAt: Date): BanFileEntry | null;
+  /** The line (without line break) that adds this ban; parseBanLine reads it back with the same key. */
+  formatBanLine(ban: BanEntry): string;
   /** The remote-admin command that makes a running game read its ban file again. */
   readonly reloadCommand?: string;
 }
@@ -215,7 +276,7 @@ export const CAPABILITY_MEMBERS: { readonly [C in Capability]: readonly (keyof C
   remote_admin: ['connect', 'parsePlayers', 'target'],
   mission_manager: ['missionExtension', 'missionDirectory', 'parseMissionFilename', 'rotation'],
   mod_manager: ['modDirectory', 'isModFolder', 'enabled'],
-  ban_manager: ['banFilePath', 'renderBanFile'],
+  ban_manager: ['banFilePath', 'parseBanLine', 'formatBanLine'],
 };
 
 const ADAPTER_BRAND = Symbol.for('garrison.adapter');

@@ -1,16 +1,11 @@
-import { Type, type Static } from '../typebox.js';
-import { LogLevelSchema, MetricsPoint } from './live.js';
-import { Player } from './players.js';
-import { AuditEvent, ServerStatusEventData } from './lifecycle.js';
+import type { Static } from '../typebox.js';
+import { EventCatalogue, wireType, type EventType, type WireType } from '../events/catalogue.js';
 
-/** `data` of each live event the WebSocket `/ws` sends, by the message's `type`. */
-export const LiveEventData = {
-  server_status: ServerStatusEventData,
-  log: Type.Object({ timestamp: Type.String({ format: 'date-time' }), level: LogLevelSchema, message: Type.String() }),
-  players: Type.Object({ players: Type.Array(Player), count: Type.Integer() }),
-  metrics: MetricsPoint,
-  /** An entry of the audit trail, as it is recorded. */
-  event: AuditEvent,
+type Catalogue = typeof EventCatalogue;
+
+/** `data` of each live event the WebSocket `/ws` sends, by the message's `type` (from the event catalogue). */
+export const LiveEventData = Object.fromEntries((Object.keys(EventCatalogue) as EventType[]).map((t) => [wireType(t), EventCatalogue[t].data])) as {
+  [K in EventType as WireType<K>]: Catalogue[K]['data'];
 };
 
 export type LiveEventType = keyof typeof LiveEventData;

@@ -1,6 +1,7 @@
 import { Type, type Static } from '../typebox.js';
 import { Nullable, pageQuery, Timestamp } from './common.js';
 import { ServerStatus } from './servers.js';
+import { ActorKindSchema } from './actor.js';
 
 export const StartResponse = Type.Object(
   { status: Type.Literal('starting'), pid: Type.Integer() },
@@ -23,8 +24,9 @@ export const AuditEventType = Type.Union(
   (
     [
     'server_created', 'server_updated', 'server_deleted', 'config_changed',
-    'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'log_file_deleted', 'mission_uploaded', 'mission_deleted',
+    'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'ban_file_changed', 'log_file_deleted', 'mission_uploaded', 'mission_deleted',
     'running', 'start_failed', 'crashed', 'auto_restart', 'adopted', 'lost', 'stop_timeout',
+    'headless_crashed', 'headless_restarted', 'headless_gave_up',
     ] as const
   ).map((t) => Type.Literal(t)),
 );
@@ -35,8 +37,9 @@ export const AuditEvent = Type.Object(
     id: Type.Integer(),
     server_id: Type.Integer(),
     event_type: AuditEventType,
-    /** The user who acted, or null for the supervisor. */
+    /** The name of who acted (a username, a key's or a schedule's name), or null for the service acting by itself. */
     actor: Nullable(Type.String()),
+    actor_kind: ActorKindSchema,
     detail: Type.Record(Type.String(), Type.Unknown()),
     timestamp: Timestamp,
   },

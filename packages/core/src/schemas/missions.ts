@@ -1,8 +1,11 @@
 import { Type } from '../typebox.js';
 import { ConfigVersion } from './common.js';
 
+/** Present only when there is something to know: the game loads the mission, but maybe not as meant. */
+const MissionWarning = Type.Optional(Type.String({ description: 'The game loads it, but maybe not as meant (a version number read as the terrain).' }));
+
 export const MissionFile = Type.Object(
-  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Type.String() },
+  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Type.String(), warning: MissionWarning },
   { $id: 'MissionFile' },
 );
 
@@ -12,7 +15,7 @@ export const MissionList = Type.Object(
 );
 
 export const UploadedMission = Type.Object(
-  { filename: Type.String(), mission_name: Type.String(), terrain: Type.String(), file_size: Type.Integer() },
+  { filename: Type.String(), mission_name: Type.String(), terrain: Type.String(), file_size: Type.Integer(), warning: MissionWarning },
   { $id: 'UploadedMission' },
 );
 
@@ -21,11 +24,28 @@ export const MissionUpload = Type.Object(
   { $id: 'MissionUpload' },
 );
 
-export const RotationDifficulty = Type.Union((['', 'Recruit', 'Regular', 'Veteran', 'Custom'] as const).map((d) => Type.Literal(d)));
+export const ROTATION_DIFFICULTIES = ['', 'Recruit', 'Regular', 'Veteran', 'Custom'] as const;
+export type RotationDifficulty = (typeof ROTATION_DIFFICULTIES)[number];
+export const RotationDifficulty = Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d)));
+
+/** A difficulty as configs write it (`regular`, `VETERAN`) in its stored form, `''` when absent; null when it is none. */
+export function canonicalDifficulty(value: string | undefined): RotationDifficulty | null {
+  if (value === undefined) return '';
+  return ROTATION_DIFFICULTIES.find((d) => d.toLowerCase() === value.trim().toLowerCase()) ?? null;
+}
 
 export const RotationEntry = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 200 }), difficulty: RotationDifficulty },
   { additionalProperties: false, $id: 'RotationEntry' },
+);
+
+/** A rotation entry as sent: the difficulty in any case, or left out for the default `""`. */
+export const RotationEntryInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    difficulty: Type.Optional(Type.String({ maxLength: 16, description: '`""`, Recruit, Regular, Veteran or Custom, in any case; stored capitalised. Absent: `""`.' })),
+  },
+  { additionalProperties: false },
 );
 
 export const Rotation = Type.Object(
@@ -37,7 +57,7 @@ export const Rotation = Type.Object(
 );
 
 export const RotationUpdate = Type.Object(
-  { missions: Type.Array(RotationEntry, { maxItems: 500 }), config_version: ConfigVersion },
+  { missions: Type.Array(RotationEntryInput, { maxItems: 500 }), config_version: ConfigVersion },
   { additionalProperties: false },
 );
 

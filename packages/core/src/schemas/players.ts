@@ -1,4 +1,4 @@
-import { Type } from '../typebox.js';
+import { Type, type Static } from '../typebox.js';
 import { Id, Nullable, pageQuery, ServerIdParams, Timestamp } from './common.js';
 
 export const Player = Type.Object({ slot_id: Type.String(), name: Type.String(), ping: Type.Integer() }, { $id: 'Player' });
@@ -45,9 +45,13 @@ export const Ban = Type.Object(
     duration_minutes: Type.Integer(),
     expires_at: Nullable(Timestamp),
     created_at: Timestamp,
+    source: Type.Union([Type.Literal('api'), Type.Literal('file')], {
+      description: "`api`: created through Garrison; `file`: found in the game's ban file, written there by the game, another tool or a person.",
+    }),
   },
   { $id: 'Ban' },
 );
+export type Ban = Static<typeof Ban>;
 
 export const CreateBanRequest = Type.Object(
   {

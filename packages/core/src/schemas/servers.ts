@@ -21,6 +21,7 @@ export const ServerName = Type.String({ minLength: 1, maxLength: 100 });
 export const ServerDescription = Nullable(Type.String({ maxLength: 1000 }));
 export const ExePath = Type.String({ minLength: 1, maxLength: 4096 });
 export const MaxRestarts = Type.Integer({ minimum: 0, maximum: 20 });
+export const HeadlessClients = Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'Headless clients to run beside the server once it is running (0 to 10).' });
 
 export const ServerListItem = Type.Object(
   {
@@ -35,6 +36,7 @@ export const ServerListItem = Type.Object(
     auto_restart: Type.Boolean(),
     max_restarts: Type.Integer(),
     restart_count: Type.Integer(),
+    headless_clients: Type.Integer({ description: 'Headless clients run beside the server (extra game processes for AI).' }),
     player_count: Nullable(Type.Integer()),
     cpu_percent: Nullable(Type.Number()),
     ram_mb: Nullable(Type.Number()),
@@ -53,19 +55,20 @@ export type ServerDetail = Static<typeof ServerDetail>;
 export const CreatedServer = Type.Object(ServerDetail.properties, {
   $id: 'CreatedServer',
   additionalProperties: Type.String(),
-  description: 'The full server plus its generated credentials (for gamea: password_admin, rcon_password), shown only here.',
+  description: "The full server plus its generated credentials (the adapter's, e.g. password_admin and rcon_password), shown only here.",
 });
 
 export const CreateServerRequest = Type.Object(
   {
     name: ServerName,
     description: Type.Optional(ServerDescription),
-    game_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'gamea' })),
+    game_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A registered game type; the service's default game type when left out." })),
     exe_path: ExePath,
     game_port: Port,
     rcon_port: Type.Optional(Port),
     auto_restart: Type.Optional(Type.Boolean({ default: false })),
     max_restarts: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, default: 3 })),
+    headless_clients: Type.Optional(HeadlessClients),
   },
   { additionalProperties: false },
 );
@@ -80,6 +83,7 @@ export const UpdateServerRequest = Type.Object(
     rcon_port: Type.Optional(Port),
     auto_restart: Type.Optional(Type.Boolean()),
     max_restarts: Type.Optional(MaxRestarts),
+    headless_clients: Type.Optional(HeadlessClients),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,10 @@
 /**
  * A reader for the game's config syntax, written from the format's description, as the fake game
  * server reads its config files (and as tests check what the adapter writes):
- * `key = value;`, `key[] = {…};`, `class Name {…};`, strings with `""` for a quote, `//` comments.
- * It refuses anything else, so output that parses here is output the game can read.
+ * `key = value;`, `key[] = {…};` (and `+=`), `class Name {…};` (`class Name: Base {…};`, `class Name;`),
+ * strings with `""` for a quote, bare words as strings, `//` and `/* *\/` comments, `#` directive lines.
+ * It refuses anything else, and a key set twice in one class, so output that parses here is output the
+ * game can read, and reads one way.
  */
 export type CfgValue = string | number | boolean | CfgValue[] | CfgClass;
 export interface CfgClass {
@@ -18,8 +20,13 @@ export function parseCfg(text: string): CfgClass {
   const skip = () => {
     for (;;) {
       while (i < text.length && /\s/.test(text[i]!)) i += 1;
-      if (text.startsWith('//', i)) while (i < text.length && text[i] !== '\n') i += 1;
-      else return;
+      const lineStart = i === 0 || text[i - 1] === '\n';
+      if (text.startsWith('//', i) || (text[i] === '#' && lineStart)) while (i < text.length && text[i] !== '\n') i += 1;
+      else if (text.startsWith('/*', i)) {
+        const end = text.indexOf('*/', i + 2);
+        if (end < 0) fail('unterminated comment');
+        i = end + 2;
+      } else return;
     }
   };
   const expect = (s: string) => {
@@ -73,14 +80,17 @@ export function parseCfg(text: string): CfgClass {
         } else fail('expected , or }');
       }
     }
-    const m = /^-?\d+(\.\d+)?/.exec(text.slice(i));
+    const m = /^-?\d+(\.\d+)?(?=\s*[;,}])/.exec(text.slice(i));
     if (m) {
       i += m[0].length;
       return Number(m[0]);
     }
-    const word = ident();
+    // A bare word is a string to the game (`template = MP_Marksmen_01.Altis;`), true and false booleans.
+    const bare = /^[^;,{}"\n]+/.exec(text.slice(i)) ?? fail('expected a value');
+    i += bare[0].length;
+    const word = bare[0].trim();
     if (word === 'true' || word === 'false') return word === 'true';
-    return fail(`bare word ${word}`);
+    return word;
   };
   const body = (closing: boolean): CfgClass => {
     const out: CfgClass = {};
@@ -98,6 +108,16 @@ export function parseCfg(text: string): CfgClass {
       const name = ident();
       if (name === 'class') {
         const cls = ident();
+        skip();
+        if (text[i] === ':') {
+          i += 1;
+          ident();
+          skip();
+        }
+        if (text[i] === ';') {
+          i += 1;
+          continue; // declared, not defined
+        }
         expect('{');
         if (cls in out) fail(`duplicate ${cls}`);
         out[cls] = body(true);
@@ -106,6 +126,8 @@ export function parseCfg(text: string): CfgClass {
       skip();
       const isArray = text.startsWith('[]', i);
       if (isArray) i += 2;
+      skip();
+      if (isArray && text.startsWith('+=', i)) i += 1;
       expect('=');
       const v = value();
       if (isArray !== Array.isArray(v)) fail(`array mismatch for ${name}`);

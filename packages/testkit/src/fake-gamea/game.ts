@@ -1,8 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { FakeRconServer } from '../rcon/fake-rcon-server.js';
-import type { FakeBan } from '../rcon/formats.js';
+import { readBans, writeBans } from './ban-file.js';
 import type { GameConfig } from './config-files.js';
 import type { LaunchOptions } from './options.js';
 import { RptLog } from './rpt-log.js';
@@ -35,7 +35,8 @@ export class FakeGame {
     private readonly config: GameConfig,
     private readonly env: GameEnvironment,
   ) {
-    this.log = new RptLog(options.profiles, exePath);
+    const format = String(config.server.timeStampFormat ?? 'none').toLowerCase();
+    this.log = new RptLog(options.profiles, exePath, format === 'short' || format === 'full' ? format : 'none');
   }
 
   private get missionsDir(): string {
@@ -48,6 +49,8 @@ export class FakeGame {
 
   async start(): Promise<void> {
     this.log.write('Dedicated host created.');
+    for (const mod of this.options.mods) this.log.write(`Mod loaded: ${mod}`);
+    for (const mod of this.options.serverMods) this.log.write(`Server mod loaded: ${mod}`);
     this.gameSocket = createSocket('udp4');
     await new Promise<void>((resolve, reject) => {
       this.gameSocket.once('error', reject);
@@ -60,6 +63,9 @@ export class FakeGame {
     if (password && port) {
       this.rcon = await FakeRconServer.start({ password, port, host: this.env.host, faults: { silent: true } });
       this.installCommands(this.rcon);
+      // BattlEye loads its bans at launch, and saves its whole list whenever a command changes it.
+      this.rcon.bans.push(...readBans(this.banFile));
+      this.rcon.onBansChanged = (bans) => writeBans(this.banFile, bans);
       this.rcon.missions = this.missionFiles();
       for (let i = 0; i < this.env.players; i += 1) this.join(`Player${i + 1}`, fakeGuid(i), `127.0.0.${i + 2}`);
       setTimeout(() => {
@@ -79,17 +85,8 @@ export class FakeGame {
     this.log.write(`Player ${name} connected (id=${guid}).`);
   }
 
-  private loadBans(): FakeBan[] {
-    const file = join(this.options.bepath, 'bans.txt');
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8')
-      .split(/\r?\n/)
-      .filter((l) => l.trim())
-      .map((line) => {
-        const [id, expiry, ...reason] = line.trim().split(/\s+/);
-        const seconds = Number(expiry ?? -1);
-        return { id: id!, kind: /^\d+\.\d+\.\d+\.\d+$/.test(id!) ? 'IP' : 'GUID', expiresAt: seconds > 0 ? seconds : null, reason: reason.join(' ') } as FakeBan;
-      });
+  private get banFile(): string {
+    return join(this.options.bepath, 'bans.txt');
   }
 
   private installCommands(rcon: FakeRconServer): void {
@@ -116,7 +113,7 @@ export class FakeGame {
     });
     rcon.handle('missions', () => ['Missions on server:', ...(rcon.missions = this.missionFiles())].join('\n'));
     rcon.handle('loadbans', () => {
-      rcon.bans.splice(0, rcon.bans.length, ...this.loadBans());
+      rcon.bans.splice(0, rcon.bans.length, ...readBans(this.banFile));
       this.log.write(`BattlEye Server: Loaded ${rcon.bans.length} bans`);
       return '';
     });

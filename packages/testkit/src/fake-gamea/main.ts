@@ -3,6 +3,7 @@
 import { readGameConfig } from './config-files.js';
 import { FakeGame } from './game.js';
 import { LaunchError, parseLaunchArguments } from './options.js';
+import { runHeadlessClient } from './headless.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -18,6 +19,10 @@ function envInt(name: string, fallback: number): number {
  * its own) cannot keep running, and holding its ports, after the run.
  */
 function watchOwner(game: FakeGame): void {
+  watchOwnerOf(() => void game.exit(0, `The process this fake watches is gone, shutting down.`));
+}
+
+function watchOwnerOf(onGone: () => void): void {
   const pid = envInt('GAMEA_FAKE_WATCH_PID', 0);
   if (!pid) return;
   const timer = setInterval(() => {
@@ -26,7 +31,7 @@ function watchOwner(game: FakeGame): void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EPERM') return; // alive, someone else's
       clearInterval(timer);
-      void game.exit(0, `Process ${pid} that this fake watches is gone, shutting down.`);
+      onGone();
     }
   }, 500);
   timer.unref();
@@ -35,6 +40,11 @@ function watchOwner(game: FakeGame): void {
 export async function main(exePath: string, argv: string[]): Promise<void> {
   try {
     const options = parseLaunchArguments(argv);
+    if (options.client) {
+      runHeadlessClient(exePath, options);
+      watchOwnerOf(() => process.exit(0));
+      return;
+    }
     const config = readGameConfig(options);
     const game = new FakeGame(exePath, options, config, {
       players: envInt('GAMEA_FAKE_PLAYERS', 0),

@@ -12,11 +12,15 @@ export interface LaunchOptions {
   serverMods: string[];
   autoInit: boolean;
   loadMissionToMemory: boolean;
+  /** `-client`: a headless client, joining the server at `connect`:`port` with `password`. */
+  client: { connect: string; password: string | null } | null;
 }
 
-const VALUE_ARGS = new Set(['port', 'config', 'cfg', 'profiles', 'name', 'bepath', 'world', 'limitfps', 'mod', 'servermod', 'maxmem', 'cpucount', 'exthreads', 'bandwidthalg']);
-const SWITCHES = new Set(['autoinit', 'loadmissiontomemory', 'enableht', 'hugepages', 'filepatching', 'netlog', 'nosound']);
+const VALUE_ARGS = new Set(['port', 'config', 'cfg', 'profiles', 'name', 'bepath', 'world', 'limitfps', 'mod', 'servermod', 'maxmem', 'cpucount', 'exthreads', 'bandwidthalg', 'connect', 'password']);
+const SWITCHES = new Set(['autoinit', 'loadmissiontomemory', 'enableht', 'hugepages', 'filepatching', 'netlog', 'nosound', 'client']);
 const REQUIRED = ['port', 'config', 'cfg', 'profiles', 'name', 'bepath'];
+/** A headless client reads no server config: it joins a server. */
+const CLIENT_REQUIRED = ['port', 'connect', 'profiles', 'name'];
 
 export class LaunchError extends Error {}
 
@@ -38,7 +42,10 @@ export function parseLaunchArguments(argv: string[]): LaunchOptions {
     else if (match[2] === undefined && SWITCHES.has(key)) switches.add(key);
     else throw new LaunchError(`unknown or malformed argument ${JSON.stringify(arg)}`);
   }
-  const missing = REQUIRED.filter((k) => !values.get(k));
+  const client = switches.has('client');
+  if (!client && (values.has('connect') || values.has('password'))) throw new LaunchError('-connect= and -password= are for a headless client (-client)');
+  if (client && values.has('servermod')) throw new LaunchError('a headless client loads no server mods (-serverMod=)');
+  const missing = (client ? CLIENT_REQUIRED : REQUIRED).filter((k) => !values.get(k));
   if (missing.length) throw new LaunchError(`missing ${missing.map((k) => `-${k}=`).join(', ')}`);
   const world = values.get('world') ?? 'empty';
   if (!/^[A-Za-z0-9_]+$/.test(world)) throw new LaunchError(`-world= must be a world name, got ${JSON.stringify(world)}`);
@@ -48,16 +55,17 @@ export function parseLaunchArguments(argv: string[]): LaunchOptions {
   }
   return {
     port: integer('port', values.get('port')!, 1, 65535),
-    config: values.get('config')!,
-    cfg: values.get('cfg')!,
+    config: values.get('config') ?? '',
+    cfg: values.get('cfg') ?? '',
     profiles: values.get('profiles')!,
     name: values.get('name')!,
-    bepath: values.get('bepath')!,
+    bepath: values.get('bepath') ?? '',
     world,
     limitFPS: values.has('limitfps') ? integer('limitFPS', values.get('limitfps')!, 5, 1000) : 50,
     mods: list('mod'),
     serverMods: list('servermod'),
     autoInit: switches.has('autoinit'),
     loadMissionToMemory: switches.has('loadmissiontomemory'),
+    client: client ? { connect: values.get('connect')!, password: values.get('password') ?? null } : null,
   };
 }

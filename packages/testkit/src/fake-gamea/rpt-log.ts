@@ -3,12 +3,23 @@ import { basename, join } from 'node:path';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** The game's `.rpt` log: `<profiles>/<exe name>_YYYY-MM-DD_HH-MM-SS.rpt`, `HH:MM:SS message` lines, copied to stdout. */
+/** server.cfg's `timeStampFormat`: what the game writes in front of each line. */
+export type TimeStampFormat = 'none' | 'short' | 'full';
+
+/**
+ * The game's `.rpt` log: `<profiles>/<exe name>_YYYY-MM-DD_HH-MM-SS.rpt`, copied to stdout, each line
+ * after the time as `timeStampFormat` says: nothing, `HH:MM:SS` (the hour padded with a space, as the
+ * game does) or `YYYY/MM/DD, HH:MM:SS`.
+ */
 export class RptLog {
   readonly path: string;
   private readonly stream: WriteStream;
 
-  constructor(profilesDir: string, exePath: string) {
+  constructor(
+    profilesDir: string,
+    exePath: string,
+    private readonly format: TimeStampFormat = 'short',
+  ) {
     mkdirSync(profilesDir, { recursive: true });
     const d = new Date();
     const stamp = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}_${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
@@ -18,7 +29,9 @@ export class RptLog {
 
   write(message: string): void {
     const d = new Date();
-    const line = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())} ${message}\n`;
+    const time = `${String(d.getHours()).padStart(2, ' ')}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+    const prefix = this.format === 'none' ? '' : this.format === 'full' ? `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}, ${time} ` : `${time} `;
+    const line = `${prefix}${message}\n`;
     this.stream.write(line);
     process.stdout.write(line);
   }

@@ -79,6 +79,8 @@ export class FakeRconServer {
   readonly players: FakePlayer[] = [];
   readonly bans: FakeBan[] = [];
   missions: string[] = [];
+  /** Called after `ban`, `addBan`, `removeBan` and `writeBans` changed the ban list (the game saves it to bans.txt here). */
+  onBansChanged: ((bans: FakeBan[]) => void) | null = null;
   /** Every command received from a logged-in client, in order (keep-alives and resends excluded). */
   readonly commands: string[] = [];
   /** Empty commands received from logged-in clients. */
@@ -325,6 +327,10 @@ export class FakeRconServer {
     return { id, kind: isIP(id) ? 'IP' : 'GUID', expiresAt, reason };
   }
 
+  private bansChanged(): void {
+    this.onBansChanged?.(this.bans);
+  }
+
   private installStandardCommands(): void {
     this.handle('players', () => playersText(this.players));
     this.handle('admins', () => adminsText(this.connectedAdmins));
@@ -349,6 +355,7 @@ export class FakeRconServer {
       const isTime = minutes !== undefined && /^\d+$/.test(minutes);
       const why = (isTime ? reason : [minutes ?? '', ...reason]).join(' ').trim() || 'Banned';
       if (player.guid) this.bans.push(this.banFor(player.guid, isTime ? minutes : undefined, why));
+      this.bansChanged();
       this.removePlayer(player.slot);
       this.broadcast(messages.kicked(player, `Admin Ban (${why})`));
       return '';
@@ -356,18 +363,22 @@ export class FakeRconServer {
     this.handle('addban', (args) => {
       const [id, minutes, ...reason] = args.split(' ').filter(Boolean);
       if (!id) throw new Error('Missing GUID or IP');
-      this.bans.push(this.banFor(id, minutes, reason.join(' ')));
+      const timed = minutes !== undefined && /^\d+$/.test(minutes);
+      this.bans.push(this.banFor(id, timed ? minutes : undefined, (timed ? reason : [minutes ?? '', ...reason]).join(' ').trim()));
+      this.bansChanged();
       return '';
     });
     this.handle('removeban', (args) => {
       const index = Number(args);
       if (!Number.isInteger(index) || index < 0 || index >= this.bans.length) throw new Error(`Invalid ban number ${args}`);
       this.bans.splice(index, 1);
+      this.bansChanged();
       return '';
     });
     this.handle('writebans', () => {
       const now = Date.now() / 1000;
       this.bans.splice(0, this.bans.length, ...this.bans.filter((b) => b.expiresAt === null || b.expiresAt > now));
+      this.bansChanged();
       return '';
     });
     this.handle('loadbans', () => '');

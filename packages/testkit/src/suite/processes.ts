@@ -15,6 +15,8 @@ export interface TestProcess {
 }
 
 const live = new Set<TestProcess>();
+/** How long the output may keep arriving after the exit (from a grandchild still holding the pipes). */
+const STDIO_GRACE_MS = 2000;
 /** Children started with `detached`: each leads its own process group, which is killed whole. */
 const groupLeaders = new WeakSet<ChildProcess>();
 
@@ -51,7 +53,13 @@ export function startProcess(command: string, args: string[] = [], options: Spaw
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const exited = new Promise<number | string>((resolve) => {
     child.once('error', (err) => resolve(`spawn failed: ${err.message}`));
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    // Resolved once the output is read to its end too ('close'), so that what the process wrote last is
+    // in `stdout`; a grandchild holding the pipes open must not hold this, so 'exit' resolves it soon after.
+    child.once('exit', (code, signal) => {
+      const result = code ?? signal ?? 'unknown';
+      child.once('close', () => resolve(result));
+      setTimeout(() => resolve(result), STDIO_GRACE_MS).unref();
+    });
   });
   const p: TestProcess = {
     child,

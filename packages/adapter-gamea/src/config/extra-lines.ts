@@ -1,0 +1,195 @@
+import { GENERATED_FILES, managedKeys, type GeneratedFile } from './render.js';
+
+/**
+ * Checks raw lines an admin adds to a generated file before they are saved: they must read as the
+ * game's config syntax (statements `key = value;`, `key[] = {…};`, `class Name {…};`, strings closed on
+ * their line, braces balanced, every statement ended by `;`; comments and `#` directives allowed), and
+ * must not set a key Garrison writes itself, which the game would then find twice. Returns what is
+ * wrong, with its line number, or null.
+ */
+export function extraLinesProblem(file: GeneratedFile, lines: readonly string[]): string | null {
+  if (!lines.length) return null;
+  try {
+    new Checker(lines.join('\n'), managedKeys(file)).statements(0);
+    return null;
+  } catch (err) {
+    if (err instanceof Problem) return `line ${err.line}: ${err.message}`;
+    throw err;
+  }
+}
+
+class Problem extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
+// A bare value runs to the `;`; a `//` or `/*` after it begins a comment.
+const BARE = /(?:[^;{},"\n/]|\/(?![/*]))+/y;
+
+class Checker {
+  private i = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly managed: Map<string, string>,
+  ) {}
+
+  private line(at = this.i): number {
+    let n = 1;
+    for (let k = 0; k < at && k < this.text.length; k += 1) if (this.text[k] === '\n') n += 1;
+    return n;
+  }
+
+  private fail(message: string, at = this.i): never {
+    throw new Problem(this.line(at), message);
+  }
+
+  /** Skips blanks, comments and `#` directive lines; stops at anything else. */
+  private skip(): void {
+    for (;;) {
+      while (this.i < this.text.length && /\s/.test(this.text[this.i]!)) this.i += 1;
+      if (this.text.startsWith('//', this.i) || (this.text[this.i] === '#' && this.atLineStart())) {
+        while (this.i < this.text.length && this.text[this.i] !== '\n') this.i += 1;
+      } else if (this.text.startsWith('/*', this.i)) {
+        const end = this.text.indexOf('*/', this.i + 2);
+        if (end < 0) this.fail('a /* comment is not closed with */');
+        this.i = end + 2;
+      } else return;
+    }
+  }
+
+  private atLineStart(): boolean {
+    const before = this.text.lastIndexOf('\n', this.i - 1);
+    return this.text.slice(before + 1, this.i).trim() === '';
+  }
+
+  private ident(): string | null {
+    IDENT.lastIndex = this.i;
+    const m = IDENT.exec(this.text);
+    if (!m) return null;
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  private expect(char: string, what: string, at = this.i): void {
+    this.skip();
+    if (this.text[this.i] !== char) this.fail(what, at);
+    this.i += 1;
+  }
+
+  /** Statements until the end (depth 0) or a closing brace (inside a class). */
+  statements(depth: number): void {
+    for (;;) {
+      this.skip();
+      if (this.i >= this.text.length) return;
+      if (this.text[this.i] === '}') {
+        if (depth === 0) this.fail("'}' closes nothing");
+        return;
+      }
+      const start = this.i;
+      const name = this.ident() ?? this.fail(`expected a setting (key = value;) or a class, found ${JSON.stringify(this.text.slice(this.i, this.i + 20))}`);
+      if (name === 'class') this.classBody(depth, start);
+      else this.assignment(name, depth, start);
+    }
+  }
+
+  private refuseManaged(key: string, depth: number, at: number): void {
+    if (depth > 0) return;
+    const fields = this.managed.get(key.toLowerCase());
+    if (fields === undefined) return;
+    this.fail(fields ? `${key} is written by Garrison: use ${fields.includes(' ') ? fields : `the field '${fields}'`} instead` : `${key} is written by Garrison itself`, at);
+  }
+
+  private classBody(depth: number, start: number): void {
+    this.skip();
+    const name = this.ident() ?? this.fail('expected the name of the class');
+    this.refuseManaged(name, depth, start);
+    this.skip();
+    if (this.text[this.i] === ':') {
+      this.i += 1;
+      this.skip();
+      this.ident() ?? this.fail('expected the name of the class inherited from');
+      this.skip();
+    }
+    if (this.text[this.i] === ';') {
+      this.i += 1; // a declaration without a body
+      return;
+    }
+    this.expect('{', `expected '{' after class ${name}`);
+    this.statements(depth + 1);
+    if (this.text[this.i] !== '}') this.fail(`class ${name} is not closed with '};'`, start);
+    this.i += 1;
+    this.expect(';', `the '}' closing class ${name} needs a ';' after it`, this.i - 1);
+  }
+
+  private assignment(key: string, depth: number, start: number): void {
+    this.refuseManaged(key, depth, start);
+    this.skip();
+    const isArray = this.text.startsWith('[]', this.i);
+    if (isArray) this.i += 2;
+    this.skip();
+    if (this.text.startsWith('+=', this.i)) this.i += 2;
+    else this.expect('=', `expected '=' after ${key}`);
+    this.value(isArray);
+    this.skip();
+    if (this.text[this.i] !== ';') this.fail(`the setting of ${key} does not end with ';'`, start);
+    this.i += 1;
+  }
+
+  private value(isArray: boolean): void {
+    this.skip();
+    const c = this.text[this.i];
+    if (c === '"') return this.string();
+    if (c === '{') {
+      if (!isArray) this.fail("a list { … } belongs to a key written with [] (key[] = {…};)");
+      return this.list();
+    }
+    BARE.lastIndex = this.i;
+    const m = BARE.exec(this.text);
+    if (!m || !m[0].trim()) this.fail('expected a value');
+    this.i += m[0].length;
+  }
+
+  private string(): void {
+    const start = this.i;
+    this.i += 1;
+    for (;;) {
+      const c = this.text[this.i];
+      if (c === undefined || c === '\n') this.fail('a string is not closed on its line (a quote inside one is written "")', start);
+      this.i += 1;
+      if (c === '"') {
+        if (this.text[this.i] !== '"') return;
+        this.i += 1;
+      }
+    }
+  }
+
+  private list(): void {
+    const start = this.i;
+    this.i += 1;
+    for (;;) {
+      this.skip();
+      if (this.i >= this.text.length) this.fail("a list is not closed with '}'", start);
+      if (this.text[this.i] === '}') {
+        this.i += 1;
+        return;
+      }
+      this.value(true);
+      this.skip();
+      if (this.text[this.i] === ',') this.i += 1;
+      else if (this.text[this.i] !== '}') this.fail("expected ',' or '}' in a list");
+    }
+  }
+}
+
+/** The extra lines of each section that has them: what is wrong with them, or null (ConfigGenerator.checkSection). */
+export function checkSection(section: string, values: Record<string, unknown>): string | null {
+  const file = (Object.keys(GENERATED_FILES) as GeneratedFile[]).find((f) => GENERATED_FILES[f].section === section);
+  const problem = file ? extraLinesProblem(file, (values.extra_lines as string[] | undefined) ?? []) : null;
+  return problem && `extra_lines ${problem}`;
+}

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import 'reflect-metadata';
 import { main } from './cli/main.js';
 
 main(process.argv.slice(2));

@@ -46,6 +46,10 @@ export interface Settings {
   historyRetentionDays: number;
   /** The largest mission upload (the spec's 500 MB, as MiB so that a 500 MiB file fits). */
   missionUploadLimitBytes: number;
+  /** This instance's id: it owns the processes it runs. Null: generated once into the data dir. */
+  nodeId: string | null;
+  /** The game type of a server created without one. */
+  defaultGameType: string;
 }
 
 export type SettingsInput = Partial<Settings>;
@@ -114,6 +118,8 @@ const DEFAULTS: Settings = {
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,
   missionUploadLimitBytes: 500 * 1024 * 1024,
+  nodeId: null,
+  defaultGameType: 'gamea',
 };
 
 /** Every setting a deployer can make, in the order help and docs show them. */
@@ -160,6 +166,17 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'playersPollMs', env: 'GARRISON_PLAYERS_POLL_MS', meaning: 'player list poll over remote admin', parse: integer(1) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },
+  {
+    key: 'nodeId',
+    env: 'GARRISON_NODE_ID',
+    shownDefault: 'generated',
+    meaning: "this instance's id (letters, digits, . _ -); it owns the game processes it runs; unset: generated once into <data dir>/node-id",
+    parse: (raw, name) => {
+      if (!/^[A-Za-z0-9._-]{1,64}$/.test(raw)) throw new SettingError(`${name} must be 1 to 64 letters, digits, dots, underscores or dashes; got ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  },
+  { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
 ];
 
 /** The settings given by flag: all of them for `serve`, the ones about the data for the other commands. */

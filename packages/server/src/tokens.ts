@@ -1,15 +1,21 @@
 import type { InjectionToken } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { Settings } from './settings.js';
-import type { Models } from './db/models/index.js';
+import type { Repositories } from './db/repositories/index.js';
 import type { AdapterRegistry } from './plugins/registry.js';
 import type { EventBus } from './events/bus.js';
+import type { Clock } from './jobs/clock.js';
+import type { JobRunner } from './jobs/runner.js';
 
 /** Injection tokens: every constructor parameter is injected by one of these, never by reflected type. */
 export const TOKENS = {
   Settings: Symbol('Settings') as InjectionToken<Settings>,
   Logger: Symbol('Logger') as InjectionToken<Logger>,
-  Models: Symbol('Models') as InjectionToken<Models>,
+  Repositories: Symbol('Repositories') as InjectionToken<Repositories>,
   Adapters: Symbol('Adapters') as InjectionToken<AdapterRegistry>,
   Events: Symbol('Events') as InjectionToken<EventBus>,
+  Clock: Symbol('Clock') as InjectionToken<Clock>,
+  Jobs: Symbol('Jobs') as InjectionToken<JobRunner>,
+  /** This instance's id: the owner of the processes it runs. */
+  NodeId: Symbol('NodeId') as InjectionToken<string>,
 };

@@ -1,53 +1,59 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { AuditEvent, AuditEventType } from '@garrison/core';
+import { ApiError, type Actor, type AuditEvent, type AuditEventType } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Models } from '../db/models/index.js';
-import type { ServerEventModel } from '../db/models/ServerEventModel.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { AuditRow } from '../db/repositories/server-events.js';
 import type { EventBus } from '../events/bus.js';
+import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
 
-const toAuditEvent = (row: ServerEventModel): AuditEvent => ({
+const toAuditEvent = (row: AuditRow): AuditEvent => ({
   id: row.id,
   server_id: row.server_id,
   event_type: row.event_type as AuditEventType,
   actor: row.actor,
+  actor_kind: row.actor_kind,
   detail: JSON.parse(row.detail) as Record<string, unknown>,
   timestamp: row.timestamp,
 });
 
-/** The audit trail of each server: stored, then published on the event path. */
+/** The audit trail of each server: recorded by the service that acts, stored, then published on the event path. */
 @injectable()
-export class AuditService {
-  constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
-    @inject(TOKENS.Events) private readonly events: EventBus,
-    @inject(TOKENS.Logger) private readonly logger: Logger,
-  ) {}
-
+export class AuditService implements Lifecycle {
   private readonly writing = new Set<Promise<void>>();
 
-  /** Records what happened; `actor` is the username, or null for what the service did by itself. Never throws. */
-  record(serverId: number, type: AuditEventType, actor: string | null, detail: Record<string, unknown> = {}): Promise<void> {
-    // Callers rarely wait for the trail; the service's stop does (`flush`), so that nothing is lost.
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {}
+
+  /** Records what `actor` did. Never throws; callers rarely wait, and the service's stop waits for every write. */
+  record(serverId: number, type: AuditEventType, actor: Actor, detail: Record<string, unknown> = {}): Promise<void> {
     const write = this.write(serverId, type, actor, detail);
     this.writing.add(write);
     void write.finally(() => this.writing.delete(write));
     return write;
   }
 
-  /** Waits for the entries being written. */
-  async flush(): Promise<void> {
+  /** The stop waits for the entries being written, so that none is lost. */
+  async stop(): Promise<void> {
     await Promise.all(this.writing);
   }
 
-  private async write(serverId: number, type: AuditEventType, actor: string | null, detail: Record<string, unknown>): Promise<void> {
+  private async write(serverId: number, type: AuditEventType, actor: Actor, detail: Record<string, unknown>): Promise<void> {
     try {
-      const row = await this.models.ServerEvent.query().insertAndFetch({
+      const row = await this.repos.audit.insert({
         server_id: serverId,
         event_type: type,
-        actor,
+        // The system's own doings keep no name, as the trail has always shown them.
+        actor: actor.kind === 'system' ? null : actor.name.slice(0, 64),
+        actor_kind: actor.kind,
+        actor_id: actor.id,
         detail: JSON.stringify(detail),
-        timestamp: new Date().toISOString(),
+        timestamp: isoNow(this.clock),
       });
       this.events.publish({ type: 'audit', server_id: serverId, data: toAuditEvent(row) });
     } catch (err) {
@@ -58,17 +64,12 @@ export class AuditService {
 
   /** Drops entries older than `days`; run by the history retention job. */
   async prune(days: number): Promise<void> {
-    const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-    await this.models.ServerEvent.query().where('timestamp', '<', cutoff).delete();
+    await this.repos.audit.pruneBefore(isoAgo(this.clock, days * 86_400_000));
   }
 
   async list(serverId: number, query: { limit?: number; offset?: number; event_type?: AuditEventType }): Promise<{ total: number; events: AuditEvent[] }> {
-    const base = this.models.ServerEvent.query().where('server_id', serverId);
-    if (query.event_type) base.where('event_type', query.event_type);
-    const [total, rows] = await Promise.all([
-      base.clone().resultSize(),
-      base.clone().orderBy('id', 'desc').limit(query.limit ?? 50).offset(query.offset ?? 0),
-    ]);
+    if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
+    const { total, rows } = await this.repos.audit.page(serverId, { limit: query.limit ?? 50, offset: query.offset ?? 0, ...(query.event_type ? { event_type: query.event_type } : {}) });
     return { total, events: rows.map(toAuditEvent) };
   }
 }

@@ -1,17 +1,9 @@
-import type { DependencyContainer } from 'tsyringe';
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
-import { TokenService } from './tokens.js';
-import { UserService } from './service.js';
+import type { UserService } from './service.js';
 
-export function authRoutes(routes: RouteTable, container: DependencyContainer): void {
-  const users = container.resolve(UserService);
-  const tokens = container.resolve(TokenService);
-
-  routes.implement(endpoints.login, async ({ body }) => {
-    const user = await users.authenticate(body.username, body.password);
-    return { access_token: tokens.issue(user), token_type: 'bearer' as const, expires_in: tokens.ttlSeconds, user };
-  });
+export function authRoutes(routes: RouteTable, users: UserService): void {
+  routes.implement(endpoints.login, async ({ body }) => users.login(body.username, body.password));
   routes.implement(endpoints.logout, async () => ({ message: 'logged out; discard the token on the client' }));
   routes.implement(endpoints.me, async ({ principal }) => principal);
   routes.implement(endpoints.changePassword, async ({ principal, body }) => {
@@ -23,7 +15,5 @@ export function authRoutes(routes: RouteTable, container: DependencyContainer): 
     const { id, username, role, created_at } = await users.create(body.username, body.password, body.role);
     return { id, username, role, created_at };
   });
-  routes.implement(endpoints.deleteUser, async ({ params, principal }) => {
-    await users.delete(params.user_id, principal);
-  });
+  routes.implement(endpoints.deleteUser, async ({ params, principal }) => users.delete(params.user_id, principal));
 }

@@ -2,49 +2,52 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type Role, type User } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Models } from '../db/models/index.js';
-import type { UserModel } from '../db/models/UserModel.js';
+import type { Repositories, UserRow } from '../db/repositories/index.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Settings } from '../settings.js';
+import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
+import { TokenService } from './tokens.js';
 import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
-const now = () => new Date().toISOString();
-
-function toUser(row: UserModel): User {
+function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, role: row.role, created_at: row.created_at, last_login: row.last_login };
 }
 
 @injectable()
 export class UserService {
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TokenService) private readonly tokens: TokenService,
   ) {}
 
-  private byUsername(username: string) {
-    return this.models.User.query().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+  /** Runs on every authenticated request: the three columns it needs. */
+  async findPrincipal(id: number): Promise<Principal | undefined> {
+    const row = await this.repos.users.principal(id);
+    return row && { id: row.id, username: row.username, role: row.role };
   }
 
-  /** Runs on every authenticated request: the three columns it needs, without building a model. */
-  async findPrincipal(id: number): Promise<Principal | undefined> {
-    const row = await this.models.User.knex()('users').select('id', 'username', 'role').where('id', id).first();
-    return row && { id: row.id, username: row.username, role: row.role };
+  /** A token for these credentials, or 401. */
+  async login(username: string, password: string) {
+    const user = await this.authenticate(username, password);
+    return { access_token: this.tokens.issue(user), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };
   }
 
   /** The user for these credentials, or 401; both failures take the same time. */
   async authenticate(username: string, password: string): Promise<Principal> {
-    const row = await this.byUsername(username);
+    const row = await this.repos.users.byUsername(username);
     const ok = await verifyPassword(password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
     if (!row || !ok) throw new ApiError('UNAUTHORIZED', 'invalid username or password');
-    await this.models.User.query().findById(row.id).patch({ last_login: now() });
+    await this.repos.users.update(row.id, { last_login: isoNow(this.clock) });
     return { id: row.id, username: row.username, role: row.role };
   }
 
   async changePassword(id: number, current: string, next: string): Promise<void> {
-    const row = await this.models.User.query().findById(id);
+    const row = await this.repos.users.byId(id);
     if (!row || !(await verifyPassword(current, row.password_hash))) {
       throw new ApiError('UNAUTHORIZED', 'the current password is wrong');
     }
@@ -53,21 +56,21 @@ export class UserService {
 
   /** Replaces a user's password without the current one (`garrison admin reset-password`); 404 for no such user. */
   async setPassword(username: string, password: string): Promise<User> {
-    const row = await this.byUsername(username);
+    const row = await this.repos.users.byUsername(username);
     if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
-    await this.models.User.query().findById(row.id).patch({ password_hash: await hashPassword(password) });
+    await this.repos.users.update(row.id, { password_hash: await hashPassword(password) });
     await forgetInitialPassword(this.settings.dataDir, row.username);
     return toUser(row);
   }
 
   async list(): Promise<User[]> {
-    return (await this.models.User.query().orderBy('id')).map(toUser);
+    return (await this.repos.users.list()).map(toUser);
   }
 
   async create(username: string, password: string, role: Role = 'viewer'): Promise<User> {
     const password_hash = await hashPassword(password);
     try {
-      const row = await this.models.User.query().insertAndFetch({ username, password_hash, role, created_at: now(), last_login: null });
+      const row = await this.repos.users.insert({ username, password_hash, role, created_at: isoNow(this.clock) });
       return toUser(row);
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -79,8 +82,7 @@ export class UserService {
 
   async delete(id: number, caller: Principal): Promise<void> {
     if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot delete your own account');
-    const deleted = await this.models.User.query().deleteById(id);
-    if (!deleted) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    if (!(await this.repos.users.delete(id))) throw new ApiError('NOT_FOUND', `no user ${id}`);
   }
 
   /**
@@ -95,7 +97,7 @@ export class UserService {
       const owner = await initialPasswordOwner(dataDir);
       return { username: owner ?? username, generatedPassword: null, passwordFile: owner ? initialPasswordPath(dataDir) : null };
     };
-    if ((await this.models.User.query().resultSize()) > 0) return existing();
+    if ((await this.repos.users.count()) > 0) return existing();
     const password = adminPassword ?? generatePassword();
     try {
       await this.create(username, password, 'admin');

@@ -1,11 +1,10 @@
 import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type Role } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
+import { keptInDataDir } from '../data-dir.js';
 
 export interface TokenClaims {
   sub: string;
@@ -14,23 +13,9 @@ export interface TokenClaims {
   exp: number;
 }
 
-const SECRET_FILE = 'jwt-secret';
-
 /** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
 export function loadOrCreateSecret(settings: Settings): string {
-  if (settings.jwtSecret) return settings.jwtSecret;
-  const path = join(settings.dataDir, SECRET_FILE);
-  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
-  mkdirSync(settings.dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  try {
-    writeFileSync(path, secret + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    // Another process on the same data dir wrote it first: use theirs, so both accept the same tokens.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8').trim();
-    throw err;
-  }
-  return secret;
+  return settings.jwtSecret ?? keptInDataDir(settings.dataDir, 'jwt-secret', () => randomBytes(48).toString('base64url'));
 }
 
 @injectable()

@@ -1,27 +1,31 @@
 import { isIP } from 'node:net';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import writeFileAtomic from 'write-file-atomic';
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { ApiError, type Static, type Ban, type CreateBanRequest } from '@garrison/core';
+import { Mutex } from 'async-mutex';
+import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, type Actor, type Ban, type BanManager, type CreateBanRequest, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
-import type { Models } from '../db/models/index.js';
+import type { Repositories, ServerRow } from '../db/repositories/index.js';
+import type { EventBus } from '../events/bus.js';
+import type { Clock } from '../jobs/clock.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { RemoteAdminService } from '../rcon/service.js';
+import { AuditService } from '../audit/service.js';
+import type { BanRow, FileBanRow } from '../db/repositories/bans.js';
+import { banFileVersion, readBanFile, replaceBanFile, splitLines, type BanFileSnapshot, type Replaced } from './ban-file.js';
+import { importedBan, planBanFile, type BanFilePlan } from './ban-file-plan.js';
 
-type BanRecord = Static<typeof Ban>;
 type NewBan = Static<typeof CreateBanRequest>;
 
 const GUID = /^[0-9a-f]{32}$/i;
+/** Write, reload, check: tried this often when another writer keeps undoing the change. */
+const PASS_ATTEMPTS = 4;
 
-/** A stored ban: the record as the API shows it, and whether it is still in force (SQLite stores booleans as 0/1). */
-type BanRow = BanRecord & { active: boolean | number };
-
-const toBan = (r: BanRow): BanRecord => ({
+const toBan = (r: BanRow): Ban => ({
   id: r.id,
   server_id: r.server_id,
   guid: r.guid,
@@ -32,107 +36,219 @@ const toBan = (r: BanRow): BanRecord => ({
   duration_minutes: r.duration_minutes,
   expires_at: r.expires_at,
   created_at: r.created_at,
+  source: r.source,
 });
 
 /**
- * Bans in the database, and the game's ban file kept to match: rewritten on every change (creation,
- * revocation, expiry) and reloaded by a running game. A failed file sync is logged; the ban stands.
+ * Bans in the database, and the game's ban file kept in step with them. The file is shared with the
+ * game and with other tools and people, so it is never rewritten from the database: every pass reads it,
+ * adds and removes the lines of Garrison's own changes, imports the bans others wrote, and keeps every
+ * other line as it was (ban-file-plan.ts). A pass runs at every ban change, before a game starts, when a
+ * list is read and the file changed, and periodically (timed bans expire there). A failed pass is logged;
+ * the bans stand in the database and the next pass tries again.
  */
 @injectable()
-export class BanService {
-  private timer: NodeJS.Timeout | null = null;
+export class BanService implements Lifecycle {
+  private readonly locks = new Map<number, Mutex>();
+  /** The ban file's version at each server's last pass, to skip passes when nothing changed. */
+  private readonly seen = new Map<number, string>();
+  private job: Job | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
-  private get table() {
-    return this.models.Server.knex()('bans');
-  }
-
-  /** Starts expiring timed bans. */
+  /** The periodic pass (the first one at once reads every server's ban file), and a pass at each server's creation. */
   start(): void {
-    this.timer ??= setInterval(() => void this.expire().catch((err) => this.logger.warn({ err: (err as Error).message }, 'ban expiry failed')), this.settings.banExpiryCheckMs);
-    void this.expire().catch(() => {});
+    this.unsubscribe = this.events.subscribe((event) => {
+      if (event.type === 'audit' && event.data.event_type === 'server_created') void this.sync(event.server_id);
+    });
+    this.job = this.jobs.every({ name: 'bans.pass', everyMs: this.settings.banExpiryCheckMs, run: () => this.passAll() });
   }
 
-  close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+  stop(): void {
+    this.unsubscribe?.();
+    this.job?.cancel();
   }
 
-  async list(serverId: number, query: { limit?: number; offset?: number; active_only?: boolean }): Promise<BanRecord[]> {
-    await this.servers.row(serverId);
-    const rows = this.table.clone().where('server_id', serverId);
-    if (query.active_only ?? true) this.whereActive(rows);
-    return ((await rows.orderBy('id').limit(query.limit ?? 50).offset(query.offset ?? 0)) as BanRow[]).map(toBan);
+  async list(serverId: number, query: { limit?: number; offset?: number; active_only?: boolean }): Promise<Ban[]> {
+    const row = await this.servers.row(serverId);
+    await this.syncIfChanged(row);
+    const rows = await this.repos.bans.list(serverId, { limit: query.limit ?? 50, offset: query.offset ?? 0, inForceOnly: query.active_only ?? true }, new Date(this.clock.now()));
+    return rows.map(toBan);
   }
 
-  async create(serverId: number, input: NewBan & { name?: string | null }, bannedBy: string): Promise<BanRecord> {
-    await this.servers.row(serverId);
+  async create(serverId: number, input: NewBan & { name?: string | null }, actor: Actor, audit: Record<string, unknown> = {}): Promise<Ban> {
+    const server = await this.servers.row(serverId);
     const banType = input.ban_type ?? 'GUID';
     const uid = input.player_uid.trim();
     if (banType === 'GUID' && !GUID.test(uid)) throw new ApiError('VALIDATION_ERROR', "field 'player_uid': a GUID ban needs a 32-character hexadecimal GUID");
     if (banType === 'IP' && !isIP(uid)) throw new ApiError('VALIDATION_ERROR', "field 'player_uid': an IP ban needs an IPv4 or IPv6 address");
     const minutes = input.duration_minutes ?? 0;
-    const created = new Date();
-    const row = {
+    const created = new Date(this.clock.now());
+    const row: Omit<BanRow, 'id'> = {
       server_id: serverId,
       guid: banType === 'GUID' ? uid.toLowerCase() : uid,
       name: input.name ?? null,
       reason: input.reason ?? '',
-      banned_by: bannedBy,
+      banned_by: actor.name.slice(0, 64),
       ban_type: banType,
       duration_minutes: minutes,
       expires_at: minutes > 0 ? new Date(created.getTime() + minutes * 60_000).toISOString() : null,
       created_at: created.toISOString(),
       active: true,
+      source: 'api',
+      file_state: this.managerOf(server) ? 'add' : 'none',
+      file_line: null,
     };
-    const [id] = await this.table.clone().insert(row);
+    const id = await this.repos.bans.insert(row);
     await this.sync(serverId);
-    return toBan({ ...row, id: Number(id) } as BanRow);
+    void this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, ...audit });
+    return toBan({ ...row, id });
   }
 
-  async revoke(serverId: number, banId: number): Promise<void> {
-    const ban = await this.table.clone().where({ id: banId, server_id: serverId }).first('id');
-    if (!ban) throw new ApiError('NOT_FOUND', `server ${serverId} has no ban ${banId}`);
-    await this.table.clone().where({ id: banId }).update({ active: false });
+  async revoke(serverId: number, banId: number, actor: Actor): Promise<void> {
+    if (!(await this.repos.bans.find(serverId, banId))) throw new ApiError('NOT_FOUND', `server ${serverId} has no ban ${banId}`);
+    await this.repos.bans.revoke(banId);
+    await this.sync(serverId);
+    void this.audit.record(serverId, 'unban', actor, { ban_id: banId });
+  }
+
+  /** Before a game starts: its ban file holds every ban in force when the game reads it. */
+  async beforeLaunch(serverId: number): Promise<void> {
     await this.sync(serverId);
   }
 
-  private whereActive<Q extends { where: (...a: any[]) => Q; andWhere: (...a: any[]) => Q }>(query: Q): Q {
-    const nowIso = new Date().toISOString();
-    return query.where('active', true).andWhere((q: any) => q.whereNull('expires_at').orWhere('expires_at', '>', nowIso));
-  }
-
-  /** Deactivates timed bans past `expires_at` and syncs the servers they belonged to. */
-  async expire(): Promise<void> {
-    const nowIso = new Date().toISOString();
-    const due = await this.table.clone().where('active', true).whereNotNull('expires_at').andWhere('expires_at', '<=', nowIso).select('id', 'server_id');
-    if (!due.length) return;
-    await this.table.clone().whereIn('id', due.map((d) => d.id)).update({ active: false });
-    for (const serverId of new Set(due.map((d) => Number(d.server_id)))) await this.sync(serverId);
-  }
-
-  /** Writes the game's ban file from the active bans, and has a running game reload it. Never throws. */
-  async sync(serverId: number): Promise<void> {
-    try {
-      const row = await this.servers.row(serverId);
-      const manager = this.adapters.get(row.game_type).capabilities.ban_manager;
-      if (!manager) return;
-      const bans = (await this.whereActive(this.table.clone().where('server_id', serverId)).orderBy('id')) as BanRow[];
-      const path = manager.banFilePath(serverContext(row, this.settings.dataDir));
-      await mkdir(dirname(path), { recursive: true });
-      const content = manager.renderBanFile(bans.map((b) => ({ guid: b.guid, reason: b.reason, expires_at: b.expires_at ? new Date(b.expires_at) : null })));
-      await writeFileAtomic(path, content, { mode: 0o600 });
-      if (manager.reloadCommand && ['starting', 'running'].includes(row.status)) await this.remoteAdmin.command(serverId, manager.reloadCommand);
-    } catch (err) {
-      this.logger.warn({ serverId, err: (err as Error).message }, 'ban file sync failed; the bans stand in the database');
+  /** The periodic pass: every server whose file changed since its last pass, or that has lines to move. */
+  async passAll(): Promise<void> {
+    const pending = new Set(await this.repos.bans.serversWithPendingLines(new Date(this.clock.now())));
+    for (const row of await this.servers.all()) {
+      if (pending.has(row.id)) await this.sync(row.id);
+      else await this.syncIfChanged(row);
     }
+  }
+
+  private managerOf(row: ServerRow): BanManager | undefined {
+    return this.adapters.get(row.game_type).capabilities.ban_manager;
+  }
+
+  private async syncIfChanged(row: ServerRow): Promise<void> {
+    const manager = this.managerOf(row);
+    if (!manager) return;
+    const version = await banFileVersion(manager.banFilePath(serverContext(row, this.settings.dataDir)));
+    if (this.seen.get(row.id) !== version) await this.sync(row.id);
+  }
+
+  /** One pass over the server's ban file, under its lock. Never throws. */
+  async sync(serverId: number): Promise<void> {
+    let lock = this.locks.get(serverId);
+    if (!lock) this.locks.set(serverId, (lock = new Mutex()));
+    await lock.runExclusive(async () => {
+      try {
+        const row = await this.servers.row(serverId);
+        const manager = this.managerOf(row);
+        if (manager) await this.pass(row, manager);
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 'NOT_FOUND') {
+          this.seen.delete(serverId); // deleted meanwhile
+          return;
+        }
+        this.logger.warn({ serverId, err: (err as Error).message }, 'ban file pass failed; the bans stand in the database and the next pass tries again');
+      }
+    });
+  }
+
+  private async pass(row: ServerRow, manager: BanManager): Promise<void> {
+    const path = manager.banFilePath(serverContext(row, this.settings.dataDir));
+    // Noted before the read: a write landing during the pass leaves the file newer than this, so seen next time.
+    const version = await banFileVersion(path);
+    const rows = await this.repos.bans.fileRows(row.id);
+    const now = new Date(this.clock.now());
+    const { plan, stood, settled } = await this.writeFile(row, manager, path, rows, now);
+    // A change the game kept undoing stays marked to be made, for the next pass.
+    const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
+    const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
+    await this.repos.bans.applyPass(row.id, changes, plan.imports.map((found) => importedBan(row.id, found, now)));
+    // A file read while it was still being written is looked at again at the next chance.
+    if (settled) this.seen.set(row.id, version);
+    else this.seen.delete(row.id);
+    if (plan.imports.length || plan.vanished.length) {
+      void this.audit.record(row.id, 'ban_file_changed', SYSTEM_ACTOR, { imported: plan.imports.length, removed_outside: plan.vanished.length });
+    }
+  }
+
+  /**
+   * Plans from the file as it is, writes the change, has a running game reload it and checks that it
+   * stood; again when another writer undid it meanwhile (up to PASS_ATTEMPTS times). The game finishes
+   * what it was writing before it answers the reload, so a write of its that landed in the replaced
+   * file is caught up with then, and the game reloads again.
+   */
+  private async writeFile(row: ServerRow, manager: BanManager, path: string, rows: FileBanRow[], now: Date): Promise<{ plan: BanFilePlan; stood: boolean; settled: boolean }> {
+    let file: BanFileSnapshot = await readBanFile(path);
+    let replaced: Replaced | null = null;
+    let reloadOwed = false;
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        const plan = planBanFile(file, rows, manager, now);
+        const done = { plan, stood: true, settled: file.settled };
+        const last = attempt === PASS_ATTEMPTS;
+        if (plan.changed) {
+          await replaced?.close();
+          const result = await replaceBanFile(path, file, plan.bytes);
+          file = { ...file, handle: null }; // the replacement holds it now
+          replaced = result.replaced;
+          if (result.rewrite && !last) {
+            // Someone rewrote the file between the read and the rename: their version is merged again.
+            file = { exists: true, bytes: result.rewrite, lines: splitLines(result.rewrite), settled: false, handle: null };
+            continue;
+          }
+        } else if (!reloadOwed) {
+          return done;
+        }
+        if (!(await this.reload(row, manager))) return done;
+        const late = replaced ? await replaced.catchUp() : { appended: false, rewrite: null };
+        reloadOwed = late.appended;
+        if (!late.appended && !late.rewrite && (await this.stands(plan, path))) return done;
+        if (last) {
+          this.logger.warn({ serverId: row.id }, 'the game keeps writing its ban file over the changes; the next pass tries again');
+          return { ...done, stood: false };
+        }
+        // The game saved its own list over the file after ours landed and before it reloaded: again.
+        file = late.rewrite ? { exists: true, bytes: late.rewrite, lines: splitLines(late.rewrite), settled: false, handle: null } : await readBanFile(path);
+      }
+    } finally {
+      await file.handle?.close();
+      await replaced?.close();
+    }
+  }
+
+  /** Has a running game read the file again; false when it does not run or did not answer. */
+  private async reload(row: ServerRow, manager: BanManager): Promise<boolean> {
+    if (!manager.reloadCommand || !ACTIVE_STATUSES.includes(row.status)) return false;
+    try {
+      await this.remoteAdmin.command(row.id, manager.reloadCommand);
+      return true;
+    } catch (err) {
+      this.logger.warn({ serverId: row.id, err: (err as Error).message }, 'the game did not reload its ban file; it reads it at its next start');
+      return false;
+    }
+  }
+
+  /** Whether what the pass wrote is still in the file after the game reloaded it. */
+  private async stands(plan: BanFilePlan, path: string): Promise<boolean> {
+    const after = await readBanFile(path);
+    await after.handle?.close();
+    const texts = new Set(after.lines.map((l) => l.text));
+    return plan.added.every((t) => texts.has(t)) && plan.removed.every((t) => !texts.has(t));
   }
 }

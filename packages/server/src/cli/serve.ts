@@ -11,7 +11,7 @@ export async function serve(settings: Settings): Promise<void> {
   // Handled from the first moment: a signal during start-up stops the service once it is up, rather
   // than killing it half-way (the default action) between its listening line and its handlers.
   let running: RunningServer | null = null;
-  let stopping = false;
+  let signals = 0;
   const stop = (server: RunningServer) =>
     server.close().then(
       () => process.exit(0),
@@ -20,14 +20,22 @@ export async function serve(settings: Settings): Promise<void> {
         process.exit(1);
       },
     );
+  // A Ctrl-C in a terminal reaches node twice (from the terminal, and forwarded by npm), and a service
+  // manager's group SIGTERM as well: the repeat must not cut the graceful stop short. A third forces it.
   const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    if (running) void stop(running);
+    signals += 1;
+    if (signals === 1) {
+      logger.info({ signal }, 'shutting down');
+      if (running) void stop(running);
+    } else if (signals === 2) {
+      logger.info({ signal }, 'already shutting down: waiting for in-flight work; a third signal forces the exit');
+    } else {
+      logger.warn({ signal }, 'shutdown forced by a third signal: in-flight requests are cut off, game servers keep running');
+      process.exit(1);
+    }
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 
   try {
     running = await startServer({ ...settings, logger });
@@ -35,7 +43,7 @@ export async function serve(settings: Settings): Promise<void> {
     reportStartFailure(err, settings, logger);
     process.exit(1);
   }
-  if (stopping) void stop(running);
+  if (signals > 0) void stop(running);
 }
 
 function reportStartFailure(err: unknown, settings: Settings, logger: Logger): void {

@@ -3,13 +3,17 @@ import { createLogger } from '../logger.js';
 import { resolveSettings, settingsFromEnv, settingsFromFlags, type Settings } from '../settings.js';
 import { prepareDataDir } from '../data-dir.js';
 import { migrate, openDatabase, type Database } from '../db/connection.js';
-import { bindModels, type Models } from '../db/models/index.js';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { TOKENS } from '../tokens.js';
+import { bindRepositories } from '../db/repositories/index.js';
+import { SystemClock } from '../jobs/clock.js';
 
 export interface Store {
   settings: Settings;
   logger: Logger;
   db: Database;
-  models: Models;
+  /** The services a command uses, built as the running service builds them. */
+  container: DependencyContainer;
 }
 
 /**
@@ -23,7 +27,12 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
   const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
   try {
     if (options.migrate !== false) await migrate(db);
-    return await run({ settings, logger, db, models: bindModels(db.knex) });
+    const container = rootContainer.createChildContainer();
+    container.register(TOKENS.Settings, { useValue: settings });
+    container.register(TOKENS.Logger, { useValue: logger });
+    container.register(TOKENS.Repositories, { useValue: bindRepositories(db.knex) });
+    container.register(TOKENS.Clock, { useValue: new SystemClock() });
+    return await run({ settings, logger, db, container });
   } finally {
     await db.knex.destroy();
   }

@@ -5,7 +5,7 @@ import { generatePassword } from '../auth/passwords.js';
 import { UsageError } from './usage.js';
 import type { Store } from './store.js';
 
-const users = (store: Store) => new UserService(store.models, store.settings, store.logger);
+const users = (store: Store) => store.container.resolve(UserService);
 
 /** A password from standard input (its first line), for scripts; refused when empty. */
 export async function passwordFromStdin(): Promise<string> {

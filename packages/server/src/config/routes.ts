@@ -1,9 +1,8 @@
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
-import type { AuditService } from '../audit/service.js';
 import type { ConfigService } from './service.js';
 
-export function configRoutes(routes: RouteTable, config: ConfigService, audit: AuditService): void {
+export function configRoutes(routes: RouteTable, config: ConfigService): void {
   // `schema` and `preview` are registered before `{section}` so that they are never taken for section names.
   routes.implement(endpoints.getConfig, async ({ params }) => config.readAll(params.server_id));
   routes.implement(endpoints.getConfigSchema, async ({ params }) => config.widgetHints(params.server_id));
@@ -15,10 +14,5 @@ export function configRoutes(routes: RouteTable, config: ConfigService, audit: A
     return content;
   });
   routes.implement(endpoints.getConfigSection, async ({ params }) => config.readSection(params.server_id, params.section));
-  routes.implement(endpoints.updateConfigSection, async ({ params, body, principal }) => {
-    const updated = await config.update(params.server_id, params.section, body);
-    const fields = Object.keys(body).filter((k) => k !== 'config_version' && k !== '_meta');
-    void audit.record(params.server_id, 'config_changed', principal.username, { section: params.section, fields, config_version: updated._meta.config_version });
-    return updated;
-  });
+  routes.implement(endpoints.updateConfigSection, async ({ params, body, actor }) => config.update(params.server_id, params.section, body, actor));
 }

@@ -15,10 +15,12 @@ import {
   type TObject,
   type TypeCheck,
   type WidgetHint,
+  type Actor,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Models } from '../db/models/index.js';
-import type { ServerModel } from '../db/models/ServerModel.js';
+import type { Repositories, ServerRow } from '../db/repositories/index.js';
+import { isoNow, type Clock } from '../jobs/clock.js';
+import { AuditService } from '../audit/service.js';
 import type { Settings } from '../settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { describeFailure } from '../http/validation.js';
@@ -32,17 +34,19 @@ type SectionData = Record<string, unknown>;
 export type SectionRead = SectionData & Static<typeof ConfigSectionRead>;
 
 /** Section fields that live on the server record rather than in the stored JSON. */
-const RECORD_FIELDS: Record<string, (keyof ServerModel)[]> = { rcon: ['rcon_port'] };
+const RECORD_FIELDS: Record<string, (keyof ServerRow)[]> = { rcon: ['rcon_port'] };
 
 @injectable()
 export class ConfigService {
   private readonly checks = new WeakMap<TObject, TypeCheck<TObject>>();
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   private generatorOf(adapter: AdapterDefinition): ConfigGenerator | undefined {
@@ -65,7 +69,7 @@ export class ConfigService {
    * A stored section as the adapter's current schema sees it, secrets in clear: defaults for fields an
    * adapter upgrade added, without fields it removed, plus the fields kept on the server record.
    */
-  private sectionValues(adapter: AdapterDefinition, section: string, json: string, server: ServerModel): SectionData {
+  private sectionValues(adapter: AdapterDefinition, section: string, json: string, server: ServerRow): SectionData {
     const schema = this.schemaOf(adapter, section);
     const stored = JSON.parse(json) as SectionData;
     const out = sectionDefaults(schema);
@@ -75,10 +79,10 @@ export class ConfigService {
   }
 
   private async rows(serverId: number) {
-    return this.models.ConfigSection.query().where('server_id', serverId).orderBy('id');
+    return this.repos.configSections.forServer(serverId);
   }
 
-  private present(adapter: AdapterDefinition, server: ServerModel, section: string, data: string, version: number): SectionRead {
+  private present(adapter: AdapterDefinition, server: ServerRow, section: string, data: string, version: number): SectionRead {
     const fields = maskSection(this.schemaOf(adapter, section), this.sectionValues(adapter, section, data, server));
     return { ...fields, _meta: { config_version: version, schema_version: adapter.identity.schema_version } };
   }
@@ -96,7 +100,7 @@ export class ConfigService {
     const server = await this.servers.row(serverId);
     const adapter = this.adapters.get(server.game_type);
     this.schemaOf(adapter, section);
-    const row = await this.models.ConfigSection.query().where({ server_id: serverId, section }).first();
+    const row = await this.repos.configSections.find(serverId, section);
     if (!row) throw new ApiError('NOT_FOUND', `server ${serverId} has no ${section} section`);
     return this.present(adapter, server, section, row.data, row.config_version);
   }
@@ -113,7 +117,7 @@ export class ConfigService {
   }
 
   /** Every section with secrets in clear, for rendering the game's files. */
-  async effectiveConfig(server: ServerModel): Promise<ConfigValues> {
+  async effectiveConfig(server: ServerRow): Promise<ConfigValues> {
     const adapter = this.adapters.get(server.game_type);
     const sections = this.generatorOf(adapter)?.sections ?? {};
     const rows = (await this.rows(server.id)).filter((r) => sections[r.section]);
@@ -124,7 +128,7 @@ export class ConfigService {
    * What a start needs: the config checked against the adapter's schemas (400 `INVALID_CONFIG`), the
    * game's files written atomically (500 `CONFIG_WRITE_ERROR`), and the launch arguments built.
    */
-  async prepareLaunch(server: ServerModel): Promise<{ config: ConfigValues; args: string[] }> {
+  async prepareLaunch(server: ServerRow): Promise<{ config: ConfigValues; args: string[] }> {
     const adapter = this.adapters.get(server.game_type);
     this.adapters.require(adapter, 'process_config'); // NOT_SUPPORTED before any config check
     const config = await this.effectiveConfig(server);
@@ -133,6 +137,8 @@ export class ConfigService {
       if (!values) throw new ApiError('INVALID_CONFIG', `the ${section} section is missing`, { status: 400 });
       const check = this.check(schema);
       if (!check.Check(values)) throw new ApiError('INVALID_CONFIG', `${section}: ${describeFailure('body', check.Errors(values))}`, { status: 400 });
+      const problem = this.generatorOf(adapter)?.checkSection?.(section, values);
+      if (problem) throw new ApiError('INVALID_CONFIG', `${section}: ${problem}`, { status: 400 });
     }
     const ctx = serverContext(server, this.settings.dataDir);
     const args = this.launchArguments(adapter, config, ctx);
@@ -200,15 +206,18 @@ export class ConfigService {
     });
   }
 
-  /** Partial update guarded by `config_version`: the write only lands if the version is still the one the client read. */
-  async update(serverId: number, section: string, body: SectionData): Promise<SectionRead> {
+  /**
+   * Partial update guarded by `config_version`: the write only lands if the version is still the one the
+   * client read. Recorded in the audit trail as `actor`'s, with `detail` beside the fields changed.
+   */
+  async update(serverId: number, section: string, body: SectionData, actor: Actor, detail: Record<string, unknown> = {}): Promise<SectionRead> {
     const server = await this.servers.row(serverId);
     const adapter = this.adapters.get(server.game_type);
     const schema = this.schemaOf(adapter, section);
     const { config_version: expected, _meta, ...changes } = body as SectionData & { config_version: number; _meta?: unknown };
     void _meta; // clients may send back what they read
 
-    const row = await this.models.ConfigSection.query().where({ server_id: serverId, section }).first();
+    const row = await this.repos.configSections.find(serverId, section);
     if (!row) throw new ApiError('NOT_FOUND', `server ${serverId} has no ${section} section`);
     if (row.config_version !== expected) throw this.conflict(section, this.present(adapter, server, section, row.data, row.config_version));
 
@@ -216,29 +225,23 @@ export class ConfigService {
     const merged = { ...current, ...keepMaskedSecrets(schema, current, changes) };
     const check = this.check(schema);
     if (!check.Check(merged)) throw new ApiError('INVALID_CONFIG', describeFailure('body', check.Errors(merged)));
+    const problem = this.generatorOf(adapter)?.checkSection?.(section, merged);
+    if (problem) throw new ApiError('INVALID_CONFIG', problem);
 
     const recordFields = RECORD_FIELDS[section] ?? [];
-    const stored = Object.fromEntries(Object.entries(merged).filter(([k]) => !recordFields.includes(k as keyof ServerModel)));
+    const stored = Object.fromEntries(Object.entries(merged).filter(([k]) => !recordFields.includes(k as keyof ServerRow)));
     const recordChanges = Object.fromEntries(recordFields.filter((f) => merged[f] !== server[f]).map((f) => [f, merged[f]]));
-
     const write = async () => {
       if ('rcon_port' in recordChanges) {
-        await assertPortsFree(this.models, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, serverId);
+        await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, serverId);
       }
-      return this.models.ConfigSection.transaction(async (trx) => {
-        const updated = await this.models.ConfigSection.query(trx)
-          .where({ id: row.id, config_version: expected })
-          .patch({ data: JSON.stringify(stored), config_version: expected + 1 });
-        if (updated === 0) return false;
-        if (Object.keys(recordChanges).length) {
-          await this.models.Server.query(trx).findById(serverId).patch({ ...recordChanges, updated_at: new Date().toISOString() });
-        }
-        return true;
-      });
+      const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
+      return this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch);
     };
     const landed = Object.keys(recordChanges).length ? await this.servers.portLock.runExclusive(write) : await write();
     if (!landed) throw this.conflict(section, await this.readSection(serverId, section));
     Object.assign(server, recordChanges);
+    void this.audit.record(serverId, 'config_changed', actor, { section, fields: Object.keys(changes), config_version: expected + 1, ...detail });
     return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
   }
 }

@@ -1,10 +1,10 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import knexFactory, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { migrations } from './migrations/index.js';
 import { explainConnectionFailure } from './failures.js';
+import { SystemClock, type Clock } from '../jobs/clock.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -118,8 +118,8 @@ const MIGRATION_LOCK_WAIT_MS = 60_000;
  * moment holds the lock (or creates knex's own tables first): this one waits for it, then finds
  * nothing left to do. A database that cannot be reached fails with what to check.
  */
-export async function migrate(db: Database): Promise<void> {
-  const deadline = Date.now() + MIGRATION_LOCK_WAIT_MS;
+export async function migrate(db: Database, clock: Clock = new SystemClock()): Promise<void> {
+  const deadline = clock.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {
       await ensureOneLockRow(db.knex);
@@ -127,8 +127,8 @@ export async function migrate(db: Database): Promise<void> {
       return;
     } catch (err) {
       const busy = (err as Error).name === 'MigrationLocked' || /already exists|Duplicate entry|UNIQUE constraint/i.test((err as Error).message);
-      if (busy && Date.now() < deadline) {
-        await delay(250);
+      if (busy && clock.now() < deadline) {
+        await clock.sleep(250);
         continue;
       }
       if (busy) {

@@ -1,3 +1,4 @@
+import { wallClock } from '../jobs/clock.js';
 import type { TableVersions } from './table-versions.js';
 
 /** What a read is made of: the tables it reads, and any in-memory state with a version of its own. */
@@ -31,7 +32,7 @@ export class ReadCache<V> {
   get(key: string, sources: ReadSources): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expires > Date.now() && entry.stamp === this.versions.stamp(sources.tables) && entry.version === (sources.version?.() ?? 0)) {
+    if (entry.expires > wallClock.now() && entry.stamp === this.versions.stamp(sources.tables) && entry.version === (sources.version?.() ?? 0)) {
       return entry.value;
     }
     this.entries.delete(key);
@@ -48,7 +49,7 @@ export class ReadCache<V> {
     const value = await make();
     if (stamp !== null && stamp === this.versions.stamp(sources.tables) && version === (sources.version?.() ?? 0)) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { value, stamp, version, expires: Math.min(until, Date.now() + this.maxAgeMs) });
+      this.entries.set(key, { value, stamp, version, expires: Math.min(until, wallClock.now() + this.maxAgeMs) });
     }
     return value;
   }

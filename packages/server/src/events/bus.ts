@@ -1,20 +1,17 @@
-import type { LiveEvent, AuditEvent } from '@garrison/core';
+import { randomUUID } from 'node:crypto';
+import type { EventInput, GarrisonEvent } from '@garrison/core';
+import type { Clock } from '../jobs/clock.js';
+
+export type EventHandler = (event: GarrisonEvent) => void;
 
 /**
- * What travels on the event path: the WebSocket's live events (core's shapes), the audit trail's
- * entries under `audit` (sent as `event` on the wire).
- */
-export type ServerEvent = Exclude<LiveEvent, { type: 'event' }> | { type: 'audit'; server_id: number; data: AuditEvent };
-
-export type EventHandler = (event: ServerEvent) => void;
-
-/**
- * One publish/subscribe path for everything that happens to a server. The WebSocket hub, the audit
- * trail and later consumers (notifications, other service instances sharing a database) all read from
- * it; producers never know who listens.
+ * One publish/subscribe path for everything that happens to a server, with the event types of core's
+ * catalogue. A published event gets its envelope here (an id, the time, the instance it comes from); the
+ * WebSocket hub, the audit trail and later consumers (notifications, other instances) read from it, and
+ * producers never know who listens.
  */
 export interface EventBus {
-  publish(event: ServerEvent): void;
+  publish(event: EventInput): GarrisonEvent;
   /** `serverIds` null: every server. Returns the unsubscribe function. */
   subscribe(handler: EventHandler, serverIds?: readonly number[] | null): () => void;
 }
@@ -23,9 +20,14 @@ export interface EventBus {
 export class InProcessEventBus implements EventBus {
   private readonly subscribers = new Set<{ handler: EventHandler; serverIds: ReadonlySet<number> | null }>();
 
-  constructor(private readonly onHandlerError: (err: unknown, event: ServerEvent) => void = () => {}) {}
+  constructor(
+    private readonly origin: string,
+    private readonly clock: Clock,
+    private readonly onHandlerError: (err: unknown, event: GarrisonEvent) => void = () => {},
+  ) {}
 
-  publish(event: ServerEvent): void {
+  publish(input: EventInput): GarrisonEvent {
+    const event = { id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input } as GarrisonEvent;
     for (const { handler, serverIds } of this.subscribers) {
       if (serverIds && !serverIds.has(event.server_id)) continue;
       try {
@@ -34,6 +36,7 @@ export class InProcessEventBus implements EventBus {
         this.onHandlerError(err, event);
       }
     }
+    return event;
   }
 
   subscribe(handler: EventHandler, serverIds: readonly number[] | null = null): () => void {

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
+import { wallClock } from '../jobs/clock.js';
 
 /** How long a closing connection keeps reading what the client still sends before it is cut. */
 const LINGER_MS = 5000;
@@ -15,9 +16,8 @@ export const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
  */
 export function closeGracefully(socket: Socket, answer?: string): void {
   if (socket.destroyed) return;
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-  timer.unref();
-  socket.once('close', () => clearTimeout(timer));
+  const timer = wallClock.setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once('close', () => timer.cancel());
   socket.once('end', () => socket.destroy());
   socket.on('error', () => socket.destroy());
   socket.resume();

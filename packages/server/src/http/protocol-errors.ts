@@ -18,8 +18,9 @@ const PARSER_FAILURES: Record<string, [number, string]> = {
   HPE_INVALID_URL: [400, 'the request target holds a character that is not allowed'],
 };
 
-function rawAnswer(status: number, message: string): string {
-  const body = JSON.stringify(failureBody('VALIDATION_ERROR', message));
+/** A whole HTTP answer in the failure envelope, for a socket that Koa never sees; the connection closes after it. */
+export function rawAnswer(status: number, message: string, code = 'VALIDATION_ERROR'): string {
+  const body = JSON.stringify(failureBody(code, message));
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
     'Content-Type: application/json; charset=utf-8',

@@ -9,8 +9,9 @@ import {
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
+  type Actor,
 } from '@garrison/core';
-import type { Principal } from '../auth/principal.js';
+import { actorOf, type Principal } from '../auth/principal.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { successBody } from './envelope.js';
 import { InputValidator } from './validation.js';
@@ -22,6 +23,8 @@ export interface HandlerInput<E extends EndpointDef> {
   body: BodyOf<E>;
   /** Null only on public endpoints. */
   principal: E['access'] extends 'public' ? Principal | null : Principal;
+  /** Who acts: the caller, for the services to record. */
+  actor: E['access'] extends 'public' ? Actor | null : Actor;
   ctx: Context;
 }
 
@@ -94,6 +97,7 @@ export class RouteTable {
             query: query ? query.parse({ ...ctx.query }) : {},
             body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
             principal,
+            actor: principal && actorOf(principal),
             ctx,
           };
           if (endpoint.capability) {

@@ -1,9 +1,8 @@
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
-import type { AuditService } from '../audit/service.js';
 import type { LogFileService } from './service.js';
 
-export function logFileRoutes(routes: RouteTable, files: LogFileService, audit: AuditService): void {
+export function logFileRoutes(routes: RouteTable, files: LogFileService): void {
   routes.implement(endpoints.listLogFiles, async ({ params }) => files.list(params.server_id));
   routes.implement(endpoints.downloadLogFile, async ({ params, ctx }) => {
     const stream = await files.open(params.server_id, params.filename);
@@ -11,9 +10,8 @@ export function logFileRoutes(routes: RouteTable, files: LogFileService, audit: 
     ctx.type = 'text/plain; charset=utf-8';
     return stream as unknown as string; // streamed by Koa, never read whole into memory
   });
-  routes.implement(endpoints.deleteLogFile, async ({ params, principal }) => {
-    await files.delete(params.server_id, params.filename);
-    void audit.record(params.server_id, 'log_file_deleted', principal.username, { filename: params.filename });
+  routes.implement(endpoints.deleteLogFile, async ({ params, actor }) => {
+    await files.delete(params.server_id, params.filename, actor);
     return { message: `deleted ${params.filename}` };
   });
 }

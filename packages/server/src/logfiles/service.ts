@@ -1,16 +1,18 @@
 import { open, unlink } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type LogParser } from '@garrison/core';
+import { ApiError, type Actor, type LogParser } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
+import { AuditService } from '../audit/service.js';
 import { fileInFolder, filesInFolder } from '../files/in-folder.js';
-import { openFiles } from '../supervisor/process-table.js';
+import { openFiles } from '../processes/proc.js';
 
 /** The game's own log files (for `gamea`: the `.rpt` files in `<exe dir>/server/`): listed, streamed, deleted. */
 @injectable()
 export class LogFileService {
   constructor(
     @inject(ServerService) private readonly servers: ServerService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   private async folder(serverId: number): Promise<{ dir: string; parser: LogParser; pid: number | null }> {
@@ -33,7 +35,7 @@ export class LogFileService {
     return handle.createReadStream();
   }
 
-  async delete(serverId: number, filename: string): Promise<void> {
+  async delete(serverId: number, filename: string, actor: Actor): Promise<void> {
     const { dir, parser, pid } = await this.folder(serverId);
     const path = await fileInFolder(dir, filename, parser.logFileExtension);
     if (pid !== null && (await openFiles(pid)).includes(path)) {
@@ -42,6 +44,7 @@ export class LogFileService {
     await unlink(path).catch(() => {
       throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(filename)}`);
     });
+    void this.audit.record(serverId, 'log_file_deleted', actor, { filename });
   }
 }
 

@@ -1,8 +1,9 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { extname } from 'node:path';
-import type { LogEntry, LogLevel } from '@garrison/core';
+import type { LogLevel, LogLineReader } from '@garrison/core';
 import { FileFollower } from './follow.js';
-import { openFiles } from '../supervisor/process-table.js';
+import { openFiles } from '../processes/proc.js';
+import type { Clock } from '../jobs/clock.js';
 
 /** Read per source and tick (5 a second): a flood is read over several ticks, never whole into memory. */
 const READ_PER_TICK = 1024 * 1024;
@@ -49,7 +50,8 @@ export class LogCollector {
   /** When the read position was last saved. */
   savedAt = 0;
   private readonly dedupe = new TwoSourceDedupe();
-  private windowStart = Date.now();
+  private readonly readers: [LogLineReader, LogLineReader];
+  private windowStart: number;
   private inWindow = 0;
   private droppedInWindow = 0;
 
@@ -57,12 +59,16 @@ export class LogCollector {
     readonly serverId: number,
     readonly pid: number,
     readonly output: FileFollower,
-    private readonly parse: (line: string) => LogEntry | null,
+    /** A reader per source: each file's lines are read in their own order (a continuation follows its entry). */
+    newReader: () => LogLineReader,
     private readonly logFolder: { dir: string; extension: string } | null,
     private readonly perSecond: number,
     rptResume: { path: string; offset: number } | null,
+    private readonly clock: Clock,
   ) {
+    this.windowStart = clock.now();
     if (rptResume) this.rpt = new FileFollower(rptResume.path, rptResume.offset);
+    this.readers = [newReader(), newReader()];
   }
 
   /**
@@ -105,31 +111,32 @@ export class LogCollector {
       if (!follower) continue;
       for (const raw of await follower.readLines(READ_PER_TICK)) {
         const line = raw.replace(/\r$/, '');
-        if (!line.trim() || !this.dedupe.accept(source, line)) continue;
-        const entry = this.parse(line);
-        if (entry) this.admit(out, entry);
+        if (!line.trim()) continue;
+        // Every line goes through its source's reader, a copy too: the reader follows where each entry begins.
+        const entry = this.readers[source](line);
+        if (entry && this.dedupe.accept(source, line)) this.admit(out, entry);
       }
     }
     this.closeWindow(out);
     return out;
   }
 
-  private admit(out: CollectedLine[], entry: LogEntry): void {
+  private admit(out: CollectedLine[], entry: ReturnType<LogLineReader> & {}): void {
     this.closeWindow(out);
     if (this.inWindow >= this.perSecond) {
       this.droppedInWindow += 1;
       return;
     }
     this.inWindow += 1;
-    out.push({ timestamp: new Date().toISOString(), level: entry.level, message: entry.message });
+    out.push({ timestamp: (entry.timestamp ?? new Date(this.clock.now())).toISOString(), level: entry.level, message: entry.message });
   }
 
   private closeWindow(out: CollectedLine[]): void {
-    const now = Date.now();
+    const now = this.clock.now();
     if (now - this.windowStart < 1000) return;
     if (this.droppedInWindow) {
       out.push({
-        timestamp: new Date().toISOString(),
+        timestamp: new Date(this.clock.now()).toISOString(),
         level: 'warning',
         message: `Garrison: ${this.droppedInWindow} log lines dropped (the game wrote more than ${this.perSecond} a second)`,
       });

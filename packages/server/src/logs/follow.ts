@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
-/** Longest line kept whole; a longer one is cut there (a game can print anything). */
+/** Longest line passed on whole; a longer one comes in pieces of this length (a game can print anything). */
 export const MAX_LINE_CHARS = 8192;
 
 /**
@@ -40,10 +40,26 @@ export class FileFollower {
     this.offset += read;
     const lines = (this.partial + this.decoder.write(buffer.subarray(0, read))).split('\n');
     this.partial = lines.pop()!;
+    // A line longer than that is passed on in pieces, in order, rather than kept whole or cut.
+    const out = lines.flatMap(pieces);
     if (this.partial.length > MAX_LINE_CHARS) {
-      lines.push(this.partial.slice(0, MAX_LINE_CHARS));
-      this.partial = '';
+      const whole = pieces(this.partial);
+      this.partial = whole.pop()!;
+      out.push(...whole);
     }
-    return lines.map((l) => (l.length > MAX_LINE_CHARS ? l.slice(0, MAX_LINE_CHARS) : l));
+    return out;
   }
+}
+
+function pieces(line: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  while (line.length - start > MAX_LINE_CHARS) {
+    let end = start + MAX_LINE_CHARS;
+    if (/[\ud800-\udbff]/.test(line[end - 1]!)) end -= 1; // never between the halves of one character
+    out.push(line.slice(start, end));
+    start = end;
+  }
+  out.push(line.slice(start));
+  return out;
 }

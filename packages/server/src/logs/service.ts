@@ -2,26 +2,27 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { LogLevel, LogQuery as LogQuerySchema, Static } from '@garrison/core';
+import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
-import type { Models } from '../db/models/index.js';
+import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
+import { isoAgo, type Clock } from '../jobs/clock.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { serverContext, serverDir } from '../servers/context.js';
-import type { ProcessWatch } from '../supervisor/supervisor.js';
-import { OUTPUT_FILE } from '../supervisor/output.js';
-import { whereContains } from '../db/text-search.js';
+import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
+import { OUTPUT_FILE } from '../processes/output.js';
 import { FileFollower } from './follow.js';
 import { LogCollector, type CollectedLine } from './collector.js';
 
 /** Files are watched; this poll is the fallback (and finds each game's own log file). */
 const TICK_MS = 1000;
-/** Count bounds are enforced about once a second for servers that logged; age bounds every minute. */
-const PRUNE_EVERY_MS = 1000;
-const AGE_PRUNE_EVERY_MS = 60_000;
+/** Count bounds are enforced about once a second for servers that logged; age bounds every ten minutes. */
+const COUNT_PRUNE_EVERY_MS = 1000;
+const AGE_PRUNE_EVERY_MS = 10 * 60_000;
 const OFFSETS_FILE = 'log-offsets.json';
-const INSERT_CHUNK = 200;
 
 interface Offsets {
   pid: number;
@@ -37,21 +38,39 @@ type LogQuery = Static<typeof LogQuerySchema>;
  * files, so that a re-adopted game's lines written while the service was down are read, not lost.
  */
 @injectable()
-export class LogService implements ProcessWatch {
+export class LogService implements ProcessWatch, Lifecycle {
   private readonly collectors = new Map<number, Promise<LogCollector | null>>();
   private readonly touched = new Set<number>();
-  private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
-  private lastPrune = Date.now();
-  private lastAgePrune = 0;
+  /** The fallback read (and the count bound after it), while some game is followed. */
+  private reader: Job | null = null;
+  private agePruner: Job | null = null;
+  private stopWatching: (() => void) | null = null;
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
   ) {}
+
+  start(): void {
+    this.stopWatching = this.watchers.add('logs', this);
+    this.agePruner = this.jobs.every({ name: 'logs.prune-age', everyMs: AGE_PRUNE_EVERY_MS, run: () => this.repos.logLines.pruneBefore(isoAgo(this.clock, this.settings.logRetentionDays * 86_400_000)) });
+  }
+
+  /** Lets in-flight work finish; stored offsets let a later start pick up where this one left. */
+  async stop(): Promise<void> {
+    this.stopWatching?.();
+    this.reader?.cancel();
+    this.agePruner?.cancel();
+    for (const collector of await Promise.all(this.collectors.values())) collector?.close();
+    await this.ticking;
+  }
 
   attached(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): void {
     const collector = this.collectorFor(serverId, process).then(
@@ -65,7 +84,7 @@ export class LogService implements ProcessWatch {
       },
     );
     this.collectors.set(serverId, collector);
-    this.timer ??= setInterval(() => this.tick(), TICK_MS);
+    this.reader ??= this.jobs.every({ name: 'logs.read', everyMs: TICK_MS, startNow: false, run: () => this.tick() });
   }
 
   detached(serverId: number): void {
@@ -80,14 +99,14 @@ export class LogService implements ProcessWatch {
         }),
       );
     }
-    if (this.collectors.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
+    if (this.collectors.size === 0) {
+      this.reader?.cancel();
+      this.reader = null;
     }
   }
 
   private async collectorFor(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): Promise<LogCollector> {
-    const row = await this.models.Server.query().findById(serverId);
+    const row = await this.repos.servers.find(serverId);
     if (!row) throw new Error(`no server ${serverId}`);
     const dir = serverDir(this.settings.dataDir, serverId);
     const parser = this.adapters.get(row.game_type).capabilities.log_parser;
@@ -99,10 +118,11 @@ export class LogService implements ProcessWatch {
       serverId,
       process.pid,
       new FileFollower(outputPath, outputOffset),
-      parser ? (line) => parser.parseLine(line) : (line) => ({ level: 'info', message: line }),
+      () => parser?.reader?.() ?? (parser ? (line) => parser.parseLine(line) : (line) => ({ level: 'info', message: line })),
       parser ? { dir: parser.logDirectory(serverContext(row, this.settings.dataDir)), extension: parser.logFileExtension } : null,
       this.settings.logLinesPerSecond,
       resume?.rpt ?? null,
+      this.clock,
     );
   }
 
@@ -121,12 +141,14 @@ export class LogService implements ProcessWatch {
     this.ticking = this.ticking.then(task).catch((err) => this.logger.error({ err }, 'log collection failed'));
   }
 
-  private tick(): void {
+  /** The fallback read of every followed log, queued with the reads that file changes start; then the count bound. */
+  private tick(): Promise<void> {
     this.queue(async () => {
       const collectors = (await Promise.all(this.collectors.values())).filter((c): c is LogCollector => c !== null);
       await this.drain(collectors);
-      if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) await this.prune();
+      if (this.clock.now() - this.countPrunedAt >= COUNT_PRUNE_EVERY_MS) await this.pruneCounts();
     });
+    return this.ticking;
   }
 
   private async drain(collectors: LogCollector[], final = false): Promise<void> {
@@ -139,60 +161,51 @@ export class LogService implements ProcessWatch {
         this.touched.add(collector.serverId);
       }
       // Saved at most once a second, and on letting go: a flood must not become a flood of small writes.
-      if (!final && (!lines.length || Date.now() - collector.savedAt < 1000)) continue;
-      collector.savedAt = Date.now();
+      if (!final && (!lines.length || this.clock.now() - collector.savedAt < 1000)) continue;
+      collector.savedAt = this.clock.now();
       const offsets: Offsets = { pid: collector.pid, output: collector.output.offset, rpt: collector.rptPosition };
       await writeFile(join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE), JSON.stringify(offsets)).catch(() => {});
     }
   }
 
   private async store(serverId: number, lines: CollectedLine[]): Promise<void> {
-    const rows = lines.map((l) => ({ server_id: serverId, ...l }));
     try {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await this.models.Server.knex()('log_lines').insert(rows.slice(i, i + INSERT_CHUNK));
+      await this.repos.logLines.insert(serverId, lines);
     } catch (err) {
       // The server was deleted meanwhile (its lines go with it), or the database is away: the lines stay in the files.
       this.logger.warn({ serverId, err: (err as Error).message }, 'log lines not stored');
     }
   }
 
-  /** Keeps at most `logRetentionLines` per server, none older than `logRetentionDays`. */
-  async prune(): Promise<void> {
-    this.lastPrune = Date.now();
-    const knex = this.models.Server.knex();
-    if (Date.now() - this.lastAgePrune > AGE_PRUNE_EVERY_MS) {
-      this.lastAgePrune = Date.now();
-      const cutoff = new Date(Date.now() - this.settings.logRetentionDays * 86_400_000).toISOString();
-      await knex('log_lines').where('timestamp', '<', cutoff).delete();
-    }
-    for (const serverId of this.touched) {
-      const boundary = await knex('log_lines').where('server_id', serverId).orderBy('id', 'desc').offset(this.settings.logRetentionLines).first('id');
-      if (boundary) await knex('log_lines').where('server_id', serverId).andWhere('id', '<=', boundary.id).delete();
-    }
+  private countPrunedAt = 0;
+
+  /** Keeps at most `logRetentionLines` per server that logged since the last time. */
+  private async pruneCounts(): Promise<void> {
+    this.countPrunedAt = this.clock.now();
+    const touched = [...this.touched];
     this.touched.clear();
+    for (const serverId of touched) await this.repos.logLines.keepNewest(serverId, this.settings.logRetentionLines);
   }
 
   async list(serverId: number, query: LogQuery): Promise<{ total: number; logs: { id: number; timestamp: string; level: LogLevel; message: string }[] }> {
-    const knex = this.models.Server.knex();
-    const base = knex('log_lines').where('server_id', serverId);
-    if (query.level) base.andWhere('level', query.level);
-    if (query.since) base.andWhere('timestamp', '>=', new Date(query.since).toISOString());
-    if (query.search) whereContains(base, 'message', query.search);
-    const [{ count }] = await base.clone().count({ count: '*' });
-    const rows = await base.clone().select('id', 'timestamp', 'level', 'message').orderBy('id', 'desc').limit(query.limit ?? 200).offset(query.offset ?? 0);
-    return { total: Number(count), logs: rows.map((r) => ({ ...r, id: Number(r.id) })) };
+    await this.assertServer(serverId);
+    const { total, rows } = await this.repos.logLines.page(serverId, {
+      limit: query.limit ?? 200,
+      offset: query.offset ?? 0,
+      ...(query.level ? { level: query.level } : {}),
+      ...(query.since ? { since: new Date(query.since).toISOString() } : {}),
+      ...(query.search ? { search: query.search } : {}),
+    });
+    return { total, logs: rows };
   }
 
   async clear(serverId: number): Promise<number> {
-    return this.models.Server.knex()('log_lines').where('server_id', serverId).delete();
+    await this.assertServer(serverId);
+    return this.repos.logLines.clear(serverId);
   }
 
-  /** Lets in-flight work finish; stored offsets let a later start pick up where this one left. */
-  async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    for (const collector of await Promise.all(this.collectors.values())) collector?.close();
-    await this.ticking;
+  private async assertServer(serverId: number): Promise<void> {
+    if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
   }
 }
 

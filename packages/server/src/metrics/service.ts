@@ -1,18 +1,22 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { MetricsPoint as MetricsPointSchema, Static } from '@garrison/core';
+import { ApiError, type MetricsPoint as MetricsPointSchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
-import type { Models } from '../db/models/index.js';
+import type { Repositories } from '../db/repositories/index.js';
 import type { EventBus } from '../events/bus.js';
-import type { ProcessWatch } from '../supervisor/supervisor.js';
-import { processUsage } from '../supervisor/process-table.js';
+import { isoAgo, type Clock } from '../jobs/clock.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
+import { processUsage } from '../processes/proc.js';
 import { LiveFigures } from './live-values.js';
 
 /** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
 const TICKS_PER_SECOND = 100;
 const MAX_POINTS = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_JITTER_MS = 60_000;
 
 interface Sampled {
   pid: number;
@@ -24,38 +28,53 @@ type MetricsPoint = Static<typeof MetricsPointSchema>;
 
 /** Samples CPU and memory of every running game each `metricsIntervalMs`: into the record, the history and `metrics` events. */
 @injectable()
-export class MetricsService implements ProcessWatch {
+export class MetricsService implements ProcessWatch, Lifecycle {
   private readonly watched = new Map<number, Sampled | { pid: number; ticks: null; at: number }>();
-  private timer: NodeJS.Timeout | null = null;
-  private sampling: Promise<void> = Promise.resolve();
-  private lastPrune = 0;
+  private sampler: Job | null = null;
+  private pruner: Job | null = null;
+  private stopWatching: (() => void) | null = null;
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
     @inject(LiveFigures) private readonly live: LiveFigures,
   ) {}
 
+  start(): void {
+    this.stopWatching = this.watchers.add('metrics', this);
+    this.pruner = this.jobs.every({ name: 'metrics.prune', everyMs: PRUNE_EVERY_MS, jitterMs: PRUNE_JITTER_MS, run: () => this.prune() });
+  }
+
+  stop(): void {
+    this.stopWatching?.();
+    this.sampler?.cancel();
+    this.pruner?.cancel();
+  }
+
   attached(serverId: number, process: { pid: number }): void {
     const usage = processUsage(process.pid);
-    this.watched.set(serverId, { pid: process.pid, ticks: usage?.ticks ?? null, at: Date.now() });
+    this.watched.set(serverId, { pid: process.pid, ticks: usage?.ticks ?? null, at: this.clock.now() });
     if (usage) this.live.update(serverId, { ram_mb: toMb(usage.rssBytes) });
-    this.timer ??= setInterval(() => (this.sampling = this.sampling.then(() => this.sample())), this.settings.metricsIntervalMs);
+    // Sampling runs while some game does.
+    this.sampler ??= this.jobs.every({ name: 'metrics.sample', everyMs: this.settings.metricsIntervalMs, startNow: false, run: () => this.sample() });
   }
 
   detached(serverId: number): void {
     this.watched.delete(serverId);
     this.live.clear(serverId);
-    if (this.watched.size === 0 && this.timer) {
-      clearInterval(this.timer);
-      this.timer = null;
+    if (this.watched.size === 0) {
+      this.sampler?.cancel();
+      this.sampler = null;
     }
   }
 
   private async sample(): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now();
     const rows: ({ server_id: number } & MetricsPoint)[] = [];
     for (const [serverId, last] of this.watched) {
       const usage = processUsage(last.pid);
@@ -68,32 +87,23 @@ export class MetricsService implements ProcessWatch {
       rows.push({ server_id: serverId, ...point });
       this.events.publish({ type: 'metrics', server_id: serverId, data: point });
     }
-    try {
-      if (rows.length) await this.models.Server.knex()('metrics').insert(rows);
-      if (now - this.lastPrune > PRUNE_EVERY_MS) {
-        this.lastPrune = now;
-        const cutoff = new Date(now - this.settings.metricsRetentionHours * 3_600_000).toISOString();
-        await this.models.Server.knex()('metrics').where('timestamp', '<', cutoff).delete();
-      }
-    } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'metrics not stored');
-    }
+    await this.repos.metrics.insert(rows).catch((err) => this.logger.warn({ err: (err as Error).message }, 'metrics not stored'));
+  }
+
+  private async prune(): Promise<void> {
+    await this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000));
   }
 
   /** Samples from `from` (default an hour ago) to `to` (default now), averaged per `resolution` minutes. */
   async history(serverId: number, query: { from?: string; to?: string; resolution?: number }): Promise<MetricsPoint[]> {
-    const to = query.to ? Date.parse(query.to) : Date.now();
+    if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
+    const to = query.to ? Date.parse(query.to) : this.clock.now();
     const from = query.from ? Date.parse(query.from) : to - 3_600_000;
     if (Number.isNaN(from) || Number.isNaN(to)) return [];
-    const rows: MetricsPoint[] = await this.models.Server.knex()('metrics')
-      .where('server_id', serverId)
-      .andWhere('timestamp', '>=', new Date(from).toISOString())
-      .andWhere('timestamp', '<=', new Date(to).toISOString())
-      .orderBy('timestamp')
-      .select('timestamp', 'cpu_percent', 'ram_mb', 'player_count');
+    const rows = await this.repos.metrics.range(serverId, new Date(from).toISOString(), new Date(to).toISOString());
     // Without a resolution, the smallest whole number of minutes that keeps the answer within MAX_POINTS.
     const minutes = query.resolution ?? (rows.length > MAX_POINTS ? Math.ceil((to - from) / 60_000 / MAX_POINTS) : 0);
-    if (!minutes) return rows.map((r) => ({ ...r, cpu_percent: Number(r.cpu_percent), ram_mb: Number(r.ram_mb) }));
+    if (!minutes) return rows;
     const size = minutes * 60_000;
     const buckets = new Map<number, MetricsPoint[]>();
     for (const row of rows) {
@@ -113,10 +123,6 @@ export class MetricsService implements ProcessWatch {
     });
   }
 
-  close(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
 }
 
 const toMb = (bytes: number) => round(bytes / 1024 / 1024);

@@ -1,15 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type MissionManager, type RotationEntry as RotationEntrySchema, type Static } from '@garrison/core';
+import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type MissionManager, type MissionName, type RotationEntry as RotationEntrySchema, type RotationEntryInput, type Static, type Actor } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
+import { AuditService } from '../audit/service.js';
 import { fileInFolder, filesInFolder } from '../files/in-folder.js';
 import { keepFile, receiveFile } from './upload.js';
 
 type RotationEntry = Static<typeof RotationEntrySchema>;
+
+/** A name refused by the mission rule, as a validation error of the field that carried it. */
+function refusedAs(field: string, err: unknown): never {
+  if (err instanceof ApiError && err.code === 'ADAPTER_ERROR') throw new ApiError('VALIDATION_ERROR', `${field}: ${err.message}`);
+  throw err;
+}
 
 /** Mission files in the game's missions folder, and the rotation kept in the config. */
 @injectable()
@@ -18,6 +25,7 @@ export class MissionService {
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   private async manager(serverId: number): Promise<{ manager: MissionManager; dir: string }> {
@@ -35,12 +43,12 @@ export class MissionService {
       } catch {
         continue; // a file the game would not load either
       }
-      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, terrain: parsed.terrain });
+      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, terrain: parsed.terrain, ...warningOf(parsed) });
     }
     return { server_id: serverId, total: missions.length, missions };
   }
 
-  async upload(serverId: number, req: IncomingMessage) {
+  async upload(serverId: number, req: IncomingMessage, actor: Actor) {
     const { manager, dir } = await this.manager(serverId);
     const received = await receiveFile(req, dir, this.settings.missionUploadLimitBytes, (filename) => {
       // A leading dot would hide the file, and is how this service names its temporary files.
@@ -49,11 +57,19 @@ export class MissionService {
     });
     const parsed = received.accepted;
     await keepFile(received, dir);
-    return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size };
+    void this.audit.record(serverId, 'mission_uploaded', actor, { filename: received.filename, file_size: received.size });
+    return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size, ...warningOf(parsed) };
   }
 
-  async delete(serverId: number, filename: string): Promise<void> {
+  async delete(serverId: number, filename: string, actor: Actor): Promise<void> {
     const { manager, dir } = await this.manager(serverId);
+    if (!/[/\\\0]/.test(filename)) {
+      try {
+        manager.parseMissionFilename(filename);
+      } catch (err) {
+        refusedAs("path parameter 'filename'", err);
+      }
+    }
     const path = await fileInFolder(dir, filename, manager.missionExtension);
     const name = filename.slice(0, -manager.missionExtension.length);
     const { missions } = await this.rotation(serverId);
@@ -63,6 +79,7 @@ export class MissionService {
     await unlink(path).catch(() => {
       throw new ApiError('NOT_FOUND', `no mission file ${JSON.stringify(filename)}`);
     });
+    void this.audit.record(serverId, 'mission_deleted', actor, { filename });
   }
 
   async rotation(serverId: number): Promise<{ missions: RotationEntry[]; config_version: number }> {
@@ -71,11 +88,26 @@ export class MissionService {
     return { missions: (section[manager.rotation.field] as RotationEntry[]) ?? [], config_version: section._meta.config_version };
   }
 
-  /** Replaces the rotation through the config section it lives in: its version guards the change. */
-  async setRotation(serverId: number, missions: RotationEntry[], configVersion: number) {
+  /**
+   * Replaces the rotation through the config section it lives in: its version guards the change. Each
+   * name is checked by the mission rule (as the file it names), each difficulty read in any case.
+   */
+  async setRotation(serverId: number, entries: Static<typeof RotationEntryInput>[], configVersion: number, actor: Actor) {
     const { manager } = await this.manager(serverId);
+    const missions = entries.map((entry, i): RotationEntry => {
+      try {
+        manager.parseMissionFilename(entry.name + manager.missionExtension);
+      } catch (err) {
+        refusedAs(`missions[${i}].name`, err);
+      }
+      const difficulty = canonicalDifficulty(entry.difficulty);
+      if (difficulty === null) {
+        throw new ApiError('VALIDATION_ERROR', `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`);
+      }
+      return { name: entry.name, difficulty };
+    });
     try {
-      const updated = await this.config.update(serverId, manager.rotation.section, { [manager.rotation.field]: missions, config_version: configVersion });
+      const updated = await this.config.update(serverId, manager.rotation.section, { [manager.rotation.field]: missions, config_version: configVersion }, actor, { rotation: missions.length });
       return { missions: updated[manager.rotation.field] as RotationEntry[], config_version: updated._meta.config_version };
     } catch (err) {
       // Not a config section PUT: a rotation the game would refuse is a plain validation error here.
@@ -84,3 +116,5 @@ export class MissionService {
     }
   }
 }
+
+const warningOf = (parsed: MissionName) => (parsed.warning ? { warning: parsed.warning } : {});

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, enabledModsOf, type EnabledMod, type ModManager } from '@garrison/core';
+import { ApiError, enabledModsOf, type Actor, type EnabledMod, type ModManager } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 
@@ -37,18 +37,20 @@ export class ModService {
   }
 
   /** Replaces the enabled list; a config change landing between the read and the write gives 409 `VERSION_CONFLICT`. */
-  async setEnabled(serverId: number, mods: EnabledMod[]): Promise<EnabledMod[]> {
+  async setEnabled(serverId: number, mods: EnabledMod[], actor: Actor): Promise<EnabledMod[]> {
     const { manager, dir } = await this.context(serverId);
     const folders = new Set(await this.folders(manager, dir));
     const seen = new Set<string>();
-    for (const mod of mods) {
+    for (const [i, mod] of mods.entries()) {
+      const problem = manager.modNameProblem?.(mod.name);
+      if (problem) throw new ApiError('VALIDATION_ERROR', `mods[${i}].name: ${JSON.stringify(mod.name)} ${problem}`);
       if (!folders.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `unknown mod ${JSON.stringify(mod.name)}: no such mod folder; known: ${[...folders].join(', ') || 'none'}`);
       if (seen.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `mod ${JSON.stringify(mod.name)} is listed twice`);
       seen.add(mod.name);
     }
     const { version } = await this.enabled(serverId, manager);
     try {
-      const updated = await this.config.update(serverId, manager.enabled.section, { [manager.enabled.field]: mods, config_version: version });
+      const updated = await this.config.update(serverId, manager.enabled.section, { [manager.enabled.field]: mods, config_version: version }, actor, { mods: mods.map((m) => m.name) });
       return enabledModsOf(updated[manager.enabled.field]);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFIG_VERSION_CONFLICT') {

@@ -1,28 +1,42 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type LivePlayer, type PlayerEvent, type PlayerList, type RemoteAdminSession, type Static } from '@garrison/core';
+import {
+  ACTIVE_STATUSES,
+  ApiError,
+  type Actor,
+  type Ban,
+  type LivePlayer,
+  type PlayerBanRequest,
+  type PlayerEvent,
+  type PlayerList,
+  type RemoteAdminSession,
+  type Static,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
-import type { Models } from '../db/models/index.js';
+import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
-import type { ProcessWatch } from '../supervisor/supervisor.js';
+import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { ServerService } from '../servers/service.js';
 import { LiveFigures } from '../metrics/live-values.js';
-import { whereContains } from '../db/text-search.js';
+import { AuditService } from '../audit/service.js';
+import { BanService } from '../bans/service.js';
 
 interface Watched {
-  timer: NodeJS.Timeout;
+  job: Job;
   players: LivePlayer[];
   /** The remote-admin session whose messages are listened to. */
   session: RemoteAdminSession | null;
   stopListening: (() => void) | null;
-  polling: Promise<void>;
-  soon: NodeJS.Timeout | null;
+  /** The game's join and leave messages, handled in order. */
+  messages: Promise<void>;
 }
 
-const now = () => new Date().toISOString();
 const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.name}`;
 /** What clients see of a player: never the GUID, which the history and bans keep. */
 const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping }));
@@ -30,55 +44,67 @@ const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) =
 /**
  * The players of each running game: polled over remote admin (a `players` event when the list changes),
  * and followed through the game's join and leave messages, so that the history records a player who
- * stayed less than one poll.
+ * stayed less than one poll. Kicks and bans go through here, recorded as their actor's.
  */
 @injectable()
-export class PlayerService implements ProcessWatch {
+export class PlayerService implements ProcessWatch, Lifecycle {
   private readonly watched = new Map<number, Watched>();
+  private stopWatching: (() => void) | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
     @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(LiveFigures) private readonly live: LiveFigures,
-  ) {
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(BanService) private readonly bans: BanService,
+  ) {}
+
+  start(): void {
+    this.stopWatching = this.watchers.add('players', this);
     // The first poll may come before the game answers remote admin: poll again the moment it is running.
-    events.subscribe((event) => {
-      if (event.type === 'server_status' && event.data.status === 'running') this.poll(event.server_id);
+    this.unsubscribe = this.events.subscribe((event) => {
+      if (event.type === 'server_status' && event.data.status === 'running') void this.watched.get(event.server_id)?.job.runNow();
     });
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.stopWatching?.();
+    for (const serverId of [...this.watched.keys()]) this.detached(serverId, 'unwatched');
   }
 
   attached(serverId: number): void {
     this.detached(serverId, 'unwatched');
-    const watched: Watched = { players: [], session: null, stopListening: null, polling: Promise.resolve(), soon: null, timer: setInterval(() => this.poll(serverId), this.settings.playersPollMs) };
+    const watched: Watched = {
+      players: [],
+      session: null,
+      stopListening: null,
+      messages: Promise.resolve(),
+      job: this.jobs.every({ name: `players.poll:${serverId}`, everyMs: this.settings.playersPollMs, startNow: false, run: () => this.pollOnce(serverId, watched) }),
+    };
     this.watched.set(serverId, watched);
-    this.poll(serverId);
+    void watched.job.runNow();
   }
 
   detached(serverId: number, why: 'gone' | 'unwatched' = 'gone'): void {
     const watched = this.watched.get(serverId);
     if (!watched) return;
     this.watched.delete(serverId);
-    clearInterval(watched.timer);
-    clearTimeout(watched.soon ?? undefined);
+    watched.job.cancel();
     watched.stopListening?.();
     if (why === 'unwatched') return; // the game runs on; its players stay on
     if (watched.players.length) this.events.publish({ type: 'players', server_id: serverId, data: { players: [], count: 0 } });
     // Whoever was on has left with the server.
-    void this.models.Server.knex()('player_history').where({ server_id: serverId }).whereNull('left_at').update({ left_at: now() }).catch(() => {});
-  }
-
-  /** Polls now (queued behind a poll in flight). */
-  private poll(serverId: number): void {
-    const watched = this.watched.get(serverId);
-    if (!watched) return;
-    watched.polling = watched.polling.then(() => this.pollOnce(serverId, watched)).catch((err) => {
-      this.logger.debug({ serverId, err: (err as Error).message }, 'player poll failed');
-    });
+    void this.repos.playerHistory.allLeft(serverId, isoNow(this.clock)).catch(() => {});
   }
 
   private async pollOnce(serverId: number, watched: Watched): Promise<void> {
@@ -93,14 +119,13 @@ export class PlayerService implements ProcessWatch {
     await this.listen(serverId, watched);
     const before = new Map(watched.players.map((p) => [key(p), p]));
     const after = new Map(players.map((p) => [key(p), p]));
-    for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, p.slot_id, p.name, p.guid);
-    for (const [k, p] of before) if (!after.has(k)) await this.left(serverId, p.slot_id, p.name);
+    const at = isoNow(this.clock);
+    for (const [k, p] of after) if (!before.has(k)) await this.repos.playerHistory.joined(serverId, p.slot_id, p.name, p.guid, at);
+    for (const [k, p] of before) if (!after.has(k)) await this.repos.playerHistory.left(serverId, p.slot_id, p.name, at);
     const changed = before.size !== after.size || [...after.keys()].some((k) => !before.has(k));
     watched.players = players;
     this.live.update(serverId, { player_count: players.length });
-    if (changed) {
-      this.events.publish({ type: 'players', server_id: serverId, data: { players: shown(players), count: players.length } });
-    }
+    if (changed) this.events.publish({ type: 'players', server_id: serverId, data: { players: shown(players), count: players.length } });
   }
 
   /** Follows the game's messages on the current session; a new session (after a reconnect) is followed anew. */
@@ -114,45 +139,22 @@ export class PlayerService implements ProcessWatch {
     watched.stopListening = session.onMessage((message) => {
       const event = parse(message);
       // In order: a GUID message must find the row its join message made.
-      if (event) watched.polling = watched.polling.then(() => this.onPlayerEvent(serverId, event)).catch(() => {});
+      if (event) watched.messages = watched.messages.then(() => this.onPlayerEvent(serverId, watched, event)).catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player message not recorded'));
     });
   }
 
-  private async onPlayerEvent(serverId: number, event: PlayerEvent): Promise<void> {
-    if (event.kind === 'joined') await this.joined(serverId, event.slot_id, event.name, null);
-    else if (event.kind === 'guid') await this.open(serverId, event.slot_id, event.name).update({ guid: event.guid });
-    else await this.left(serverId, event.slot_id, event.name);
-    // Soon after a join or leave, the list itself: the `players` event follows the message, not the next poll.
-    const watched = this.watched.get(serverId);
-    if (watched && !watched.soon) {
-      watched.soon = setTimeout(() => {
-        watched.soon = null;
-        this.poll(serverId);
-      }, 100);
-    }
-  }
-
-  private open(serverId: number, slotId: string, name: string) {
-    return this.models.Server.knex()('player_history').where({ server_id: serverId, slot_id: slotId, player_name: name }).whereNull('left_at');
-  }
-
-  private async joined(serverId: number, slotId: string, name: string, guid: string | null): Promise<void> {
-    const existing = await this.open(serverId, slotId, name).first('id', 'guid');
-    if (existing) {
-      if (guid && !existing.guid) await this.models.Server.knex()('player_history').where({ id: existing.id }).update({ guid });
-      return;
-    }
-    await this.models.Server.knex()('player_history').insert({ server_id: serverId, slot_id: slotId, player_name: name.slice(0, 255), guid, joined_at: now(), left_at: null });
-  }
-
-  private async left(serverId: number, slotId: string, name: string): Promise<void> {
-    await this.open(serverId, slotId, name).update({ left_at: now() });
+  private async onPlayerEvent(serverId: number, watched: Watched, event: PlayerEvent): Promise<void> {
+    const at = isoNow(this.clock);
+    if (event.kind === 'joined') await this.repos.playerHistory.joined(serverId, event.slot_id, event.name, null, at);
+    else if (event.kind === 'guid') await this.repos.playerHistory.guidOf(serverId, event.slot_id, event.name, event.guid);
+    else await this.repos.playerHistory.left(serverId, event.slot_id, event.name, at);
+    // The list itself right after: the `players` event follows the message, not the next poll.
+    void watched.job.runNow();
   }
 
   /** Drops visits that ended more than `days` ago; run by the history retention job. */
   async prune(days: number): Promise<void> {
-    const cutoff = new Date(Date.now() - days * 86_400_000).toISOString();
-    await this.models.Server.knex()('player_history').whereNotNull('left_at').andWhere('left_at', '<', cutoff).delete();
+    await this.repos.playerHistory.pruneEndedBefore(isoAgo(this.clock, days * 86_400_000));
   }
 
   async list(serverId: number): Promise<Static<typeof PlayerList>> {
@@ -163,29 +165,39 @@ export class PlayerService implements ProcessWatch {
 
   async history(serverId: number, query: { limit?: number; offset?: number; search?: string }) {
     await this.servers.row(serverId);
-    const base = this.models.Server.knex()('player_history').where('server_id', serverId);
-    if (query.search) whereContains(base, 'player_name', query.search);
-    const [{ count }] = await base.clone().count({ count: '*' });
-    const rows = await base.clone().orderBy('id', 'desc').limit(query.limit ?? 100).offset(query.offset ?? 0).select('id', 'player_name', 'guid', 'joined_at', 'left_at');
-    return { total: Number(count), items: rows.map((r) => ({ id: Number(r.id), player_name: r.player_name, guid: r.guid ?? '', joined_at: r.joined_at, left_at: r.left_at })) };
+    const { total, rows } = await this.repos.playerHistory.page(serverId, { limit: query.limit ?? 100, offset: query.offset ?? 0, ...(query.search ? { search: query.search } : {}) });
+    return { total, items: rows.map((r) => ({ ...r, guid: r.guid ?? '' })) };
   }
 
-  /** The player in `slotId` right now (a fresh poll), or 404; 409 when the server does not run. */
-  async playerInSlot(serverId: number, slotId: string): Promise<LivePlayer> {
-    return (await this.inSlot(serverId, slotId)).player;
-  }
-
-  async kick(serverId: number, slotId: string, reason: string): Promise<LivePlayer> {
+  async kick(serverId: number, slotId: string, reason: string, actor: Actor): Promise<LivePlayer> {
     const { player, remote } = await this.inSlot(serverId, slotId);
     if (!remote.kickCommand) throw new ApiError('NOT_SUPPORTED', 'this game type has no kick command');
     await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, reason));
-    this.poll(serverId);
+    void this.watched.get(serverId)?.job.runNow();
+    void this.audit.record(serverId, 'kick', actor, { slot_id: slotId, name: player.name, reason });
     return player;
   }
 
+  /** Bans the player in the slot by GUID (the ban file reloaded by the game), then kicks him out at once. */
+  async ban(serverId: number, slotId: string, body: Static<typeof PlayerBanRequest>, actor: Actor): Promise<Ban> {
+    const { player, remote } = await this.inSlot(serverId, slotId);
+    if (!player.guid) throw new ApiError('VALIDATION_ERROR', `the game has not reported the GUID of ${player.name} yet; try again in a moment`);
+    const ban = await this.bans.create(
+      serverId,
+      { player_uid: player.guid, ban_type: 'GUID', reason: body.reason, duration_minutes: body.duration_minutes ?? 0, name: player.name },
+      actor,
+      { slot_id: slotId, name: player.name },
+    );
+    // A player who left meanwhile is fine.
+    if (remote.kickCommand) await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, body.reason || 'banned')).catch(() => {});
+    void this.watched.get(serverId)?.job.runNow();
+    return ban;
+  }
+
+  /** The player in `slotId` right now (a fresh poll), or 404; 409 when the server does not run. */
   private async inSlot(serverId: number, slotId: string) {
     const { row, capability: remote } = await this.servers.withCapability(serverId, 'remote_admin');
-    if (!['starting', 'running'].includes(row.status)) throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
+    if (!ACTIVE_STATUSES.includes(row.status) || row.status === 'stopping') throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
     const player = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players')).find((p) => p.slot_id === slotId);
     if (!player) throw new ApiError('NOT_FOUND', `no player in slot ${slotId}`);
     return { player, remote };

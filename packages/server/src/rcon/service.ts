@@ -1,12 +1,14 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type RemoteAdminSession } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, type Actor, type RemoteAdminSession } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 import { serverContext } from '../servers/context.js';
+import { AuditService } from '../audit/service.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
 
 interface CachedSession {
   /** Port and password it was opened with: a config change means a new session. */
@@ -14,12 +16,10 @@ interface CachedSession {
   session: Promise<RemoteAdminSession>;
 }
 
-/** Statuses in which the game answers remote admin (`stopping`: the shutdown command itself goes this way). */
-const REACHABLE = ['starting', 'running', 'stopping'];
 
 /** One remote-admin session per server, opened on first use and reused; the adapter's client keeps it alive. */
 @injectable()
-export class RemoteAdminService {
+export class RemoteAdminService implements Lifecycle {
   private readonly sessions = new Map<number, CachedSession>();
 
   constructor(
@@ -28,13 +28,15 @@ export class RemoteAdminService {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   /** The server's session (opened if need be), e.g. to listen to the game's messages. */
   async session(serverId: number): Promise<RemoteAdminSession> {
     const server = await this.servers.row(serverId);
     const remote = this.adapters.require(this.adapters.get(server.game_type), 'remote_admin');
-    if (!REACHABLE.includes(server.status)) {
+    // `stopping` too: the shutdown command itself goes this way.
+    if (!ACTIVE_STATUSES.includes(server.status)) {
       void this.drop(serverId); // a session to a game that is gone would only keep pinging it
       throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${server.status}; remote admin needs a running server`);
     }
@@ -52,6 +54,25 @@ export class RemoteAdminService {
       if (this.sessions.get(serverId)?.session === session) this.sessions.delete(serverId);
     });
     return session;
+  }
+
+  /** A command someone typed: refused (400) when the adapter says the game would take it wrongly. */
+  async adminCommand(serverId: number, text: string, actor: Actor): Promise<string> {
+    const remote = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin;
+    const problem = remote?.commandProblem?.(text);
+    if (problem) throw new ApiError('VALIDATION_ERROR', `field 'command': ${problem}`);
+    const response = await this.command(serverId, text);
+    // The command word only: the rest may be a message or a password.
+    void this.audit.record(serverId, 'command', actor, { command: text.split(/\s/)[0] });
+    return response;
+  }
+
+  /** A message to every player, in the game's own command for it. */
+  async say(serverId: number, message: string, actor: Actor): Promise<void> {
+    const say = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.sayCommand;
+    if (!say) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to message every player');
+    await this.command(serverId, say(message));
+    void this.audit.record(serverId, 'command', actor, { command: 'say' });
   }
 
   async command(serverId: number, text: string): Promise<string> {
@@ -81,7 +102,8 @@ export class RemoteAdminService {
     await cached?.session.then((s) => s.close()).catch(() => {});
   }
 
-  async closeAll(): Promise<void> {
+  /** At the service's stop: every session closed. */
+  async stop(): Promise<void> {
     await Promise.all([...this.sessions.keys()].map((id) => this.drop(id)));
   }
 }

@@ -7,6 +7,7 @@ import {
   ApiError,
   IDLE_STATUSES,
   sectionDefaults,
+  type Actor,
   type AdapterDefinition,
   type Capability,
   type CapabilityMap,
@@ -17,20 +18,15 @@ import {
   type UpdateServerRequest,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Models } from '../db/models/index.js';
-import type { ServerModel } from '../db/models/ServerModel.js';
+import type { Repositories, ListRow, ServerRow } from '../db/repositories/index.js';
 import type { Settings } from '../settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
+import { isoNow, type Clock } from '../jobs/clock.js';
+import { AuditService } from '../audit/service.js';
 import { serverContext, serverDir } from './context.js';
 import { LiveFigures } from '../metrics/live-values.js';
 import { assertPortsFree } from './ports.js';
-
-
-const now = () => new Date().toISOString();
-
-/** The columns of a list item: the list reads only these. */
-const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'started_at'] as const;
-type ListRow = Pick<ServerModel, (typeof LIST_COLUMNS)[number]>;
+import { ServerLocks } from './locks.js';
 
 export function toListItem(row: ListRow): ServerListItem {
   return {
@@ -46,6 +42,7 @@ export function toListItem(row: ListRow): ServerListItem {
     auto_restart: Boolean(row.auto_restart),
     max_restarts: row.max_restarts,
     restart_count: row.restart_count,
+    headless_clients: row.headless_clients,
     player_count: null,
     cpu_percent: null,
     ram_mb: null,
@@ -53,28 +50,42 @@ export function toListItem(row: ListRow): ServerListItem {
   };
 }
 
-export function toDetail(row: ServerModel): ServerDetail {
+export function toDetail(row: ServerRow, now: number): ServerDetail {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
-  const uptime = alive ? Math.max(0, Math.floor((Date.now() - Date.parse(row.started_at!)) / 1000)) : 0;
+  const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
   return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime };
 }
 
+/** Server records: create, read, change, delete, each recorded in the audit trail by who did it. */
 @injectable()
 export class ServerService {
   /** Serialises the check-then-write of ports, so two concurrent requests cannot take the same port. */
   readonly portLock = new Mutex();
 
   constructor(
-    @inject(TOKENS.Models) private readonly models: Models,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(LiveFigures) private readonly live: LiveFigures,
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(ServerLocks) private readonly locks: ServerLocks,
   ) {}
 
-  async row(id: number): Promise<ServerModel> {
-    const row = await this.models.Server.query().findById(id);
+  async row(id: number): Promise<ServerRow> {
+    const row = await this.repos.servers.find(id);
     if (!row) throw new ApiError('NOT_FOUND', `no server ${id}`);
     return row;
+  }
+
+  /** Servers recorded with a process under way that no instance has a process row for (left by an older version). */
+  activeWithoutProcess(): Promise<ServerRow[]> {
+    return this.repos.servers.activeWithoutProcess();
+  }
+
+  /** Every server record, for work that visits each one. */
+  all(): Promise<ServerRow[]> {
+    return this.repos.servers.all();
   }
 
   async adapterOf(id: number): Promise<AdapterDefinition> {
@@ -85,7 +96,7 @@ export class ServerService {
    * A server with one capability of its adapter (400 `NOT_SUPPORTED` without it) and what the adapter
    * may know of the server: what every file-handling feature starts from.
    */
-  async withCapability<C extends Capability>(id: number, name: C): Promise<{ row: ServerModel; capability: CapabilityMap[C]; ctx: ServerContext }> {
+  async withCapability<C extends Capability>(id: number, name: C): Promise<{ row: ServerRow; capability: CapabilityMap[C]; ctx: ServerContext }> {
     const row = await this.row(id);
     const capability = this.adapters.require(this.adapters.get(row.game_type), name);
     return { row, capability, ctx: serverContext(row, this.settings.dataDir) };
@@ -94,23 +105,16 @@ export class ServerService {
   /** What the list is made of, for reusing its answer while neither changes. */
   readonly listSources = { tables: ['servers'], version: () => this.live.version } as const;
 
-  /** The dashboard's hot read: plain rows of the list columns, without building models. */
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
-    const query = this.models.Server.knex()('servers').select(LIST_COLUMNS).orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
-    if (filter.game_type) query.where('game_type', filter.game_type);
-    return ((await query) as ListRow[]).map((row) => ({ ...toListItem(row), ...this.live.get(row.id) }));
+    return (await this.repos.servers.list(filter)).map((row) => ({ ...toListItem(row), ...this.live.get(row.id) }));
   }
 
   async get(id: number): Promise<ServerDetail> {
-    return { ...toDetail(await this.row(id)), ...this.live.get(id) };
+    return { ...toDetail(await this.row(id), this.clock.now()), ...this.live.get(id) };
   }
 
-  async counts(): Promise<{ running: number; total: number }> {
-    const [total, running] = await Promise.all([
-      this.models.Server.query().resultSize(),
-      this.models.Server.query().whereIn('status', ACTIVE_STATUSES).resultSize(),
-    ]);
-    return { running, total };
+  counts(): Promise<{ running: number; total: number }> {
+    return this.repos.servers.counts();
   }
 
   assertExecutableAllowed(adapter: AdapterDefinition, exePath: string): void {
@@ -121,20 +125,33 @@ export class ServerService {
     }
   }
 
+  /** Headless clients only for a game that has them (its adapter builds their arguments). */
+  private assertHeadlessClients(adapter: AdapterDefinition, count: number | undefined): void {
+    if (count && !adapter.capabilities.process_config?.headlessArguments) {
+      throw new ApiError('VALIDATION_ERROR', `field 'headless_clients': ${adapter.identity.game_type} has no headless clients`);
+    }
+  }
+
   /** Creates the record, its config sections with defaults and fresh credentials, and its folder; the credentials are returned beside the server, this once. */
-  async create(input: CreateServerRequest): Promise<ServerDetail> {
-    const adapter = this.adapters.get(input.game_type ?? 'gamea', 400);
+  async create(input: CreateServerRequest, actor: Actor): Promise<ServerDetail> {
+    const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
+    this.assertHeadlessClients(adapter, input.headless_clients);
     const ports = { game_port: input.game_port, rcon_port: input.rcon_port ?? input.game_port + 3 };
     if (ports.rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `rcon_port defaults to game_port + 3 = ${ports.rcon_port}, above 65535; give rcon_port`);
 
     const generator = adapter.capabilities.config_generator;
     const credentials = generator?.generateCredentials() ?? {};
+    const sections = Object.entries(generator?.sections ?? {}).map(([section, schema]) => {
+      const data = { ...sectionDefaults(schema), ...credentials[section] };
+      delete data.rcon_port; // lives on the server record
+      return { section, data: JSON.stringify(data) };
+    });
     const row = await this.portLock.runExclusive(async () => {
-      await assertPortsFree(this.models, ports);
-      return this.models.Server.transaction(async (trx) => {
-        const stamp = now();
-        const created = await this.models.Server.query(trx).insertAndFetch({
+      await assertPortsFree(this.repos.servers, ports);
+      const stamp = isoNow(this.clock);
+      return this.repos.servers.create(
+        {
           name: input.name,
           description: input.description ?? null,
           game_type: adapter.identity.game_type,
@@ -145,45 +162,48 @@ export class ServerService {
           auto_restart: input.auto_restart ?? false,
           max_restarts: input.max_restarts ?? 3,
           restart_count: 0,
+          headless_clients: input.headless_clients ?? 0,
           started_at: null,
           process_start_time: null,
           created_at: stamp,
           updated_at: stamp,
-        });
-        for (const [section, schema] of Object.entries(generator?.sections ?? {})) {
-          const data = { ...sectionDefaults(schema), ...credentials[section] };
-          delete data.rcon_port; // lives on the server record
-          await this.models.ConfigSection.query(trx).insert({ server_id: created.id, section, data: JSON.stringify(data), config_version: 1 });
-        }
-        return created;
-      });
+        },
+        sections,
+      );
     });
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
+    void this.audit.record(row.id, 'server_created', actor, { name: row.name });
     const secrets = Object.assign({}, ...Object.values(credentials)) as Record<string, string>;
-    return { ...toDetail(row), ...secrets };
+    return { ...toDetail(row, this.clock.now()), ...secrets };
   }
 
-  async update(id: number, patch: UpdateServerRequest): Promise<ServerDetail> {
-    return this.portLock.runExclusive(async () => {
+  async update(id: number, patch: UpdateServerRequest, actor: Actor): Promise<ServerDetail> {
+    const updated = await this.portLock.runExclusive(async () => {
       const row = await this.row(id);
       if (patch.exe_path !== undefined) this.assertExecutableAllowed(this.adapters.get(row.game_type), patch.exe_path);
+      this.assertHeadlessClients(this.adapters.get(row.game_type), patch.headless_clients);
       if (patch.game_port !== undefined || patch.rcon_port !== undefined) {
-        await assertPortsFree(this.models, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, id);
+        await assertPortsFree(this.repos.servers, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, id);
       }
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-      const updated = await this.models.Server.query().patchAndFetchById(id, { ...changes, updated_at: now() });
-      return toDetail(updated);
+      return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });
     });
+    void this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });
+    return toDetail(updated, this.clock.now());
   }
 
-  async delete(id: number): Promise<void> {
+  /** Under the server's lifecycle lock: a start cannot slip in between the status check and the delete. */
+  delete(id: number): Promise<void> {
+    return this.locks.run(id, () => this.deleteLocked(id));
+  }
+
+  private async deleteLocked(id: number): Promise<void> {
     const row = await this.row(id);
     if (!IDLE_STATUSES.includes(row.status)) {
       throw new ApiError('SERVER_NOT_STOPPED', `server ${id} is ${row.status}; stop it before deleting`);
     }
     // Conditional on the status, so a start racing this delete cannot leave a running server without a record.
-    const deleted = await this.models.Server.query().deleteById(id).whereIn('status', IDLE_STATUSES);
-    if (!deleted) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
+    if (!(await this.repos.servers.deleteIdle(id))) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
     // Retried: the log follower may still be writing its last offsets into the folder as it goes.
     await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
   }

@@ -2,18 +2,21 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventBus, ServerEvent } from '../events/bus.js';
+import { EventCatalogue, wireType, type GarrisonEvent } from '@garrison/core';
+import type { EventBus } from '../events/bus.js';
+import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Principal } from '../auth/principal.js';
+import { rawAnswer } from '../http/protocol-errors.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
 export const SEND_BUFFER_LIMIT = 1024 * 1024;
 /** A client over the limit for this long has stopped reading: it is disconnected. */
 const STUCK_MS = 30_000;
 const MAX_CLIENT_MESSAGE = 16 * 1024;
+const CLOSE_WAIT_MS = 2000;
 
 type Channel = 'status' | 'log' | 'players' | 'metrics' | 'event';
 const CHANNELS: readonly Channel[] = ['status', 'log', 'players', 'metrics', 'event'];
-const CHANNEL_OF: Record<ServerEvent['type'], Channel> = { server_status: 'status', log: 'log', players: 'players', metrics: 'metrics', audit: 'event' };
 
 interface Client {
   socket: WebSocket;
@@ -56,12 +59,14 @@ export class WebSocketHub {
     events: EventBus,
     private readonly authenticate: (token: string) => Promise<Principal>,
     private readonly logger: Logger,
+    private readonly clock: Clock,
   ) {
     this.unsubscribe = events.subscribe((event) => this.deliver(event));
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
-        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        // Like every unknown route: 404 in the envelope (the path only; the query may carry a token).
+        socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url));
@@ -117,16 +122,18 @@ export class WebSocketHub {
     }
   }
 
-  private deliver(event: ServerEvent): void {
-    const channel = CHANNEL_OF[event.type];
+  /** Each event is serialised once for all the clients of a form, whatever their number. */
+  private deliver(event: GarrisonEvent): void {
+    const { channel } = EventCatalogue[event.type];
     let contractMessage: string | undefined;
     let appendixMessage: string | undefined;
     for (const client of this.clients) {
       if (client.servers && !client.servers.has(event.server_id)) continue;
       if (!client.channels.has(channel)) continue;
+      // The appendix names a message by its channel; a headless client's status keeps its own name there.
       const text = client.appendix
-        ? (appendixMessage ??= JSON.stringify({ type: channel, server_id: event.server_id, data: event.data }))
-        : (contractMessage ??= JSON.stringify({ type: event.type === 'audit' ? 'event' : event.type, server_id: event.server_id, data: event.data }));
+        ? (appendixMessage ??= JSON.stringify({ type: event.type === 'process_status' ? event.type : channel, server_id: event.server_id, data: event.data }))
+        : (contractMessage ??= JSON.stringify({ type: wireType(event.type), server_id: event.server_id, data: event.data }));
       this.sendText(client, text);
     }
   }
@@ -139,8 +146,8 @@ export class WebSocketHub {
     const { socket } = client;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > SEND_BUFFER_LIMIT) {
-      client.overSince ||= Date.now();
-      if (Date.now() - client.overSince > STUCK_MS) {
+      client.overSince ||= this.clock.now();
+      if (this.clock.now() - client.overSince > STUCK_MS) {
         this.logger.warn({ dropped: client.dropped }, 'WebSocket client stopped reading; disconnected');
         socket.terminate();
         return;
@@ -157,15 +164,10 @@ export class WebSocketHub {
   async close(): Promise<void> {
     this.unsubscribe();
     for (const client of this.clients) client.socket.close(1001, 'service shutting down');
-    await new Promise<void>((resolve) => {
-      const deadline = setTimeout(() => {
-        for (const client of this.clients) client.socket.terminate();
-        resolve();
-      }, 2000);
-      deadline.unref();
-      const check = () => (this.clients.size === 0 ? (clearTimeout(deadline), resolve()) : setTimeout(check, 10).unref());
-      check();
-    });
+    // Each closes with its closing handshake; one that does not answer within CLOSE_WAIT_MS is cut.
+    const closed = Promise.all([...this.clients].map((c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve)))));
+    await settlesWithin(this.clock, closed, CLOSE_WAIT_MS);
+    for (const client of this.clients) client.socket.terminate();
     this.wss.close();
   }
 }

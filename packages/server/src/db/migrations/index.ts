@@ -3,6 +3,8 @@ import * as initial from './001_initial.js';
 import * as supervision from './002_supervision.js';
 import * as liveData from './003_live_data.js';
 import * as playersBans from './004_players_bans.js';
+import * as sharedBanFile from './005_shared_ban_file.js';
+import * as processesActors from './006_processes_actors.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,6 +16,8 @@ const all: [string, Migration][] = [
   ['002_supervision', supervision],
   ['003_live_data', liveData],
   ['004_players_bans', playersBans],
+  ['005_shared_ban_file', sharedBanFile],
+  ['006_processes_actors', processesActors],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -1,3 +1,4 @@
+import type { ActorKind } from '@garrison/core';
 import { Model } from 'objection';
 
 export class ServerEventModel extends Model {
@@ -6,6 +7,8 @@ export class ServerEventModel extends Model {
   server_id!: number;
   event_type!: string;
   actor!: string | null;
+  actor_kind!: ActorKind;
+  actor_id!: string | null;
   /** JSON text. */
   detail!: string;
   timestamp!: string;

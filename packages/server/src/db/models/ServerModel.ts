@@ -15,6 +15,7 @@ export class ServerModel extends Model {
   auto_restart!: boolean;
   max_restarts!: number;
   restart_count!: number;
+  headless_clients!: number;
   started_at!: string | null;
   process_start_time!: string | null;
   created_at!: string;

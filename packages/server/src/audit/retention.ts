@@ -1,0 +1,32 @@
+import { inject, injectable } from 'tsyringe';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { AuditService } from './service.js';
+import { PlayerService } from '../players/service.js';
+
+const EVERY_MS = 3_600_000;
+const JITTER_MS = 5 * 60_000;
+
+/** The audit trail and the player history kept for `historyRetentionDays`: pruned at start and every hour. */
+@injectable()
+export class HistoryRetention implements Lifecycle {
+  private job: Job | null = null;
+
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(PlayerService) private readonly players: PlayerService,
+  ) {}
+
+  start(): void {
+    const days = this.settings.historyRetentionDays;
+    this.job = this.jobs.every({ name: 'history.prune', everyMs: EVERY_MS, jitterMs: JITTER_MS, run: async () => void (await Promise.all([this.audit.prune(days), this.players.prune(days)])) });
+  }
+
+  stop(): void {
+    this.job?.cancel();
+  }
+}

@@ -1,0 +1,33 @@
+import type { Knex } from 'knex';
+import { UserRepository } from './users.js';
+import { ServerRepository } from './servers.js';
+import { ConfigSectionRepository } from './config-sections.js';
+import { ServerEventRepository } from './server-events.js';
+import { BanRepository } from './bans.js';
+import { LogLineRepository } from './log-lines.js';
+import { MetricsRepository } from './metrics.js';
+import { PlayerHistoryRepository } from './player-history.js';
+import { ProcessRepository } from './processes.js';
+
+/**
+ * Data access, one repository per table, bound to one connection (several services can share a
+ * process: tests do). No query is written anywhere else.
+ */
+export function bindRepositories(knex: Knex) {
+  return {
+    users: new UserRepository(knex),
+    servers: new ServerRepository(knex),
+    configSections: new ConfigSectionRepository(knex),
+    audit: new ServerEventRepository(knex),
+    bans: new BanRepository(knex),
+    logLines: new LogLineRepository(knex),
+    metrics: new MetricsRepository(knex),
+    playerHistory: new PlayerHistoryRepository(knex),
+    processes: new ProcessRepository(knex),
+  };
+}
+
+export type Repositories = ReturnType<typeof bindRepositories>;
+export type { UserRow } from './users.js';
+export type { ServerRow, ListRow } from './servers.js';
+export type { ProcessRow, ProcessKey } from './processes.js';

@@ -1,0 +1,54 @@
+import type { Knex } from 'knex';
+import { whereContains } from '../text-search.js';
+
+export interface VisitRow {
+  id: number;
+  player_name: string;
+  guid: string | null;
+  joined_at: string;
+  left_at: string | null;
+}
+
+/** The player_history table: who was on each server, from when to when. */
+export class PlayerHistoryRepository {
+  constructor(private readonly knex: Knex) {}
+
+  private open(serverId: number, slotId: string, name: string) {
+    return this.knex('player_history').where({ server_id: serverId, slot_id: slotId, player_name: name }).whereNull('left_at');
+  }
+
+  /** A visit begins, unless this player is already on in this slot (then only a GUID it lacked is added). */
+  async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
+    const existing = await this.open(serverId, slotId, name).first('id', 'guid');
+    if (existing) {
+      if (guid && !existing.guid) await this.knex('player_history').where({ id: existing.id }).update({ guid });
+      return;
+    }
+    await this.knex('player_history').insert({ server_id: serverId, slot_id: slotId, player_name: name.slice(0, 255), guid, joined_at: at, left_at: null });
+  }
+
+  async guidOf(serverId: number, slotId: string, name: string, guid: string): Promise<void> {
+    await this.open(serverId, slotId, name).update({ guid });
+  }
+
+  async left(serverId: number, slotId: string, name: string, at: string): Promise<void> {
+    await this.open(serverId, slotId, name).update({ left_at: at });
+  }
+
+  /** Everyone still on has left (the server is gone). */
+  async allLeft(serverId: number, at: string): Promise<void> {
+    await this.knex('player_history').where({ server_id: serverId }).whereNull('left_at').update({ left_at: at });
+  }
+
+  async pruneEndedBefore(cutoff: string): Promise<void> {
+    await this.knex('player_history').whereNotNull('left_at').andWhere('left_at', '<', cutoff).delete();
+  }
+
+  async page(serverId: number, query: { limit: number; offset: number; search?: string }): Promise<{ total: number; rows: VisitRow[] }> {
+    const base = this.knex('player_history').where('server_id', serverId);
+    if (query.search) whereContains(base, 'player_name', query.search);
+    const [{ count }] = await base.clone().count({ count: '*' });
+    const rows = await base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset).select('id', 'player_name', 'guid', 'joined_at', 'left_at');
+    return { total: Number(count), rows: rows.map((r) => ({ ...r, id: Number(r.id) })) };
+  }
+}

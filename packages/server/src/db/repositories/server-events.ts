@@ -1,0 +1,29 @@
+import type { Knex } from 'knex';
+import type { ActorKind, AuditEventType } from '@garrison/core';
+import { ServerEventModel } from '../models/ServerEventModel.js';
+
+export type AuditRow = Pick<ServerEventModel, 'id' | 'server_id' | 'event_type' | 'actor' | 'actor_kind' | 'actor_id' | 'detail' | 'timestamp'>;
+
+/** The server_events table: the audit trail. */
+export class ServerEventRepository {
+  private readonly Event: typeof ServerEventModel;
+
+  constructor(knex: Knex) {
+    this.Event = ServerEventModel.bindKnex(knex);
+  }
+
+  async insert(row: { server_id: number; event_type: AuditEventType; actor: string | null; actor_kind: ActorKind; actor_id: string | null; detail: string; timestamp: string }): Promise<AuditRow> {
+    return this.Event.query().insertAndFetch(row);
+  }
+
+  async page(serverId: number, query: { limit: number; offset: number; event_type?: AuditEventType }): Promise<{ total: number; rows: AuditRow[] }> {
+    const base = this.Event.query().where('server_id', serverId);
+    if (query.event_type) base.where('event_type', query.event_type);
+    const [total, rows] = await Promise.all([base.clone().resultSize(), base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset)]);
+    return { total, rows };
+  }
+
+  async pruneBefore(cutoff: string): Promise<void> {
+    await this.Event.query().where('timestamp', '<', cutoff).delete();
+  }
+}

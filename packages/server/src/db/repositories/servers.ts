@@ -1,0 +1,96 @@
+import type { Knex } from 'knex';
+import { ACTIVE_STATUSES, IDLE_STATUSES, type ServerStatus } from '@garrison/core';
+import { ServerModel } from '../models/ServerModel.js';
+import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
+
+export type ServerRow = Pick<
+  ServerModel,
+  | 'id' | 'name' | 'description' | 'game_type' | 'status' | 'pid' | 'exe_path' | 'game_port' | 'rcon_port' | 'auto_restart'
+  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'started_at' | 'process_start_time' | 'created_at' | 'updated_at'
+>;
+export type NewServer = Omit<ServerRow, 'id'>;
+
+/** The columns of a list item: the list reads only these. */
+export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at'] as const;
+export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number]>;
+
+type RecordPatch = Partial<Omit<ServerRow, 'id' | 'created_at'>>;
+
+/** The servers table (and the config sections made with a server). */
+export class ServerRepository {
+  private readonly Server: typeof ServerModel;
+  private readonly Section: typeof ConfigSectionModel;
+
+  constructor(private readonly knex: Knex) {
+    this.Server = ServerModel.bindKnex(knex);
+    this.Section = ConfigSectionModel.bindKnex(knex);
+  }
+
+  async find(id: number): Promise<ServerRow | undefined> {
+    return this.Server.query().findById(id);
+  }
+
+  async all(): Promise<ServerRow[]> {
+    return this.Server.query().orderBy('id');
+  }
+
+  async inStatuses(statuses: readonly ServerStatus[]): Promise<ServerRow[]> {
+    return this.Server.query().whereIn('status', statuses).orderBy('id');
+  }
+
+  async activeWithoutProcess(): Promise<ServerRow[]> {
+    return this.Server.query()
+      .whereIn('status', ACTIVE_STATUSES)
+      .whereNotExists((q) => q.select(1).from('processes').whereRaw('processes.server_id = servers.id').andWhere('processes.role', 'server'));
+  }
+
+  /** The dashboard's hot read: plain rows of the list columns, without building models. */
+  async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ListRow[]> {
+    const query = this.knex('servers').select(LIST_COLUMNS).orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
+    if (filter.game_type) query.where('game_type', filter.game_type);
+    return query;
+  }
+
+  async counts(): Promise<{ running: number; total: number }> {
+    const [total, running] = await Promise.all([this.Server.query().resultSize(), this.Server.query().whereIn('status', ACTIVE_STATUSES).resultSize()]);
+    return { running, total };
+  }
+
+  /** Another server using one of these ports for its game or its remote admin. */
+  async clash(ports: number[], exceptId?: number): Promise<Pick<ServerRow, 'id' | 'name' | 'game_port' | 'rcon_port'> | undefined> {
+    const query = this.Server.query()
+      .select('id', 'name', 'game_port', 'rcon_port')
+      .where((q) => q.whereIn('game_port', ports).orWhereIn('rcon_port', ports));
+    if (exceptId !== undefined) query.whereNot('id', exceptId);
+    return query.first();
+  }
+
+  /** The record and its config sections, in one transaction. */
+  async create(server: NewServer, sections: { section: string; data: string }[]): Promise<ServerRow> {
+    return this.Server.transaction(async (trx) => {
+      const created = await this.Server.query(trx).insertAndFetch(server);
+      for (const s of sections) await this.Section.query(trx).insert({ server_id: created.id, ...s, config_version: 1 });
+      return created;
+    });
+  }
+
+  async update(id: number, patch: RecordPatch): Promise<ServerRow> {
+    return this.Server.query().patchAndFetchById(id, patch);
+  }
+
+  /**
+   * Changes the record only while it is still as expected (a status among `from`, the process `pid`):
+   * the compare-and-set every state change of the supervisor rests on. True when it changed.
+   */
+  async transition(id: number, expect: { from?: readonly ServerStatus[]; pid?: number }, patch: RecordPatch): Promise<boolean> {
+    const query = this.Server.query().findById(id);
+    if (expect.from) query.whereIn('status', expect.from);
+    if (expect.pid !== undefined) query.where('pid', expect.pid);
+    return (await query.patch(patch)) > 0;
+  }
+
+  /** Deletes a server without a process (a start racing the delete leaves it alone). */
+  async deleteIdle(id: number): Promise<boolean> {
+    return (await this.Server.query().deleteById(id).whereIn('status', IDLE_STATUSES)) > 0;
+  }
+}

@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { Role } from '@garrison/core';
+import { UserModel } from '../models/UserModel.js';
+
+export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login'>;
+
+/** The users table. */
+export class UserRepository {
+  private readonly User: typeof UserModel;
+
+  constructor(private readonly knex: Knex) {
+    this.User = UserModel.bindKnex(knex);
+  }
+
+  async byUsername(username: string): Promise<UserRow | undefined> {
+    return this.User.query().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+  }
+
+  async byId(id: number): Promise<UserRow | undefined> {
+    return this.User.query().findById(id);
+  }
+
+  /** The three columns every authenticated request needs, without building a model. */
+  async principal(id: number): Promise<Pick<UserRow, 'id' | 'username' | 'role'> | undefined> {
+    return this.knex('users').select('id', 'username', 'role').where('id', id).first();
+  }
+
+  async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>): Promise<void> {
+    await this.User.query().findById(id).patch(patch);
+  }
+
+  async list(): Promise<UserRow[]> {
+    return this.User.query().orderBy('id');
+  }
+
+  /** Throws the database's unique violation for a taken name (see isUniqueViolation). */
+  async insert(user: { username: string; password_hash: string; role: Role; created_at: string }): Promise<UserRow> {
+    return this.User.query().insertAndFetch({ ...user, last_login: null });
+  }
+
+  async delete(id: number): Promise<boolean> {
+    return (await this.User.query().deleteById(id)) > 0;
+  }
+
+  async count(): Promise<number> {
+    return this.User.query().resultSize();
+  }
+}

@@ -1,0 +1,54 @@
+import type { DependencyContainer } from 'tsyringe';
+import { TOKENS } from '../tokens.js';
+import type { RouteTable } from './route-table.js';
+import { authRoutes } from '../auth/routes.js';
+import { UserService } from '../auth/service.js';
+import { gameRoutes } from '../games/routes.js';
+import { systemRoutes } from '../system/routes.js';
+import { ServerService } from '../servers/service.js';
+import { serverRoutes } from '../servers/routes.js';
+import { lifecycleRoutes } from '../supervisor/routes.js';
+import { Supervisor } from '../supervisor/supervisor.js';
+import { ConfigService } from '../config/service.js';
+import { configRoutes } from '../config/routes.js';
+import { RemoteAdminService } from '../rcon/service.js';
+import { rconRoutes } from '../rcon/routes.js';
+import { AuditService } from '../audit/service.js';
+import { auditRoutes } from '../audit/routes.js';
+import { ProcessService } from '../processes/service.js';
+import { processRoutes } from '../processes/routes.js';
+import { LogService } from '../logs/service.js';
+import { logRoutes } from '../logs/routes.js';
+import { MetricsService } from '../metrics/service.js';
+import { metricsRoutes } from '../metrics/routes.js';
+import { PlayerService } from '../players/service.js';
+import { playerRoutes } from '../players/routes.js';
+import { BanService } from '../bans/service.js';
+import { banRoutes } from '../bans/routes.js';
+import { LogFileService } from '../logfiles/service.js';
+import { logFileRoutes } from '../logfiles/routes.js';
+import { MissionService } from '../missions/service.js';
+import { missionRoutes } from '../missions/routes.js';
+import { ModService } from '../mods/service.js';
+import { modRoutes } from '../mods/routes.js';
+
+/** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
+export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
+  const servers = c.resolve(ServerService);
+  authRoutes(routes, c.resolve(UserService));
+  gameRoutes(routes, c.resolve(TOKENS.Adapters));
+  systemRoutes(routes, servers, c.resolve(TOKENS.Adapters));
+  serverRoutes(routes, servers);
+  lifecycleRoutes(routes, c.resolve(Supervisor));
+  processRoutes(routes, c.resolve(ProcessService));
+  configRoutes(routes, c.resolve(ConfigService));
+  rconRoutes(routes, c.resolve(RemoteAdminService));
+  auditRoutes(routes, c.resolve(AuditService));
+  logRoutes(routes, c.resolve(LogService));
+  metricsRoutes(routes, c.resolve(MetricsService));
+  playerRoutes(routes, c.resolve(PlayerService));
+  banRoutes(routes, c.resolve(BanService));
+  logFileRoutes(routes, c.resolve(LogFileService));
+  missionRoutes(routes, c.resolve(MissionService));
+  modRoutes(routes, c.resolve(ModService));
+}

@@ -1,0 +1,94 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import Router from '@koa/router';
+import type { DependencyContainer } from 'tsyringe';
+import { TOKENS } from '../tokens.js';
+import { RouteTable } from './route-table.js';
+import { errorMiddleware } from './errors.js';
+import { accessLog } from './access-log.js';
+import { rateLimitMiddleware } from './rate-limit.js';
+import { answerProtocolErrors, requireHost } from './protocol-errors.js';
+import { boundUnreadBody, lingerOnClose } from './lingering-close.js';
+import { trackInFlight } from './in-flight.js';
+import { buildOpenApi } from './openapi.js';
+import { TableVersions } from '../db/table-versions.js';
+import { ReadCache } from '../db/read-cache.js';
+import type { Database } from '../db/connection.js';
+import { bearerToken, makeAuthenticator } from '../auth/authenticate.js';
+import { TokenService } from '../auth/tokens.js';
+import { UserService } from '../auth/service.js';
+import { ServerService } from '../servers/service.js';
+import { WebSocketHub, type HubStats } from '../ws/hub.js';
+import { webConsole } from '../web-console/serve.js';
+import { SERVICE_VERSION } from '../system/routes.js';
+import { implementRoutes } from './routes.js';
+
+/** Longer than the clients' and proxies' own idle time-outs (nginx keeps upstream connections 60 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export interface HttpFront {
+  url: string;
+  port: number;
+  stats(): HubStats;
+  /** Stops accepting, closes the WebSockets with 1001, lets the answers under way finish. */
+  close(): Promise<void>;
+}
+
+/** The HTTP and WebSocket front: the routes of core's endpoint table over the services, on a listening port. */
+export async function listen(container: DependencyContainer, db: Database): Promise<HttpFront> {
+  const settings = container.resolve(TOKENS.Settings);
+  const logger = container.resolve(TOKENS.Logger);
+  const adapters = container.resolve(TOKENS.Adapters);
+  const tableVersions = new TableVersions(db.knex);
+  const servers = container.resolve(ServerService);
+  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions));
+
+  const routes = new RouteTable();
+  implementRoutes(routes, container);
+  const router = new Router();
+  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions) });
+  const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
+  router.get('/api/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+
+  const app = new Koa();
+  app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  app.use(accessLog(logger));
+  app.use(boundUnreadBody());
+  app.use(errorMiddleware(logger));
+  app.use(requireHost());
+  app.use(webConsole());
+  app.use(rateLimitMiddleware(settings));
+  app.use(router.routes());
+
+  // Host is checked by requireHost, so that its absence is answered in the envelope like every failure.
+  const http: Server = createServer({ requireHostHeader: false }, app.callback());
+  // Node's default of 5 minutes per request would cut off a 500 MB mission upload on a slow link.
+  http.requestTimeout = 60 * 60_000;
+  // The server closing an idle connection first races a request sent on it, which then fails with a reset.
+  http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  answerProtocolErrors(http, logger);
+  lingerOnClose(http);
+  const inFlight = trackInFlight(http);
+  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock));
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(settings.port, settings.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    stats: () => hub.stats(),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      inFlight.closeAfterAnswers();
+      http.closeIdleConnections();
+      await hub.close();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { inject, injectable } from 'tsyringe';
+import type { Logger } from 'pino';
+import { SYSTEM_ACTOR } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import { ServerService } from '../servers/service.js';
+import { ServerLocks } from '../servers/locks.js';
+import { AuditService } from '../audit/service.js';
+import { NO_PROCESS, ServerStates } from './status.js';
+
+/**
+ * The auto-restart of crashed servers: with `auto_restart` on and restarts left, the server is started
+ * again after a back-off of 2 s, doubling per restart up to 60 s, as a delayed job (a manual action
+ * meanwhile cancels it).
+ */
+@injectable()
+export class AutoRestarts {
+  private readonly pending = new Map<number, Job>();
+  private stopped = false;
+
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(ServerLocks) private readonly locks: ServerLocks,
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(ServerStates) private readonly states: ServerStates,
+  ) {}
+
+  /** Plans the restart of a crashed server; `start` runs under the server's lock. */
+  async schedule(serverId: number, start: () => Promise<unknown>): Promise<void> {
+    const row = await this.servers.row(serverId).catch(() => null);
+    if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
+    const wait = Math.min(this.settings.restartBackoffMs * 2 ** row.restart_count, this.settings.restartBackoffMaxMs);
+    this.cancel(serverId);
+    const job = this.jobs.after(`supervisor.restart:${serverId}`, wait, () =>
+      this.locks.run(serverId, async () => {
+        this.pending.delete(serverId);
+        const current = await this.servers.row(serverId).catch(() => null);
+        if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
+        const attempt = current.restart_count + 1;
+        await this.states.transition(serverId, {}, { restart_count: attempt }, false);
+        void this.audit.record(serverId, 'auto_restart', SYSTEM_ACTOR, { attempt, max_restarts: current.max_restarts, after_ms: wait });
+        try {
+          await start();
+        } catch (err) {
+          this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
+          await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
+          void this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: (err as Error).message, attempt });
+        }
+      }),
+    );
+    this.pending.set(serverId, job);
+  }
+
+  cancel(serverId: number): void {
+    this.pending.get(serverId)?.cancel();
+    this.pending.delete(serverId);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const job of this.pending.values()) job.cancel();
+    this.pending.clear();
+  }
+}

@@ -46,6 +46,8 @@ export function resources(c: { call: CallFn }) {
       restart: (id: number): Result<'restartServer'> => c.call('restartServer', { params: server(id) }),
       kill: (id: number): Result<'killServer'> => c.call('killServer', { params: server(id) }),
       events: (id: number, query: Query<'listServerEvents'> = {}): Result<'listServerEvents'> => c.call('listServerEvents', { params: server(id), query }),
+      /** The game server's process and its headless clients'. */
+      processes: (id: number): Result<'listProcesses'> => c.call('listProcesses', { params: server(id) }),
     },
     logs: {
       list: (id: number, query: Query<'listLogs'> = {}): Result<'listLogs'> => c.call('listLogs', { params: server(id), query }),

@@ -106,6 +106,8 @@ describe('the SDK on every endpoint', () => {
     await client.logs.clear(s.id);
     assert.ok(Array.isArray(await client.metrics.get(s.id)));
     assert.ok((await client.servers.events(s.id)).events.some((e) => e.event_type === 'start'));
+    const processes = await client.servers.processes(s.id);
+    assert.deepEqual(processes.map((p) => [p.role, p.index, p.pid, p.status]), [['server', 0, pid, 'running']]);
     const restarted = await client.servers.restart(s.id);
     assert.notEqual(restarted.pid, pid);
     await waitFor(async () => (await client.servers.get(s.id)).status === 'running', { timeoutMs: 30_000, what: 'running again' });

@@ -129,3 +129,11 @@ export async function wsClient(baseUrl: string, pathAndQuery: string) {
     close: () => socket.terminate(),
   };
 }
+
+/**
+ * Moves a fake clock on a quarter second at a time until `predicate` holds: each step runs the timers
+ * that fall due and lets real I/O (requests, the game) run before the next.
+ */
+export function advanceUntil<T>(clock: { advance(ms: number): Promise<void> }, predicate: () => Promise<T | false | null | undefined>, what: string, stepMs = 250): Promise<T> {
+  return waitFor(async () => (await predicate()) || (await clock.advance(stepMs), false), { timeoutMs: 60_000, intervalMs: 1, what });
+}

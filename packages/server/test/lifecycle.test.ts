@@ -90,51 +90,7 @@ describe('starting, stopping and watching game processes', () => {
     }
   });
 
-  it('kills a game that ignores the shutdown once the stop time-out has passed', async () => {
-    const s = await createGameServer(suite.h, suite.fake);
-    try {
-      const { pid } = (await post(s.id, 'start')).body.data;
-      await statusBecomes(suite.h, s.id, 'running');
-      await command(s.id, 'testkit.hang');
-      const started = Date.now();
-      const res = await post(s.id, 'stop');
-      assert.deepEqual(res.body.data, { status: 'stopped' });
-      assert.ok(Date.now() - started >= FAST_SUPERVISION.stopTimeoutMs - 100, 'it waited for the game first');
-      assert.ok(!isAlive(pid));
-      const trail = (await suite.h.api('GET', `/servers/${s.id}/events?event_type=stop_timeout`, { token: suite.h.adminToken })).body.data;
-      assert.equal(trail.total, 1);
-    } finally {
-      await killGames(suite.h);
-    }
-  });
-
-  it('marks a crash, and restarts with back-off up to max_restarts', async () => {
-    const s = await createGameServer(suite.h, suite.fake, { auto_restart: true, max_restarts: 1 });
-    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.adminToken}`);
-    try {
-      const first = (await post(s.id, 'start')).body.data.pid;
-      await statusBecomes(suite.h, s.id, 'running');
-      await command(s.id, 'testkit.crash');
-      await ws.next((m) => m.server_id === s.id && m.type === 'server_status' && m.data.status === 'crashed', 'crashed event');
-      const again = await waitFor(async () => {
-        const r = await serverRecord(suite.h, s.id);
-        return r.status === 'running' && r.pid !== first && r;
-      }, { timeoutMs: 30_000, what: 'the automatic restart' });
-      assert.equal(again.restart_count, 1);
-
-      await command(s.id, 'testkit.crash'); // no restarts left
-      await statusBecomes(suite.h, s.id, 'crashed');
-      const trail = (await suite.h.api('GET', `/servers/${s.id}/events`, { token: suite.h.adminToken })).body.data.events.map((e: { event_type: string }) => e.event_type);
-      assert.deepEqual(trail.filter((t: string) => ['crashed', 'auto_restart'].includes(t)).reverse(), ['crashed', 'auto_restart', 'crashed']);
-
-      // A manual start resets the count.
-      await post(s.id, 'start');
-      assert.equal((await statusBecomes(suite.h, s.id, 'running')).restart_count, 0);
-    } finally {
-      ws.close();
-      await killGames(suite.h);
-    }
-  });
+  // The stop time-out and the auto-restart's back-off are in clock.test.ts, on a fake clock.
 
   it('restarts: stop, then start with a new process', async () => {
     const s = await createGameServer(suite.h, suite.fake);

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHarness } from './helpers.js';
+import { rawRequest } from './raw-http.js';
 import { gameService, FAST_SUPERVISION, createGameServer, killGames, statusBecomes, wsClient } from './games.js';
 
 describe('the WebSocket /ws', () => {
@@ -69,6 +70,18 @@ describe('the WebSocket /ws', () => {
     } finally {
       for (const c of [onlyA, onlyB, everything, appendix]) c.close();
       await killGames(suite.h);
+    }
+  });
+
+  it('answers an upgrade on any other path with a 404 in the envelope, like every unknown route', async () => {
+    const { host } = new URL(suite.h.url);
+    for (const path of ['/wsx', '/api/servers', '/ws/1/extra', `/socket?token=${suite.h.viewerToken}`]) {
+      const res = await rawRequest(suite.h.url, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`);
+      assert.equal(res.status, 404, path);
+      assert.match(res.headers['content-type'] ?? '', /^application\/json/);
+      const body = JSON.parse(res.body);
+      assert.deepEqual({ ...body, error: { ...body.error, message: typeof body.error.message } }, { success: false, data: null, error: { code: 'NOT_FOUND', message: 'string' } });
+      assert.ok(!res.text.includes(suite.h.viewerToken), 'the token in the query is not echoed');
     }
   });
 

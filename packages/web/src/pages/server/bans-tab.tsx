@@ -46,7 +46,7 @@ export function BansTab({ server }: TabProps) {
                 </td>
                 <td>{b.ban_type}</td>
                 <td>{b.reason || '–'}</td>
-                <td>{b.banned_by}</td>
+                <td>{b.source === 'file' ? <span title="Found in the game's ban file: written there by the game, another tool or by hand">{b.banned_by} (file)</span> : b.banned_by}</td>
                 <td>{b.expires_at ? new Date(b.expires_at).toLocaleString() : 'never'}</td>
                 {admin && (
                   <td>

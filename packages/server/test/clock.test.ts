@@ -1,0 +1,134 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FakeClock } from '@garrison/server';
+import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { startHarness, withDatabase, type Harness } from './helpers.js';
+import { advanceUntil, createGameServer, isAlive, killGames, serverRecord, wsClient, type FakeInstall } from './games.js';
+
+const STOP_TIMEOUT_MS = 30_000;
+const BACKOFF_MS = 2000;
+const GUID_A = 'a'.repeat(32);
+
+/**
+ * What the supervisor and the periodic jobs do when time passes (a stop time-out, an auto-restart's
+ * back-off, a ban's expiry, the retention of history), on a fake clock: time moves when the test moves
+ * it, so nothing here waits for it, and what must not happen early is seen not to.
+ */
+describe('supervision on a fake clock', () => {
+  let h: Harness;
+  let fake: FakeInstall;
+  const clock = new FakeClock();
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    h = await startHarness({ clock, stopTimeoutMs: STOP_TIMEOUT_MS, restartBackoffMs: BACKOFF_MS, readyTimeoutMs: 3_600_000, historyRetentionDays: 3, logRetentionDays: 1, metricsRetentionHours: 1, metricsIntervalMs: 5000, banExpiryCheckMs: 600_000 });
+  });
+  after(async () => {
+    await killGames(h);
+    await h.close();
+    await fake.remove();
+  });
+
+  const post = (id: number, action: string, body?: unknown) => h.api('POST', `/servers/${id}/${action}`, { token: h.adminToken, body });
+  const becomes = (id: number, status: string) => advanceUntil(clock, async () => {
+    const r = await serverRecord(h, id);
+    return r.status === status && r;
+  }, `server ${id} to be ${status}`);
+  const running = async (overrides: Record<string, unknown> = {}) => {
+    const s = await createGameServer(h, fake, overrides);
+    const { pid } = (await post(s.id, 'start')).body.data;
+    await becomes(s.id, 'running');
+    return { ...s, pid: pid as number };
+  };
+
+  it('kills a game that ignores the shutdown once the stop time-out has passed, and not before', async () => {
+    const s = await running();
+    try {
+      await post(s.id, 'rcon/command', { command: 'testkit.hang' });
+      const stopping = post(s.id, 'stop');
+      // Once the stop waits on the clock for the game (a timer of the stop time-out), time moves on.
+      await waitFor(() => clock.timers.some((t) => t.label === `exit of ${s.pid}` && t.inMs === STOP_TIMEOUT_MS), { what: 'the stop to wait for the game' });
+      await clock.advance(STOP_TIMEOUT_MS - 5000);
+      assert.ok(isAlive(s.pid), 'still given its time');
+      assert.equal((await serverRecord(h, s.id)).status, 'stopping');
+      await clock.advance(5000);
+      const res = await stopping;
+      assert.deepEqual(res.body.data, { status: 'stopped' });
+      assert.ok(!isAlive(s.pid));
+      const trail = (await h.api('GET', `/servers/${s.id}/events?event_type=stop_timeout`, { token: h.adminToken })).body.data;
+      assert.equal(trail.total, 1);
+    } finally {
+      await killGames(h);
+    }
+  });
+
+  it('marks a crash, and restarts with back-off up to max_restarts', async () => {
+    const s = await running({ auto_restart: true, max_restarts: 1 });
+    const ws = await wsClient(h.url, `/ws?token=${h.adminToken}`);
+    try {
+      await post(s.id, 'rcon/command', { command: 'testkit.crash' });
+      await ws.next((m) => m.server_id === s.id && m.type === 'server_status' && m.data.status === 'crashed', 'crashed event');
+      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), { what: 'the restart to wait out its back-off' });
+      await clock.advance(BACKOFF_MS - 500);
+      assert.equal((await serverRecord(h, s.id)).status, 'crashed', 'waiting out its back-off');
+      const again = await advanceUntil(clock, async () => {
+        const r = await serverRecord(h, s.id);
+        return r.status === 'running' && r.pid !== s.pid && r;
+      }, 'the automatic restart');
+      assert.equal(again.restart_count, 1);
+
+      await post(s.id, 'rcon/command', { command: 'testkit.crash' }); // no restarts left
+      await advanceUntil(clock, async () => (await serverRecord(h, s.id)).status === 'crashed', 'crashed again');
+      await clock.advance(BACKOFF_MS * 10);
+      assert.equal((await serverRecord(h, s.id)).status, 'crashed', 'no restart left');
+      const trail = (await h.api('GET', `/servers/${s.id}/events`, { token: h.adminToken })).body.data.events.map((e: { event_type: string }) => e.event_type);
+      assert.deepEqual(trail.filter((t: string) => ['crashed', 'auto_restart'].includes(t)).reverse(), ['crashed', 'auto_restart', 'crashed']);
+
+      // A manual start resets the count.
+      await post(s.id, 'start');
+      assert.equal((await becomes(s.id, 'running')).restart_count, 0);
+    } finally {
+      ws.close();
+      await post(s.id, 'kill'); // through the service: an outside kill would be a crash, and restarted
+      await killGames(h);
+    }
+  });
+
+  it('ends a timed ban when its time comes: gone from the list and the ban file, and not before', async () => {
+    const s = await createGameServer(h, fake);
+    const file = () => readFile(join(h.dataDir, 'servers', String(s.id), 'battleye', 'bans.txt'), 'utf8').catch(() => '');
+    const listed = async () => (await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data.map((b: { guid: string }) => b.guid);
+    await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: GUID_A, duration_minutes: 90 } });
+    assert.match(await file(), new RegExp(GUID_A));
+    await clock.advance(89 * 60_000);
+    assert.deepEqual(await listed(), [GUID_A], 'a minute left');
+    await clock.advance(61_000); // a second over: MySQL keeps whole seconds, and may round the expiry up
+    assert.deepEqual(await listed(), []);
+    await advanceUntil(clock, async () => !(await file()).includes(GUID_A), 'the expired ban to leave the ban file', 60_000);
+  });
+
+  it('keeps history, log lines and metrics only as long as their retention says', async () => {
+    const s = await running();
+    try {
+      await post(s.id, 'rcon/command', { command: 'testkit.log info stamped at the start' });
+      await advanceUntil(clock, async () => (await h.api('GET', `/servers/${s.id}/logs?search=stamped`, { token: h.viewerToken })).body.data.total === 1, 'the line stored');
+      await advanceUntil(clock, async () => (await h.api('GET', `/servers/${s.id}/metrics`, { token: h.viewerToken })).body.data.length > 0, 'a metrics sample');
+      const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0]!.n));
+      assert.ok((await count('server_events')) > 0);
+      await post(s.id, 'kill');
+
+      // Metrics go after an hour, log lines after a day, the audit trail after three days.
+      await clock.advance(2 * 3_600_000);
+      await advanceUntil(clock, async () => (await count('metrics')) === 0, 'old metrics pruned', 60_000);
+      assert.ok((await count('log_lines')) > 0);
+      await clock.advance(86_400_000);
+      await advanceUntil(clock, async () => (await count('log_lines')) === 0, 'old log lines pruned', 60_000);
+      assert.ok((await count('server_events')) > 0);
+      await clock.advance(2 * 86_400_000);
+      await advanceUntil(clock, async () => (await count('server_events')) === 0, 'old audit entries pruned', 3_600_000);
+    } finally {
+      await killGames(h);
+    }
+  });
+});

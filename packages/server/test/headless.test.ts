@@ -1,0 +1,165 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FakeClock } from '@garrison/server';
+import { freeGamePorts, installFakeGameaTemp, waitFor, type GarrisonOptions } from '@garrison/testkit';
+import { expectError, startHarness, type Harness } from './helpers.js';
+import { advanceUntil, isAlive, killGames, wsClient, type FakeInstall } from './games.js';
+import { serveProcess } from './cli-run.js';
+
+const BACKOFF_MS = 5000;
+
+const cmdline = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+
+describe('headless clients, supervised on a fake clock', () => {
+  let h: Harness;
+  let fake: FakeInstall;
+  const clock = new FakeClock();
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    for (const folder of ['@cba', '@admintools']) await mkdir(join(fake.dir, folder));
+    const options: GarrisonOptions = { clock, stopTimeoutMs: 3000, restartBackoffMs: BACKOFF_MS, readyTimeoutMs: 600_000 };
+    h = await startHarness(options);
+  });
+  after(async () => {
+    await killGames(h, await headlessPids());
+    await h.close();
+    await fake.remove();
+  });
+
+  const api = (method: string, path: string, body?: unknown) => h.api(method, path, { token: h.adminToken, body });
+  const processes = async (id: number) => (await api('GET', `/servers/${id}/processes`)).body.data as { role: string; index: number; pid: number | null; status: string; restart_count: number }[];
+  const seenPids: number[] = [];
+  const headlessPids = async () => seenPids;
+  const until = <T>(predicate: () => Promise<T | false | null | undefined>, what: string) => advanceUntil(clock, predicate, what);
+
+  it('takes 0 to 10 headless clients in create and update', async () => {
+    expectError(await api('POST', '/servers', { name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 11 }), 400, 'VALIDATION_ERROR');
+    const s = (await api('POST', '/servers', { name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 })).body.data;
+    assert.equal(s.headless_clients, 2);
+    assert.equal((await api('PUT', `/servers/${s.id}`, { headless_clients: 0 })).body.data.headless_clients, 0);
+    assert.equal((await api('DELETE', `/servers/${s.id}`)).status, 204);
+  });
+
+  it('starts two after the server runs, restarts only the one that crashes after its back-off, gives up past the limit, and stops them first', async () => {
+    const s = (await api('POST', '/servers', { name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2, max_restarts: 1 })).body.data;
+    await api('PUT', `/servers/${s.id}/mods/enabled`, { mods: [{ name: '@cba', is_server_mod: false }, { name: '@admintools', is_server_mod: true }] });
+    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    try {
+      const preview = (await api('GET', `/servers/${s.id}/config/preview`)).body.data['server.cfg'] as string;
+      assert.match(preview, /^headlessClients\[\] = \{"127\.0\.0\.1"\};$/m);
+      assert.match(preview, /^localClient\[\] = \{"127\.0\.0\.1"\};$/m);
+
+      assert.equal((await api('POST', `/servers/${s.id}/start`)).status, 200);
+      const started = await until(async () => {
+        const list = await processes(s.id);
+        return list.length === 3 && list.every((p) => p.status === 'running') && list;
+      }, 'the server and two headless clients running');
+      assert.deepEqual(started.map((p) => [p.role, p.index]), [['server', 0], ['headless', 1], ['headless', 2]]);
+      const [server, hc1, hc2] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]];
+      seenPids.push(hc1.pid!, hc2.pid!);
+      for (const [hc, index] of [[hc1, 1], [hc2, 2]] as const) {
+        const args = await cmdline(hc.pid!);
+        for (const arg of ['-client', '-connect=127.0.0.1', `-port=${s.game_port}`, '-mod=@cba', `-profiles=${join(h.dataDir, 'servers', String(s.id), 'headless', String(index))}`, `-name=HC${index}`]) {
+          assert.ok(args.includes(arg), `${arg} in ${args.join(' ')}`);
+        }
+        assert.ok(!args.some((a) => a.includes('@admintools')), 'never the server mods');
+      }
+
+      // One crashes: it alone comes back, after its back-off and not before.
+      process.kill(hc1.pid!, 'SIGUSR2');
+      await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.status === 'crashed', 'the crash reported');
+      await clock.advance(BACKOFF_MS - 1000);
+      assert.equal((await processes(s.id))[1]!.status, 'crashed', 'still waiting out its back-off');
+      const again = await until(async () => {
+        const list = await processes(s.id);
+        return list[1]!.status === 'running' && list;
+      }, 'the headless client restarted');
+      assert.notEqual(again[1]!.pid, hc1.pid);
+      assert.equal(again[1]!.restart_count, 1);
+      assert.equal(again[2]!.pid, hc2.pid, 'the other one untouched');
+      assert.equal(again[0]!.pid, server.pid, 'the server untouched');
+      seenPids.push(again[1]!.pid!);
+
+      // Over the limit (max_restarts 1): it stays down and says so.
+      process.kill(again[1]!.pid!, 'SIGUSR2');
+      await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.reason === 'gave_up', 'giving up reported');
+      await clock.advance(BACKOFF_MS * 4);
+      assert.equal((await processes(s.id))[1]!.status, 'crashed');
+      const trail = (await api('GET', `/servers/${s.id}/events`)).body.data.events.map((e: { event_type: string }) => e.event_type);
+      for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up']) assert.ok(trail.includes(type), type);
+
+      // A stop takes the clients first, then the server.
+      const stopping = api('POST', `/servers/${s.id}/stop`);
+      await until(async () => !isAlive(hc2.pid!), 'the headless client to stop');
+      assert.equal((await stopping).status, 200);
+      const stopped = await processes(s.id);
+      assert.ok(stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')), JSON.stringify(stopped));
+      assert.ok(stopped.every((p) => p.pid === null));
+      assert.ok(!isAlive(server.pid!) && !isAlive(hc2.pid!));
+    } finally {
+      ws.close();
+    }
+  });
+});
+
+describe('headless clients across a service killed and started again', () => {
+  let fake: FakeInstall;
+  const pids: number[] = [];
+  before(async () => {
+    fake = await installFakeGameaTemp();
+  });
+  after(async () => {
+    for (const pid of pids) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    await fake.remove();
+  });
+
+  it('re-adopts the server and its clients, with no duplicates', { timeout: 120_000 }, async () => {
+    const dataDir = join(fake.dir, 'garrison-data');
+    const env = { GARRISON_ADMIN_PASSWORD: 'headless-password-1', GARRISON_STOP_TIMEOUT_MS: '3000' };
+    const first = await serveProcess(['--data-dir', dataDir], env);
+    const { apiClient } = await import('@garrison/testkit');
+    let api = apiClient(first.url);
+    let token = (await api('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } })).body.data.access_token;
+    const s = (await api('POST', '/servers', { token, body: { name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } })).body.data;
+    await api('POST', `/servers/${s.id}/start`, { token });
+    const running = await waitFor(async () => {
+      const list = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
+      return list.length === 3 && list.every((p) => p.status === 'running') && list;
+    }, { timeoutMs: 60_000, what: 'three processes running' });
+    pids.push(...running.map((p) => p.pid));
+
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+    assert.ok(running.every((p) => isAlive(p.pid)), 'the games outlive the service');
+
+    const second = await serveProcess(['--data-dir', dataDir], env);
+    try {
+      api = apiClient(second.url);
+      token = (await api('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } })).body.data.access_token;
+      const adopted = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
+      assert.deepEqual(adopted.map((p) => [p.pid, p.status]), running.map((p) => [p.pid, 'running']));
+      assert.equal((await api('GET', `/servers/${s.id}`, { token })).body.data.status, 'running');
+      const trail = (await api('GET', `/servers/${s.id}/events?event_type=adopted`, { token })).body.data.total;
+      assert.equal(trail, 1);
+      // Still supervised: a crash of a client is seen and it comes back (real time here: 2 s back-off).
+      process.kill(running[2]!.pid, 'SIGUSR2');
+      const back = await waitFor(async () => {
+        const list = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
+        return list[2]!.status === 'running' && list[2]!.pid !== running[2]!.pid && list;
+      }, { timeoutMs: 30_000, what: 'the adopted client restarted' });
+      pids.push(back[2]!.pid);
+      assert.equal((await api('POST', `/servers/${s.id}/stop`, { token })).status, 200);
+      assert.ok([...running, back[2]!].every((p) => !isAlive(p.pid)), 'all gone');
+    } finally {
+      await second.process.kill();
+    }
+  });
+});

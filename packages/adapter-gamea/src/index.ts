@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdminTarget, type ServerContext } from '@garrison/core';
-import { BattlEyeClient } from './battleye/client.js';
+import { BattlEyeClient } from '@garrison/core/battleye';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';
 import { checkSection } from './config/extra-lines.js';

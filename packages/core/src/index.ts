@@ -4,6 +4,7 @@ export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './adapter/contract.js';
 export * from './adapter/config-fields.js';
+export * from './adapter/validate.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/games.js';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { endpoints } from '@garrison/core';
 import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
 

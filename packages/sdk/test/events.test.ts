@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, withDeadline, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, waitFor, withDeadline } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { GarrisonApiError, GarrisonClient, type LiveEvent } from '@garrison/sdk';
 
 describe('GarrisonClient live events', () => {

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { endpoints, type EndpointId } from '@garrison/core';
 import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
 

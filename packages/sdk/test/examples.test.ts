@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, startProcess, withDeadline, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, startProcess, withDeadline } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { GarrisonClient } from '@garrison/sdk';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 // Helpers for tests that run real fake game processes under the service.
 import { WebSocket } from 'ws';
 import { after, before } from 'node:test';
-import { freeGamePorts, installFakeGameaTemp, waitFor, withDeadline, type GarrisonOptions } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, waitFor, withDeadline } from '@garrison/testkit';
+import { type GarrisonOptions } from '@garrison/testkit/harness';
 import { startHarness, withDatabase, type Harness } from './helpers.js';
 
 export type FakeInstall = Awaited<ReturnType<typeof installFakeGameaTemp>>;

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
-import { freeGamePorts, installFakeGameaTemp, waitFor, type GarrisonOptions } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { type GarrisonOptions } from '@garrison/testkit/harness';
 import { expectError, startHarness, type Harness } from './helpers.js';
 import { advanceUntil, isAlive, killGames, wsClient, type FakeInstall } from './games.js';
 import { serveProcess } from './cli-run.js';
@@ -125,7 +126,7 @@ describe('headless clients across a service killed and started again', () => {
     const dataDir = join(fake.dir, 'garrison-data');
     const env = { GARRISON_ADMIN_PASSWORD: 'headless-password-1', GARRISON_STOP_TIMEOUT_MS: '3000' };
     const first = await serveProcess(['--data-dir', dataDir], env);
-    const { apiClient } = await import('@garrison/testkit');
+    const { apiClient } = await import('@garrison/testkit/harness');
     let api = apiClient(first.url);
     let token = (await api('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } })).body.data.access_token;
     const s = (await api('POST', '/servers', { token, body: { name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } })).body.data;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import knexFactory from 'knex';
-import { apiClient, freeGamePorts, startGarrison, type ApiResponse, type GarrisonOptions, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts } from '@garrison/testkit';
+import { apiClient, startGarrison, type ApiResponse, type GarrisonOptions, type TestGarrison } from '@garrison/testkit/harness';
 
 export const ADMIN_PASSWORD = 'admin-password-1';
 

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, killAll, startProcess, withDeadline } from '@garrison/testkit';
+import { killAll, startProcess, withDeadline } from '@garrison/testkit';
+import { apiClient } from '@garrison/testkit/harness';
 import { onMysql } from './helpers.js';
 import { cliEnv, listeningUrl } from './cli-run.js';
 

@@ -4,7 +4,8 @@ import { connect, type Socket } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { apiClient, killAll, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import { killAll, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import { apiClient } from '@garrison/testkit/harness';
 import { cliEnv, listeningUrl, serveProcess } from './cli-run.js';
 import { wsClient } from './games.js';
 

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import knexFactory from 'knex';
 import { pino } from 'pino';
 import { startServer, type RunningServer, type StartOptions } from '@garrison/server';
-import { installFakeGamea } from './install.js';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -136,9 +135,3 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
   };
 }
 
-/** Installs the fake game server into a new temporary folder; `remove()` deletes it. */
-export async function installFakeGameaTemp(): Promise<{ dir: string; exePath: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'garrison-fake-gamea-'));
-  const { executables } = await installFakeGamea(dir);
-  return { dir, exePath: executables[0]!, remove: () => rm(dir, { recursive: true, force: true }) };
-}

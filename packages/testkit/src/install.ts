@@ -1,4 +1,5 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,4 +35,11 @@ export async function installFakeGamea(dir: string): Promise<{ dir: string; exec
     executables.push(path);
   }
   return { dir: target, executables };
+}
+
+/** Installs the fake game server into a new temporary folder; `remove()` deletes it. */
+export async function installFakeGameaTemp(): Promise<{ dir: string; exePath: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'garrison-fake-gamea-'));
+  const { executables } = await installFakeGamea(dir);
+  return { dir, exePath: executables[0]!, remove: () => rm(dir, { recursive: true, force: true }) };
 }

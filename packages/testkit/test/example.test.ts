@@ -4,10 +4,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sectionDefaults, type ServerContext } from '@garrison/core';
 import gamea from '@garrison/adapter-gamea';
-import { BattlEyeClient } from '@garrison/adapter-gamea/battleye';
-import {
-  FakeRconServer, connectRcon, freeGamePorts, installFakeGameaTemp, startGarrison, startProcess, withDeadline,
-} from '@garrison/testkit';
+import { BattlEyeClient } from '@garrison/core/battleye';
+import { FakeRconServer, connectRcon, freeGamePorts, installFakeGameaTemp, startProcess, withDeadline } from '@garrison/testkit';
+import { startGarrison } from '@garrison/testkit/harness';
 
 // Free ports only, readiness awaited with a deadline, every process killed in `finally`: this runs on
 // a busy machine, maybe beside another suite. `--test-timeout` bounds each test.

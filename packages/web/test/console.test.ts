@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, Page } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signIn } from './browser.js';
 

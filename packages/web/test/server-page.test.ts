@@ -2,7 +2,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp, startGarrison, waitFor, type TestGarrison } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signIn } from './browser.js';
 

@@ -1,3 +1,3 @@
-export * from './protocol.js';
-export { PartCollector, RecentSequences } from './reassembly.js';
-export { BattlEyeClient, type BattlEyeClientOptions } from './client.js';
+// BattlEye RCon lives in core (several games speak it, and the testkit's fake server needs it without
+// this adapter); this path stays for code that imported it from here.
+export * from '@garrison/core/battleye';

@@ -1,14 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  ADAPTER_API_VERSION,
-  CAPABILITIES,
-  CAPABILITY_MEMBERS,
-  isAdapterDefinition,
-  type AdapterDefinition,
-  type Capability,
-} from '@garrison/core';
+import { ADAPTER_API_VERSION, adapterDefinitionProblem, type AdapterDefinition } from '@garrison/core';
 
 /** The step at which loading an adapter failed, so an author knows where to look. */
 export type LoadPhase = 'resolve' | 'import' | 'check';
@@ -90,31 +83,9 @@ export function discoverAdapterPackages(roots: string[]): FoundPackage[] {
 }
 
 function checkDefinition(source: string, value: unknown): AdapterDefinition {
-  if (!isAdapterDefinition(value)) {
-    throw new PluginLoadError(source, 'check', 'the default export is not an adapter', 'default-export the result of defineAdapter({...}) from @garrison/core');
-  }
-  if (value.apiVersion !== ADAPTER_API_VERSION) {
-    throw new PluginLoadError(source, 'check', `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`, 'rebuild it against this server\'s @garrison/core');
-  }
-  const { identity } = value;
-  for (const key of ['game_type', 'display_name', 'version', 'schema_version'] as const) {
-    if (typeof identity?.[key] !== 'string' || !identity[key]) {
-      throw new PluginLoadError(source, 'check', `identity.${key} is missing`, 'give the adapter a game_type, display_name, version and schema_version');
-    }
-  }
-  if (!/^[a-z0-9][a-z0-9_-]{0,63}$/.test(identity.game_type)) {
-    throw new PluginLoadError(source, 'check', `game_type ${JSON.stringify(identity.game_type)} is not a lower-case identifier`, 'use letters, digits, - and _');
-  }
-  for (const [name, impl] of Object.entries(value.capabilities ?? {})) {
-    if (!(CAPABILITIES as readonly string[]).includes(name)) {
-      throw new PluginLoadError(source, 'check', `unknown capability ${name}`, `capabilities are named ${CAPABILITIES.join(', ')}`);
-    }
-    const missing = CAPABILITY_MEMBERS[name as Capability].filter((m) => (impl as unknown as Record<string, unknown>)?.[m as string] === undefined);
-    if (missing.length) {
-      throw new PluginLoadError(source, 'check', `capability ${name} lacks ${missing.join(', ')}`, 'implement every member of the capability interface in @garrison/core');
-    }
-  }
-  return value;
+  const problem = adapterDefinitionProblem(value);
+  if (problem) throw new PluginLoadError(source, 'check', problem.reason, problem.hint);
+  return value as AdapterDefinition;
 }
 
 /** The file a package's `import` would load: its exports' `.` entry (import/default condition), else `main`. */

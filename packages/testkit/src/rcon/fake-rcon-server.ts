@@ -7,7 +7,7 @@ import {
   encodeMessage,
   encodeReplyParts,
   nextSequence,
-} from '@garrison/adapter-gamea/battleye';
+} from '@garrison/core/battleye';
 import { adminsText, bansText, messages, missionsText, playersText, type FakeBan, type FakePlayer } from './formats.js';
 
 /** Switches a test flips to make the network or the server misbehave; they apply from the next datagram on. */

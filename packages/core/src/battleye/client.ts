@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { ApiError, type RemoteAdminSession, type RemoteAdminTarget } from '@garrison/core';
+import { ApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
 import {
   decodeServerPacket,
   encodeCommand,

@@ -1,0 +1,43 @@
+import { ADAPTER_API_VERSION, CAPABILITIES, CAPABILITY_MEMBERS, isAdapterDefinition, type AdapterDefinition, type Capability } from './contract.js';
+
+/** What keeps a value from being a usable adapter, and what to do about it. */
+export interface AdapterProblem {
+  reason: string;
+  hint: string;
+}
+
+/** A game type as the service and its URLs use it: a lower-case identifier. */
+export const GAME_TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * The one check of an adapter's shape, made by the service's loader before it accepts an adapter and
+ * by the testkit's conformance suite, so that an adapter the suite passes is one the service loads.
+ * Null when the value is a complete adapter of this API version.
+ */
+export function adapterDefinitionProblem(value: unknown): AdapterProblem | null {
+  if (!isAdapterDefinition(value)) {
+    return { reason: 'the default export is not an adapter', hint: 'default-export the result of defineAdapter({...}) from @garrison/core' };
+  }
+  if (value.apiVersion !== ADAPTER_API_VERSION) {
+    return { reason: `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`, hint: "rebuild it against this server's @garrison/core" };
+  }
+  const { identity } = value as AdapterDefinition;
+  for (const key of ['game_type', 'display_name', 'version', 'schema_version'] as const) {
+    if (typeof identity?.[key] !== 'string' || !identity[key]) {
+      return { reason: `identity.${key} is missing`, hint: 'give the adapter a game_type, display_name, version and schema_version' };
+    }
+  }
+  if (!GAME_TYPE_PATTERN.test(identity.game_type)) {
+    return { reason: `game_type ${JSON.stringify(identity.game_type)} is not a lower-case identifier`, hint: 'use letters, digits, - and _' };
+  }
+  for (const [name, impl] of Object.entries(value.capabilities ?? {})) {
+    if (!(CAPABILITIES as readonly string[]).includes(name)) {
+      return { reason: `unknown capability ${name}`, hint: `capabilities are named ${CAPABILITIES.join(', ')}` };
+    }
+    const missing = CAPABILITY_MEMBERS[name as Capability].filter((m) => (impl as unknown as Record<string, unknown>)?.[m as string] === undefined);
+    if (missing.length) {
+      return { reason: `capability ${name} lacks ${missing.join(', ')}`, hint: 'implement every member of the capability interface in @garrison/core' };
+    }
+  }
+  return null;
+}

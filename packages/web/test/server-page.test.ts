@@ -331,6 +331,46 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.deepEqual(errors, []);
   });
 
+  it('shows the headless clients with their state, live through a crash and its restart, and their count in the edit form', { timeout: 120_000 }, async () => {
+    const created = await h.api('POST', '/servers', { token, body: { name: 'HC Ops', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const hcServer = created.body.data.id as number;
+    try {
+      const context = await browser.newContext({ viewport: DESKTOP });
+      contexts.push(context);
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      await signIn(page, h.url, 'admin', h.adminPassword);
+      await page.goto(`${h.url}/#/servers/${hcServer}/console`);
+      await page.getByRole('heading', { name: 'HC Ops' }).waitFor();
+      const row = (index: number) => page.getByTestId(`process-headless-${index}`);
+      await row(1).waitFor(); // listed before the start, stopped
+
+      await page.getByRole('button', { name: 'Start' }).click();
+      for (const index of [1, 2]) await row(index).getByText('running').waitFor({ timeout: 60_000 });
+      await page.getByTestId('process-server-0').getByText('running').waitFor();
+
+      // One client crashes: its row says so and comes back running with one restart, the other untouched.
+      const list = (await h.api('GET', `/servers/${hcServer}/processes`, { token })).body.data as { role: string; index: number; pid: number }[];
+      const first = list.find((p) => p.role === 'headless' && p.index === 1)!;
+      process.kill(first.pid, 'SIGUSR2'); // the fake client's fault switch: exit as a crash
+      await waitFor(async () => (await row(1).locator('td').nth(3).textContent()) === '1' && (await row(1).getByText('running').count()) === 1, {
+        timeoutMs: 30_000,
+        what: 'headless client 1 restarted once',
+      });
+      assert.equal(await row(2).locator('td').nth(3).textContent(), '0');
+
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit HC Ops' });
+      assert.equal(await dialog.getByLabel('Headless clients').inputValue(), '2');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await screenshot(page, 'server-headless-desktop');
+      assert.deepEqual(errors, []);
+    } finally {
+      await h.api('POST', `/servers/${hcServer}/kill`, { token });
+    }
+  });
+
   it('names every control on every tab, and works from the keyboard', { timeout: 60_000 }, async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
     contexts.push(context);

@@ -1,4 +1,4 @@
-import { Port, MaxRestarts, type CreateServerRequest } from '@garrison/core';
+import { Port, MaxRestarts, HeadlessClients, type CreateServerRequest } from '@garrison/core';
 
 type Fields = Omit<CreateServerRequest, 'game_type'>;
 
@@ -37,6 +37,18 @@ export function ServerFields({ initial }: { initial?: Partial<Fields> }) {
           <input name="max_restarts" type="number" min={MaxRestarts.minimum} max={MaxRestarts.maximum} defaultValue={(initial?.max_restarts ?? 3).toString()} />
         </label>
       </div>
+      <label>
+        Headless clients
+        <input
+          name="headless_clients"
+          type="number"
+          min={HeadlessClients.minimum}
+          max={HeadlessClients.maximum}
+          defaultValue={(initial?.headless_clients ?? HeadlessClients.default).toString()}
+          aria-describedby="headless-hint"
+        />
+        <small id="headless-hint" class="small">Extra game processes that run the mission's AI, started once the server runs and restarted when they crash.</small>
+      </label>
     </>
   );
 }
@@ -53,5 +65,6 @@ export function readServerFields(formElement: HTMLFormElement): Fields {
     description: text('description') || null,
     auto_restart: form.get('auto_restart') === 'on',
     max_restarts: Number(text('max_restarts') || 3),
+    headless_clients: Number(text('headless_clients') || 0),
   };
 }

@@ -16,6 +16,7 @@ import { ModsTab } from './mods-tab.js';
 import { LogFilesTab } from './log-files-tab.js';
 import { AuditTab } from './audit-tab.js';
 import { ConfigTab } from './config-tab.js';
+import { ProcessesPanel } from './processes-panel.js';
 import { lazy } from '../../components/lazy.js';
 
 // The charts library is the console's largest part: it loads when the metrics tab is first opened.
@@ -74,7 +75,9 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <Figure label="Game port" value={server.game_port} />
         <Figure label="RCon port" value={server.rcon_port} />
         <Figure label="Game" value={server.game_type} />
+        {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}
       </dl>
+      <ProcessesPanel server={server} />
       {admin && (
         <ServerActions server={server} run={action.run}>
           <button type="button" class="quiet" onClick={() => setEditing(true)}>

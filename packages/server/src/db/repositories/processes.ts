@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ProcessRole, ServerStatus } from '@garrison/core';
+import { ACTIVE_STATUSES, type ProcessRole, type ServerStatus } from '@garrison/core';
 
 export interface ProcessRow {
   id: number;
@@ -53,7 +53,7 @@ export class ProcessRepository {
     await this.knex('processes').whereNull('instance_id').update({ instance_id: instanceId });
     return this.knex<ProcessRow>('processes')
       .where('instance_id', instanceId)
-      .whereIn('status', ['starting', 'running', 'stopping'])
+      .whereIn('status', ACTIVE_STATUSES)
       .orderBy([{ column: 'server_id' }, { column: 'role', order: 'desc' }, { column: 'idx' }]);
   }
 

@@ -69,6 +69,15 @@ describe('missions: upload, list, rotation, delete', () => {
     assert.deepEqual(names.filter((n) => n.startsWith('.upload-') || n.startsWith('big') || n.startsWith('readme')), []);
   });
 
+  it('takes a file of exactly the size limit, and refuses one byte more', async () => {
+    const s = await createGameServer(suite.h, suite.fake);
+    const exact = await upload(s.id, [{ name: 'file', filename: 'exact.Altis.pbo', content: Buffer.alloc(LIMIT, 2) }]);
+    assert.equal(exact.status, 201, JSON.stringify(exact.body));
+    assert.equal(exact.body.data.file_size, LIMIT);
+    expectError((await upload(s.id, [{ name: 'file', filename: 'over.Altis.pbo', content: Buffer.alloc(LIMIT + 1, 2) }])) as never, 413, 'FILE_TOO_LARGE');
+    assert.deepEqual(await leftovers(), []);
+  });
+
   it('refuses a bad name as soon as the part begins, before the body is sent or a byte is written', async () => {
     const s = await createGameServer(suite.h, suite.fake);
     for (const [filename, code] of [['readme.txt', 'ADAPTER_ERROR'], ['.hidden.Altis.pbo', 'ADAPTER_ERROR'], ['', 'NO_FILENAME']] as const) {

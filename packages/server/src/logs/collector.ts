@@ -77,16 +77,22 @@ export class LogCollector {
    */
   watchFiles(onWrite: () => void): void {
     this.onWrite = onWrite;
-    this.watchFile(this.output.path);
-    if (this.rpt) this.watchFile(this.rpt.path);
+    this.watchFile(this.output.path, 0);
+    if (this.rpt) this.watchFile(this.rpt.path, 1);
   }
 
   private onWrite: (() => void) | null = null;
+  /** The files written since they were last read (a change reads only those). */
+  private readonly changed = new Set<0 | 1>();
 
-  private watchFile(path: string): void {
+  private watchFile(path: string, source: 0 | 1): void {
     if (!this.onWrite) return;
+    const onWrite = this.onWrite;
     try {
-      const watcher = watch(path, { persistent: false }, this.onWrite);
+      const watcher = watch(path, { persistent: false }, () => {
+        this.changed.add(source);
+        onWrite();
+      });
       watcher.on('error', () => watcher.close());
       this.watchers.push(watcher);
     } catch {
@@ -96,19 +102,27 @@ export class LogCollector {
 
   close(): void {
     for (const w of this.watchers.splice(0)) w.close();
+    this.output.close();
+    this.rpt?.close();
   }
 
   get rptPosition(): { path: string; offset: number } | null {
     return this.rpt && { path: this.rpt.path, offset: this.rpt.offset };
   }
 
-  /** New lines since the last call, parsed and throttled (a notice line in place of the dropped ones). */
-  async collect(): Promise<CollectedLine[]> {
+  /**
+   * New lines since the last call, parsed and throttled (a notice line in place of the dropped ones):
+   * of both files, or with `onlyChanged` of those a change was seen in (the game writes most lines to
+   * both: each write would otherwise read both files twice).
+   */
+  async collect(onlyChanged = false): Promise<CollectedLine[]> {
     await this.findRpt();
     const out: CollectedLine[] = [];
     const sources: [0 | 1, FileFollower | null][] = [[0, this.output], [1, this.rpt]];
+    const wanted = new Set(onlyChanged ? this.changed : [0, 1]);
+    this.changed.clear();
     for (const [source, follower] of sources) {
-      if (!follower) continue;
+      if (!follower || !wanted.has(source)) continue;
       for (const raw of await follower.readLines(READ_PER_TICK)) {
         const line = raw.replace(/\r$/, '');
         if (!line.trim()) continue;
@@ -152,7 +166,7 @@ export class LogCollector {
     for (const target of await openFiles(this.pid)) {
       if (target.startsWith(this.logFolder.dir + '/') && extname(target).toLowerCase() === this.logFolder.extension.toLowerCase()) {
         this.rpt = new FileFollower(target, 0);
-        this.watchFile(target);
+        this.watchFile(target, 1);
         return;
       }
     }

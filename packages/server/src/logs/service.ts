@@ -16,6 +16,7 @@ import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
 import { OUTPUT_FILE } from '../processes/output.js';
 import { FileFollower } from './follow.js';
 import { LogCollector, type CollectedLine } from './collector.js';
+import { LineStore } from './line-store.js';
 
 /** Files are watched; this poll is the fallback (and finds each game's own log file). */
 const TICK_MS = 1000;
@@ -46,6 +47,7 @@ export class LogService implements ProcessWatch, Lifecycle {
   private reader: Job | null = null;
   private agePruner: Job | null = null;
   private stopWatching: (() => void) | null = null;
+  private readonly lineStore: LineStore;
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
@@ -56,7 +58,9 @@ export class LogService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
-  ) {}
+  ) {
+    this.lineStore = new LineStore(jobs, (serverId, lines) => this.store(serverId, lines));
+  }
 
   start(): void {
     this.stopWatching = this.watchers.add('logs', this);
@@ -70,6 +74,7 @@ export class LogService implements ProcessWatch, Lifecycle {
     this.agePruner?.cancel();
     for (const collector of await Promise.all(this.collectors.values())) collector?.close();
     await this.ticking;
+    await this.lineStore.flush();
   }
 
   attached(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): void {
@@ -132,7 +137,7 @@ export class LogService implements ProcessWatch, Lifecycle {
     collector.queued = true;
     this.queue(() => {
       collector.queued = false;
-      return this.drain([collector]);
+      return this.drain([collector], false, true);
     });
   }
 
@@ -151,21 +156,23 @@ export class LogService implements ProcessWatch, Lifecycle {
     return this.ticking;
   }
 
-  private async drain(collectors: LogCollector[], final = false): Promise<void> {
+  private async drain(collectors: LogCollector[], final = false, onlyChanged = false): Promise<void> {
     for (const collector of collectors) {
-      const lines = await collector.collect();
+      const lines = await collector.collect(onlyChanged);
       if (lines.length) {
         // Live first: a watcher should not wait for the database.
         for (const line of lines) this.events.publish({ type: 'log', server_id: collector.serverId, data: line });
-        await this.store(collector.serverId, lines);
+        await this.lineStore.add(collector.serverId, lines);
         this.touched.add(collector.serverId);
       }
       // Saved at most once a second, and on letting go: a flood must not become a flood of small writes.
       if (!final && (!lines.length || this.clock.now() - collector.savedAt < 1000)) continue;
       collector.savedAt = this.clock.now();
       const offsets: Offsets = { pid: collector.pid, output: collector.output.offset, rpt: collector.rptPosition };
-      await writeFile(join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE), JSON.stringify(offsets)).catch(() => {});
+      const path = join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE);
+      this.lineStore.afterStored(() => writeFile(path, JSON.stringify(offsets)).catch(() => {}));
     }
+    if (final) await this.lineStore.flush();
   }
 
   private async store(serverId: number, lines: CollectedLine[]): Promise<void> {

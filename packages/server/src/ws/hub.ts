@@ -122,19 +122,23 @@ export class WebSocketHub {
     }
   }
 
-  /** Each event is serialised once for all the clients of a form, whatever their number. */
+  /**
+   * Each event is serialised and encoded once for all the clients of a form, whatever their number:
+   * the same bytes go to every socket (ws frames a Buffer without copying it; a string it would encode
+   * again for each client).
+   */
   private deliver(event: GarrisonEvent): void {
     const { channel } = EventCatalogue[event.type];
-    let contractMessage: string | undefined;
-    let appendixMessage: string | undefined;
+    let contractMessage: Buffer | undefined;
+    let appendixMessage: Buffer | undefined;
     for (const client of this.clients) {
       if (client.servers && !client.servers.has(event.server_id)) continue;
       if (!client.channels.has(channel)) continue;
       // The appendix names a message by its channel; a headless client's status keeps its own name there.
-      const text = client.appendix
-        ? (appendixMessage ??= JSON.stringify({ type: event.type === 'process_status' ? event.type : channel, server_id: event.server_id, data: event.data }))
-        : (contractMessage ??= JSON.stringify({ type: wireType(event.type), server_id: event.server_id, data: event.data }));
-      this.sendText(client, text);
+      const bytes = client.appendix
+        ? (appendixMessage ??= Buffer.from(JSON.stringify({ type: event.type === 'process_status' ? event.type : channel, server_id: event.server_id, data: event.data })))
+        : (contractMessage ??= Buffer.from(JSON.stringify({ type: wireType(event.type), server_id: event.server_id, data: event.data })));
+      this.sendText(client, bytes);
     }
   }
 
@@ -142,7 +146,8 @@ export class WebSocketHub {
     this.sendText(client, JSON.stringify(message));
   }
 
-  private sendText(client: Client, text: string): void {
+  /** A text frame; `text` as a string, or already encoded (UTF-8). */
+  private sendText(client: Client, text: string | Buffer): void {
     const { socket } = client;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > SEND_BUFFER_LIMIT) {
@@ -157,7 +162,7 @@ export class WebSocketHub {
       return;
     }
     client.overSince = 0;
-    socket.send(text);
+    socket.send(text, { binary: false });
   }
 
   /** Closes every connection with 1001 (going away), as the service stops. */

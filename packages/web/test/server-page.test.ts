@@ -18,7 +18,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   before(async () => {
     fake = await installFakeGameaTemp();
     await mkdir(join(fake.dir, '@cba'));
-    h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 30_000, rateLimit: 60 });
+    h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 90_000, rateLimit: 60 }); // a game's readiness is slow on a busy machine
     browser = await launchChromium();
     const ports = await freeGamePorts();
     const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...ports } });
@@ -331,7 +331,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.deepEqual(errors, []);
   });
 
-  it('shows the headless clients with their state, live through a crash and its restart, and their count in the edit form', { timeout: 120_000 }, async () => {
+  it('shows the headless clients with their state, live through a crash and its restart, and their count in the edit form', { timeout: 200_000 }, async () => {
     const created = await h.api('POST', '/servers', { token, body: { name: 'HC Ops', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const hcServer = created.body.data.id as number;
@@ -347,12 +347,21 @@ describe('the server page in a real Chromium, within the default rate limit', ()
       await row(1).waitFor(); // listed before the start, stopped
 
       await page.getByRole('button', { name: 'Start' }).click();
-      for (const index of [1, 2]) await row(index).getByText('running').waitFor({ timeout: 60_000 });
+      // Through the API first, with what it says when it does not come: then the page must show it.
+      const processes = async () => (await h.api('GET', `/servers/${hcServer}/processes`, { token })).body.data as { role: string; index: number; pid: number; status: string }[];
+      let seen: unknown;
+      await waitFor(async () => ((seen = await processes()) as { status: string }[]).filter((p) => p.status === 'running').length === 3, {
+        timeoutMs: 120_000,
+        intervalMs: 2_000,
+        what: 'the server and its two headless clients running',
+      }).catch((err: Error) => {
+        throw new Error(`${err.message}: ${JSON.stringify(seen)}`);
+      });
+      for (const index of [1, 2]) await row(index).getByText('running').waitFor({ timeout: 15_000 });
       await page.getByTestId('process-server-0').getByText('running').waitFor();
 
       // One client crashes: its row says so and comes back running with one restart, the other untouched.
-      const list = (await h.api('GET', `/servers/${hcServer}/processes`, { token })).body.data as { role: string; index: number; pid: number }[];
-      const first = list.find((p) => p.role === 'headless' && p.index === 1)!;
+      const first = (await processes()).find((p) => p.role === 'headless' && p.index === 1)!;
       process.kill(first.pid, 'SIGUSR2'); // the fake client's fault switch: exit as a crash
       await waitFor(async () => (await row(1).locator('td').nth(3).textContent()) === '1' && (await row(1).getByText('running').count()) === 1, {
         timeoutMs: 30_000,

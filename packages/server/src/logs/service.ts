@@ -72,8 +72,10 @@ export class LogService implements ProcessWatch, Lifecycle {
     this.stopWatching?.();
     this.reader?.cancel();
     this.agePruner?.cancel();
-    for (const collector of await Promise.all(this.collectors.values())) collector?.close();
+    const collectors = await Promise.all(this.collectors.values());
+    for (const collector of collectors) collector?.close();
     await this.ticking;
+    for (const collector of collectors) collector?.close(); // a read under way may have opened a file again
     await this.lineStore.flush();
   }
 
@@ -101,6 +103,7 @@ export class LogService implements ProcessWatch, Lifecycle {
         collector.then(async (c) => {
           c?.close();
           if (c) await this.drain([c], true);
+          c?.close(); // the last read opened the files again
         }),
       );
     }

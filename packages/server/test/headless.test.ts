@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
 import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
 import { type GarrisonOptions } from '@garrison/testkit/harness';
-import { expectError, startHarness, type Harness } from './helpers.js';
+import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
+import { startHarness, type Harness } from './helpers.js';
 import { advanceUntil, isAlive, killGames, wsClient, type FakeInstall } from './games.js';
 import { serveProcess } from './cli-run.js';
 
@@ -29,30 +30,34 @@ describe('headless clients, supervised on a fake clock', () => {
     await fake.remove();
   });
 
-  const api = (method: string, path: string, body?: unknown) => h.api(method, path, { token: h.adminToken, body });
-  const processes = async (id: number) => (await api('GET', `/servers/${id}/processes`)).body.data as { role: string; index: number; pid: number | null; status: string; restart_count: number }[];
+  // Through the typed SDK, as an integrator would: its types are the API's own.
+  const client = () => new GarrisonClient({ baseUrl: h.url, token: h.adminToken });
+  const processes = (id: number) => client().servers.processes(id);
   const seenPids: number[] = [];
   const headlessPids = async () => seenPids;
   const until = <T>(predicate: () => Promise<T | false | null | undefined>, what: string) => advanceUntil(clock, predicate, what);
 
   it('takes 0 to 10 headless clients in create and update', async () => {
-    expectError(await api('POST', '/servers', { name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 11 }), 400, 'VALIDATION_ERROR');
-    const s = (await api('POST', '/servers', { name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 })).body.data;
+    const { servers } = client();
+    await assert.rejects(servers.create({ name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 11 }), (err: GarrisonApiError) => err.status === 400 && err.code === 'VALIDATION_ERROR');
+    const s = await servers.create({ name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 });
     assert.equal(s.headless_clients, 2);
-    assert.equal((await api('PUT', `/servers/${s.id}`, { headless_clients: 0 })).body.data.headless_clients, 0);
-    assert.equal((await api('DELETE', `/servers/${s.id}`)).status, 204);
+    assert.equal((await servers.update(s.id, { headless_clients: 0 })).headless_clients, 0);
+    await servers.delete(s.id);
+    await assert.rejects(servers.get(s.id), (err: GarrisonApiError) => err.code === 'NOT_FOUND');
   });
 
   it('starts two after the server runs, restarts only the one that crashes after its back-off, gives up past the limit, and stops them first', async () => {
-    const s = (await api('POST', '/servers', { name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2, max_restarts: 1 })).body.data;
-    await api('PUT', `/servers/${s.id}/mods/enabled`, { mods: [{ name: '@cba', is_server_mod: false }, { name: '@admintools', is_server_mod: true }] });
+    const sdk = client();
+    const s = await sdk.servers.create({ name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2, max_restarts: 1 });
+    await sdk.mods.setEnabled(s.id, { mods: [{ name: '@cba', is_server_mod: false }, { name: '@admintools', is_server_mod: true }] });
     const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
     try {
-      const preview = (await api('GET', `/servers/${s.id}/config/preview`)).body.data['server.cfg'] as string;
+      const preview = (await sdk.config.preview(s.id))['server.cfg']!;
       assert.match(preview, /^headlessClients\[\] = \{"127\.0\.0\.1"\};$/m);
       assert.match(preview, /^localClient\[\] = \{"127\.0\.0\.1"\};$/m);
 
-      assert.equal((await api('POST', `/servers/${s.id}/start`)).status, 200);
+      await sdk.servers.start(s.id);
       const started = await until(async () => {
         const list = await processes(s.id);
         return list.length === 3 && list.every((p) => p.status === 'running') && list;
@@ -88,13 +93,13 @@ describe('headless clients, supervised on a fake clock', () => {
       await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.reason === 'gave_up', 'giving up reported');
       await clock.advance(BACKOFF_MS * 4);
       assert.equal((await processes(s.id))[1]!.status, 'crashed');
-      const trail = (await api('GET', `/servers/${s.id}/events`)).body.data.events.map((e: { event_type: string }) => e.event_type);
-      for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up']) assert.ok(trail.includes(type), type);
+      const trail = (await sdk.servers.events(s.id)).events.map((e) => e.event_type);
+      for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up'] as const) assert.ok(trail.includes(type), type);
 
       // A stop takes the clients first, then the server.
-      const stopping = api('POST', `/servers/${s.id}/stop`);
+      const stopping = sdk.servers.stop(s.id);
       await until(async () => !isAlive(hc2.pid!), 'the headless client to stop');
-      assert.equal((await stopping).status, 200);
+      assert.deepEqual(await stopping, { status: 'stopped' });
       const stopped = await processes(s.id);
       assert.ok(stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')), JSON.stringify(stopped));
       assert.ok(stopped.every((p) => p.pid === null));
@@ -126,14 +131,13 @@ describe('headless clients across a service killed and started again', () => {
     const dataDir = join(fake.dir, 'garrison-data');
     const env = { GARRISON_ADMIN_PASSWORD: 'headless-password-1', GARRISON_STOP_TIMEOUT_MS: '3000' };
     const first = await serveProcess(['--data-dir', dataDir], env);
-    const { apiClient } = await import('@garrison/testkit/harness');
-    let api = apiClient(first.url);
-    let token = (await api('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } })).body.data.access_token;
-    const s = (await api('POST', '/servers', { token, body: { name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } })).body.data;
-    await api('POST', `/servers/${s.id}/start`, { token });
+    let sdk = new GarrisonClient({ baseUrl: first.url });
+    await sdk.login('admin', env.GARRISON_ADMIN_PASSWORD);
+    const s = await sdk.servers.create({ name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 });
+    await sdk.servers.start(s.id);
     const running = await waitFor(async () => {
-      const list = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
-      return list.length === 3 && list.every((p) => p.status === 'running') && list;
+      const list = await sdk.servers.processes(s.id);
+      return list.length === 3 && list.every((p) => p.status === 'running') && list.map((p) => ({ ...p, pid: p.pid! }));
     }, { timeoutMs: 60_000, what: 'three processes running' });
     pids.push(...running.map((p) => p.pid));
 
@@ -143,22 +147,21 @@ describe('headless clients across a service killed and started again', () => {
 
     const second = await serveProcess(['--data-dir', dataDir], env);
     try {
-      api = apiClient(second.url);
-      token = (await api('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } })).body.data.access_token;
-      const adopted = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
+      sdk = new GarrisonClient({ baseUrl: second.url });
+      await sdk.login('admin', env.GARRISON_ADMIN_PASSWORD);
+      const adopted = await sdk.servers.processes(s.id);
       assert.deepEqual(adopted.map((p) => [p.pid, p.status]), running.map((p) => [p.pid, 'running']));
-      assert.equal((await api('GET', `/servers/${s.id}`, { token })).body.data.status, 'running');
-      const trail = (await api('GET', `/servers/${s.id}/events?event_type=adopted`, { token })).body.data.total;
-      assert.equal(trail, 1);
+      assert.equal((await sdk.servers.get(s.id)).status, 'running');
+      assert.equal((await sdk.servers.events(s.id, { event_type: 'adopted' })).total, 1);
       // Still supervised: a crash of a client is seen and it comes back (real time here: 2 s back-off).
       process.kill(running[2]!.pid, 'SIGUSR2');
       const back = await waitFor(async () => {
-        const list = (await api('GET', `/servers/${s.id}/processes`, { token })).body.data as { pid: number; status: string }[];
-        return list[2]!.status === 'running' && list[2]!.pid !== running[2]!.pid && list;
+        const list = await sdk.servers.processes(s.id);
+        return list[2]!.status === 'running' && list[2]!.pid !== running[2]!.pid && list[2]!.pid;
       }, { timeoutMs: 30_000, what: 'the adopted client restarted' });
-      pids.push(back[2]!.pid);
-      assert.equal((await api('POST', `/servers/${s.id}/stop`, { token })).status, 200);
-      assert.ok([...running, back[2]!].every((p) => !isAlive(p.pid)), 'all gone');
+      pids.push(back);
+      assert.deepEqual(await sdk.servers.stop(s.id), { status: 'stopped' });
+      assert.ok([...running.map((p) => p.pid), back].every((pid) => !isAlive(pid)), 'all gone');
     } finally {
       await second.process.kill();
     }

@@ -19,13 +19,16 @@ const label = (p: Pick<ProcessRow, 'role' | 'index'>) => (p.role === 'server' ? 
 export function ProcessesPanel({ server }: { server: ServerRecord }) {
   const { state: processes, apply, error, reload } = useLiveState(() => client.servers.processes(server.id), [server.id]);
   useLiveEvents(server.id, {
-    process_status: ({ data }) =>
+    // Applied at once, then read again for the figures (CPU, memory) the event does not carry.
+    process_status: ({ data }) => {
+      reload();
       apply((list) => {
         const others = list.filter((p) => !(p.role === data.role && p.index === data.index));
         const old = list.find((p) => p.role === data.role && p.index === data.index);
         const row: ProcessRow = { cpu_percent: null, ram_mb: null, ...old, role: data.role, index: data.index, status: data.status, pid: data.pid, started_at: data.started_at, restart_count: data.restart_count };
         return [...others, row].sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === 'server' ? -1 : 1));
-      }),
+      });
+    },
     server_status: () => reload(),
   });
   const headless = processes?.filter((p) => p.role === 'headless') ?? [];

@@ -10,6 +10,8 @@ import { rawAnswer } from '../http/protocol-errors.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
 export const SEND_BUFFER_LIMIT = 1024 * 1024;
+/** Held back per client within one turn, at most (see holdUntilTurnEnds). */
+const CORK_FLUSH_BYTES = 64 * 1024;
 /** A client over the limit for this long has stopped reading: it is disconnected. */
 const STUCK_MS = 30_000;
 const MAX_CLIENT_MESSAGE = 16 * 1024;
@@ -28,6 +30,8 @@ interface Client {
   dropped: number;
   /** Since when its send buffer has been over the limit, or 0. */
   overSince: number;
+  /** Its TCP socket holds back what is sent until the current turn of the event loop ends. */
+  corked: boolean;
 }
 
 export interface HubStats {
@@ -87,7 +91,7 @@ export class WebSocketHub {
       principal = await this.authenticate(token).catch(() => {
         throw new Refused(4001, 'invalid or expired token');
       });
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0 };
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false };
     } catch (err) {
       const refused = err instanceof Refused ? err : new Refused(1011, 'internal error');
       socket.close(refused.code, refused.message);
@@ -162,7 +166,31 @@ export class WebSocketHub {
       return;
     }
     client.overSince = 0;
+    this.holdUntilTurnEnds(client);
     socket.send(text, { binary: false });
+    if ((tcpOf(client)?.writableLength ?? 0) >= CORK_FLUSH_BYTES) this.letGo(client);
+  }
+
+  /**
+   * The events published together (the lines of one read of a game's log, say) leave in one write
+   * per client rather than one each: a service that falls behind, as right after a start while its
+   * code is not yet compiled, catches up instead of writing its way further behind. At most
+   * CORK_FLUSH_BYTES are held, so that the send-buffer limit above still sees a client that does
+   * not read. (`_socket` is ws's TCP socket; ws corks it for each frame itself, and corks nest.)
+   */
+  private holdUntilTurnEnds(client: Client): void {
+    const tcp = tcpOf(client);
+    if (client.corked || !tcp) return;
+    client.corked = true;
+    tcp.cork();
+    queueMicrotask(() => this.letGo(client));
+  }
+
+  private letGo(client: Client): void {
+    const tcp = tcpOf(client);
+    if (!client.corked || !tcp) return;
+    client.corked = false;
+    if (!tcp.destroyed) tcp.uncork();
   }
 
   /** Closes every connection with 1001 (going away), as the service stops. */
@@ -195,3 +223,6 @@ function subscriptionOf(url: URL): Pick<Client, 'servers' | 'channels' | 'append
   }
   return { servers: segment === 'all' ? null : new Set([id(segment)]), channels: new Set(['status']), appendix: true };
 }
+
+type TcpSocket = { cork(): void; uncork(): void; destroyed: boolean; writableLength: number };
+const tcpOf = (client: Client) => (client.socket as unknown as { _socket?: TcpSocket })._socket;

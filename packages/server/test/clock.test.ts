@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
+import { GarrisonClient } from '@garrison/sdk';
 import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
 import { startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, isAlive, killGames, serverRecord, wsClient, type FakeInstall } from './games.js';
@@ -30,14 +31,17 @@ describe('supervision on a fake clock', () => {
     await fake.remove();
   });
 
-  const post = (id: number, action: string, body?: unknown) => h.api('POST', `/servers/${id}/${action}`, { token: h.adminToken, body });
+  // Through the typed SDK, as an admin's tool or a viewer's would call the service.
+  const admin = () => new GarrisonClient({ baseUrl: h.url, token: h.adminToken });
+  const viewer = () => new GarrisonClient({ baseUrl: h.url, token: h.viewerToken });
+  const rcon = (id: number, command: string) => admin().rcon.command(id, command);
   const becomes = (id: number, status: string) => advanceUntil(clock, async () => {
     const r = await serverRecord(h, id);
     return r.status === status && r;
   }, `server ${id} to be ${status}`);
   const running = async (overrides: Record<string, unknown> = {}) => {
     const s = await createGameServer(h, fake, overrides);
-    const { pid } = (await post(s.id, 'start')).body.data;
+    const { pid } = await admin().servers.start(s.id);
     await becomes(s.id, 'running');
     return { ...s, pid: pid as number };
   };
@@ -45,19 +49,17 @@ describe('supervision on a fake clock', () => {
   it('kills a game that ignores the shutdown once the stop time-out has passed, and not before', async () => {
     const s = await running();
     try {
-      await post(s.id, 'rcon/command', { command: 'testkit.hang' });
-      const stopping = post(s.id, 'stop');
+      await rcon(s.id, 'testkit.hang');
+      const stopping = admin().servers.stop(s.id);
       // Once the stop waits on the clock for the game (a timer of the stop time-out), time moves on.
       await waitFor(() => clock.timers.some((t) => t.label === `exit of ${s.pid}` && t.inMs === STOP_TIMEOUT_MS), { what: 'the stop to wait for the game' });
       await clock.advance(STOP_TIMEOUT_MS - 5000);
       assert.ok(isAlive(s.pid), 'still given its time');
       assert.equal((await serverRecord(h, s.id)).status, 'stopping');
       await clock.advance(5000);
-      const res = await stopping;
-      assert.deepEqual(res.body.data, { status: 'stopped' });
+      assert.deepEqual(await stopping, { status: 'stopped' });
       assert.ok(!isAlive(s.pid));
-      const trail = (await h.api('GET', `/servers/${s.id}/events?event_type=stop_timeout`, { token: h.adminToken })).body.data;
-      assert.equal(trail.total, 1);
+      assert.equal((await admin().servers.events(s.id, { event_type: 'stop_timeout' })).total, 1);
     } finally {
       await killGames(h);
     }
@@ -67,7 +69,7 @@ describe('supervision on a fake clock', () => {
     const s = await running({ auto_restart: true, max_restarts: 1 });
     const ws = await wsClient(h.url, `/ws?token=${h.adminToken}`);
     try {
-      await post(s.id, 'rcon/command', { command: 'testkit.crash' });
+      await rcon(s.id, 'testkit.crash');
       await ws.next((m) => m.server_id === s.id && m.type === 'server_status' && m.data.status === 'crashed', 'crashed event');
       await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), { what: 'the restart to wait out its back-off' });
       await clock.advance(BACKOFF_MS - 500);
@@ -78,19 +80,19 @@ describe('supervision on a fake clock', () => {
       }, 'the automatic restart');
       assert.equal(again.restart_count, 1);
 
-      await post(s.id, 'rcon/command', { command: 'testkit.crash' }); // no restarts left
+      await rcon(s.id, 'testkit.crash'); // no restarts left
       await advanceUntil(clock, async () => (await serverRecord(h, s.id)).status === 'crashed', 'crashed again');
       await clock.advance(BACKOFF_MS * 10);
       assert.equal((await serverRecord(h, s.id)).status, 'crashed', 'no restart left');
-      const trail = (await h.api('GET', `/servers/${s.id}/events`, { token: h.adminToken })).body.data.events.map((e: { event_type: string }) => e.event_type);
-      assert.deepEqual(trail.filter((t: string) => ['crashed', 'auto_restart'].includes(t)).reverse(), ['crashed', 'auto_restart', 'crashed']);
+      const trail = (await admin().servers.events(s.id)).events.map((e) => e.event_type);
+      assert.deepEqual(trail.filter((t) => t === 'crashed' || t === 'auto_restart').reverse(), ['crashed', 'auto_restart', 'crashed']);
 
       // A manual start resets the count.
-      await post(s.id, 'start');
+      await admin().servers.start(s.id);
       assert.equal((await becomes(s.id, 'running')).restart_count, 0);
     } finally {
       ws.close();
-      await post(s.id, 'kill'); // through the service: an outside kill would be a crash, and restarted
+      await admin().servers.kill(s.id); // through the service: an outside kill would be a crash, and restarted
       await killGames(h);
     }
   });
@@ -98,8 +100,8 @@ describe('supervision on a fake clock', () => {
   it('ends a timed ban when its time comes: gone from the list and the ban file, and not before', async () => {
     const s = await createGameServer(h, fake);
     const file = () => readFile(join(h.dataDir, 'servers', String(s.id), 'battleye', 'bans.txt'), 'utf8').catch(() => '');
-    const listed = async () => (await h.api('GET', `/servers/${s.id}/bans`, { token: h.viewerToken })).body.data.map((b: { guid: string }) => b.guid);
-    await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: GUID_A, duration_minutes: 90 } });
+    const listed = async () => (await viewer().bans.list(s.id)).map((b) => b.guid);
+    await admin().bans.create(s.id, { player_uid: GUID_A, duration_minutes: 90 });
     assert.match(await file(), new RegExp(GUID_A));
     await clock.advance(89 * 60_000);
     assert.deepEqual(await listed(), [GUID_A], 'a minute left');
@@ -111,12 +113,12 @@ describe('supervision on a fake clock', () => {
   it('keeps history, log lines and metrics only as long as their retention says', async () => {
     const s = await running();
     try {
-      await post(s.id, 'rcon/command', { command: 'testkit.log info stamped at the start' });
-      await advanceUntil(clock, async () => (await h.api('GET', `/servers/${s.id}/logs?search=stamped`, { token: h.viewerToken })).body.data.total === 1, 'the line stored');
-      await advanceUntil(clock, async () => (await h.api('GET', `/servers/${s.id}/metrics`, { token: h.viewerToken })).body.data.length > 0, 'a metrics sample');
+      await rcon(s.id, 'testkit.log info stamped at the start');
+      await advanceUntil(clock, async () => (await viewer().logs.list(s.id, { search: 'stamped' })).total === 1, 'the line stored');
+      await advanceUntil(clock, async () => (await viewer().metrics.get(s.id)).length > 0, 'a metrics sample');
       const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0]!.n));
       assert.ok((await count('server_events')) > 0);
-      await post(s.id, 'kill');
+      await admin().servers.kill(s.id);
 
       // Metrics go after an hour, log lines after a day, the audit trail after three days.
       await clock.advance(2 * 3_600_000);

@@ -120,8 +120,14 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     const before = new Map(watched.players.map((p) => [key(p), p]));
     const after = new Map(players.map((p) => [key(p), p]));
     const at = isoNow(this.clock);
-    for (const [k, p] of after) if (!before.has(k)) await this.repos.playerHistory.joined(serverId, p.slot_id, p.name, p.guid, at);
-    for (const [k, p] of before) if (!after.has(k)) await this.repos.playerHistory.left(serverId, p.slot_id, p.name, at);
+    // On the same chain as the game's join and leave messages: a visit is looked up, then made, by
+    // one of them at a time (two at once both found none and made two, on MariaDB).
+    const recorded = watched.messages.then(async () => {
+      for (const [k, p] of after) if (!before.has(k)) await this.repos.playerHistory.joined(serverId, p.slot_id, p.name, p.guid, at);
+      for (const [k, p] of before) if (!after.has(k)) await this.repos.playerHistory.left(serverId, p.slot_id, p.name, at);
+    });
+    watched.messages = recorded.catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player list not recorded'));
+    await recorded;
     const changed = before.size !== after.size || [...after.keys()].some((k) => !before.has(k));
     watched.players = players;
     this.live.update(serverId, { player_count: players.length });

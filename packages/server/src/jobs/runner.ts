@@ -77,6 +77,17 @@ export class JobRunner {
     return this.handle(entry);
   }
 
+  /** Cancels the job of that name, if there is one. */
+  cancel(name: string): void {
+    const entry = this.jobs.get(name);
+    if (entry) this.cancelEntry(entry);
+  }
+
+  /** Cancels every job whose name starts with `prefix` (`headless.restart:3:`): no registry of its own needed. */
+  cancelAll(prefix: string): void {
+    for (const entry of [...this.jobs.values()]) if (entry.name.startsWith(prefix)) this.cancelEntry(entry);
+  }
+
   status(): JobStatus[] {
     const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
     return [...this.jobs.values()].map((e) => ({

@@ -9,11 +9,9 @@ import { isoAgo, type Clock } from '../jobs/clock.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
-import { processUsage } from '../processes/proc.js';
+import { cpuPercentBetween, processUsage } from '../processes/proc.js';
 import { LiveFigures } from './live-values.js';
 
-/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
 const MAX_POINTS = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_JITTER_MS = 60_000;
@@ -79,8 +77,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     for (const [serverId, last] of this.watched) {
       const usage = processUsage(last.pid);
       if (!usage) continue;
-      const seconds = (now - last.at) / 1000;
-      const cpu = last.ticks === null || seconds <= 0 ? 0 : Math.max(0, ((usage.ticks - last.ticks) / TICKS_PER_SECOND / seconds) * 100);
+      const cpu = last.ticks === null ? 0 : cpuPercentBetween({ ticks: last.ticks, at: last.at }, { ticks: usage.ticks, at: now });
       this.watched.set(serverId, { pid: last.pid, ticks: usage.ticks, at: now });
       const point = { timestamp: new Date(now).toISOString(), cpu_percent: round(cpu), ram_mb: toMb(usage.rssBytes), player_count: this.live.get(serverId).player_count };
       this.live.update(serverId, { cpu_percent: point.cpu_percent, ram_mb: point.ram_mb });

@@ -7,6 +7,8 @@ import { isSameProcess, processStartTime, runsExecutable, signalGroup } from './
 
 /** An output file past this size is moved aside to `<name>.1` when a process starts writing to it. */
 const OUTPUT_ROTATE_BYTES = 16 * 1024 * 1024;
+/** How long a process is given to go after SIGKILL. */
+const KILL_WAIT_MS = 10_000;
 /** How often a process this service did not spawn (adopted after a restart) is checked for its exit. */
 const ADOPTED_POLL_MS = 200;
 
@@ -45,7 +47,11 @@ export class ProcessHandle {
     private readonly clock: Clock,
   ) {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
+    void this.exited.then(() => (this.gone = true));
   }
+
+  /** Set once the process has exited (or was let go). */
+  gone = false;
 
   /** Starts the process; resolves once it runs, with where its output starts in its file. */
   static async spawn(spec: SpawnSpec, clock: Clock): Promise<{ handle: ProcessHandle; outputOffset: number }> {
@@ -95,6 +101,26 @@ export class ProcessHandle {
   /** To the whole group the process leads (what it started goes with it). */
   signal(signal: NodeJS.Signals): void {
     signalGroup(this.pid, signal);
+  }
+
+  /**
+   * Asks the process to end (`ask`; SIGTERM to its group when none is given), gives it `graceMs`, then
+   * kills it. True when it ended by itself.
+   */
+  async end(graceMs: number, ask: () => unknown = () => this.signal('SIGTERM')): Promise<boolean> {
+    this.stopRequested = true;
+    // A kill meanwhile ends the process before an answer to `ask`: the wait ends with it.
+    await Promise.race([ask(), this.exited]);
+    if (await this.waitForExit(graceMs)) return true;
+    await this.kill();
+    return false;
+  }
+
+  /** SIGKILL to its group, and its end awaited (at most 10 s). False when it outlived that. */
+  kill(): Promise<boolean> {
+    this.stopRequested = true;
+    this.signal('SIGKILL');
+    return this.waitForExit(KILL_WAIT_MS);
   }
 
   /** Whether the process is gone within `ms`. */

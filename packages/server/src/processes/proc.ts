@@ -27,6 +27,15 @@ export function processStartTime(pid: number): string | null {
   return fields[19] ?? null; // field 22: starttime
 }
 
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** The share of one core a process used between two readings of its CPU ticks (at clock times in ms). */
+export function cpuPercentBetween(before: { ticks: number; at: number }, after: { ticks: number; at: number }): number {
+  const seconds = (after.at - before.at) / 1000;
+  return seconds <= 0 ? 0 : Math.max(0, ((after.ticks - before.ticks) / TICKS_PER_SECOND / seconds) * 100);
+}
+
 /** Total CPU time of `pid` in clock ticks (user + system), and its resident memory in bytes. */
 export function processUsage(pid: number): { ticks: number; rssBytes: number } | null {
   const fields = statFields(pid);

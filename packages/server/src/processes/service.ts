@@ -6,10 +6,7 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { ProcessHandle, type SpawnSpec } from './handle.js';
-import { processUsage } from './proc.js';
-
-/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+import { cpuPercentBetween, processUsage } from './proc.js';
 
 const nameOf = (key: ProcessKey) => `${key.server_id}:${key.role}:${key.idx}`;
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -110,8 +107,7 @@ export class ProcessService implements Lifecycle {
     const now = this.clock.now();
     const last = this.readings.get(nameOf(row)) ?? { ticks: 0, at: row.started_at ? Date.parse(row.started_at) : now };
     this.readings.set(nameOf(row), { ticks: usage.ticks, at: now });
-    const seconds = (now - last.at) / 1000;
-    const cpu = seconds > 0 ? Math.max(0, ((usage.ticks - last.ticks) / TICKS_PER_SECOND / seconds) * 100) : 0;
+    const cpu = cpuPercentBetween(last, { ticks: usage.ticks, at: now });
     return { cpu_percent: round(cpu), ram_mb: round(usage.rssBytes / 1024 / 1024) };
   }
 

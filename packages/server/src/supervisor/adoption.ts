@@ -32,9 +32,7 @@ async function adoptServer(sup: Supervisor, serverId: number, processes: Process
     if (server.status === 'stopping') {
       // The stop was cut short by the service's own stop: finish it.
       for (const row of headless) sup.processes.adopt(row)?.signal('SIGKILL');
-      handle.stopRequested = true;
-      handle.signal('SIGKILL');
-      await handle.waitForExit(10_000);
+      await handle.kill();
       await sup.processes.record(serverKey(serverId), { status: 'stopped', pid: null });
       await sup.states.set(serverId, { status: 'stopped', ...NO_PROCESS });
       return;

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { SYSTEM_ACTOR } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
-import type { Job, JobRunner } from '../jobs/runner.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { AuditService } from '../audit/service.js';
@@ -14,9 +14,14 @@ import { NO_PROCESS, ServerStates } from './status.js';
  * again after a back-off of 2 s, doubling per restart up to 60 s, as a delayed job (a manual action
  * meanwhile cancels it).
  */
+/** The wait before restart number `restartCount + 1`: 2 s, doubling per restart, at most 60 s (the settings'). */
+export const restartBackoffMs = (settings: Settings, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
+
+const PREFIX = 'supervisor.restart:';
+const jobName = (serverId: number) => `${PREFIX}${serverId}`;
+
 @injectable()
 export class AutoRestarts {
-  private readonly pending = new Map<number, Job>();
   private stopped = false;
 
   constructor(
@@ -33,11 +38,10 @@ export class AutoRestarts {
   async schedule(serverId: number, start: () => Promise<unknown>): Promise<void> {
     const row = await this.servers.row(serverId).catch(() => null);
     if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
-    const wait = Math.min(this.settings.restartBackoffMs * 2 ** row.restart_count, this.settings.restartBackoffMaxMs);
-    this.cancel(serverId);
-    const job = this.jobs.after(`supervisor.restart:${serverId}`, wait, () =>
+    const wait = restartBackoffMs(this.settings, row.restart_count);
+    // A job of the same name replaces the one planned before.
+    this.jobs.after(jobName(serverId), wait, () =>
       this.locks.run(serverId, async () => {
-        this.pending.delete(serverId);
         const current = await this.servers.row(serverId).catch(() => null);
         if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
         const attempt = current.restart_count + 1;
@@ -52,17 +56,14 @@ export class AutoRestarts {
         }
       }),
     );
-    this.pending.set(serverId, job);
   }
 
   cancel(serverId: number): void {
-    this.pending.get(serverId)?.cancel();
-    this.pending.delete(serverId);
+    this.jobs.cancel(jobName(serverId));
   }
 
   stop(): void {
     this.stopped = true;
-    for (const job of this.pending.values()) job.cancel();
-    this.pending.clear();
+    this.jobs.cancelAll(PREFIX);
   }
 }

@@ -7,7 +7,7 @@ import type { Settings } from '../settings.js';
 import type { ProcessKey, ProcessRow, ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
-import type { Job, JobRunner } from '../jobs/runner.js';
+import type { JobRunner } from '../jobs/runner.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { ServerService } from '../servers/service.js';
@@ -15,8 +15,10 @@ import { serverContext, serverDir } from '../servers/context.js';
 import { ProcessService } from '../processes/service.js';
 import type { Exit, ProcessHandle } from '../processes/handle.js';
 import { OUTPUT_FILE } from '../processes/output.js';
+import { restartBackoffMs } from './auto-restart.js';
 
 const keyOf = (serverId: number, index: number): ProcessKey => ({ server_id: serverId, role: 'headless', idx: index });
+const RESTART_PREFIX = 'headless.restart:';
 
 /**
  * A server's headless clients: started once the server is running, each restarted on its own when it
@@ -26,8 +28,6 @@ const keyOf = (serverId: number, index: number): ProcessKey => ({ server_id: ser
  */
 @injectable()
 export class HeadlessClients {
-  private readonly restarts = new Map<string, Job>();
-
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -101,28 +101,18 @@ export class HeadlessClients {
       return;
     }
     this.publish(serverId, index, 'crashed', null, restartCount, 'crashed');
-    const wait = Math.min(this.settings.restartBackoffMs * 2 ** restartCount, this.settings.restartBackoffMaxMs);
-    const name = `headless.restart:${serverId}:${index}`;
-    this.restarts.set(
-      name,
-      this.jobs.after(name, wait, async () => {
-        this.restarts.delete(name);
-        const current = await this.servers.row(serverId).catch(() => null);
-        if (!current || current.status !== 'running' || this.processes.handle(key)) return; // the server stopped meanwhile
-        void this.audit.record(serverId, 'headless_restarted', SYSTEM_ACTOR, { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait });
-        await this.spawn(current, config, index, restartCount + 1);
-      }),
-    );
+    const wait = restartBackoffMs(this.settings, restartCount);
+    this.jobs.after(`${RESTART_PREFIX}${serverId}:${index}`, wait, async () => {
+      const current = await this.servers.row(serverId).catch(() => null);
+      if (!current || current.status !== 'running' || this.processes.handle(key)) return; // the server stopped meanwhile
+      void this.audit.record(serverId, 'headless_restarted', SYSTEM_ACTOR, { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait });
+      await this.spawn(current, config, index, restartCount + 1);
+    });
   }
 
   /** Stops every client of the server (before the server itself): asked to end, or killed. */
   async stopAll(serverId: number, how: 'graceful' | 'kill'): Promise<void> {
-    for (const [name, job] of this.restarts) {
-      if (name.startsWith(`headless.restart:${serverId}:`)) {
-        job.cancel();
-        this.restarts.delete(name);
-      }
-    }
+    this.jobs.cancelAll(`${RESTART_PREFIX}${serverId}:`);
     const rows = (await this.processes.rows(serverId)).filter((r) => r.role === 'headless');
     await Promise.all(rows.map((row) => this.stopOne(serverId, row, how)));
   }
@@ -130,12 +120,7 @@ export class HeadlessClients {
   private async stopOne(serverId: number, row: ProcessRow, how: 'graceful' | 'kill'): Promise<void> {
     const key = keyOf(serverId, row.idx);
     const handle = this.processes.handle(key);
-    if (handle) {
-      handle.stopRequested = true;
-      handle.signal(how === 'graceful' ? 'SIGTERM' : 'SIGKILL');
-      if (!(await handle.waitForExit(how === 'graceful' ? this.settings.stopTimeoutMs : 10_000))) handle.signal('SIGKILL');
-      await handle.waitForExit(10_000);
-    }
+    if (handle) await (how === 'graceful' ? handle.end(this.settings.stopTimeoutMs) : handle.kill());
     if (row.status === 'stopped' && !handle) return;
     await this.processes.record(key, { status: 'stopped', pid: null });
     this.publish(serverId, row.idx, 'stopped', null, row.restart_count, null);
@@ -143,12 +128,7 @@ export class HeadlessClients {
 
   /** Kills at once, before any lock: a kill of the server takes its clients with it. */
   killNow(serverId: number, count: number): void {
-    for (let index = 1; index <= count; index += 1) {
-      const handle = this.processes.handle(keyOf(serverId, index));
-      if (!handle) continue;
-      handle.stopRequested = true;
-      handle.signal('SIGKILL');
-    }
+    for (let index = 1; index <= count; index += 1) void this.processes.handle(keyOf(serverId, index))?.kill();
   }
 
   private publish(serverId: number, index: number, status: ServerStatus, pid: number | null, restartCount: number, reason: string | null, startedAt: string | null = null): void {
@@ -161,7 +141,6 @@ export class HeadlessClients {
 
   /** The service stops: no restart is left pending (the clients run on, to be adopted). */
   stop(): void {
-    for (const job of this.restarts.values()) job.cancel();
-    this.restarts.clear();
+    this.jobs.cancelAll(RESTART_PREFIX);
   }
 }

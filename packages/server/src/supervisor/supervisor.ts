@@ -97,10 +97,7 @@ export class Supervisor {
     if (!ACTIVE_STATUSES.includes(row.status)) throw notRunning(row);
     const process = this.processes.handle(serverKey(serverId));
     this.headless.killNow(serverId, row.headless_clients);
-    if (process) {
-      process.stopRequested = true;
-      process.signal('SIGKILL');
-    }
+    void process?.kill();
     return this.locks.run(serverId, async () => {
       const current = await this.servers.row(serverId);
       if (ACTIVE_STATUSES.includes(current.status)) await this.stopLocked(serverId, 'kill');
@@ -163,9 +160,7 @@ export class Supervisor {
         this.logger.warn({ serverId, pid: handle.pid }, 'readiness probe did not pass in time; killing the process');
         await this.locks.run(serverId, async () => {
           if (this.processes.handle(serverKey(serverId)) !== handle) return;
-          handle.stopRequested = true;
-          handle.signal('SIGKILL');
-          await handle.waitForExit(10_000);
+          await handle.kill();
           await this.processes.record(serverKey(serverId), { status: 'error', pid: null });
           await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
           void this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: `not ready within ${this.settings.readyTimeoutMs} ms` });
@@ -194,19 +189,13 @@ export class Supervisor {
     // The headless clients go first: they would only lose the server under them.
     await this.headless.stopAll(serverId, how === 'graceful' ? 'graceful' : 'kill');
     if (process) {
-      process.stopRequested = true;
-      if (how === 'graceful') {
-        // A kill meanwhile ends the process before the game answers: do not wait for the answer then.
-        await Promise.race([this.askToShutDown(row, process), process.exited]);
-        if (!(await process.waitForExit(this.settings.stopTimeoutMs))) {
-          this.logger.warn({ serverId, pid: process.pid }, 'the game did not stop in time; killing it');
-          void this.audit.record(serverId, 'stop_timeout', SYSTEM_ACTOR, { waited_ms: this.settings.stopTimeoutMs });
-          process.signal('SIGKILL');
-        }
-      } else {
-        process.signal('SIGKILL');
+      if (how === 'graceful' && !(await process.end(this.settings.stopTimeoutMs, () => this.askToShutDown(row, process)))) {
+        this.logger.warn({ serverId, pid: process.pid }, 'the game did not stop in time; it was killed');
+        void this.audit.record(serverId, 'stop_timeout', SYSTEM_ACTOR, { waited_ms: this.settings.stopTimeoutMs });
+      } else if (how !== 'graceful') {
+        await process.kill();
       }
-      if (!(await process.waitForExit(10_000))) this.logger.error({ serverId, pid: process.pid }, 'the game survived SIGKILL for 10 s');
+      if (!process.gone) this.logger.error({ serverId, pid: process.pid }, 'the game survived SIGKILL for 10 s');
     }
     await this.processes.record(serverKey(serverId), { status: 'stopped', pid: null });
     await this.remoteAdmin.drop(serverId);

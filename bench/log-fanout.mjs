@@ -4,6 +4,8 @@
 // `ws` server broadcasting the same messages at the same rate. `npm run bench:log-fanout`.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createGameServer, killGroups, percentile, startService, statusIs, waitFor, wsConnect } from './lib.mjs';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
@@ -45,8 +47,17 @@ function report(name, { latencies, received }) {
   return `| ${name} | ${percentile(latencies, 50)} | ${percentile(latencies, 99)} | ${latencies.reduce((a, b) => Math.max(a, b), 0)} | ${lost} |`;
 }
 
+/** The game's `.rpt` files under `dir` (the service's data dir holds the server's profile folder). */
+async function rptFiles(dir) {
+  const found = [];
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.rpt')) found.push(join(entry.parentPath ?? entry.path, entry.name));
+  }
+  return found;
+}
+
 /** Two streams on the same connections: the first after the process started (cold), then another (warm). */
-async function twoStreams(url, isLine, stream) {
+async function twoStreams(url, isLine, stream, afterEach = async () => {}) {
   const counted = await measure(url, isLine);
   const rounds = [];
   for (const _ of ['cold', 'warm']) {
@@ -55,7 +66,7 @@ async function twoStreams(url, isLine, stream) {
     counted.received.fill(0);
     await stream();
     await waitFor(() => counted.received.every((n) => n >= TOTAL), 'every line on every client', (SECONDS + 30) * 1000).catch(() => {});
-    rounds.push({ latencies: [...counted.latencies], received: [...counted.received], samples: [...counted.samples] });
+    rounds.push({ latencies: [...counted.latencies], received: [...counted.received], samples: [...counted.samples], ...(await afterEach()) });
   }
   for (const s of counted.sockets) s.terminate();
   return rounds;
@@ -81,9 +92,24 @@ try {
     const match = /^stream \d+\/\d+ at (\d+)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
     return match ? Number(match[1]) : null;
   };
-  const garrison = await twoStreams(url, isLine, async () => {
-    await service.api('POST', `/servers/${server.id}/rcon/command`, { command: `testkit.stream ${RATE} ${SECONDS}` });
-  });
+  // The file's own latency, read by a bare follower in a process of its own: what the game and the file
+  // system add before Garrison reads a line (the bare broadcast has neither).
+  const [rpt] = await rptFiles(service.dataDir);
+  const probe = fork(new URL('./file-tail-probe.mjs', import.meta.url).pathname, [rpt], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await once(probe, 'message');
+  const garrison = await twoStreams(
+    url,
+    isLine,
+    async () => {
+      await service.api('POST', `/servers/${server.id}/rcon/command`, { command: `testkit.stream ${RATE} ${SECONDS}` });
+    },
+    async () => {
+      probe.send('take');
+      const [fileSamples] = await once(probe, 'message');
+      return { fileSamples };
+    },
+  );
+  probe.send('stop');
 
   console.log(`${RATE} lines/s for ${SECONDS} s to ${CLIENTS} clients; milliseconds from writing a line to a client reading it:`);
   console.log('| side | p50 | p99 | max | lines lost (all clients) |\n|---|---|---|---|---|');
@@ -94,6 +120,8 @@ try {
   for (const [i, name] of ['first', 'second'].entries()) {
     console.log(`\np99 per half second, ${name} stream, garrison: ${timeline(garrison[i].samples)}`);
     console.log(`p99 per half second, ${name} stream, bare ws:  ${timeline(baseline[i].samples)}`);
+    const file = garrison[i].fileSamples;
+    console.log(`p99 per half second, ${name} stream, the .rpt read by a bare follower (p99 ${percentile(file.map(([, ms]) => ms), 99)}): ${timeline(file)}`);
   }
   for (const [i, name] of ['first stream after start', 'second stream'].entries()) {
     const ratio = percentile(garrison[i].latencies, 99) / Math.max(1, percentile(baseline[i].latencies, 99));

@@ -5,6 +5,7 @@ import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subs
 import type { LiveEvent } from '@garrison/core';
 import { browserUploads, sendForm } from './form-upload.js';
 import type { UploadProgress } from './upload.js';
+import { rateLimitOf, type RateLimitState } from './rate-limit.js';
 
 export interface GarrisonClientOptions {
   /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -17,6 +18,8 @@ export interface GarrisonClientOptions {
   rateLimitRetries?: number;
   /** The longest `Retry-After` a retry waits for; a longer one is thrown. */
   maxRetryWaitSeconds?: number;
+  /** Told the budget of requests left after every answer that reports one (see `rateLimit`). */
+  onRateLimit?: (state: RateLimitState) => void;
 }
 
 type Has<T, K extends string> = [T] extends [Record<string, never>] ? {} : [T] extends [undefined] ? {} : { [P in K]: T };
@@ -52,6 +55,8 @@ export interface GarrisonClient extends Resources {}
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class GarrisonClient {
   token: string | null;
+  /** The budget of requests left as the service's last answer reported it; null before any such answer. */
+  rateLimit: RateLimitState | null = null;
   /** Live events over the WebSocket: handlers per event type, or a `for await` loop. */
   readonly events: {
     subscribe(options: SubscribeOptions, handlers: EventHandlers): Subscription;
@@ -103,19 +108,28 @@ export class GarrisonClient {
     }
     // A browser's fetch reports no upload progress: its forms go through XMLHttpRequest.
     if (body instanceof FormData && browserUploads()) {
-      const response = await sendForm(url, endpoint.method, headers, body, given.onProgress);
+      const response = this.noted(await sendForm(url, endpoint.method, headers, body, given.onProgress));
       if (!response.ok) throw await errorFrom(response);
       return (await this.resultOf(endpoint, response)) as never;
     }
     for (let attempt = 0; ; attempt++) {
       // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
-      const response = await this.fetcher(url, { method: endpoint.method, headers, body, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit);
+      const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit));
       if (streamed && !response.ok) throw await errorFrom(response);
       if (response.ok) return (await this.resultOf(endpoint, response)) as never;
       const error = await errorFrom(response);
       if (!this.shouldRetry(error, attempt)) throw error;
       await new Promise((resolve) => setTimeout(resolve, error.retryAfterSeconds! * 1000));
     }
+  }
+
+  private noted(response: Response): Response {
+    const state = rateLimitOf(response.headers);
+    if (state) {
+      this.rateLimit = state;
+      this.options.onRateLimit?.(state);
+    }
+    return response;
   }
 
   private urlOf(endpoint: EndpointDef, params: Record<string, unknown> = {}, query: Record<string, unknown> = {}): string {

@@ -69,10 +69,17 @@ describe('GarrisonClient against a real service', () => {
   it('exposes Retry-After on a 429, retries after it only when asked to, and never waits longer than allowed', async () => {
     const limited = await startGarrison({ rateLimit: 2 });
     try {
-      const eager = new GarrisonClient({ baseUrl: limited.url, token: limited.adminToken });
+      const told: number[] = [];
+      const eager = new GarrisonClient({ baseUrl: limited.url, token: limited.adminToken, onRateLimit: (state) => told.push(state.remaining) });
+      assert.equal(eager.rateLimit, null, 'nothing known before an answer');
       let refused: unknown;
       for (let i = 0; i < 5 && !refused; i++) refused = await eager.call('listServers').then(() => undefined, (e: unknown) => e);
       assert.ok(refused instanceof GarrisonApiError, 'the limit was reached');
+      // The budget as each answer reported it: what was left, down to the refusal's 0.
+      assert.equal(told.at(-1), 0);
+      assert.ok(told.length >= 2 && told.every((n, i) => i === 0 || n <= told[i - 1]), `remaining ${told}`);
+      assert.equal(eager.rateLimit?.limit, 2);
+      assert.ok(eager.rateLimit!.resetAt > Date.now() && eager.rateLimit!.resetAt <= Date.now() + 61_000);
       assert.equal(refused.code, 'RATE_LIMITED');
       assert.ok(refused.retryAfterSeconds !== null && refused.retryAfterSeconds >= 1 && refused.retryAfterSeconds <= 60);
 

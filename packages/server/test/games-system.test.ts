@@ -145,8 +145,18 @@ describe('rate limits', () => {
     const h = await startHarness({ rateLimit: 3 });
     try {
       // The harness spent one request of the admin token creating its viewer.
-      for (let i = 0; i < 2; i += 1) assert.equal((await h.api('GET', '/servers', { token: h.adminToken })).status, 200);
-      expectError(await h.api('GET', '/servers', { token: h.adminToken }), 429, 'RATE_LIMITED');
+      for (let i = 0; i < 2; i += 1) {
+        const ok = await h.api('GET', '/servers', { token: h.adminToken });
+        assert.equal(ok.status, 200);
+        assert.equal(ok.headers.get('ratelimit-limit'), '3');
+        assert.equal(ok.headers.get('ratelimit-remaining'), String(1 - i), 'the budget left after this request');
+        const reset = Number(ok.headers.get('ratelimit-reset'));
+        assert.ok(reset >= 1 && reset <= 60, `RateLimit-Reset ${reset}`);
+      }
+      const refused = await h.api('GET', '/servers', { token: h.adminToken });
+      expectError(refused, 429, 'RATE_LIMITED');
+      assert.equal(refused.headers.get('ratelimit-remaining'), '0');
+      assert.ok(Number(refused.headers.get('ratelimit-reset')) >= 1);
       assert.equal((await h.api('GET', '/servers', { token: h.viewerToken })).status, 200, 'another token has its own budget');
       for (let i = 0; i < 5; i += 1) {
         assert.equal((await h.api('GET', '/system/health')).status, 200);

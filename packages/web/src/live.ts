@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { LiveEventData } from '@garrison/core';
 import type { EventHandlers, Subscription } from '@garrison/sdk';
 import { client, endIfUnauthorized } from './session.js';
+import { invalidateFor, invalidateMissed } from './cache/invalidation.js';
 
 /**
  * One WebSocket for the whole page, shared by every component that wants live events. It subscribes to
@@ -40,15 +41,22 @@ function sync(): void {
   if (subscription && key === subscribedTo) return;
   subscription?.close();
   subscribedTo = key;
+  const connectingSince = Date.now();
   const handlers: EventHandlers = {
-    connected: (subscriptions) => dispatch('connected', subscriptions),
+    connected: (subscriptions) => {
+      invalidateMissed(ids, connectingSince);
+      dispatch('connected', subscriptions);
+    },
     closed: (error) => {
       if (subscription === current) subscription = null;
       if (error) endIfUnauthorized(error);
     },
   };
   for (const type of Object.keys(LiveEventData) as (keyof typeof LiveEventData)[]) {
-    (handlers as Record<string, (event: { server_id: number }) => void>)[type] = (event) => dispatch(type, event as never, event.server_id);
+    (handlers as Record<string, (event: { server_id: number; data: unknown }) => void>)[type] = (event) => {
+      dispatch(type, event as never, event.server_id);
+      invalidateFor(type, event.server_id, event.data);
+    };
   }
   const current = client.events.subscribe(ids ? { serverIds: ids } : {}, handlers);
   subscription = current;

@@ -1,5 +1,7 @@
 import { GarrisonClient, GarrisonApiError } from '@garrison/sdk';
 import { signal } from '@preact/signals';
+import { clearCache } from './cache/store.js';
+import { forgetBudget, noteBudget } from './cache/rate-budget.js';
 
 /** Who is signed in: kept for the browser tab's session only, never beyond it. */
 export interface Session {
@@ -24,7 +26,7 @@ export const session = signal<Session | null>(stored());
 export const signOutReason = signal<string | null>(null);
 
 /** The one client of the service: every request and the live events go through the SDK. */
-export const client = new GarrisonClient({ baseUrl: location.origin, token: session.value?.token ?? null });
+export const client = new GarrisonClient({ baseUrl: location.origin, token: session.value?.token ?? null, onRateLimit: noteBudget });
 
 export async function signIn(username: string, password: string): Promise<void> {
   const result = await client.login(username, password);
@@ -38,6 +40,8 @@ export async function signIn(username: string, password: string): Promise<void> 
 export function signOut(reason: string | null = null): void {
   sessionStorage.removeItem(KEY);
   client.token = null;
+  clearCache();
+  forgetBudget();
   signOutReason.value = reason;
   session.value = null;
 }

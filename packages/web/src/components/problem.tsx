@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
 import { endIfUnauthorized } from '../session.js';
 
@@ -47,35 +47,4 @@ export function useAction() {
     }
   };
   return { error, run, dismiss: () => setError(null) };
-}
-
-/** Runs `load` now and again after a 429's wait, so that a rate limit shows a countdown instead of a broken page. */
-export function useRetryingLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | undefined; error: unknown; reload: () => void } {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    let live = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    load().then(
-      (value) => {
-        if (!live) return;
-        setData(value);
-        setError(null);
-      },
-      (err: unknown) => {
-        if (!live) return;
-        endIfUnauthorized(err);
-        setError(err);
-        if (err instanceof GarrisonApiError && err.status === 429) {
-          timer = setTimeout(() => setAttempt((n) => n + 1), (err.retryAfterSeconds ?? 5) * 1000);
-        }
-      },
-    );
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [...deps, attempt]);
-  return { data, error, reload: () => setAttempt((n) => n + 1) };
 }

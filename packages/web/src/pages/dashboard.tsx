@@ -19,7 +19,7 @@ const listed = (created: ServerItem & Record<string, unknown>): ServerItem =>
 export function Dashboard() {
   const admin = isAdmin();
   // A live change that arrives while the list loads is applied to it too (useLiveState).
-  const { state: servers, apply, error, reload } = useLiveState(() => client.servers.list({ limit: 500 }), []);
+  const { state: servers, apply, error, reload } = useLiveState('servers:list', () => client.servers.list({ limit: 500 }));
   const action = useAction();
   const [creating, setCreating] = useState(false);
   const lastReload = useRef(0);
@@ -34,10 +34,8 @@ export function Dashboard() {
     }
     apply((list) => list.map((s) => (s.id === id ? { ...s, ...change } : s)));
   };
-  useLiveEvents(null, {
-    ...serverChanges(patch),
-    connected: () => reload(), // what changed before the subscription, or while it was down
-  });
+  // What changed before the subscription, or while it was down, is read again by the cache (live.ts).
+  useLiveEvents(null, serverChanges(patch));
 
   const remove = (server: ServerItem) =>
     action.run(async () => {

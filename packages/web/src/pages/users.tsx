@@ -2,16 +2,17 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { NewPassword, Username } from '@garrison/core';
 import { client, session } from '../session.js';
-import { Problem, useAction, useRetryingLoad } from '../components/problem.js';
+import { Problem, useAction } from '../components/problem.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
+import { useQuery } from '../cache/use-query.js';
 
 type Role = ResponseOf<Endpoints['listUsers']>[number]['role'];
 
 /** The service's accounts (admins only): add one with a role, or remove one, which ends its sessions. */
 export function Users() {
-  const { data, error, reload } = useRetryingLoad(() => client.users.list(), []);
+  const { data, error, reload } = useQuery('users:', () => client.users.list());
   const [creating, setCreating] = useState(false);
   const action = useAction();
   useEffect(() => void (document.title = 'Users · Garrison'), []);

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { Problem, useAction } from '../../components/problem.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { Pager } from '../../components/pager.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
+import { useQuery } from '../../cache/use-query.js';
 
 const PAGE = 50;
 
@@ -14,7 +15,7 @@ export function BansTab({ server }: TabProps) {
   const admin = isAdmin();
   const [activeOnly, setActiveOnly] = useState(true);
   const [offset, setOffset] = useState(0);
-  const { data, error, reload } = useRetryingLoad(() => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }), [server.id, activeOnly, offset]);
+  const { data, error, reload } = useQuery(`bans:${server.id}:${activeOnly}:${offset}`, () => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }));
   const [creating, setCreating] = useState(false);
   const action = useAction();
 

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
 import { MASK, type WidgetHint } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
+import { useQuery } from '../../cache/use-query.js';
 import { ConfigField } from './config-field.js';
 import { ConfigConflict } from './config-conflict.js';
 import { ConfigPreview } from './config-preview.js';
@@ -23,10 +24,10 @@ const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: num
  */
 export function ConfigTab({ server }: TabProps) {
   const admin = isAdmin();
-  const { data, error } = useRetryingLoad(async () => {
+  const { data, error } = useQuery(`config:${server.id}:`, async () => {
     const [hints, config] = await Promise.all([client.config.schema(server.id), client.config.get(server.id)]);
     return { hints, sections: Object.fromEntries(Object.entries(config).map(([name, s]) => [name, splitMeta(s as never)])) };
-  }, [server.id]);
+  });
   // What this page saved (or learnt from a conflict) since the read, over what the read gave.
   const [newer, setNewer] = useState<Record<string, Section>>({});
   const [drafts, setDrafts] = useState<Record<string, Fields>>({});

@@ -2,10 +2,11 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { LogLevelSchema } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
 import { useLiveEvents } from '../../live.js';
 import { RconLine } from './rcon-line.js';
 import type { TabProps } from './server-page.js';
+import { useQuery } from '../../cache/use-query.js';
 
 type StoredLine = ResponseOf<Endpoints['listLogs']>['logs'][number];
 /** A line on screen: stored ones carry their id, live ones have none yet. */
@@ -37,8 +38,8 @@ export function ConsoleTab({ server }: TabProps) {
   // Each load of the newest page starts a generation: an older page asked for before it (under another filter) is dropped.
   const generation = useRef(0);
   const filter = { ...(level ? { level: level as StoredLine['level'] } : {}), ...(query ? { search: query } : {}) };
-  // Only the answer for the current filter arrives here: useRetryingLoad drops those of earlier ones.
-  const { data: newest, error } = useRetryingLoad(() => client.logs.list(server.id, { limit: PAGE, ...filter }), [server.id, level, query]);
+  // Only the answer for the current filter arrives here: the cache keeps each filter's apart.
+  const { data: newest, error } = useQuery(`logs:${server.id}:${level}:${query}`, () => client.logs.list(server.id, { limit: PAGE, ...filter }));
   useEffect(() => {
     if (!newest) return;
     generation.current += 1;

@@ -1,17 +1,18 @@
 import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { Problem, useAction } from '../../components/problem.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
+import { useQuery } from '../../cache/use-query.js';
 
 type LogFile = ResponseOf<Endpoints['listLogFiles']>[number];
 
 /** The game's own log files: download any, delete old ones (the service refuses the one the game writes). */
 export function LogFilesTab({ server }: TabProps) {
-  const { data, error, reload } = useRetryingLoad(() => client.logs.files(server.id), [server.id]);
+  const { data, error, reload } = useQuery(`logfiles:${server.id}:`, () => client.logs.files(server.id));
   const action = useAction();
   const [fetching, setFetching] = useState<string | null>(null);
 

@@ -20,9 +20,8 @@ const MAX_POINTS = 20_000;
 export function MetricsTab({ server }: TabProps) {
   const [rangeId, setRangeId] = useState('1h');
   const range = RANGES.find((r) => r.id === rangeId)!;
-  const { state, apply, loaded, error } = useLiveState(
-    () => client.metrics.get(server.id, { from: new Date(Date.now() - range.minutes * 60_000).toISOString(), resolution: range.resolution }),
-    [server.id, rangeId],
+  const { state, apply, loaded, error } = useLiveState(`metrics:${server.id}:${rangeId}`, () =>
+    client.metrics.get(server.id, { from: new Date(Date.now() - range.minutes * 60_000).toISOString(), resolution: range.resolution }),
   );
   const points = state ?? [];
   useLiveEvents(server.id, {

@@ -1,18 +1,19 @@
 import { useState } from 'preact/hooks';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { Problem, useAction } from '../../components/problem.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { RotationEditor } from './rotation-editor.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
+import { useQuery } from '../../cache/use-query.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
 /** The mission files on the server (upload, delete) and the rotation the game plays them in. */
 export function MissionsTab({ server }: TabProps) {
   const admin = isAdmin();
-  const { data, error, reload } = useRetryingLoad(() => client.missions.list(server.id), [server.id]);
+  const { data, error, reload } = useQuery(`missions:${server.id}:`, () => client.missions.list(server.id));
   const [upload, setUpload] = useState<Upload | null>(null);
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);

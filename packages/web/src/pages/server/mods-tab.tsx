@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
-import { Problem, useAction, useRetryingLoad } from '../../components/problem.js';
+import { Problem, useAction } from '../../components/problem.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
+import { useQuery } from '../../cache/use-query.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
 
 /** The mod folders beside the game: which load, and which load on the server only; they apply at the next start. */
 export function ModsTab({ server }: TabProps) {
   const admin = isAdmin();
-  const { data, error, reload } = useRetryingLoad(() => client.mods.list(server.id), [server.id]);
+  const { data, error, reload } = useQuery(`mods:${server.id}:`, () => client.mods.list(server.id));
   const [mods, setMods] = useState<Mod[]>([]);
   const [dirty, setDirty] = useState(false);
   const action = useAction();

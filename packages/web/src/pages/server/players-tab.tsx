@@ -12,7 +12,7 @@ type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
 /** Who is on the server now, kept live; admins can kick or ban a player in a slot. */
 export function PlayersTab({ server }: TabProps) {
-  const { state: players, apply, error } = useLiveState(() => client.players.list(server.id).then((list) => list.players), [server.id]);
+  const { state: players, apply, error } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   useLiveEvents(server.id, { players: ({ data: live }) => apply(() => live.players) });

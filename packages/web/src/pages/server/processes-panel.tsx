@@ -17,7 +17,7 @@ const label = (p: Pick<ProcessRow, 'role' | 'index'>) => (p.role === 'server' ? 
  * has headless clients, or had some still running.
  */
 export function ProcessesPanel({ server }: { server: ServerRecord }) {
-  const { state: processes, apply, error, reload } = useLiveState(() => client.servers.processes(server.id), [server.id]);
+  const { state: processes, apply, error, reload } = useLiveState(`processes:${server.id}:`, () => client.servers.processes(server.id));
   useLiveEvents(server.id, {
     // Applied at once, then read again for the figures (CPU, memory) the event does not carry.
     process_status: ({ data }) => {

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { client, endIfUnauthorized } from '../../session.js';
 import { describe } from '../../components/problem.js';
+import { useQuery } from '../../cache/use-query.js';
 import type { ServerRecord } from './server-page.js';
 
 interface Exchange {
@@ -11,29 +12,15 @@ interface Exchange {
 }
 const KEPT = 50;
 
-/** A game's commands, asked for once per game type: they change only with the adapter. */
-const known = new Map<string, Promise<string[]>>();
-function commandsOf(gameType: string): Promise<string[]> {
-  if (!known.has(gameType)) {
-    known.set(
-      gameType,
-      client.games.commands(gameType).catch(() => {
-        known.delete(gameType); // asked again next time; meanwhile the line works without suggestions
-        return [];
-      }),
-    );
-  }
-  return known.get(gameType)!;
-}
+/** A game's commands change only with the adapter: kept for the page's life. */
+const COMMANDS_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /** Sends one remote-admin command and shows its answer; the game's known commands are offered as the user types. */
 export function RconLine({ server }: { server: ServerRecord }) {
-  const [commands, setCommands] = useState<string[]>([]);
+  // Without them (not read yet, or the read failed) the line works, without suggestions.
+  const commands = useQuery(`games:commands:${server.game_type}`, () => client.games.commands(server.game_type), COMMANDS_MAX_AGE_MS).data ?? [];
   const [exchanges, setExchanges] = useState<Exchange[]>([]);
   const [text, setText] = useState('');
-  useEffect(() => {
-    void commandsOf(server.game_type).then(setCommands);
-  }, [server.game_type]);
 
   const send = async (event: Event) => {
     event.preventDefault();

@@ -2,9 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
 import { RotationDifficulty } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
-import { Problem, useRetryingLoad } from '../../components/problem.js';
+import { Problem } from '../../components/problem.js';
 import { useModal } from '../../components/modal.js';
 import type { ServerRecord } from './server-page.js';
+import { useQuery } from '../../cache/use-query.js';
 
 type Entry = ResponseOf<Endpoints['getRotation']>['missions'][number];
 type Keyed = Entry & { key: number };
@@ -21,7 +22,7 @@ const plain = (entries: Keyed[]): Entry[] => entries.map(({ name, difficulty }) 
  */
 export function RotationEditor({ server, missions }: { server: ServerRecord; missions: Mission[] }) {
   const admin = isAdmin();
-  const { data, error, reload } = useRetryingLoad(() => client.missions.rotation(server.id), [server.id]);
+  const { data, error, reload } = useQuery(`rotation:${server.id}:`, () => client.missions.rotation(server.id));
   const [entries, setEntries] = useState<Keyed[]>([]);
   const [version, setVersion] = useState(0);
   const [dirty, setDirty] = useState(false);

@@ -42,17 +42,14 @@ const TABS = [
 
 export function ServerPage({ id, tab }: { id: number; tab: string }) {
   const admin = isAdmin();
-  const { state: server, apply, error, reload } = useLiveState(() => client.servers.get(id), [id]);
+  const { state: server, apply, error } = useLiveState(`server:${id}:`, () => client.servers.get(id));
   const action = useAction();
   const [editing, setEditing] = useState(false);
   useEffect(() => {
     if (server) document.title = `${server.name} · Garrison`;
   }, [server?.name]);
 
-  useLiveEvents(id, {
-    ...serverChanges((_, change) => apply((s) => ({ ...s, ...change }))),
-    connected: () => reload(),
-  });
+  useLiveEvents(id, serverChanges((_, change) => apply((s) => ({ ...s, ...change }))));
 
   if (!server) return error ? <Problem error={error} /> : <p>Loading…</p>;
   const current = TABS.find((t) => t.id === tab) ?? TABS[0];

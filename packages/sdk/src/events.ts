@@ -8,12 +8,18 @@ interface Socket {
   onclose: ((close: { code: number; reason: string }) => void) | null;
   onerror: (() => void) | null;
   close(code?: number): void;
+  send(data: string): void;
 }
 type SocketFactory = (url: string) => Socket;
 
 export interface SubscribeOptions {
   /** Only these servers' events; every server's when left out. */
   serverIds?: number[];
+  /**
+   * Also the audit trail's entries (`event`) as they are recorded: `/ws` sends status, log, players and
+   * metrics by default, and this subscribes to the `event` channel on each (re)connection.
+   */
+  auditEntries?: boolean;
   /** The first wait before reconnecting, doubled each time up to `maxReconnectDelayMs`. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
@@ -75,6 +81,7 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
         return;
       }
       if (message.type === 'connected') {
+        if (options.auditEntries) current.send(JSON.stringify({ type: 'subscribe', channels: ['event'] }));
         delay = options.reconnectDelayMs ?? 500;
         settle.resolve();
         handlers.connected?.(message.data?.subscriptions ?? 'all');

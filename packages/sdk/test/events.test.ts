@@ -26,6 +26,29 @@ describe('GarrisonClient live events', () => {
     await fake.remove();
   });
 
+  it('delivers the audit trail\'s entries only when asked to (auditEntries)', async () => {
+    const s = await client.servers.create({ name: 'Audited', exe_path: fake.exePath, ...(await freeGamePorts()) });
+    const asked: string[] = [];
+    const notAsked: string[] = [];
+    const withEntries = client.events.subscribe({ serverIds: [s.id], auditEntries: true }, { event: (e) => asked.push(e.data.event_type) });
+    const without = client.events.subscribe({ serverIds: [s.id] }, { event: (e) => notAsked.push(e.data.event_type) });
+    try {
+      await withDeadline(Promise.all([withEntries.ready, without.ready]), 10_000, 'the subscriptions');
+      // The subscribe message follows the connection: an entry recorded from now on must arrive.
+      await waitFor(
+        async () => {
+          await client.servers.update(s.id, { description: `at ${Date.now()}` });
+          return asked.includes('server_updated');
+        },
+        { timeoutMs: 15_000, intervalMs: 300, what: 'the server_updated entry' },
+      );
+      assert.deepEqual(notAsked, [], 'the default subscription carries no audit entries');
+    } finally {
+      withEntries.close();
+      without.close();
+    }
+  });
+
   it('delivers a server\'s events typed by type, to handlers and to a for-await loop', async () => {
     const s = await client.servers.create({ name: 'Live', exe_path: fake.exePath, ...(await freeGamePorts()) });
     const seen: Extract<LiveEvent, { type: 'log' }>[] = [];

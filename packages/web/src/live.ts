@@ -58,7 +58,7 @@ function sync(): void {
       invalidateFor(type, event.server_id, event.data);
     };
   }
-  const current = client.events.subscribe(ids ? { serverIds: ids } : {}, handlers);
+  const current = client.events.subscribe({ ...(ids ? { serverIds: ids } : {}), auditEntries: true }, handlers);
   subscription = current;
 }
 

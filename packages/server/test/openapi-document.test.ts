@@ -47,6 +47,8 @@ describe('the OpenAPI document, read by third-party tools', () => {
       if (e.access === 'admin') assert.ok(codesAt(403).includes('FORBIDDEN'));
       assert.ok(codesAt(429).includes('RATE_LIMITED'));
       assert.deepEqual(op.security, e.access === 'public' ? [] : [{ bearer: [] }], `${e.operationId}: its security`);
+      assert.ok(typeof op.description === 'string' && op.description.startsWith(`${e.summary}.`), `${e.operationId} has a description`);
+      assert.match(op.description, e.access === 'admin' ? /Admins only/ : e.access === 'any' ? /Any signed-in user/ : /No token needed/);
       for (const [status, response] of Object.entries(op.responses) as [string, { description: string }][]) {
         assert.notEqual(response.description, 'Failure', `${e.operationId} ${status} says which codes`);
       }

@@ -98,6 +98,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
     const operation: OperationObject = {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
+      description: describeEndpoint(endpoint, codes),
       tags: [endpoint.tag],
       parameters: parameters(endpoint, components),
       responses,
@@ -115,4 +116,30 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
   toSchema(DetailFailure, components);
   for (const [name, schema] of [...components].sort(([a], [b]) => a.localeCompare(b))) builder.addSchema(name, schema);
   return builder.getSpec();
+}
+
+const nameOf = (schema: TSchema): string | undefined =>
+  schema.$id ?? schema.title ?? (schema.type === 'array' && schema.items ? (nameOf(schema.items as TSchema) ? `a list of ${nameOf(schema.items as TSchema)}` : undefined) : undefined);
+
+const WHO: Record<EndpointDef['access'], string> = {
+  public: 'No token needed.',
+  any: 'Any signed-in user (admin or viewer).',
+  admin: 'Admins only.',
+};
+
+/**
+ * What the endpoint table says of an endpoint, as one paragraph for generated clients and docs: what it
+ * does, who may call it, what the game must support, what it answers and how it can fail.
+ */
+function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): string {
+  const answer = endpoint.status === 204 || !endpoint.response
+    ? `${endpoint.status} with no content`
+    : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
+  return [
+    `${endpoint.summary}.`,
+    WHO[endpoint.access],
+    endpoint.capability ? `The server's game must have the \`${endpoint.capability}\` capability (else 400 NOT_SUPPORTED).` : '',
+    endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
+    `Answers ${answer}${codes.length ? `; fails with ${codes.join(', ')}` : ''}.`,
+  ].filter(Boolean).join(' ');
 }

@@ -206,6 +206,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     // Both have read the server section (its fields are drawn once it is read); then A saves first.
     await b.page.getByLabel('Max players').waitFor();
     await a.page.getByLabel('Max players').waitFor();
+    // B begins an edit; A changes the name and saves while B is at it.
+    await b.page.getByLabel('Max players').fill('48');
     await a.page.getByLabel('Server name').fill('Sunday Ops | Public');
     // Typed key by key: a line being started must survive each keystroke.
     const motd = a.page.getByLabel('Message of the day');
@@ -217,7 +219,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await a.page.getByRole('button', { name: 'Save Server' }).click();
     await a.page.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
 
-    await b.page.getByLabel('Max players').fill('48');
+    // B's page hears of A's save (and shows A's name), but B's edit began on the older version: a conflict.
+    await waitFor(async () => (await b.page.getByLabel('Server name').inputValue()) === 'Sunday Ops | Public', { timeoutMs: 20_000, what: "A's name on B's page" });
     await b.page.getByRole('button', { name: 'Save Server' }).click();
     const dialog = b.page.getByRole('dialog', { name: 'Changed by someone else' });
     await dialog.waitFor();
@@ -273,6 +276,10 @@ describe('the server page in a real Chromium, within the default rate limit', ()
 
     await page.getByRole('link', { name: 'Metrics', exact: true }).click();
     for (const chart of ['CPU', 'Memory', 'Players']) await page.getByRole('img', { name: `${chart} over time` }).locator('canvas').waitFor();
+    // Players are whole numbers, in the caption as on the axis (the stored points keep a bucket's most).
+    const playersCaption = page.locator('figcaption').filter({ hasText: /^Players/ });
+    await playersCaption.filter({ hasText: /now/ }).waitFor({ timeout: 30_000 });
+    assert.match(await playersCaption.innerText(), /^Players\s*·\s*now \d+$/);
 
     await page.getByRole('link', { name: 'Audit', exact: true }).click();
     const audit = page.getByRole('table', { name: /Audit trail/ });

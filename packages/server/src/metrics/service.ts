@@ -11,6 +11,7 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
 import { cpuPercentBetween, processUsage } from '../processes/proc.js';
 import { LiveFigures } from './live-values.js';
+import { downsample, round } from './downsample.js';
 
 const MAX_POINTS = 1000;
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -91,7 +92,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     await this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000));
   }
 
-  /** Samples from `from` (default an hour ago) to `to` (default now), averaged per `resolution` minutes. */
+  /** Samples from `from` (default an hour ago) to `to` (default now), one per `resolution` minutes (see downsample). */
   async history(serverId: number, query: { from?: string; to?: string; resolution?: number }): Promise<MetricsPoint[]> {
     if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
     const to = query.to ? Date.parse(query.to) : this.clock.now();
@@ -101,27 +102,9 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     // Without a resolution, the smallest whole number of minutes that keeps the answer within MAX_POINTS.
     const minutes = query.resolution ?? (rows.length > MAX_POINTS ? Math.ceil((to - from) / 60_000 / MAX_POINTS) : 0);
     if (!minutes) return rows;
-    const size = minutes * 60_000;
-    const buckets = new Map<number, MetricsPoint[]>();
-    for (const row of rows) {
-      const key = Math.floor(Date.parse(row.timestamp) / size) * size;
-      const bucket = buckets.get(key) ?? [];
-      bucket.push(row);
-      buckets.set(key, bucket);
-    }
-    return [...buckets].map(([key, points]) => {
-      const players = points.filter((p) => p.player_count !== null);
-      return {
-        timestamp: new Date(key).toISOString(),
-        cpu_percent: round(average(points.map((p) => Number(p.cpu_percent)))),
-        ram_mb: round(average(points.map((p) => Number(p.ram_mb)))),
-        player_count: players.length ? round(average(players.map((p) => Number(p.player_count)))) : null,
-      };
-    });
+    return downsample(rows, minutes);
   }
 
 }
 
 const toMb = (bytes: number) => round(bytes / 1024 / 1024);
-const round = (n: number) => Math.round(n * 10) / 10;
-const average = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -35,9 +35,14 @@ export function ConfigTab({ server }: TabProps) {
   const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ section: string; theirs: Section } | null>(null);
+  // The version each section's edit began from: the read is kept live, so a change someone else saves
+  // while this user edits must still come up as a conflict instead of being silently written over.
+  const [draftBase, setDraftBase] = useState<Record<string, number>>({});
 
   if (!data) return <Problem error={error} />;
-  const sections = { ...data.sections, ...newer };
+  // What this page saved or learnt, unless the (live) read is newer still.
+  const sections = { ...data.sections };
+  for (const [name, mine] of Object.entries(newer)) if (!sections[name] || mine.version >= sections[name]!.version) sections[name] = mine;
   const names = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
   if (names.length === 0) return <p class="empty">This game has no settings to edit.</p>;
   const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0]!;
@@ -57,6 +62,7 @@ export function ConfigTab({ server }: TabProps) {
       const result = await client.config.update(server.id, name, patch, base);
       setNewer((all) => ({ ...all, [name]: splitMeta(result as never) }));
       setDrafts((all) => ({ ...all, [name]: {} }));
+      setDraftBase(({ [name]: _, ...others }) => others);
       setConflict(null);
       setSaved(name);
     } catch (err) {
@@ -92,7 +98,7 @@ export function ConfigTab({ server }: TabProps) {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void save(section, sections[section]!.version);
+              void save(section, draftBase[section] ?? sections[section]!.version);
             }}
           >
             <fieldset disabled={!admin} class="fields">
@@ -107,6 +113,7 @@ export function ConfigTab({ server }: TabProps) {
                   onChange={(value) => {
                     setSaved(null);
                     setDrafts((all) => ({ ...all, [section]: { ...all[section], [field]: value } }));
+                    setDraftBase((all) => (section in all ? all : { ...all, [section]: sections[section]!.version }));
                   }}
                 />
               ))}
@@ -141,6 +148,7 @@ export function ConfigTab({ server }: TabProps) {
           onUseTheirs={() => {
             setNewer((all) => ({ ...all, [conflict.section]: conflict.theirs }));
             setDrafts((all) => ({ ...all, [conflict.section]: {} }));
+            setDraftBase(({ [conflict.section]: _, ...others }) => others);
             setConflict(null);
           }}
           onReapply={() => {

@@ -31,6 +31,11 @@ export function MetricsTab({ server }: TabProps) {
     },
   });
 
+  // The whole period up to now, moved on with each sample (a live point arrives every few seconds).
+  const period = useMemo(() => {
+    const to = Date.now() / 1000;
+    return { from: to - range.minutes * 60, to };
+  }, [points, rangeId]);
   const series = useMemo(() => {
     const times = points.map((p) => Date.parse(p.timestamp) / 1000);
     return {
@@ -58,9 +63,9 @@ export function MetricsTab({ server }: TabProps) {
       <Problem error={error} />
       {loaded && points.length === 0 && <p class="empty">No samples in this period: they are taken while the server runs.</p>}
       <div class="charts">
-        <TimeChart title="CPU" unit=" %" times={series.times} values={series.cpu} />
-        <TimeChart title="Memory" unit=" MB" times={series.times} values={series.ram} />
-        <TimeChart title="Players" unit="" times={series.times} values={series.players} />
+        <TimeChart title="CPU" unit=" %" times={series.times} values={series.cpu} from={period.from} to={period.to} />
+        <TimeChart title="Memory" unit=" MB" times={series.times} values={series.ram} from={period.from} to={period.to} />
+        <TimeChart title="Players" unit="" times={series.times} values={series.players} from={period.from} to={period.to} whole />
       </div>
     </div>
   );

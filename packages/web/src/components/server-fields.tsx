@@ -1,9 +1,14 @@
 import { Port, MaxRestarts, HeadlessClients, type CreateServerRequest } from '@garrison/core';
+import { can, type GameType } from '../games.js';
 
 type Fields = Omit<CreateServerRequest, 'game_type'>;
 
-/** The fields of a server record, for the new-server form and the edit form alike. */
-export function ServerFields({ initial }: { initial?: Partial<Fields> }) {
+/**
+ * The fields of a server record, for the new-server form and the edit form alike, as the server's game
+ * has them: its executables as the hint, an RCon port only for a game with remote admin.
+ */
+export function ServerFields({ initial, game }: { initial?: Partial<Fields>; game: GameType | undefined }) {
+  const executables = game?.allowed_executables ?? [];
   return (
     <>
       <label>
@@ -12,17 +17,28 @@ export function ServerFields({ initial }: { initial?: Partial<Fields> }) {
       </label>
       <label>
         Executable path
-        <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" defaultValue={initial?.exe_path} />
+        <input
+          name="exe_path"
+          required
+          placeholder={executables[0] ? `/path/to/${executables[0]}` : undefined}
+          defaultValue={initial?.exe_path}
+          aria-describedby="exe-hint"
+        />
+        <small id="exe-hint" class="small">
+          {executables.length ? `The full path of the game's server program: ${executables.join(' or ')}.` : "The full path of the game's server program."}
+        </small>
       </label>
       <div class="row">
         <label>
           Game port
           <input name="game_port" type="number" required min={Port.minimum} max={Port.maximum} defaultValue={initial?.game_port?.toString()} />
         </label>
-        <label>
-          RCon port (optional)
-          <input name="rcon_port" type="number" min={Port.minimum} max={Port.maximum} placeholder="game port + 3" defaultValue={initial?.rcon_port?.toString()} />
-        </label>
+        {can(game, 'remote_admin') && (
+          <label>
+            RCon port (optional)
+            <input name="rcon_port" type="number" min={Port.minimum} max={Port.maximum} placeholder="game port + 3" defaultValue={initial?.rcon_port?.toString()} />
+          </label>
+        )}
       </div>
       <label>
         Description (optional)

@@ -6,6 +6,7 @@ import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { ServerFields, readServerFields } from '../components/server-fields.js';
 import { humanise } from '../format.js';
+import { useGame, useGames } from '../games.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
@@ -13,19 +14,23 @@ type Created = ResponseOf<Endpoints['createServer']>;
 const credentialsOf = (created: Created) =>
   Object.entries(created).filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string');
 
-/** The new-server form, then the generated credentials: shown this once, as the service returns them only now. */
+/** The new-server form, then the generated credentials, which the service returns in plain only now (and in the admins' config preview). */
 export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
   const dialog = useModal();
   const action = useAction();
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
+  const games = useGames().data;
+  const [chosen, setChosen] = useState<string | null>(null);
+  const gameType = chosen ?? games?.find((g) => g.game_type === 'gamea')?.game_type ?? games?.[0]?.game_type ?? null;
+  const game = useGame(gameType);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const fields = readServerFields(event.currentTarget as HTMLFormElement);
     setBusy(true);
     await action.run(async () => {
-      const server = await client.servers.create(fields);
+      const server = await client.servers.create({ ...fields, ...(gameType ? { game_type: gameType } : {}) });
       setCreated(server);
       onCreated(server);
     });
@@ -37,7 +42,18 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
       {!created ? (
         <form onSubmit={submit}>
           <h2 id="create-title">New server</h2>
-          <ServerFields />
+          <label>
+            Game
+            <select name="game_type" value={gameType ?? ''} onChange={(e) => setChosen(e.currentTarget.value)} required>
+              {(games ?? []).map((g) => (
+                <option key={g.game_type} value={g.game_type}>
+                  {g.display_name}
+                </option>
+              ))}
+            </select>
+          </label>
+          {/* Keyed by game: another game's form starts empty rather than with the other's path. */}
+          <ServerFields key={gameType ?? ''} game={game} />
           <Problem error={action.error} />
           <div class="dialog-actions">
             <button type="button" class="quiet" onClick={() => dialog.current?.close()}>
@@ -51,7 +67,9 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
       ) : (
         <div>
           <h2 id="create-title">{created.name} is ready</h2>
-          <p class="notice">These passwords are shown this once. Copy them now: the service never shows them again.</p>
+          <p class="notice">
+            Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config → Preview.
+          </p>
           {credentialsOf(created).map(([field, value]) => (
             <Secret key={field} label={humanise(field)} value={value} />
           ))}

@@ -5,6 +5,7 @@ import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useLiveEvents } from '../../live.js';
 import { RconLine } from './rcon-line.js';
+import { can, useGame } from '../../games.js';
 import type { TabProps } from './server-page.js';
 import { useQuery } from '../../cache/use-query.js';
 
@@ -21,6 +22,7 @@ const keyed = (line: Omit<Line, 'key'>): Line => ({ ...line, key: nextKey++ });
 
 /** The game's log as it is written, with the stored history above it, and the RCon line below. */
 export function ConsoleTab({ server }: TabProps) {
+  const game = useGame(server.game_type);
   const [level, setLevel] = useState('');
   const [search, setSearch] = useState('');
   const query = useDebounced(search.trim(), 300);
@@ -141,7 +143,7 @@ export function ConsoleTab({ server }: TabProps) {
           </li>
         ))}
       </ol>
-      {isAdmin() && <RconLine server={server} />}
+      {isAdmin() && can(game, 'remote_admin') && <RconLine server={server} />}
     </div>
   );
 }

@@ -18,6 +18,8 @@ import { AuditTab } from './audit-tab.js';
 import { ConfigTab } from './config-tab.js';
 import { ProcessesPanel } from './processes-panel.js';
 import { lazy } from '../../components/lazy.js';
+import { can, useGame, type GameType } from '../../games.js';
+import type { ComponentType } from 'preact';
 
 // The charts library is the console's largest part: it loads when the metrics tab is first opened.
 const MetricsTab = lazy(() => import('./metrics-tab.js').then((m) => m.MetricsTab));
@@ -27,18 +29,21 @@ export interface TabProps {
   server: ServerRecord;
 }
 
-/** The server page's tabs, each at its own address (`#/servers/3/missions`), so that a link or a reload keeps it. */
-const TABS = [
+/**
+ * The server page's tabs, each at its own address (`#/servers/3/missions`), so that a link or a reload
+ * keeps it; each shown only when the server's game can do what it is about.
+ */
+const TABS: { id: string; label: string; Tab: ComponentType<TabProps>; shown?: (game: GameType) => boolean }[] = [
   { id: 'console', label: 'Console', Tab: ConsoleTab },
-  { id: 'players', label: 'Players', Tab: PlayersTab },
-  { id: 'bans', label: 'Bans', Tab: BansTab },
-  { id: 'missions', label: 'Missions', Tab: MissionsTab },
-  { id: 'mods', label: 'Mods', Tab: ModsTab },
-  { id: 'config', label: 'Config', Tab: ConfigTab },
+  { id: 'players', label: 'Players', Tab: PlayersTab, shown: (g) => can(g, 'remote_admin') },
+  { id: 'bans', label: 'Bans', Tab: BansTab, shown: (g) => can(g, 'ban_manager') || can(g, 'remote_admin') },
+  { id: 'missions', label: 'Missions', Tab: MissionsTab, shown: (g) => can(g, 'mission_manager') },
+  { id: 'mods', label: 'Mods', Tab: ModsTab, shown: (g) => can(g, 'mod_manager') },
+  { id: 'config', label: 'Config', Tab: ConfigTab, shown: (g) => g.config_sections.length > 0 },
   { id: 'metrics', label: 'Metrics', Tab: MetricsTab },
-  { id: 'logfiles', label: 'Log files', Tab: LogFilesTab },
+  { id: 'logfiles', label: 'Log files', Tab: LogFilesTab, shown: (g) => can(g, 'log_parser') },
   { id: 'audit', label: 'Audit', Tab: AuditTab },
-] as const;
+];
 
 export function ServerPage({ id, tab }: { id: number; tab: string }) {
   const admin = isAdmin();
@@ -51,8 +56,10 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
 
   useLiveEvents(id, serverChanges((_, change) => apply((s) => ({ ...s, ...change }))));
 
-  if (!server) return error ? <Problem error={error} /> : <p>Loading…</p>;
-  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  const game = useGame(server?.game_type ?? null);
+  if (!server || !game) return error ? <Problem error={error} /> : <p>Loading…</p>;
+  const tabs = TABS.filter((t) => !t.shown || t.shown(game));
+  const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
   return (
     <section aria-labelledby="server-title" class="server-page">
       <p class="crumbs">
@@ -70,8 +77,8 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <Figure label="CPU" value={cpuText(server.cpu_percent)} />
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Game port" value={server.game_port} />
-        <Figure label="RCon port" value={server.rcon_port} />
-        <Figure label="Game" value={server.game_type} />
+        {can(game, 'remote_admin') && <Figure label="RCon port" value={server.rcon_port} />}
+        <Figure label="Game" value={game.display_name} />
         {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}
       </dl>
       <ProcessesPanel server={server} />
@@ -85,7 +92,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
       <Problem error={action.error} onDismiss={action.dismiss} />
       {editing && <EditServer server={server} onClose={() => setEditing(false)} onSaved={(s) => apply((old) => ({ ...old, ...s }))} />}
       <nav class="tabs" aria-label="Server sections">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <a key={t.id} href={`#/servers/${id}/${t.id}`} aria-current={t.id === current.id ? 'page' : undefined}>
             {t.label}
           </a>

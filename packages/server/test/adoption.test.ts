@@ -158,6 +158,10 @@ describe('games outlive the service and are re-adopted', () => {
       const record = await serverRecord(again, s.id);
       assert.equal(record.status, 'running');
       assert.equal(record.pid, pid);
+      // A stop of the adopted game (not this process's child) answers once the game is gone.
+      const stopped = await again.api('POST', `/servers/${s.id}/stop`, { token: again.adminToken });
+      assert.deepEqual(stopped.body.data, { status: 'stopped' });
+      assert.ok(!isAlive(pid), 'gone when the stop answered');
     } finally {
       await service.process.kill();
     }

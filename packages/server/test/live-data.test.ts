@@ -7,7 +7,7 @@ import { expectError, startHarness, type Harness } from './helpers.js';
 import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, statusBecomes, wsClient } from './games.js';
 
 describe('live data: the game log and its metrics', () => {
-  const suite = gameService({ ...FAST_SUPERVISION, metricsIntervalMs: 200, logLinesPerSecond: 400, logRetentionLines: 1000 });
+  const suite = gameService({ ...FAST_SUPERVISION, playersPollMs: 300, metricsIntervalMs: 200, logLinesPerSecond: 400, logRetentionLines: 1000 });
 
   const post = (id: number, action: string, body?: unknown) => suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
   const command = (id: number, text: string) => post(id, 'rcon/command', { command: text });
@@ -78,6 +78,21 @@ describe('live data: the game log and its metrics', () => {
       await post(s.id, 'stop');
       const stopped = await serverRecord(suite.h, s.id);
       assert.deepEqual([stopped.cpu_percent, stopped.ram_mb, stopped.player_count], [null, null, null]);
+    } finally {
+      ws.close();
+      await killGames(suite.h);
+    }
+  });
+
+  it('counts 0 players once the game has answered its first poll, and says so with a players event', async () => {
+    const s = await createGameServer(suite.h, suite.fake);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
+    try {
+      assert.equal((await post(s.id, 'start')).status, 200);
+      // Nobody plays: the first answer still turns the unknown count (null) into 0, for the console's cards.
+      const first = await ws.next((m) => m.type === 'players', 'the first players event', 30_000);
+      assert.deepEqual(first.data, { players: [], count: 0 });
+      assert.equal((await serverRecord(suite.h, s.id)).player_count, 0);
     } finally {
       ws.close();
       await killGames(suite.h);

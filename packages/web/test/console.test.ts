@@ -53,6 +53,10 @@ describe('the web console in a real Chromium', () => {
       await server.getByRole('button', { name: 'Start' }).click();
       // Live over the WebSocket: the page is never reloaded and never polls.
       await server.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 60_000 });
+      // Players: "waiting for the game" until its first answer to the player poll, then a count (0), live.
+      const players = server.locator('div').filter({ has: page.locator('dt', { hasText: 'Players' }) }).locator('dd');
+      assert.match(await players.innerText(), /^(waiting for the game|0)$/);
+      await players.filter({ hasText: /^0$/ }).waitFor({ timeout: 30_000 });
       await screenshot(page, 'dashboard-desktop');
       await page.setViewportSize(PHONE);
       await screenshot(page, 'dashboard-phone');

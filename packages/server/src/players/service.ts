@@ -35,6 +35,8 @@ interface Watched {
   stopListening: (() => void) | null;
   /** The game's join and leave messages, handled in order. */
   messages: Promise<void>;
+  /** Whether the game has answered a player poll since it was attached: until then its count is unknown. */
+  answered: boolean;
 }
 
 const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.name}`;
@@ -86,6 +88,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     this.detached(serverId, 'unwatched');
     const watched: Watched = {
       players: [],
+      answered: false,
       session: null,
       stopListening: null,
       messages: Promise.resolve(),
@@ -128,7 +131,9 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     });
     watched.messages = recorded.catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player list not recorded'));
     await recorded;
-    const changed = before.size !== after.size || [...after.keys()].some((k) => !before.has(k));
+    // The first answer is news even when nobody plays: the count goes from unknown to 0.
+    const changed = !watched.answered || before.size !== after.size || [...after.keys()].some((k) => !before.has(k));
+    watched.answered = true;
     watched.players = players;
     this.live.update(serverId, { player_count: players.length });
     if (changed) this.events.publish({ type: 'players', server_id: serverId, data: { players: shown(players), count: players.length } });

@@ -5,7 +5,7 @@ import { client, isAdmin } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useLiveState } from '../components/live-state.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { Figure, cpuText, memoryText } from '../components/figures.js';
+import { Figure, cpuText, memoryText, playersText } from '../components/figures.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
 import { serverChanges } from '../components/server-changes.js';
@@ -70,7 +70,7 @@ export function Dashboard() {
               </span>
             </div>
             <dl class="figures">
-              <Figure label="Players" value={s.player_count} />
+              <Figure label="Players" value={playersText(s.status, s.player_count)} />
               <Figure label="CPU" value={cpuText(s.cpu_percent)} />
               <Figure label="Memory" value={memoryText(s.ram_mb)} />
               <Figure label="Port" value={s.game_port} />

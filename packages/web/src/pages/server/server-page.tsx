@@ -5,7 +5,7 @@ import { Problem, useAction } from '../../components/problem.js';
 import { useLiveState } from '../../components/live-state.js';
 import { ServerActions } from '../../components/server-actions.js';
 import { serverChanges } from '../../components/server-changes.js';
-import { Figure, cpuText, memoryText } from '../../components/figures.js';
+import { Figure, cpuText, memoryText, playersText } from '../../components/figures.js';
 import { useLiveEvents } from '../../live.js';
 import { EditServer } from './edit-server.js';
 import { ConsoleTab } from './console-tab.js';
@@ -73,7 +73,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
       </div>
       {server.description && <p class="description">{server.description}</p>}
       <dl class="figures wide-figures">
-        <Figure label="Players" value={server.player_count} />
+        <Figure label="Players" value={playersText(server.status, server.player_count)} />
         <Figure label="CPU" value={cpuText(server.cpu_percent)} />
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Game port" value={server.game_port} />

@@ -102,7 +102,11 @@ describe('the web console in a real Chromium', () => {
       await page.getByLabel('Username').fill('admin');
       await page.getByLabel('Password').fill('not the password');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('alert').filter({ hasText: 'invalid username or password' }).waitFor();
+      // A sentence, the service's code only in the tooltip.
+      const alert = page.getByRole('alert').filter({ hasText: 'Wrong username or password.' });
+      await alert.waitFor();
+      assert.ok(!(await alert.innerText()).includes('UNAUTHORIZED'));
+      assert.equal(await alert.locator('[title]').getAttribute('title'), 'UNAUTHORIZED (HTTP 401)');
     } finally {
       await context.close();
     }

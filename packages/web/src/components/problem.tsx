@@ -2,22 +2,38 @@ import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
 import { endIfUnauthorized } from '../session.js';
 
-/** A failure as a person reads it: what went wrong, and for a 429 how long until the console tries again. */
+/** The service's messages are terse lower-case phrases; a person reads a sentence. */
+const SENTENCES: Record<string, string> = {
+  'invalid username or password': 'Wrong username or password.',
+  'the current password is wrong': 'The current password is wrong.',
+};
+const sentence = (message: string) => SENTENCES[message] ?? `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
+
+/**
+ * A failure as a person reads it: a sentence, without the service's error code (see `codeOf`), and for
+ * a 429 how long until the console tries again.
+ */
 export function describe(err: unknown): string {
   if (err instanceof GarrisonApiError) {
     if (err.status === 429) return `Slow down: too many requests. Retrying in ${err.retryAfterSeconds ?? 'a few'} s.`;
     if (err.status === 0) return `The service cannot be reached (${err.message}).`;
-    return err.message ? `${err.message} (${err.code})` : err.code;
+    return err.message ? sentence(err.message) : sentence(err.code.toLowerCase().replace(/_/g, ' '));
   }
   if (err instanceof TypeError && /fetch|network/i.test(err.message)) return `The service cannot be reached (${err.message}). Check that it is running.`;
   return err instanceof Error ? err.message : String(err);
 }
 
+/** The service's code for a failure (`VALIDATION_ERROR`…), for the tooltip: support asks for it, people need not read it. */
+export const codeOf = (err: unknown): string | undefined => (err instanceof GarrisonApiError ? `${err.code} (HTTP ${err.status})` : undefined);
+
 export function Problem({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   if (!error) return null;
+  const code = codeOf(error);
   return (
     <div class="problem" role="alert">
-      <span>{describe(error)}</span>
+      <span title={code} data-code={code}>
+        {describe(error)}
+      </span>
       {onDismiss && (
         <button type="button" class="quiet" onClick={onDismiss} aria-label="Dismiss">
           ×

@@ -45,7 +45,7 @@ export function Account() {
         </label>
         <Problem error={action.error} />
         {done && (
-          <p class="notice" role="status">
+          <p class="notice success" role="status">
             Your password was changed.
           </p>
         )}

@@ -40,7 +40,7 @@ export function MissionsTab({ server }: TabProps) {
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />
       {notice && (
-        <p class="notice" role="status">
+        <p class="notice success" role="status">
           {notice}
         </p>
       )}

@@ -21,7 +21,7 @@ export function PlayersTab({ server }: TabProps) {
     <div>
       <Problem error={error} />
       {done && (
-        <p class="notice" role="status">
+        <p class="notice success" role="status">
           {done}
         </p>
       )}

@@ -6,6 +6,7 @@ import {
   ChangePasswordRequest,
   CreatedUser,
   CreateUserRequest,
+  UpdateUserRequest,
   LoginRequest,
   LoginResponse,
   User,
@@ -72,6 +73,11 @@ export const endpoints = {
   createUser: defineEndpoint({
     operationId: 'createUser', method: 'POST', path: '/auth/users', tag: 'auth', summary: 'Create a user',
     access: 'admin', body: CreateUserRequest, status: 201, response: CreatedUser, errors: ['CONFLICT'],
+  }),
+  updateUser: defineEndpoint({
+    operationId: 'updateUser', method: 'PUT', path: '/auth/users/{user_id}', tag: 'auth',
+    summary: "Change a user's role or set their password; their tokens end at once", access: 'admin', params: UserIdParams, body: UpdateUserRequest,
+    status: 200, response: User, errors: ['NOT_FOUND'],
   }),
   deleteUser: defineEndpoint({
     operationId: 'deleteUser', method: 'DELETE', path: '/auth/users/{user_id}', tag: 'auth', summary: 'Delete a user',

@@ -53,6 +53,7 @@ describe('the SDK on every endpoint', () => {
     await viewer.login('sdk_viewer', 'viewer-password-1');
     assert.equal(typeof (await viewer.auth.changePassword('viewer-password-1', 'viewer-password-2')).message, 'string');
     assert.equal(typeof (await viewer.auth.logout()).message, 'string');
+    assert.equal((await client.users.update(user.id, { role: 'admin' })).role, 'admin');
     await client.users.delete(user.id);
 
     // A server, its config, files and mods.

@@ -139,6 +139,41 @@ describe('auth', () => {
     expectError(await h.api('DELETE', '/auth/users/1', { token: viewer.token }), 403, 'FORBIDDEN');
   });
 
+  it("lets an admin change a user's role or set their password, ending that user's tokens at once", async () => {
+    const user = await tokenFor(h, 'viewer');
+    const second = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data.access_token;
+    const promoted = await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { role: 'admin' } });
+    assert.equal(promoted.status, 200);
+    assert.deepEqual(Object.keys(promoted.body.data).sort(), ['created_at', 'id', 'last_login', 'role', 'username']);
+    assert.equal(promoted.body.data.role, 'admin');
+    for (const token of [user.token, second]) expectError(await h.api('GET', '/auth/me', { token }), 401, 'UNAUTHORIZED');
+    // Signed in again, they are what they now are.
+    const asAdmin = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data.access_token;
+    assert.equal((await h.api('GET', '/auth/users', { token: asAdmin })).status, 200);
+
+    const reset = await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { password: 'a-new-password' } });
+    assert.equal(reset.status, 200);
+    assert.ok(!JSON.stringify(reset.body).includes('password_hash'));
+    expectError(await h.api('GET', '/auth/me', { token: asAdmin }), 401, 'UNAUTHORIZED');
+    expectError(await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } }), 401, 'UNAUTHORIZED');
+    assert.equal((await h.api('POST', '/auth/login', { body: { username: user.username, password: 'a-new-password' } })).status, 200);
+    // Other users' tokens are not touched.
+    assert.equal((await h.api('GET', '/auth/me', { token: h.adminToken })).status, 200);
+
+    expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: {} }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { password: 'short' } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { role: 'root' } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('PUT', '/auth/users/999999', { token: h.adminToken, body: { role: 'viewer' } }), 404, 'NOT_FOUND');
+    const viewer = await tokenFor(h, 'viewer');
+    expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: viewer.token, body: { role: 'viewer' } }), 403, 'FORBIDDEN');
+  });
+
+  it('refuses to let an admin demote themself (400), and keeps their sign-in', async () => {
+    const me = await tokenFor(h, 'admin');
+    expectError(await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { role: 'viewer' } }), 400, 'VALIDATION_ERROR');
+    assert.equal((await h.api('GET', '/auth/me', { token: me.token })).body.data.role, 'admin');
+  });
+
   it("refuses a deleted user's token at once", async () => {
     const other = await tokenFor(h, 'admin');
     assert.equal((await h.api('GET', '/auth/me', { token: other.token })).status, 200);

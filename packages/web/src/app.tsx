@@ -1,7 +1,8 @@
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import { isAdmin, session, signOut } from './session.js';
+import { client, isAdmin, session, signOut } from './session.js';
 import { closeLive } from './live.js';
+import { useQuery } from './cache/use-query.js';
 import { SignIn } from './pages/sign-in.js';
 import { Dashboard } from './pages/dashboard.js';
 import { ServerPage } from './pages/server/server-page.js';
@@ -29,6 +30,13 @@ export function App() {
     } else document.title = 'Garrison';
   }, [who]);
   if (!who) return <SignIn />;
+  return <SignedIn who={who} />;
+}
+
+/** The console for a signed-in user; the session is checked once per page load (an admin may have ended it). */
+function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
+  // Once per page load (every later read would find out too: a refused token signs out, see session.ts).
+  useQuery(`me:${who.username}`, () => client.auth.me(), Infinity);
   const path = route.value;
   const here = (prefix: string) => (prefix === '/' ? path === '/' || path.startsWith('/servers') : path.startsWith(prefix)) || undefined;
   return (

@@ -1,6 +1,6 @@
 import { GarrisonClient, GarrisonApiError } from '@garrison/sdk';
 import { signal } from '@preact/signals';
-import { clearCache } from './cache/store.js';
+import { clearCache, whenReadFails } from './cache/store.js';
 import { forgetBudget, noteBudget } from './cache/rate-budget.js';
 
 /** Who is signed in: kept for the browser tab's session only, never beyond it. */
@@ -54,3 +54,5 @@ export function endIfUnauthorized(err: unknown): void {
 }
 
 export const isAdmin = (): boolean => session.value?.role === 'admin';
+
+whenReadFails(endIfUnauthorized);

@@ -293,7 +293,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.deepEqual(errors, []);
   });
 
-  it('lets an admin add and remove users, and anyone change their own password', { timeout: 60_000 }, async () => {
+  it("lets an admin add, remove, promote users and set their password, and anyone change their own", { timeout: 60_000 }, async () => {
     const { page, errors } = await open('console');
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('button', { name: 'New user' }).click();
@@ -316,6 +316,22 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await other.getByRole('button', { name: 'Change password' }).click();
     await other.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
     assert.equal((await h.api('POST', '/auth/login', { body: { username: 'night_watch', password: 'a-brighter-night' } })).status, 200);
+
+    // The admin makes them an admin: their session ends at once, and their page says so.
+    await users.getByLabel('Role of night_watch').selectOption('admin');
+    await waitFor(async () => (await h.api('GET', '/auth/users', { token })).body.data.some((u: { username: string; role: string }) => u.username === 'night_watch' && u.role === 'admin'), { what: 'the new role' });
+    // (Its next request finds out: the page shown is cached, so a reload asks.)
+    await other.reload();
+    await other.getByRole('status').filter({ hasText: /Your session has ended/ }).waitFor();
+    // And sets their password.
+    await users.getByRole('button', { name: 'Set the password of night_watch' }).click();
+    const reset = page.getByRole('dialog', { name: 'New password for night_watch' });
+    await reset.getByLabel('New password').fill('the-admin-chose-this');
+    await reset.getByRole('button', { name: 'Set password' }).click();
+    await reset.waitFor({ state: 'detached' });
+    assert.equal((await h.api('POST', '/auth/login', { body: { username: 'night_watch', password: 'the-admin-chose-this' } })).status, 200);
+    // Not their own: an admin's own row has no role control.
+    assert.equal(await users.getByLabel('Role of admin', { exact: true }).count(), 0);
 
     await users.getByRole('button', { name: 'Delete night_watch' }).click();
     await page.getByRole('dialog', { name: 'Delete night_watch?' }).getByRole('button', { name: 'Delete' }).click();

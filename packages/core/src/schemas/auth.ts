@@ -36,6 +36,12 @@ export const CreateUserRequest = Type.Object(
   { additionalProperties: false },
 );
 
+/** An admin's change to another user (`PUT /auth/users/{user_id}`): at least one of the two. */
+export const UpdateUserRequest = Type.Object(
+  { role: Type.Optional(Role), password: Type.Optional(NewPassword) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
 export const CreatedUser = Type.Object({ ...UserSummary.properties, created_at: Timestamp }, { $id: 'CreatedUser' });
 
 export const UserIdParams = Type.Object({ user_id: Id });

@@ -14,8 +14,8 @@ export function bearerToken(ctx: Context): string | null {
 const PRINCIPAL_SOURCES = { tables: ['users'] } as const;
 
 /**
- * Token → principal. The user is read from the database, so deleting a user or changing their role takes
- * effect at once; a token checked before is reused, with its user, until its expiry or a write to the
+ * Token → principal. The user is read from the database, so deleting a user, or an admin's change of their
+ * role or password (which moves their token generation on), takes effect at once; a token checked before is reused, with its user, until its expiry or a write to the
  * users, which saves every request of a busy client the signature check and the read.
  */
 export function makeAuthenticator(tokens: TokenService, users: UserService, known: ReadCache<Principal>) {
@@ -25,8 +25,8 @@ export function makeAuthenticator(tokens: TokenService, users: UserService, know
     if (kept) return kept;
     const claims = tokens.verify(token);
     const principal = await known.read(token, PRINCIPAL_SOURCES, async () => {
-      const found = await users.findPrincipal(Number(claims.sub));
-      if (!found) throw new ApiError('UNAUTHORIZED', 'the user of this token no longer exists');
+      const found = await users.findPrincipal(Number(claims.sub), claims.gen ?? 0);
+      if (!found) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: the user was deleted, or an admin changed their role or password');
       return found;
     }, claims.exp * 1000);
     return principal;

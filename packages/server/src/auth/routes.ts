@@ -15,5 +15,6 @@ export function authRoutes(routes: RouteTable, users: UserService): void {
     const { id, username, role, created_at } = await users.create(body.username, body.password, body.role);
     return { id, username, role, created_at };
   });
+  routes.implement(endpoints.updateUser, async ({ params, body, principal }) => users.changeAccess(params.user_id, body, principal));
   routes.implement(endpoints.deleteUser, async ({ params, principal }) => users.delete(params.user_id, principal));
 }

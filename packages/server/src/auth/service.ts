@@ -25,25 +25,45 @@ export class UserService {
     @inject(TokenService) private readonly tokens: TokenService,
   ) {}
 
-  /** Runs on every authenticated request: the three columns it needs. */
-  async findPrincipal(id: number): Promise<Principal | undefined> {
+  /**
+   * Runs on every authenticated request: the caller of a token issued in `generation`, or undefined
+   * when the user is gone or an admin has since changed their role or password.
+   */
+  async findPrincipal(id: number, generation: number): Promise<Principal | undefined> {
     const row = await this.repos.users.principal(id);
-    return row && { id: row.id, username: row.username, role: row.role };
+    return row && row.token_generation === generation ? { id: row.id, username: row.username, role: row.role } : undefined;
   }
 
   /** A token for these credentials, or 401. */
   async login(username: string, password: string) {
-    const user = await this.authenticate(username, password);
-    return { access_token: this.tokens.issue(user), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };
+    const row = await this.authenticate(username, password);
+    const user = { id: row.id, username: row.username, role: row.role };
+    return { access_token: this.tokens.issue(row), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };
   }
 
   /** The user for these credentials, or 401; both failures take the same time. */
-  async authenticate(username: string, password: string): Promise<Principal> {
+  async authenticate(username: string, password: string): Promise<UserRow> {
     const row = await this.repos.users.byUsername(username);
     const ok = await verifyPassword(password, row?.password_hash ?? (await DUMMY_HASH_PROMISE));
     if (!row || !ok) throw new ApiError('UNAUTHORIZED', 'invalid username or password');
     await this.repos.users.update(row.id, { last_login: isoNow(this.clock) });
-    return { id: row.id, username: row.username, role: row.role };
+    return row;
+  }
+
+  /**
+   * An admin changes another user's role or sets their password; that user's tokens end at once (they
+   * sign in again with what they now are). An admin cannot take their own admin role away: someone
+   * must keep it.
+   */
+  async changeAccess(id: number, change: { role?: Role; password?: string }, caller: Principal): Promise<User> {
+    if (change.role === undefined && change.password === undefined) throw new ApiError('VALIDATION_ERROR', 'give role, password, or both');
+    if (id === caller.id && change.role !== undefined && change.role !== caller.role) throw new ApiError('VALIDATION_ERROR', 'you cannot change your own role');
+    const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
+    if (!(await this.repos.users.changeAccess(id, patch))) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    const row = (await this.repos.users.byId(id))!;
+    if (change.password) await forgetInitialPassword(this.settings.dataDir, row.username);
+    this.logger.info({ user: row.username, by: caller.username, role: change.role, password: change.password ? 'set' : undefined }, 'user access changed; their tokens end');
+    return toUser(row);
   }
 
   async changePassword(id: number, current: string, next: string): Promise<void> {

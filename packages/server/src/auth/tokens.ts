@@ -11,6 +11,8 @@ export interface TokenClaims {
   username: string;
   role: Role;
   exp: number;
+  /** The user's token generation when it was issued (absent in tokens of earlier versions: 0). */
+  gen?: number;
 }
 
 /** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
@@ -34,8 +36,8 @@ export class TokenService {
     return this.settings.tokenTtlSeconds;
   }
 
-  issue(user: { id: number; username: string; role: Role }): string {
-    return jwt.sign({ username: user.username, role: user.role }, this.secret, {
+  issue(user: { id: number; username: string; role: Role; token_generation: number }): string {
+    return jwt.sign({ username: user.username, role: user.role, gen: user.token_generation }, this.secret, {
       algorithm: 'HS256',
       subject: String(user.id),
       expiresIn: this.settings.tokenTtlSeconds,

@@ -21,6 +21,9 @@ interface Entry<T> {
 }
 
 const entries = new Map<string, Entry<unknown>>();
+/** Told of every failed read (the session ends on a refused token); set by session.ts. */
+let onReadFailure: (err: unknown) => void = () => {};
+export const whenReadFails = (handler: (err: unknown) => void) => void (onReadFailure = handler);
 
 export function entryOf<T>(key: string, load: () => Promise<T>): Entry<T> {
   let entry = entries.get(key) as Entry<T> | undefined;
@@ -50,6 +53,7 @@ export function refresh<T>(entry: Entry<T>, background: boolean): Promise<void> 
       entry.error = null;
     } catch (err) {
       entry.error = err;
+      onReadFailure(err);
       // Only reached when another tab of the browser spent the budget: tried again after its wait.
       if (err instanceof GarrisonApiError && err.status === 429) {
         entry.retryTimer = setTimeout(() => entry.listeners.size && void refresh(entry, true), (err.retryAfterSeconds ?? 5) * 1000);

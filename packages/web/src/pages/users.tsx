@@ -10,10 +10,16 @@ import { useQuery } from '../cache/use-query.js';
 
 type Role = ResponseOf<Endpoints['listUsers']>[number]['role'];
 
-/** The service's accounts (admins only): add one with a role, or remove one, which ends its sessions. */
+type Account = ResponseOf<Endpoints['listUsers']>[number];
+
+/**
+ * The service's accounts (admins only): add one with a role, change another's role or set their
+ * password (which ends their sessions: they sign in again), or remove one.
+ */
 export function Users() {
   const { data, error, reload } = useQuery('users:', () => client.users.list());
   const [creating, setCreating] = useState(false);
+  const [settingPassword, setSettingPassword] = useState<Account | null>(null);
   const action = useAction();
   useEffect(() => void (document.title = 'Users · Garrison'), []);
 
@@ -35,9 +41,30 @@ export function Users() {
             {data.map((u) => (
               <tr key={u.id}>
                 <td>{u.username}</td>
-                <td>{u.role}</td>
-                <td>{u.last_login ? new Date(u.last_login).toLocaleString() : 'never'}</td>
                 <td>
+                  {u.username === session.value?.username ? (
+                    u.role
+                  ) : (
+                    <select
+                      aria-label={`Role of ${u.username}`}
+                      value={u.role}
+                      onChange={(e) => {
+                        const role = e.currentTarget.value as Role;
+                        void action.run(() => client.users.update(u.id, { role })).then(() => reload());
+                      }}
+                    >
+                      <option value="viewer">viewer</option>
+                      <option value="admin">admin</option>
+                    </select>
+                  )}
+                </td>
+                <td>{u.last_login ? new Date(u.last_login).toLocaleString() : 'never'}</td>
+                <td class="actions">
+                  {u.username !== session.value?.username && (
+                    <button type="button" class="quiet" aria-label={`Set the password of ${u.username}`} onClick={() => setSettingPassword(u)}>
+                      Set password
+                    </button>
+                  )}
                   {u.username !== session.value?.username && (
                     <ConfirmButton
                       label="Delete"
@@ -52,6 +79,22 @@ export function Users() {
             ))}
           </tbody>
         </table>
+      )}
+      {settingPassword && (
+        <FormDialog
+          title={`New password for ${settingPassword.username}`}
+          submitLabel="Set password"
+          onClose={() => setSettingPassword(null)}
+          onSubmit={async (form) => {
+            await client.users.update(settingPassword.id, { password: String(form.get('password') ?? '') });
+          }}
+        >
+          <p class="small">Their sessions end at once: they sign in again with this password.</p>
+          <label>
+            New password
+            <input name="password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+          </label>
+        </FormDialog>
       )}
       {creating && (
         <FormDialog

@@ -5,6 +5,7 @@ import * as liveData from './003_live_data.js';
 import * as playersBans from './004_players_bans.js';
 import * as sharedBanFile from './005_shared_ban_file.js';
 import * as processesActors from './006_processes_actors.js';
+import * as userTokenGeneration from './007_user_token_generation.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const all: [string, Migration][] = [
   ['004_players_bans', playersBans],
   ['005_shared_ban_file', sharedBanFile],
   ['006_processes_actors', processesActors],
+  ['007_user_token_generation', userTokenGeneration],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -8,4 +8,5 @@ export class UserModel extends Model {
   role!: 'admin' | 'viewer';
   created_at!: string;
   last_login!: string | null;
+  token_generation!: number;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Role } from '@garrison/core';
 import { UserModel } from '../models/UserModel.js';
 
-export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login'>;
+export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login' | 'token_generation'>;
 
 /** The users table. */
 export class UserRepository {
@@ -20,13 +20,18 @@ export class UserRepository {
     return this.User.query().findById(id);
   }
 
-  /** The three columns every authenticated request needs, without building a model. */
-  async principal(id: number): Promise<Pick<UserRow, 'id' | 'username' | 'role'> | undefined> {
-    return this.knex('users').select('id', 'username', 'role').where('id', id).first();
+  /** The columns every authenticated request needs, without building a model. */
+  async principal(id: number): Promise<Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> | undefined> {
+    return this.knex('users').select('id', 'username', 'role', 'token_generation').where('id', id).first();
   }
 
   async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>): Promise<void> {
     await this.User.query().findById(id).patch(patch);
+  }
+
+  /** Changes a user's role and/or password and ends their tokens, in one statement. False: no such user. */
+  async changeAccess(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'role'>>): Promise<boolean> {
+    return (await this.knex('users').where('id', id).update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0;
   }
 
   async list(): Promise<UserRow[]> {

@@ -28,6 +28,14 @@ export const KNOWN_COMMANDS: readonly string[] = [
   'MaxPing <ping>',
 ];
 
+/**
+ * What the audit trail keeps of a command: all of it, except the password that BattlEye's
+ * `RConPassword` sets and the one the game's `#login` carries.
+ */
+export function redactCommand(command: string): string {
+  return command.replace(/^(\s*(?:RConPassword|#login)\s+)\S.*$/i, '$1***');
+}
+
 const DIFFICULTIES = ['recruit', 'regular', 'veteran', 'custom'];
 
 /** What is wrong with a command the game would take wrongly, or null: `#mission` names a mission by the mission rule. */

@@ -12,7 +12,7 @@ import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
 import { formatBanLine, parseBanLine } from './bans.js';
 import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
-import { commandProblem, KNOWN_COMMANDS } from './commands.js';
+import { commandProblem, KNOWN_COMMANDS, redactCommand } from './commands.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -64,6 +64,7 @@ export const gamea = defineAdapter({
       shutdownCommand: '#shutdown',
       knownCommands: KNOWN_COMMANDS,
       commandProblem,
+      redactCommand,
       kickCommand,
       sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
       parsePlayerEvent,

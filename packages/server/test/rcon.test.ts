@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { FakeRconServer } from '@garrison/testkit';
+import { FakeRconServer, waitFor } from '@garrison/testkit';
 import { createServer, expectError, setStatus, startHarness, type Harness } from './helpers.js';
 
 describe('remote admin commands', () => {
@@ -33,6 +33,21 @@ describe('remote admin commands', () => {
     assert.match(res.body.data.response, /^Players on server:[\s\S]*Bravo17\n\(1 players in total\)$/);
     assert.deepEqual((await command(s.id, 'say -1 Server restarting')).body.data, { response: '' });
     assert.deepEqual(rcon.commands, ['players', 'say -1 Server restarting']);
+  });
+
+  it('keeps each command with its arguments in the audit trail, a password it sets replaced by ***', async () => {
+    const { s } = await runningServer();
+    await command(s.id, 'say -1 Restart in 5 minutes');
+    await command(s.id, 'RConPassword hunter2-secret');
+    await command(s.id, '#login my admin pass');
+    const entries = async () => (await h.api('GET', `/servers/${s.id}/events?event_type=command`, { token: h.adminToken })).body.data.events.map((e: { detail: unknown }) => e.detail).reverse();
+    const kept = await waitFor(async () => ((await entries()).length === 3 ? entries() : null), { what: 'three audit entries' });
+    assert.deepEqual(kept, [
+      { command: 'say', line: 'say -1 Restart in 5 minutes' },
+      { command: 'RConPassword', line: 'RConPassword ***' },
+      { command: '#login', line: '#login ***' },
+    ]);
+    assert.ok(!JSON.stringify(kept).includes('hunter2'), 'the password is nowhere');
   });
 
   it('keeps working after the game restarts its RCon, and follows a password change', async () => {

@@ -151,6 +151,11 @@ export interface RemoteAdmin {
   readonly knownCommands?: readonly string[];
   /** What is wrong with a command an admin typed, that the game would take wrongly (`#mission` of a bad name), or null. */
   commandProblem?(command: string): string | null;
+  /**
+   * The command as the audit trail keeps it: the game's secrets in it (a password it sets) replaced by
+   * `***`, everything else as typed. Without it, the words after one containing "pass" are masked.
+   */
+  redactCommand?(command: string): string;
   /** The command that kicks the player in a slot. */
   kickCommand?(slotId: string, reason: string): string;
   /** The command that shows a message to every player. */
@@ -293,4 +298,17 @@ export function defineAdapter<A extends AdapterDefinition>(definition: A): A {
 
 export function isAdapterDefinition(value: unknown): value is AdapterDefinition {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ADAPTER_BRAND] === true;
+}
+
+/** The audit trail's form of a command for a game without its own rule: what follows a word about a password is masked. */
+export function redactPasswords(command: string): string {
+  const words = command.split(/(\s+)/);
+  let masking = false;
+  return words.map((word) => {
+    if (/^\s+$/.test(word)) return word;
+    if (masking) return '***';
+    if (!/pass/i.test(word)) return word;
+    masking = true;
+    return word.replace(/([=:]).+$/, '$1***'); // `password=x` carries its value in the same word
+  }).join('');
 }

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, type Actor, type RemoteAdminSession } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, redactPasswords, type Actor, type RemoteAdminSession } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -9,6 +9,9 @@ import { ConfigService } from '../config/service.js';
 import { serverContext } from '../servers/context.js';
 import { AuditService } from '../audit/service.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
+
+/** The most of a command line the audit trail keeps. */
+const AUDITED_LINE = 1000;
 
 interface CachedSession {
   /** Port and password it was opened with: a config change means a new session. */
@@ -62,8 +65,9 @@ export class RemoteAdminService implements Lifecycle {
     const problem = remote?.commandProblem?.(text);
     if (problem) throw new ApiError('VALIDATION_ERROR', `field 'command': ${problem}`);
     const response = await this.command(serverId, text);
-    // The command word only: the rest may be a message or a password.
-    void this.audit.record(serverId, 'command', actor, { command: text.split(/\s/)[0] });
+    // The whole line, as the game's rule redacts it (a password it sets becomes ***), at most AUDITED_LINE.
+    const line = (remote?.redactCommand ?? redactPasswords)(text.trim()).slice(0, AUDITED_LINE);
+    void this.audit.record(serverId, 'command', actor, { command: text.trim().split(/\s/)[0], line });
     return response;
   }
 
@@ -72,7 +76,7 @@ export class RemoteAdminService implements Lifecycle {
     const say = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.sayCommand;
     if (!say) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to message every player');
     await this.command(serverId, say(message));
-    void this.audit.record(serverId, 'command', actor, { command: 'say' });
+    void this.audit.record(serverId, 'command', actor, { command: 'say', message: message.slice(0, AUDITED_LINE) });
   }
 
   async command(serverId: number, text: string): Promise<string> {

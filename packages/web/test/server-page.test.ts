@@ -253,6 +253,15 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await kick.getByRole('button', { name: 'Kick' }).click();
     await page.getByRole('status').filter({ hasText: 'Dave was kicked.' }).waitFor();
     await page.getByText(/No one is on the server/).waitFor({ timeout: 30_000 }); // the live list, with no reload
+    // The visit is in the history below, read again when the player list changed; searchable.
+    const history = page.getByRole('table', { name: /Player history of/ });
+    const visit = history.getByRole('row').filter({ hasText: 'Dave' }).first();
+    await visit.waitFor({ timeout: 20_000 });
+    await visit.filter({ hasNotText: 'on now' }).waitFor({ timeout: 20_000 });
+    await page.getByLabel('Search the history').fill('nobody-like-this');
+    await page.getByText('No one matching “nobody-like-this” has played here.').waitFor();
+    await page.getByLabel('Search the history').fill('Dav');
+    await history.getByRole('cell', { name: 'Dave', exact: true }).first().waitFor();
 
     await page.getByRole('link', { name: 'Bans', exact: true }).click();
     await page.getByRole('button', { name: 'Add ban' }).click();

@@ -5,6 +5,7 @@ import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useLiveEvents } from '../../live.js';
 import { RconLine } from './rcon-line.js';
+import { useDebounced } from '../../components/debounced.js';
 import { can, useGame } from '../../games.js';
 import type { TabProps } from './server-page.js';
 import { useQuery } from '../../cache/use-query.js';
@@ -149,12 +150,3 @@ export function ConsoleTab({ server }: TabProps) {
 }
 
 const capped = (lines: Line[]) => (lines.length > MAX_LINES ? lines.slice(lines.length - MAX_LINES) : lines);
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value]);
-  return settled;
-}

@@ -7,10 +7,11 @@ import { FormDialog, fieldText } from '../../components/form-dialog.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
+import { PlayerHistory } from './player-history.js';
 
 type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
-/** Who is on the server now, kept live; admins can kick or ban a player in a slot. */
+/** Who is on the server now, kept live (admins can kick or ban a player in a slot), and who was before. */
 export function PlayersTab({ server }: TabProps) {
   const { state: players, apply, error } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
@@ -79,6 +80,7 @@ export function PlayersTab({ server }: TabProps) {
           )}
         </FormDialog>
       )}
+      <PlayerHistory server={server} />
     </div>
   );
 }

@@ -37,8 +37,13 @@ export async function signIn(username: string, password: string): Promise<void> 
   session.value = next;
 }
 
+/** What must be forgotten when a user signs out (what they did and read), beyond the read cache. */
+const forgetters: (() => void)[] = [];
+export const forgetAtSignOut = (forget: () => void) => void forgetters.push(forget);
+
 export function signOut(reason: string | null = null): void {
   sessionStorage.removeItem(KEY);
+  for (const forget of forgetters) forget();
   client.token = null;
   clearCache();
   forgetBudget();

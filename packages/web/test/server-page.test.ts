@@ -84,6 +84,14 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const answers = page.getByRole('list', { name: 'Command answers' });
     await answers.getByText('Players on server:').waitFor();
     await answers.getByText('(0 players in total)').waitFor();
+    // Kept across a tab switch, the newest answer in view.
+    await page.getByRole('link', { name: 'Audit', exact: true }).click();
+    await page.getByRole('link', { name: 'Console', exact: true }).click();
+    await answers.getByText('(0 players in total)').waitFor();
+    for (let i = 0; i < 8; i++) await rcon(page, 'players');
+    await waitFor(async () => (await answers.locator('pre').allInnerTexts()).every((t) => t !== '…'), { what: 'every answer in' });
+    const scrolled = await answers.evaluate((box) => box.scrollHeight - box.clientHeight - box.scrollTop);
+    assert.ok(scrolled <= 1, `the box follows the newest answer (${scrolled} px above the bottom)`);
 
     // #monitor makes the game write a line to its log: it arrives over the WebSocket, with no reload.
     await rcon(page, '#monitor 1');

@@ -1,5 +1,6 @@
-import { useState } from 'preact/hooks';
-import { client, endIfUnauthorized } from '../../session.js';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { signal, type Signal } from '@preact/signals';
+import { client, endIfUnauthorized, forgetAtSignOut } from '../../session.js';
 import { describe } from '../../components/problem.js';
 import { useQuery } from '../../cache/use-query.js';
 import type { ServerRecord } from './server-page.js';
@@ -12,6 +13,11 @@ interface Exchange {
 }
 const KEPT = 50;
 
+/** Each server's commands and answers, kept while the page lives, so that a tab switch loses none. */
+const histories = new Map<number, Signal<Exchange[]>>();
+const historyOf = (serverId: number) => histories.get(serverId) ?? histories.set(serverId, signal([])).get(serverId)!;
+forgetAtSignOut(() => histories.clear());
+
 /** A game's commands change only with the adapter: kept for the page's life. */
 const COMMANDS_MAX_AGE_MS = 24 * 60 * 60_000;
 
@@ -19,8 +25,16 @@ const COMMANDS_MAX_AGE_MS = 24 * 60 * 60_000;
 export function RconLine({ server }: { server: ServerRecord }) {
   // Without them (not read yet, or the read failed) the line works, without suggestions.
   const commands = useQuery(`games:commands:${server.game_type}`, () => client.games.commands(server.game_type), COMMANDS_MAX_AGE_MS).data ?? [];
-  const [exchanges, setExchanges] = useState<Exchange[]>([]);
+  const history = historyOf(server.id);
+  const exchanges = history.value;
+  const setExchanges = (update: (all: Exchange[]) => Exchange[]) => void (history.value = update(history.value));
   const [text, setText] = useState('');
+  // The newest answer in view, as a terminal does.
+  const answers = useRef<HTMLOListElement>(null);
+  useLayoutEffect(() => {
+    const box = answers.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [exchanges]);
 
   const send = async (event: Event) => {
     event.preventDefault();
@@ -42,7 +56,7 @@ export function RconLine({ server }: { server: ServerRecord }) {
   return (
     <div class="rcon">
       {exchanges.length > 0 && (
-        <ol class="rcon-answers" aria-label="Command answers" aria-live="polite">
+        <ol class="rcon-answers" aria-label="Command answers" aria-live="polite" ref={answers}>
           {exchanges.map((x) => (
             <li key={x.key}>
               <div class="rcon-command">&gt; {x.command}</div>

@@ -31,6 +31,7 @@ export const gamea = defineAdapter({
       generateCredentials,
       render: renderConfigFiles,
       checkSection,
+      glance: (config) => ({ hostname: String(config.server?.hostname ?? ''), max_players: Number(config.server?.max_players) }),
       // The BattlEye config stays on the server: it is the RCon password and port, nothing to edit by hand.
       downloadable: ['server.cfg', 'basic.cfg', 'server.GameaProfile'],
     },

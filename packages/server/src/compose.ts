@@ -11,6 +11,7 @@ import { JobRunner } from './jobs/runner.js';
 import type { Lifecycle } from './lifecycle/lifecycle.js';
 import { AuditService } from './audit/service.js';
 import { HistoryRetention } from './audit/retention.js';
+import { ServerGlance } from './servers/glance.js';
 import { RemoteAdminService } from './rcon/service.js';
 import { ProcessService } from './processes/service.js';
 import { LogService } from './logs/service.js';
@@ -53,7 +54,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  TokenService, UserService, LiveFigures, ServerLocks, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, HistoryRetention, AutoRestarts,
 ];
@@ -78,6 +79,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['players', container.resolve(PlayerService)],
     ['bans', bans],
     ['history retention', container.resolve(HistoryRetention)],
+    ['server glance', container.resolve(ServerGlance)],
     ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
   ];
 }

@@ -60,6 +60,8 @@ export interface ConfigGenerator<S extends ConfigSections = ConfigSections> {
   checkSection?(section: string, values: Record<string, unknown>): string | null;
   /** Labels of the rendered files an admin may download (`/config/download/{filename}`); all when absent. */
   readonly downloadable?: readonly string[];
+  /** What a server list shows of the config at a glance: the name players see and the player limit. */
+  glance?(config: ConfigValues): { hostname?: string; max_players?: number };
 }
 
 export interface ProcessConfig {

@@ -23,6 +23,9 @@ export const ExePath = Type.String({ minLength: 1, maxLength: 4096 });
 export const MaxRestarts = Type.Integer({ minimum: 0, maximum: 20 });
 export const HeadlessClients = Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'Headless clients to run beside the server once it is running (0 to 10).' });
 
+export const ServerWarning = Type.Union([Type.Literal('exe_missing'), Type.Literal('crash_loop'), Type.Literal('restart_needed')]);
+export type ServerWarning = Static<typeof ServerWarning>;
+
 export const ServerListItem = Type.Object(
   {
     id: Type.Integer(),
@@ -41,6 +44,11 @@ export const ServerListItem = Type.Object(
     cpu_percent: Nullable(Type.Number()),
     ram_mb: Nullable(Type.Number()),
     started_at: Nullable(Timestamp),
+    hostname: Nullable(Type.String({ description: "The name players see in the game's server browser (from the config), when the game has one." })),
+    max_players: Nullable(Type.Integer({ description: 'The player limit from the config, when the game has one.' })),
+    warnings: Type.Array(ServerWarning, {
+      description: 'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), `restart_needed` (the config changed since the running process started).',
+    }),
   },
   { $id: 'ServerListItem' },
 );

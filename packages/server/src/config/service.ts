@@ -128,7 +128,7 @@ export class ConfigService {
    * What a start needs: the config checked against the adapter's schemas (400 `INVALID_CONFIG`), the
    * game's files written atomically (500 `CONFIG_WRITE_ERROR`), and the launch arguments built.
    */
-  async prepareLaunch(server: ServerRow): Promise<{ config: ConfigValues; args: string[] }> {
+  async prepareLaunch(server: ServerRow): Promise<{ config: ConfigValues; args: string[]; configVersion: number }> {
     const adapter = this.adapters.get(server.game_type);
     this.adapters.require(adapter, 'process_config'); // NOT_SUPPORTED before any config check
     const config = await this.effectiveConfig(server);
@@ -144,7 +144,12 @@ export class ConfigService {
     const args = this.launchArguments(adapter, config, ctx);
     const generator = this.generatorOf(adapter);
     if (generator) await writeConfigFiles(generator.render(config, ctx));
-    return { config, args };
+    return { config, args, configVersion: await this.version(server.id) };
+  }
+
+  /** The server's config version: the sum of its sections' versions, which grows with every change to any. */
+  async version(serverId: number): Promise<number> {
+    return (await this.repos.configSections.forServer(serverId)).reduce((sum, s) => sum + s.config_version, 0);
   }
 
   /** The command line the game gets, enabled mods included; 400 `INVALID_CONFIG` when it cannot be built. */

@@ -27,8 +27,10 @@ import { serverContext, serverDir } from './context.js';
 import { LiveFigures } from '../metrics/live-values.js';
 import { assertPortsFree } from './ports.js';
 import { ServerLocks } from './locks.js';
+import { ServerGlance } from './glance.js';
 
-export function toListItem(row: ListRow): ServerListItem {
+/** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
+export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'warnings'> {
   return {
     id: row.id,
     name: row.name,
@@ -50,7 +52,7 @@ export function toListItem(row: ListRow): ServerListItem {
   };
 }
 
-export function toDetail(row: ServerRow, now: number): ServerDetail {
+export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'warnings'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
   return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime };
@@ -70,6 +72,7 @@ export class ServerService {
     @inject(LiveFigures) private readonly live: LiveFigures,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
+    @inject(ServerGlance) private readonly glance: ServerGlance,
   ) {}
 
   async row(id: number): Promise<ServerRow> {
@@ -103,14 +106,20 @@ export class ServerService {
   }
 
   /** What the list is made of, for reusing its answer while neither changes. */
-  readonly listSources = { tables: ['servers'], version: () => this.live.version } as const;
+  readonly listSources = { tables: ['servers', 'config_sections'], version: () => this.live.version * 1_000_003 + this.glance.version } as const;
 
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
-    return (await this.repos.servers.list(filter)).map((row) => ({ ...toListItem(row), ...this.live.get(row.id) }));
+    const rows = await this.repos.servers.list(filter);
+    const glances = await this.glance.of(rows);
+    return rows.map((row) => ({ ...toListItem(row), ...glances.get(row.id)!, ...this.live.get(row.id) }));
   }
 
   async get(id: number): Promise<ServerDetail> {
-    return { ...toDetail(await this.row(id), this.clock.now()), ...this.live.get(id) };
+    return { ...(await this.detailOf(await this.row(id))), ...this.live.get(id) };
+  }
+
+  private async detailOf(row: ServerRow): Promise<ServerDetail> {
+    return { ...toDetail(row, this.clock.now()), ...(await this.glance.of([row])).get(row.id)! };
   }
 
   counts(): Promise<{ running: number; total: number }> {
@@ -165,6 +174,7 @@ export class ServerService {
           headless_clients: input.headless_clients ?? 0,
           started_at: null,
           process_start_time: null,
+          started_config_version: null,
           created_at: stamp,
           updated_at: stamp,
         },
@@ -174,7 +184,9 @@ export class ServerService {
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
     void this.audit.record(row.id, 'server_created', actor, { name: row.name });
     const secrets = Object.assign({}, ...Object.values(credentials)) as Record<string, string>;
-    return { ...toDetail(row, this.clock.now()), ...secrets };
+    // Said at once, not only at the first start: a path that points at nothing.
+    await this.glance.checkExe(row);
+    return { ...(await this.detailOf(row)), ...secrets };
   }
 
   async update(id: number, patch: UpdateServerRequest, actor: Actor): Promise<ServerDetail> {
@@ -189,7 +201,8 @@ export class ServerService {
       return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });
     });
     void this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });
-    return toDetail(updated, this.clock.now());
+    await this.glance.checkExe(updated);
+    return this.detailOf(updated);
   }
 
   /** Under the server's lifecycle lock: a start cannot slip in between the status check and the delete. */
@@ -206,5 +219,6 @@ export class ServerService {
     if (!(await this.repos.servers.deleteIdle(id))) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
     // Retried: the log follower may still be writing its last offsets into the folder as it goes.
     await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+    this.glance.forget(id);
   }
 }

@@ -118,7 +118,7 @@ export class Supervisor {
     await access(row.exe_path, constants.X_OK).catch(() => {
       throw new ApiError('EXE_NOT_FOUND', `the executable ${row.exe_path} does not exist or cannot be run`);
     });
-    const { config, args } = await this.config.prepareLaunch(row);
+    const { config, args, configVersion } = await this.config.prepareLaunch(row);
     for (const step of this.launchSteps) await step(serverId);
     await assertHostPortsFree({ game_port: row.game_port, rcon_port: row.rcon_port });
 
@@ -137,7 +137,7 @@ export class Supervisor {
     }
     const { handle, outputOffset } = spawned;
     this.follow(serverId, handle);
-    await this.states.set(serverId, { status: 'starting', pid: handle.pid, started_at: isoNow(this.clock), process_start_time: handle.startTime });
+    await this.states.set(serverId, { status: 'starting', pid: handle.pid, started_at: isoNow(this.clock), process_start_time: handle.startTime, started_config_version: configVersion });
     this.attach(serverId, { pid: handle.pid, adopted: false, outputOffset });
     this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config));
     return { status: 'starting', pid: handle.pid };

@@ -18,6 +18,7 @@ export class ServerModel extends Model {
   headless_clients!: number;
   started_at!: string | null;
   process_start_time!: string | null;
+  started_config_version!: number | null;
   created_at!: string;
   updated_at!: string;
 

@@ -19,6 +19,12 @@ export class ConfigSectionRepository {
     return this.Section.query().where('server_id', serverId).orderBy('id');
   }
 
+  /** The sections of these servers (all of them when left out), for what the list shows of each. */
+  async ofServers(serverIds?: number[]): Promise<SectionRow[]> {
+    const query = this.Section.query().select('id', 'server_id', 'section', 'data', 'config_version').orderBy('id');
+    return serverIds ? query.whereIn('server_id', serverIds) : query;
+  }
+
   async find(serverId: number, section: string): Promise<SectionRow | undefined> {
     return this.Section.query().where({ server_id: serverId, section }).first();
   }

@@ -1,0 +1,83 @@
+import { stat } from 'node:fs/promises';
+import { inject, injectable } from 'tsyringe';
+import { ACTIVE_STATUSES, type ServerListItem, type ServerWarning } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Repositories, ListRow } from '../db/repositories/index.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+
+/** How often every server's executable is looked for: one that was moved or deleted shows on its card. */
+const EXE_CHECK_MS = 30_000;
+
+type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'warnings'>;
+
+/**
+ * What an admin needs to see of a server at a glance, beyond its record: the name players see and the
+ * player limit (from the config, through the adapter's `glance`), and what needs attention.
+ */
+@injectable()
+export class ServerGlance implements Lifecycle {
+  private readonly missingExes = new Set<number>();
+  private job: Job | null = null;
+  /** Moves when a server's executable appears or goes, so that a reused list is made again. */
+  version = 0;
+
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+  ) {}
+
+  start(): void {
+    this.job = this.jobs.every({ name: 'servers.exe-check', everyMs: EXE_CHECK_MS, run: () => this.checkAll() });
+  }
+
+  stop(): void {
+    this.job?.cancel();
+  }
+
+  /** Looks for the server's executable now (at create, update, and in the periodic pass). */
+  async checkExe(server: { id: number; exe_path: string }): Promise<void> {
+    const found = await stat(server.exe_path).then((s) => s.isFile(), () => false);
+    if (found === !this.missingExes.has(server.id)) return;
+    if (found) this.missingExes.delete(server.id);
+    else this.missingExes.add(server.id);
+    this.version += 1;
+  }
+
+  forget(serverId: number): void {
+    if (this.missingExes.delete(serverId)) this.version += 1;
+  }
+
+  private async checkAll(): Promise<void> {
+    for (const server of await this.repos.servers.all()) await this.checkExe(server);
+  }
+
+  /** The glance of each of these servers, read in one query of their config sections. */
+  async of(rows: readonly ListRow[]): Promise<Map<number, Glance>> {
+    const sections = rows.length ? await this.repos.configSections.ofServers(rows.map((r) => r.id)) : [];
+    const configs = new Map<number, { values: Record<string, Record<string, unknown>>; version: number }>();
+    for (const s of sections) {
+      const config = configs.get(s.server_id) ?? { values: {}, version: 0 };
+      config.values[s.section] = JSON.parse(s.data) as Record<string, unknown>;
+      config.version += s.config_version;
+      configs.set(s.server_id, config);
+    }
+    return new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
+  }
+
+  private glanceOf(row: ListRow, config: { values: Record<string, Record<string, unknown>>; version: number } | undefined): Glance {
+    const seen = config ? this.adapters.get(row.game_type).capabilities.config_generator?.glance?.(config.values) : undefined;
+    const warnings: ServerWarning[] = [];
+    if (this.missingExes.has(row.id)) warnings.push('exe_missing');
+    if (row.status === 'crashed' && row.auto_restart && row.restart_count >= row.max_restarts) warnings.push('crash_loop');
+    const active = (ACTIVE_STATUSES as readonly string[]).includes(row.status);
+    if (active && row.started_config_version !== null && config && config.version > row.started_config_version) warnings.push('restart_needed');
+    return {
+      hostname: seen?.hostname || null,
+      max_players: Number.isInteger(seen?.max_players) ? seen!.max_players! : null,
+      warnings,
+    };
+  }
+}

@@ -53,10 +53,17 @@ describe('the web console in a real Chromium', () => {
       await server.getByRole('button', { name: 'Start' }).click();
       // Live over the WebSocket: the page is never reloaded and never polls.
       await server.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 60_000 });
-      // Players: "waiting for the game" until its first answer to the player poll, then a count (0), live.
-      const players = server.locator('div').filter({ has: page.locator('dt', { hasText: 'Players' }) }).locator('dd');
-      assert.match(await players.innerText(), /^(waiting for the game|0)$/);
-      await players.filter({ hasText: /^0$/ }).waitFor({ timeout: 30_000 });
+      // Players: "waiting for the game" until its first answer to the player poll, then a count (0) of
+      // the config's limit, live.
+      const figure = (label: string) => server.locator('div').filter({ has: page.locator('dt', { hasText: label }) }).locator('dd');
+      const players = figure('Players');
+      assert.match(await players.innerText(), /^(waiting for the game|0 \/ 40)$/);
+      await players.filter({ hasText: /^0 \/ 40$/ }).waitFor({ timeout: 30_000 });
+      // At a glance: where to connect, for how long it has run, and the totals above the cards.
+      assert.equal(await figure('Connect').innerText(), `127.0.0.1:${ports.game_port}`);
+      assert.match(await figure('Uptime').innerText(), /^\d+ min$/);
+      assert.match(await page.getByTestId('total-running').innerText(), /^1 of \d+$/);
+      assert.equal(await server.getByRole('list', { name: 'Needs attention' }).count(), 0, 'nothing needs attention');
       await screenshot(page, 'dashboard-desktop');
       await page.setViewportSize(PHONE);
       await screenshot(page, 'dashboard-phone');

@@ -5,7 +5,8 @@ import { client, isAdmin } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useLiveState } from '../components/live-state.js';
 import { ConfirmButton } from '../components/confirm.js';
-import { Figure, cpuText, memoryText, playersText } from '../components/figures.js';
+import { Figure, cpuText, memoryText } from '../components/figures.js';
+import { Warnings, connectAddress, playersOf, uptimeText, useMinuteClock } from '../components/glance.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
 import { serverChanges } from '../components/server-changes.js';
@@ -23,6 +24,7 @@ export function Dashboard() {
   const action = useAction();
   const [creating, setCreating] = useState(false);
   const lastReload = useRef(0);
+  const now = useMinuteClock();
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
   const patch = (id: number, change: Partial<ServerItem>) => {
@@ -56,6 +58,7 @@ export function Dashboard() {
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />
       {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(created) => apply((list) => [...list.filter((x) => x.id !== created.id), listed(created)])} />}
+      {servers && servers.length > 0 && <Totals servers={servers} />}
       {servers === null && !error && <p>Loading…</p>}
       {servers?.length === 0 && <p class="empty">No servers yet.{admin ? ' Create one with “New server”.' : ''}</p>}
       <ul class="servers">
@@ -69,11 +72,14 @@ export function Dashboard() {
                 {s.status}
               </span>
             </div>
+            {s.hostname && s.hostname !== s.name && <p class="hostname small">{s.hostname}</p>}
+            <Warnings warnings={s.warnings} />
             <dl class="figures">
-              <Figure label="Players" value={playersText(s.status, s.player_count)} />
+              <Figure label="Players" value={playersOf(s)} />
               <Figure label="CPU" value={cpuText(s.cpu_percent)} />
               <Figure label="Memory" value={memoryText(s.ram_mb)} />
-              <Figure label="Port" value={s.game_port} />
+              <Figure label="Uptime" value={uptimeText(s.status, s.started_at, now)} />
+              <Figure label="Connect" value={connectAddress(s)} />
             </dl>
             {admin && (
               <ServerActions server={s} run={action.run}>
@@ -91,5 +97,30 @@ export function Dashboard() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The whole community at a glance: how many servers run, how many people play. */
+function Totals({ servers }: { servers: ServerItem[] }) {
+  const running = servers.filter((s) => s.status === 'running').length;
+  const players = servers.reduce((sum, s) => sum + (s.player_count ?? 0), 0);
+  const attention = servers.filter((s) => s.warnings.length > 0).length;
+  return (
+    <dl class="totals" aria-label="Totals">
+      <div>
+        <dt>Running</dt>
+        <dd data-testid="total-running">
+          {running} of {servers.length}
+        </dd>
+      </div>
+      <div>
+        <dt>Players online</dt>
+        <dd data-testid="total-players">{players}</dd>
+      </div>
+      <div>
+        <dt>Need attention</dt>
+        <dd data-testid="total-attention">{attention}</dd>
+      </div>
+    </dl>
   );
 }

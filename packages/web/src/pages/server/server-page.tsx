@@ -5,7 +5,8 @@ import { Problem, useAction } from '../../components/problem.js';
 import { useLiveState } from '../../components/live-state.js';
 import { ServerActions } from '../../components/server-actions.js';
 import { serverChanges } from '../../components/server-changes.js';
-import { Figure, cpuText, memoryText, playersText } from '../../components/figures.js';
+import { Figure, cpuText, memoryText } from '../../components/figures.js';
+import { Warnings, connectAddress, playersOf } from '../../components/glance.js';
 import { useLiveEvents } from '../../live.js';
 import { EditServer } from './edit-server.js';
 import { ConsoleTab } from './console-tab.js';
@@ -71,12 +72,14 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
           {server.status}
         </span>
       </div>
+      {server.hostname && server.hostname !== server.name && <p class="hostname">{server.hostname}</p>}
+      <Warnings warnings={server.warnings} />
       {server.description && <p class="description">{server.description}</p>}
       <dl class="figures wide-figures">
-        <Figure label="Players" value={playersText(server.status, server.player_count)} />
+        <Figure label="Players" value={playersOf(server)} />
         <Figure label="CPU" value={cpuText(server.cpu_percent)} />
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
-        <Figure label="Game port" value={server.game_port} />
+        <Figure label="Connect" value={connectAddress(server)} />
         {can(game, 'remote_admin') && <Figure label="RCon port" value={server.rcon_port} />}
         <Figure label="Game" value={game.display_name} />
         {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}

@@ -214,6 +214,18 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     // Both have read the server section (its fields are drawn once it is read); then A saves first.
     await b.page.getByLabel('Max players').waitFor();
     await a.page.getByLabel('Max players').waitFor();
+    // Each field says what it does, its default and its bounds; a search finds a setting in any section.
+    await a.page.locator('#cfg-server-max_players-help').filter({ hasText: 'Slots on the server' }).waitFor({ timeout: 20_000 });
+    assert.match(await a.page.getByLabel('Max players').getAttribute('aria-describedby') ?? '', /max_players-help/);
+    assert.match(await a.page.locator('#cfg-server-max_players-help').innerText(), /Default: 40\. From 1 to 1000\.$/);
+    await a.page.getByLabel('Find a setting').fill('packet size');
+    await a.page.getByRole('tab', { name: /Basic \(3\)/ }).waitFor();
+    assert.equal(await a.page.getByRole('tab', { name: /^Server/ }).count(), 0, 'no match in the server section');
+    await a.page.getByRole('tab', { name: /Basic/ }).click();
+    await a.page.getByLabel('Max packet size').waitFor();
+    assert.equal(await a.page.getByLabel('Max messages per frame').count(), 0);
+    await a.page.getByLabel('Find a setting').fill('');
+    await a.page.getByRole('tab', { name: 'Server' }).click();
     // B begins an edit; A changes the name and saves while B is at it.
     await b.page.getByLabel('Max players').fill('48');
     await a.page.getByLabel('Server name').fill('Sunday Ops | Public');

@@ -21,17 +21,22 @@ export const WIDGET_KEYWORD = 'x-widget';
 /** Keyword marking a field whose value is a secret: masked as `***` for every reader. */
 export const SENSITIVE_KEYWORD = 'x-sensitive';
 export const MASK = '***';
+/** Keyword under which a number field's unit travels inside its JSON Schema. */
+export const UNIT_KEYWORD = 'x-unit';
 
 interface Common {
   label: string;
+  /** What the field does, as the config editor's help text shows it. */
   description?: string;
   placeholder?: string;
+  /** The unit of a number (`s`, `ms`, `bytes`…), shown with its default in the help text. */
+  unit?: string;
 }
 
 function hint(base: Common, widget: WidgetHint['widget'], more: Partial<WidgetHint> = {}): Record<string, unknown> {
   const h: WidgetHint = { widget, label: base.label, ...more };
   if (base.placeholder !== undefined) h.placeholder = base.placeholder;
-  return { title: base.label, ...(base.description ? { description: base.description } : {}), [WIDGET_KEYWORD]: h };
+  return { title: base.label, ...(base.description ? { description: base.description } : {}), ...(base.unit ? { [UNIT_KEYWORD]: base.unit } : {}), [WIDGET_KEYWORD]: h };
 }
 
 /**

@@ -17,6 +17,8 @@ interface Entry<T> {
   listeners: Set<() => void>;
   /** Changes that arrived while a read was under way: applied to what it returns too, since it may predate them. */
   arrivedDuringRead: ((value: T) => T)[] | null;
+  /** Asked for again while a read was under way: that read may predate the change, so one more follows. */
+  again: boolean;
   retryTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -28,7 +30,7 @@ export const whenReadFails = (handler: (err: unknown) => void) => void (onReadFa
 export function entryOf<T>(key: string, load: () => Promise<T>): Entry<T> {
   let entry = entries.get(key) as Entry<T> | undefined;
   if (!entry) {
-    entry = { value: undefined, error: null, fetchedAt: 0, stale: true, inflight: null, load, listeners: new Set(), arrivedDuringRead: null, retryTimer: undefined };
+    entry = { value: undefined, error: null, fetchedAt: 0, stale: true, inflight: null, load, listeners: new Set(), arrivedDuringRead: null, again: false, retryTimer: undefined };
     entries.set(key, entry as Entry<unknown>);
   }
   entry.load = load;
@@ -39,7 +41,10 @@ const notify = (entry: Entry<unknown>) => entry.listeners.forEach((listener) => 
 
 /** Reads the entry again unless a read is under way; a person's read goes before background refreshes. */
 export function refresh<T>(entry: Entry<T>, background: boolean): Promise<void> {
-  if (entry.inflight) return entry.inflight;
+  if (entry.inflight) {
+    entry.again = true;
+    return entry.inflight.then(() => entry.inflight ?? undefined);
+  }
   clearTimeout(entry.retryTimer);
   const arrived: ((value: T) => T)[] = [];
   entry.arrivedDuringRead = arrived;
@@ -62,6 +67,10 @@ export function refresh<T>(entry: Entry<T>, background: boolean): Promise<void> 
       entry.inflight = null;
       entry.arrivedDuringRead = null;
       notify(entry as Entry<unknown>);
+    }
+    if (entry.again) {
+      entry.again = false;
+      await refresh(entry, true);
     }
   })();
   return entry.inflight;

@@ -1,6 +1,30 @@
 import { useState } from 'preact/hooks';
 import { MASK, type WidgetHint } from '@garrison/core';
 
+/** What the game's config schema says of a field beyond its widget: what it does, its default, its unit. */
+export interface FieldHelp {
+  description?: string;
+  default?: unknown;
+  unit?: string;
+}
+
+/** The help text under a field: what it does, then its default (with its unit) and its bounds. */
+export function helpSentence(hint: WidgetHint, help: FieldHelp): string {
+  const unit = help.unit ? ` ${help.unit}` : '';
+  const shown = (value: unknown): string | null => {
+    if (value === undefined || hint.widget === 'password' || hint.widget === 'hidden') return null;
+    if (hint.widget === 'toggle') return value ? 'on' : 'off';
+    if (hint.widget === 'select') return (hint.options ?? []).map(optionOf).find((o) => o.value === value)?.label ?? String(value);
+    if (Array.isArray(value)) return value.length ? value.join(', ') : 'none';
+    return value === '' ? 'empty' : `${String(value)}${unit}`;
+  };
+  const parts = [help.description?.replace(/\.?$/, '.') ?? ''];
+  const byDefault = shown(help.default);
+  if (byDefault !== null) parts.push(`Default: ${byDefault}.`);
+  if (hint.widget === 'number' && hint.min !== undefined && hint.max !== undefined) parts.push(`From ${hint.min} to ${hint.max}${unit}.`);
+  return parts.filter(Boolean).join(' ');
+}
+
 /** An option of a `select` hint: `"2 - Always"` stands for the number 2, any other text for itself. */
 export function optionOf(option: string): { value: string | number; label: string } {
   const m = /^(-?\d+(?:\.\d+)?) - (.*)$/.exec(option);
@@ -11,11 +35,20 @@ export function optionOf(option: string): { value: string | number; label: strin
  * One config field, drawn from its widget hint. The value keeps the type the service gave it: a toggle
  * over 0/1 answers 0/1, a textarea over a list of lines answers a list.
  */
-export function ConfigField({ id, hint, value, saved, onChange }: { id: string; hint: WidgetHint; value: unknown; saved: unknown; onChange: (value: unknown) => void }) {
+export function ConfigField({ id, hint, help, value, saved, onChange }: { id: string; hint: WidgetHint; help?: FieldHelp; value: unknown; saved: unknown; onChange: (value: unknown) => void }) {
+  const helpId = `${id}-help`;
+  const helpText = help && helpSentence(hint, help);
+  const described = helpText ? helpId : undefined;
+  const helpLine = helpText && (
+    <small id={helpId} class="help">
+      {helpText}
+    </small>
+  );
   const label = (control: preact.ComponentChildren, wide = false) => (
     <div class={`field${wide ? ' field-wide' : ''}`}>
       <label for={id}>{hint.label}</label>
       {control}
+      {helpLine}
     </div>
   );
   switch (hint.widget) {
@@ -24,14 +57,16 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
     case 'toggle':
       return (
         <div class="field field-toggle">
-          <input id={id} type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(typeof saved === 'number' ? Number(e.currentTarget.checked) : e.currentTarget.checked)} />
+          <input id={id} aria-describedby={described} type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(typeof saved === 'number' ? Number(e.currentTarget.checked) : e.currentTarget.checked)} />
           <label for={id}>{hint.label}</label>
+          {helpLine}
         </div>
       );
     case 'number':
       return label(
         <input
           id={id}
+          aria-describedby={described}
           type="number"
           min={hint.min}
           max={hint.max}
@@ -42,7 +77,7 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
       );
     case 'select':
       return label(
-        <select id={id} value={String(value)} onChange={(e) => onChange((hint.options ?? []).map(optionOf).find((o) => String(o.value) === e.currentTarget.value)?.value)}>
+        <select id={id} aria-describedby={described} value={String(value)} onChange={(e) => onChange((hint.options ?? []).map(optionOf).find((o) => String(o.value) === e.currentTarget.value)?.value)}>
           {(hint.options ?? []).map(optionOf).map((o) => (
             <option key={o.label} value={String(o.value)}>
               {o.label}
@@ -55,6 +90,7 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
       return label(
         <input
           id={id}
+          aria-describedby={described}
           type="password"
           autoComplete="new-password"
           value={typeof value === 'string' && value !== MASK ? value : ''}
@@ -66,6 +102,7 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
       return label(
         <textarea
           id={id}
+          aria-describedby={described}
           rows={4}
           value={Array.isArray(value) ? value.join('\n') : String(value ?? '')}
           // Every line as typed, the empty one being started included; empty lines are dropped when saved.
@@ -74,14 +111,14 @@ export function ConfigField({ id, hint, value, saved, onChange }: { id: string; 
         true,
       );
     case 'tag-list':
-      return label(<TagList id={id} tags={Array.isArray(value) ? (value as string[]) : []} placeholder={hint.placeholder} onChange={onChange} />, true);
+      return label(<TagList id={id} describedBy={described} tags={Array.isArray(value) ? (value as string[]) : []} placeholder={hint.placeholder} onChange={onChange} />, true);
     default:
-      return label(<input id={id} value={String(value ?? '')} placeholder={hint.placeholder} onInput={(e) => onChange(e.currentTarget.value)} />);
+      return label(<input id={id} aria-describedby={described} value={String(value ?? '')} placeholder={hint.placeholder} onInput={(e) => onChange(e.currentTarget.value)} />);
   }
 }
 
 /** A list of short strings: each a chip with a remove button, and a box that adds one on Enter. */
-function TagList({ id, tags, placeholder, onChange }: { id: string; tags: string[]; placeholder?: string; onChange: (tags: string[]) => void }) {
+function TagList({ id, describedBy, tags, placeholder, onChange }: { id: string; describedBy?: string; tags: string[]; placeholder?: string; onChange: (tags: string[]) => void }) {
   const [text, setText] = useState('');
   const add = () => {
     const tag = text.trim();
@@ -102,6 +139,7 @@ function TagList({ id, tags, placeholder, onChange }: { id: string; tags: string
       </ul>
       <input
         id={id}
+        aria-describedby={describedBy}
         value={text}
         placeholder={placeholder ?? 'Type, then Enter'}
         onInput={(e) => setText(e.currentTarget.value)}

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
-import { MASK, type WidgetHint } from '@garrison/core';
+import { MASK, UNIT_KEYWORD, type WidgetHint } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useQuery } from '../../cache/use-query.js';
-import { ConfigField } from './config-field.js';
+import { ConfigField, type FieldHelp } from './config-field.js';
 import { ConfigConflict } from './config-conflict.js';
 import { ConfigPreview } from './config-preview.js';
 import type { TabProps } from './server-page.js';
@@ -28,6 +28,13 @@ export function ConfigTab({ server }: TabProps) {
     const [hints, config] = await Promise.all([client.config.schema(server.id), client.config.get(server.id)]);
     return { hints, sections: Object.fromEntries(Object.entries(config).map(([name, s]) => [name, splitMeta(s as never)])) };
   });
+  // What each field does, its default and unit: the game's config schema (a public read, kept long).
+  const schema = useQuery(`games:schema:${server.game_type}`, () => client.games.configSchema(server.game_type), 24 * 60 * 60_000).data;
+  const helpOf = (section: string, field: string): FieldHelp | undefined => {
+    const property = (schema?.[section] as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties?.[field];
+    return property && { description: property.description as string | undefined, default: property.default, unit: property[UNIT_KEYWORD] as string | undefined };
+  };
+  const [search, setSearch] = useState('');
   // What this page saved (or learnt from a conflict) since the read, over what the read gave.
   const [newer, setNewer] = useState<Record<string, Section>>({});
   const [drafts, setDrafts] = useState<Record<string, Fields>>({});
@@ -43,8 +50,15 @@ export function ConfigTab({ server }: TabProps) {
   // What this page saved or learnt, unless the (live) read is newer still.
   const sections = { ...data.sections };
   for (const [name, mine] of Object.entries(newer)) if (!sections[name] || mine.version >= sections[name]!.version) sections[name] = mine;
-  const names = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
-  if (names.length === 0) return <p class="empty">This game has no settings to edit.</p>;
+  const allNames = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
+  if (allNames.length === 0) return <p class="empty">This game has no settings to edit.</p>;
+  // A search keeps the fields whose name, label or help says it, and the sections that have any.
+  const term = search.trim().toLowerCase();
+  const matching = (name: string) =>
+    Object.entries(data.hints[name] ?? {}).filter(
+      ([field, hint]) => hint.widget !== 'hidden' && (!term || `${field} ${hint.label} ${helpOf(name, field)?.description ?? ''}`.toLowerCase().includes(term)),
+    );
+  const names = term ? allNames.filter((name) => matching(name).length > 0) : allNames;
   const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0]!;
   const changes = (name: string): Fields => {
     const draft = drafts[name] ?? {};
@@ -75,6 +89,13 @@ export function ConfigTab({ server }: TabProps) {
 
   return (
     <div class="config">
+      <div class="toolbar">
+        <label class="grow">
+          Find a setting
+          <input type="search" value={search} placeholder="e.g. password, ping, difficulty" maxLength={100} onInput={(e) => setSearch(e.currentTarget.value)} />
+        </label>
+      </div>
+      {term && names.length === 0 && <p class="empty">No setting matches “{search.trim()}”.</p>}
       <div class="section-tabs" role="tablist" aria-label="Config sections">
         {[...names, ...(admin ? [PREVIEW] : [])].map((name) => (
           <button
@@ -88,13 +109,14 @@ export function ConfigTab({ server }: TabProps) {
             onClick={() => (setCurrent(name), setSaved(null), setSaveError(null))}
           >
             {name === PREVIEW ? 'Preview' : humanise(name)}
+            {term && name !== PREVIEW && <span class="small"> ({matching(name).length})</span>}
           </button>
         ))}
       </div>
       <div role="tabpanel" id="config-panel" aria-labelledby={`tab-${section}`}>
         {section === PREVIEW ? (
           <ConfigPreview server={server} />
-        ) : (
+        ) : !section ? null : (
           <form
             onSubmit={(e) => {
               e.preventDefault();
@@ -103,11 +125,12 @@ export function ConfigTab({ server }: TabProps) {
           >
             <fieldset disabled={!admin} class="fields">
               <legend class="sr-only">{humanise(section)}</legend>
-              {Object.entries(data.hints[section] ?? {}).map(([field, hint]: [string, WidgetHint]) => (
+              {matching(section).map(([field, hint]: [string, WidgetHint]) => (
                 <ConfigField
                   key={field}
                   id={`cfg-${section}-${field}`}
                   hint={hint}
+                  help={helpOf(section, field)}
                   saved={sections[section]!.fields[field]}
                   value={field in (drafts[section] ?? {}) ? drafts[section]![field] : sections[section]!.fields[field]}
                   onChange={(value) => {

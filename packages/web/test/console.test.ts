@@ -60,7 +60,7 @@ describe('the web console in a real Chromium', () => {
       assert.match(await players.innerText(), /^(waiting for the game|0 \/ 40)$/);
       await players.filter({ hasText: /^0 \/ 40$/ }).waitFor({ timeout: 30_000 });
       // At a glance: where to connect, for how long it has run, and the totals above the cards.
-      assert.equal(await figure('Connect').innerText(), `127.0.0.1:${ports.game_port}`);
+      assert.equal(await server.getByTestId('connect').innerText(), `Connect 127.0.0.1:${ports.game_port}`);
       assert.match(await figure('Uptime').innerText(), /^\d+ min$/);
       assert.match(await page.getByTestId('total-running').innerText(), /^1 of \d+$/);
       assert.equal(await server.getByRole('list', { name: 'Needs attention' }).count(), 0, 'nothing needs attention');

@@ -79,8 +79,10 @@ export function Dashboard() {
               <Figure label="CPU" value={cpuText(s.cpu_percent)} />
               <Figure label="Memory" value={memoryText(s.ram_mb)} />
               <Figure label="Uptime" value={uptimeText(s.status, s.started_at, now)} />
-              <Figure label="Connect" value={connectAddress(s)} />
             </dl>
+            <p class="connect" data-testid="connect">
+              Connect <code>{connectAddress(s)}</code>
+            </p>
             {admin && (
               <ServerActions server={s} run={action.run}>
                 {!RUNNING.has(s.status) && (

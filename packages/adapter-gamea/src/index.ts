@@ -7,7 +7,7 @@ import { checkSection } from './config/extra-lines.js';
 import { generateCredentials } from './credentials.js';
 import { headlessArguments, launchArguments } from './launch.js';
 import { layout } from './layout.js';
-import { logReader, parseLogLine } from './logs.js';
+import { logReader, missionOf, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
 import { formatBanLine, parseBanLine } from './bans.js';
@@ -56,6 +56,7 @@ export const gamea = defineAdapter({
       logDirectory: (ctx: ServerContext) => layout(ctx).profiles,
       logFileExtension: '.rpt',
       parseLine: parseLogLine,
+      missionOf,
       reader: logReader,
     },
     remote_admin: {

@@ -74,3 +74,12 @@ export function logReader(): LogLineReader {
     return { level, message, ...(at ? { timestamp: at } : {}) };
   };
 }
+
+/**
+ * The mission the game says it now plays: `Mission <name> read from bank.` when a mission is chosen,
+ * ` Mission file: <name> (__cur_mp)` as it starts; null for any other message.
+ */
+export function missionOf(message: string): string | null {
+  const m = /^Mission (\S+) read from bank\.$/.exec(message.trim()) ?? /^Mission file: (\S+)/.exec(message.trim());
+  return m ? m[1]! : null;
+}

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm, writeFile, mkdtemp } from 'node:fs/promises';
+import { mkdir, rm, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withDatabase } from './helpers.js';
-import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, statusBecomes } from './games.js';
+import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, statusBecomes, wsClient } from './games.js';
 
 describe('servers at a glance: the name players see, the player limit, and what needs attention', () => {
   const suite = gameService(FAST_SUPERVISION);
@@ -65,6 +65,25 @@ describe('servers at a glance: the name players see, the player limit, and what 
       await statusBecomes(suite.h, s.id, 'running');
       assert.deepEqual((await listed(s.id)).warnings, []);
     } finally {
+      await killGames(suite.h);
+    }
+  });
+
+  it('shows the mission the game says it plays, live, kept on the record, and none once stopped', async () => {
+    const s = await runningGameServer(suite.h, suite.fake);
+    const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
+    try {
+      await mkdir(join(suite.fake.dir, 'mpmissions'), { recursive: true });
+      await writeFile(join(suite.fake.dir, 'mpmissions', 'co10_Escape.Altis.pbo'), 'mission');
+      assert.equal((await api('POST', `/servers/${s.id}/rcon/command`, { command: '#mission co10_Escape.Altis' })).status, 200);
+      const event = await ws.next((m) => m.type === 'server_mission', 'the server_mission event', 20_000);
+      assert.deepEqual(event.data, { mission: 'co10_Escape.Altis' });
+      assert.equal((await listed(s.id)).mission, 'co10_Escape.Altis');
+      assert.equal((await api('GET', `/servers/${s.id}`)).body.data.mission, 'co10_Escape.Altis');
+      assert.equal((await api('POST', `/servers/${s.id}/stop`)).status, 200);
+      assert.equal((await listed(s.id)).mission, null, 'no mission without a game');
+    } finally {
+      ws.close();
       await killGames(suite.h);
     }
   });

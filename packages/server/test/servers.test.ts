@@ -9,7 +9,7 @@ const LIST_FIELDS = [
   'auto_restart', 'cpu_percent', 'description', 'game_port', 'game_type', 'id', 'max_restarts', 'name', 'pid',
   'player_count', 'ram_mb', 'rcon_port', 'restart_count', 'started_at', 'status', 'headless_clients',
   // Beyond the spec's fields: what the console shows at a glance.
-  'hostname', 'max_players', 'warnings',
+  'hostname', 'max_players', 'mission', 'warnings',
 ].sort();
 const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds'].sort();
 

@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, Page } from 'playwright-core';
@@ -64,6 +66,12 @@ describe('the web console in a real Chromium', () => {
       assert.match(await figure('Uptime').innerText(), /^\d+ min$/);
       assert.match(await page.getByTestId('total-running').innerText(), /^1 of \d+$/);
       assert.equal(await server.getByRole('list', { name: 'Needs attention' }).count(), 0, 'nothing needs attention');
+      // The mission the game says it plays, live on the card.
+      await mkdir(join(fake.dir, 'mpmissions'), { recursive: true });
+      await writeFile(join(fake.dir, 'mpmissions', 'co10_Escape.Altis.pbo'), 'mission');
+      const created = (await h.api('GET', '/servers', { token: h.adminToken })).body.data.find((x: { name: string }) => x.name === 'Friday Ops');
+      assert.equal((await h.api('POST', `/servers/${created.id}/rcon/command`, { token: h.adminToken, body: { command: '#mission co10_Escape.Altis' } })).status, 200);
+      await server.getByTestId('mission').filter({ hasText: 'co10_Escape.Altis' }).waitFor({ timeout: 20_000 });
       await screenshot(page, 'dashboard-desktop');
       await page.setViewportSize(PHONE);
       await screenshot(page, 'dashboard-phone');

@@ -113,6 +113,8 @@ export interface LogParser {
   readonly logFileExtension: string;
   /** One line of output as a log entry, or null for a line not worth reporting. */
   parseLine(line: string): LogEntry | null;
+  /** The mission a log message says the game now plays (`Mission X read from bank.`), or null. */
+  missionOf?(message: string): string | null;
   /**
    * A reader for one stream, for a game whose lines depend on the ones before them (a continuation line
    * belongs to the entry above it). Without it, every line is read alone by `parseLine`.

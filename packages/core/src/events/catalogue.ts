@@ -19,6 +19,11 @@ interface CatalogueEntry {
 export const EventCatalogue = {
   server_status: { data: ServerStatusEventData, channel: 'status', description: "The server's status changed (`pid` and `started_at` are null without a process)." },
   process_status: { data: ProcessStatusEventData, channel: 'status', description: 'A headless client of the server started, stopped, crashed, was restarted, or gave up.' },
+  server_mission: {
+    data: Type.Object({ mission: Type.String() }),
+    channel: 'status',
+    description: 'The game said in its log that it now plays this mission (the server\'s `mission`).',
+  },
   log: {
     data: Type.Object({ timestamp: Type.String({ format: 'date-time' }), level: LogLevelSchema, message: Type.String() }),
     channel: 'log',

@@ -46,6 +46,7 @@ export const ServerListItem = Type.Object(
     started_at: Nullable(Timestamp),
     hostname: Nullable(Type.String({ description: "The name players see in the game's server browser (from the config), when the game has one." })),
     max_players: Nullable(Type.Integer({ description: 'The player limit from the config, when the game has one.' })),
+    mission: Nullable(Type.String({ description: 'The mission the game last said it plays (from its log), while it runs.' })),
     warnings: Type.Array(ServerWarning, {
       description: 'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), `restart_needed` (the config changed since the running process started).',
     }),

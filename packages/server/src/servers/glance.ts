@@ -6,11 +6,12 @@ import type { Repositories, ListRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { EventBus } from '../events/bus.js';
 
 /** How often every server's executable is looked for: one that was moved or deleted shows on its card. */
 const EXE_CHECK_MS = 30_000;
 
-type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'warnings'>;
+type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings'>;
 
 /**
  * What an admin needs to see of a server at a glance, beyond its record: the name players see and the
@@ -20,6 +21,7 @@ type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'warnings'>;
 export class ServerGlance implements Lifecycle {
   private readonly missingExes = new Set<number>();
   private job: Job | null = null;
+  private unsubscribe: (() => void) | null = null;
   /** Moves when a server's executable appears or goes, so that a reused list is made again. */
   version = 0;
 
@@ -27,14 +29,29 @@ export class ServerGlance implements Lifecycle {
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(TOKENS.Events) private readonly events: EventBus,
   ) {}
 
   start(): void {
     this.job = this.jobs.every({ name: 'servers.exe-check', everyMs: EXE_CHECK_MS, run: () => this.checkAll() });
+    // The mission a game plays is what its log last said: kept on the server's record when it changes.
+    this.unsubscribe = this.events.subscribe((event) => {
+      if (event.type === 'log') void this.noteMission(event.server_id, event.data.message);
+    });
   }
 
   stop(): void {
     this.job?.cancel();
+    this.unsubscribe?.();
+  }
+
+  private async noteMission(serverId: number, message: string): Promise<void> {
+    if (!/mission/i.test(message)) return; // most lines: not worth a look at the adapter
+    const row = await this.repos.servers.find(serverId);
+    const mission = row && this.adapters.get(row.game_type).capabilities.log_parser?.missionOf?.(message);
+    if (!mission || mission === row.current_mission) return;
+    await this.repos.servers.update(serverId, { current_mission: mission });
+    this.events.publish({ type: 'server_mission', server_id: serverId, data: { mission } });
   }
 
   /** Looks for the server's executable now (at create, update, and in the periodic pass). */
@@ -77,6 +94,7 @@ export class ServerGlance implements Lifecycle {
     return {
       hostname: seen?.hostname || null,
       max_players: Number.isInteger(seen?.max_players) ? seen!.max_players! : null,
+      mission: active ? row.current_mission : null,
       warnings,
     };
   }

@@ -30,7 +30,7 @@ import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
-export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'warnings'> {
+export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings'> {
   return {
     id: row.id,
     name: row.name,
@@ -52,7 +52,7 @@ export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max
   };
 }
 
-export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'warnings'> {
+export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
   return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime };
@@ -175,6 +175,7 @@ export class ServerService {
           started_at: null,
           process_start_time: null,
           started_config_version: null,
+          current_mission: null,
           created_at: stamp,
           updated_at: stamp,
         },

@@ -8,7 +8,7 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 /** The record's process fields when there is no process. */
 export const NO_PROCESS = { pid: null, started_at: null, process_start_time: null } as const;
 
-type StatusPatch = Partial<Pick<ServerRow, 'status' | 'pid' | 'started_at' | 'process_start_time' | 'restart_count' | 'started_config_version'>>;
+type StatusPatch = Partial<Pick<ServerRow, 'status' | 'pid' | 'started_at' | 'process_start_time' | 'restart_count' | 'started_config_version' | 'current_mission'>>;
 
 /**
  * The server's state as the API shows it (its status, and its game process on the record), written and

@@ -137,7 +137,7 @@ export class Supervisor {
     }
     const { handle, outputOffset } = spawned;
     this.follow(serverId, handle);
-    await this.states.set(serverId, { status: 'starting', pid: handle.pid, started_at: isoNow(this.clock), process_start_time: handle.startTime, started_config_version: configVersion });
+    await this.states.set(serverId, { status: 'starting', pid: handle.pid, started_at: isoNow(this.clock), process_start_time: handle.startTime, started_config_version: configVersion, current_mission: null });
     this.attach(serverId, { pid: handle.pid, adopted: false, outputOffset });
     this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config));
     return { status: 'starting', pid: handle.pid };

@@ -138,9 +138,9 @@ export class WebSocketHub {
     for (const client of this.clients) {
       if (client.servers && !client.servers.has(event.server_id)) continue;
       if (!client.channels.has(channel)) continue;
-      // The appendix names a message by its channel; a headless client's status keeps its own name there.
+      // The appendix names a message by its channel (`status`, `event`); the status channel's other events keep their own names.
       const bytes = client.appendix
-        ? (appendixMessage ??= Buffer.from(JSON.stringify({ type: event.type === 'process_status' ? event.type : channel, server_id: event.server_id, data: event.data })))
+        ? (appendixMessage ??= Buffer.from(JSON.stringify({ type: event.type === 'server_status' || channel !== 'status' ? channel : event.type, server_id: event.server_id, data: event.data })))
         : (contractMessage ??= Buffer.from(JSON.stringify({ type: wireType(event.type), server_id: event.server_id, data: event.data })));
       this.sendText(client, bytes);
     }

@@ -82,6 +82,11 @@ export function Dashboard() {
             </dl>
             <p class="connect" data-testid="connect">
               Connect <code>{connectAddress(s)}</code>
+              {s.mission && (
+                <>
+                  {' · '}Mission <span data-testid="mission">{s.mission}</span>
+                </>
+              )}
             </p>
             {admin && (
               <ServerActions server={s} run={action.run}>

@@ -6,7 +6,7 @@ import * as playersBans from './004_players_bans.js';
 import * as sharedBanFile from './005_shared_ban_file.js';
 import * as processesActors from './006_processes_actors.js';
 import * as userTokenGeneration from './007_user_token_generation.js';
-import * as startedConfigVersion from './008_started_config_version.js';
+import * as serverGlance from './008_server_glance.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,7 +21,7 @@ const all: [string, Migration][] = [
   ['005_shared_ban_file', sharedBanFile],
   ['006_processes_actors', processesActors],
   ['007_user_token_generation', userTokenGeneration],
-  ['008_started_config_version', startedConfigVersion],
+  ['008_server_glance', serverGlance],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -19,6 +19,7 @@ export class ServerModel extends Model {
   started_at!: string | null;
   process_start_time!: string | null;
   started_config_version!: number | null;
+  current_mission!: string | null;
   created_at!: string;
   updated_at!: string;
 

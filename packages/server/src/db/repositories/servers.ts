@@ -6,12 +6,12 @@ import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
 export type ServerRow = Pick<
   ServerModel,
   | 'id' | 'name' | 'description' | 'game_type' | 'status' | 'pid' | 'exe_path' | 'game_port' | 'rcon_port' | 'auto_restart'
-  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'started_at' | 'process_start_time' | 'started_config_version' | 'created_at' | 'updated_at'
+  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'created_at' | 'updated_at'
 >;
 export type NewServer = Omit<ServerRow, 'id'>;
 
 /** The columns of a list item: the list reads only these. */
-export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version'] as const;
+export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version', 'current_mission'] as const;
 export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number]>;
 
 type RecordPatch = Partial<Omit<ServerRow, 'id' | 'created_at'>>;

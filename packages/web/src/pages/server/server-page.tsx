@@ -80,6 +80,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <Figure label="CPU" value={cpuText(server.cpu_percent)} />
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Connect" value={connectAddress(server)} />
+        {server.mission && <Figure label="Mission" value={server.mission} />}
         {can(game, 'remote_admin') && <Figure label="RCon port" value={server.rcon_port} />}
         <Figure label="Game" value={game.display_name} />
         {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}

@@ -48,6 +48,8 @@ describe('the web console in a real Chromium', () => {
       assert.match(adminPassword, /^[A-Za-z0-9]{12,32}$/);
       assert.match(await page.getByLabel('Rcon password', { exact: true }).inputValue(), /^[A-Za-z0-9]{12,32}$/);
       await page.getByRole('button', { name: 'Copy the password admin' }).waitFor();
+      // Where they can be seen again, rather than "never again".
+      await page.getByText(/Admins can see them again in the server's generated files, under Config → Preview\./).waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
 
       const server = card(page, 'Friday Ops');

@@ -53,6 +53,8 @@ describe('the console for every game, not just gamea', () => {
       await dialog.getByLabel('Game port').fill(String((await freeGamePorts()).game_port));
       await dialog.getByRole('button', { name: 'Create' }).click();
       await page.getByRole('heading', { name: 'Builders is ready' }).waitFor();
+      // The path points at nothing on this machine: said at once, not at the first start.
+      await page.getByRole('status').filter({ hasText: 'There is no file at /srv/gamec/gamec_server yet' }).waitFor();
       await page.getByRole('button', { name: 'Done' }).click();
       const created = (await h.api('GET', '/servers?game_type=gamec', { token: h.adminToken })).body.data;
       assert.deepEqual(created.map((s: { name: string }) => s.name), ['Builders']);

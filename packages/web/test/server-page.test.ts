@@ -305,6 +305,9 @@ describe('the server page in a real Chromium, within the default rate limit', ()
 
     await page.getByRole('link', { name: 'Metrics', exact: true }).click();
     for (const chart of ['CPU', 'Memory', 'Players']) await page.getByRole('img', { name: `${chart} over time` }).locator('canvas').waitFor();
+    // "Last hour" spans the hour, whatever part of it has samples.
+    const span = await page.getByRole('img', { name: 'Players over time' }).evaluate((el) => Number(el.getAttribute('data-to')) - Number(el.getAttribute('data-from')));
+    assert.equal(span, 3600);
     // Players are whole numbers, in the caption as on the axis (the stored points keep a bucket's most).
     const playersCaption = page.locator('figcaption').filter({ hasText: /^Players/ });
     await playersCaption.filter({ hasText: /now/ }).waitFor({ timeout: 30_000 });
@@ -344,6 +347,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await other.getByLabel('New password again').fill('a-brighter-night');
     await other.getByRole('button', { name: 'Change password' }).click();
     await other.getByRole('status').filter({ hasText: 'Your password was changed.' }).waitFor();
+    assert.match((await other.getByRole('status').filter({ hasText: 'Your password was changed.' }).getAttribute('class')) ?? '', /\bsuccess\b/, 'a success in its own colour');
     assert.equal((await h.api('POST', '/auth/login', { body: { username: 'night_watch', password: 'a-brighter-night' } })).status, 200);
 
     // The admin makes them an admin: their session ends at once, and their page says so.

@@ -59,7 +59,7 @@ export function TimeChart({ title, unit, times, values, from, to, whole = false 
         {title}
         <span class="small">{last === null || last === undefined ? '' : ` · now ${whole ? Math.round(last) : +last.toFixed(1)}${unit}`}</span>
       </figcaption>
-      <div ref={box} role="img" aria-label={`${title} over time`} />
+      <div ref={box} role="img" aria-label={`${title} over time`} data-from={Math.round(from)} data-to={Math.round(to)} />
     </figure>
   );
 }

@@ -67,6 +67,11 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
       ) : (
         <div>
           <h2 id="create-title">{created.name} is ready</h2>
+          {created.warnings.includes('exe_missing') && (
+            <p class="notice" role="status">
+              There is no file at {created.exe_path} yet: the server cannot start until there is. Its card says so until then.
+            </p>
+          )}
           <p class="notice">
             Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config → Preview.
           </p>

@@ -308,3 +308,15 @@ describe('gamea launch arguments', () => {
     }
   });
 });
+
+describe('gamea config fields: help for the editor', () => {
+  it('says what every field an admin edits does', () => {
+    const missing: string[] = [];
+    for (const [section, schema] of Object.entries(gamea.capabilities.config_generator!.sections)) {
+      for (const [field, property] of Object.entries((schema as { properties: Record<string, { description?: string; 'x-widget'?: { widget: string } }> }).properties)) {
+        if (property['x-widget']?.widget !== 'hidden' && !property.description) missing.push(`${section}.${field}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+});

@@ -106,14 +106,16 @@ export async function wsClient(baseUrl: string, pathAndQuery: string) {
     socket.on('close', (code, reason) => resolve((closed = { code, reason: String(reason) }))),
   );
   socket.on('error', () => {});
+  // Ready once the service has accepted the subscription (its `connected` message): an event published
+  // between the socket's opening and that would not reach it. A refused socket is ready when it closes.
   await withDeadline(
     new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
+      socket.on('message', (data) => JSON.parse(String(data)).type === 'connected' && resolve());
       socket.once('close', () => resolve());
       socket.once('error', reject);
     }),
     10_000,
-    'the WebSocket to open',
+    'the WebSocket to be accepted',
   );
   return {
     socket,

@@ -48,13 +48,19 @@ describe('the console at a person’s pace, within the default rate limit', () =
     await fake?.remove();
   });
 
-  it('clicks through every tab of two servers and back once a second for 3 minutes without a 429', { timeout: 300_000 }, async () => {
+  /** A fresh browser session, signed in as the admin, with its API requests and page errors watched. */
+  const session = async () => {
     const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    const api = watchApi(page);
+    await signIn(page, h.url, 'admin', h.adminPassword);
+    return { context, page, errors, api };
+  };
+
+  it('clicks through every tab of two servers and back once a second for 3 minutes without a 429', { timeout: 300_000 }, async () => {
+    const { context, page, errors, api } = await session();
     try {
-      const page = await context.newPage();
-      const errors = collectPageErrors(page);
-      const api = watchApi(page);
-      await signIn(page, h.url, 'admin', h.adminPassword);
       // Dashboard → a server → each of its tabs → back to the dashboard → the other server → …
       const steps: { what: string; click: () => Promise<void> }[] = [];
       for (const name of ['Alpha Ops', 'Bravo Ops']) {
@@ -86,12 +92,8 @@ describe('the console at a person’s pace, within the default rate limit', () =
   });
 
   it('shows a tab again from the cache without a request, and reads it again when a live event says it changed', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
+    const { context, page, errors, api } = await session();
     try {
-      const page = await context.newPage();
-      const errors = collectPageErrors(page);
-      const api = watchApi(page);
-      await signIn(page, h.url, 'admin', h.adminPassword);
       await page.goto(`${h.url}/#/servers/${ids[1]}/bans`);
       await page.getByRole('heading', { name: 'Bravo Ops' }).waitFor();
       const tab = (name: string) => page.getByRole('navigation', { name: 'Server sections' }).getByRole('link', { name, exact: true });

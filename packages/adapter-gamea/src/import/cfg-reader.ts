@@ -1,0 +1,258 @@
+/**
+ * A tolerant reader of the game's config syntax, for importing files people wrote by hand: it reads what
+ * the game reads and more (missing semicolons, trailing commas, CRLF, `true`/`false`, bare words, keys in
+ * any case) and never gives up on a file: what it cannot read is reported with its line and skipped.
+ * Unlike the strict reader of the testkit (which checks what Garrison writes), this one is for input.
+ */
+export type CfgValue = string | number | boolean | CfgValue[];
+
+export interface CfgAssignment {
+  kind: 'value';
+  /** As written (`hostName`); compare in lower case. */
+  key: string;
+  /** `key[] = {…}` (or `+=`, which `append` marks). */
+  array: boolean;
+  append: boolean;
+  value: CfgValue;
+  file: string;
+  line: number;
+}
+
+export interface CfgClassNode {
+  kind: 'class';
+  name: string;
+  base: string | null;
+  /** `class Name;`: declared without a body. */
+  declaration: boolean;
+  entries: CfgNode[];
+  file: string;
+  line: number;
+}
+
+export type CfgNode = CfgAssignment | CfgClassNode;
+
+export interface CfgProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+/** What an `#include` names: its text, or why it is not read (outside the game folder, missing). */
+export type IncludeReader = (name: string, from: string) => { file: string; text: string } | { refused: string };
+
+export interface CfgDocument {
+  entries: CfgNode[];
+  problems: CfgProblem[];
+  /** The files read through `#include`, in order. */
+  included: string[];
+}
+
+const MAX_INCLUDE_DEPTH = 8;
+
+/** Reads `text` (the file `file`), following `#include` through `include` when given. */
+export function readCfg(text: string, file: string, include?: IncludeReader): CfgDocument {
+  const doc: CfgDocument = { entries: [], problems: [], included: [] };
+  doc.entries = readInto(text, file, include, doc, 0);
+  return doc;
+}
+
+function readInto(text: string, file: string, include: IncludeReader | undefined, doc: CfgDocument, depth: number): CfgNode[] {
+  const src = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
+  let i = 0;
+  const lineAt = (at: number) => src.slice(0, at).split('\n').length;
+  const problem = (message: string, at = i) => doc.problems.push({ file, line: lineAt(at), message });
+
+  /** Skips blanks and comments; directive lines are handled by the caller. */
+  const skip = () => {
+    for (;;) {
+      while (i < src.length && /\s/.test(src[i]!)) i += 1;
+      if (src.startsWith('//', i)) while (i < src.length && src[i] !== '\n') i += 1;
+      else if (src.startsWith('/*', i)) {
+        const end = src.indexOf('*/', i + 2);
+        if (end < 0) {
+          problem('a comment that never ends');
+          i = src.length;
+        } else i = end + 2;
+      } else return;
+    }
+  };
+  /** After an error: on to the next `;` or line end, so one bad line costs one line. */
+  const recover = () => {
+    while (i < src.length && src[i] !== ';' && src[i] !== '\n') i += 1;
+    if (src[i] === ';') i += 1;
+  };
+  const endOfStatement = () => {
+    // A missing `;` is forgiven when the statement ends at its line or before a `}`.
+    while (i < src.length && (src[i] === ' ' || src[i] === '\t')) i += 1;
+    if (src[i] === ';') i += 1;
+  };
+
+  const scalar = (bare: string): CfgValue => {
+    const t = bare.trim();
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+    if (/^true$/i.test(t)) return true;
+    if (/^false$/i.test(t)) return false;
+    return t;
+  };
+
+  const value = (): CfgValue | undefined => {
+    skip();
+    if (src[i] === '"') {
+      let out = '';
+      i += 1;
+      for (;;) {
+        if (i >= src.length || src[i] === '\n') {
+          problem('a string that never ends');
+          return out;
+        }
+        if (src[i] === '"') {
+          if (src[i + 1] === '"') {
+            out += '"';
+            i += 2;
+            continue;
+          }
+          i += 1;
+          return out;
+        }
+        out += src[i];
+        i += 1;
+      }
+    }
+    if (src[i] === '{') {
+      const opened = i;
+      i += 1;
+      const items: CfgValue[] = [];
+      for (;;) {
+        skip();
+        if (i >= src.length) {
+          problem('an array that never ends', opened);
+          return items;
+        }
+        if (src[i] === '}') {
+          i += 1;
+          return items;
+        }
+        if (src[i] === ',') {
+          i += 1; // an empty element or a trailing comma
+          continue;
+        }
+        const item = value();
+        if (item === undefined) return items;
+        items.push(item);
+      }
+    }
+    // A bare word or number: up to the end of the statement, the element or the line.
+    const start = i;
+    while (i < src.length && !/[;,}\n]/.test(src[i]!) && !src.startsWith('//', i)) i += 1;
+    const bare = src.slice(start, i);
+    if (!bare.trim()) {
+      problem('a value is missing', start);
+      return undefined;
+    }
+    return scalar(bare);
+  };
+
+  const body = (closing: boolean): CfgNode[] => {
+    const entries: CfgNode[] = [];
+    for (;;) {
+      skip();
+      if (i >= src.length) {
+        if (closing) problem('a class that never ends');
+        return entries;
+      }
+      if (src[i] === '}') {
+        if (!closing) {
+          problem('a } without its class');
+          i += 1;
+          continue;
+        }
+        i += 1;
+        endOfStatement();
+        return entries;
+      }
+      if (src[i] === '#') {
+        const end = src.indexOf('\n', i);
+        const directive = src.slice(i, end < 0 ? src.length : end).trim();
+        const at = i;
+        i = end < 0 ? src.length : end;
+        const inc = /^#include\s+["<]([^">]+)[">]/.exec(directive);
+        if (!inc) {
+          problem(`the directive ${JSON.stringify(directive.slice(0, 40))} is not read`, at);
+          continue;
+        }
+        if (!include) problem(`#include ${inc[1]} is not followed here`, at);
+        else if (depth >= MAX_INCLUDE_DEPTH) problem(`#include ${inc[1]}: includes nested too deep`, at);
+        else {
+          const read = include(inc[1]!, file);
+          if ('refused' in read) problem(`#include ${inc[1]}: ${read.refused}`, at);
+          else {
+            doc.included.push(read.file);
+            entries.push(...readInto(read.text, read.file, include, doc, depth + 1));
+          }
+        }
+        continue;
+      }
+      const at = i;
+      const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0];
+      if (!word) {
+        problem(`${JSON.stringify(src[i])} cannot start a setting`);
+        recover();
+        continue;
+      }
+      i += word.length;
+      if (word.toLowerCase() === 'class') {
+        skip();
+        const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0];
+        if (!name) {
+          problem('a class without a name', at);
+          recover();
+          continue;
+        }
+        i += name.length;
+        skip();
+        let base: string | null = null;
+        if (src[i] === ':') {
+          i += 1;
+          skip();
+          base = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0] ?? null;
+          i += base?.length ?? 0;
+          skip();
+        }
+        if (src[i] === '{') {
+          i += 1;
+          entries.push({ kind: 'class', name, base, declaration: false, entries: body(true), file, line: lineAt(at) });
+        } else {
+          endOfStatement();
+          entries.push({ kind: 'class', name, base, declaration: true, entries: [], file, line: lineAt(at) });
+        }
+        continue;
+      }
+      skip();
+      let array = false;
+      if (src.startsWith('[]', i)) {
+        array = true;
+        i += 2;
+        skip();
+      }
+      let append = false;
+      if (src.startsWith('+=', i)) {
+        append = true;
+        i += 2;
+      } else if (src[i] === '=') i += 1;
+      else {
+        problem(`expected = after ${word}`, at);
+        recover();
+        continue;
+      }
+      const v = value();
+      if (v === undefined) {
+        recover();
+        continue;
+      }
+      entries.push({ kind: 'value', key: word, array, append, value: v, file, line: lineAt(at) });
+      endOfStatement();
+    }
+  };
+
+  return body(false);
+}

@@ -45,7 +45,7 @@ describe('reading hand-written config files tolerantly', () => {
     assert.equal(top.maxPlayers, 64);
     assert.equal(top.persistent, true);
     assert.deepEqual(top.motd, ['Welcome!', 'Be nice']);
-    assert.deepEqual(top.admins, ['76561198000000001', 76561198000000002]);
+    assert.deepEqual(top.admins, ['76561198000000001', '76561198000000002'], 'a Steam ID too long for a number stays exact');
     assert.equal(top.timeStampFormat, 'short');
     assert.deepEqual(top.kickTimeout, [[0, -1], [1, 180]]);
     const line = (key: string) => (doc.entries.find((e) => e.kind === 'value' && e.key === key) as CfgAssignment).line;

@@ -8,7 +8,7 @@ import { MAX_MOD_NAME, MOD_FOLDER_PATTERN } from '../mods.js';
  * documented defaults except where the spec's samples say otherwise.
  */
 
-const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
+export const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
 export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
 
 

@@ -89,7 +89,8 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
 
   const scalar = (bare: string): CfgValue => {
     const t = bare.trim();
-    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return Number(t);
+    // A number, unless it is a whole number too long to be exact (a Steam ID), which stays text.
+    if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return /^[+-]?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? t : Number(t);
     if (/^true$/i.test(t)) return true;
     if (/^false$/i.test(t)) return false;
     return t;

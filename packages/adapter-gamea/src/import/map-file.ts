@@ -1,0 +1,161 @@
+import { TypeCompiler, type TObject, type TSchema } from '@garrison/core';
+import { ConfigWriter, type Value } from '../config/syntax.js';
+import { GENERATED_FILES, type GeneratedFile } from '../config/render.js';
+import { DIFFICULTIES } from '../config/sections.js';
+import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
+
+/** Where a setting of an imported file came from. */
+export interface SettingAt {
+  file: string;
+  line: number;
+  key: string;
+}
+
+/** What one of the game's files says, as a section of Garrison's config. */
+export interface ImportedFile {
+  /** Field → value, each checked against its field. */
+  values: Record<string, unknown>;
+  /** Keys Garrison has no field for: kept, in the game's syntax, in the section's extra lines. */
+  unknown: SettingAt[];
+  extraLines: string[];
+  /** Known keys whose value a field cannot take (out of bounds, wrong type): left at the default. */
+  refused: (SettingAt & { reason: string })[];
+  /** server.cfg's `class Missions`, in order. */
+  rotation: { name: string; difficulty: string }[];
+}
+
+type Inverse = (value: CfgValue) => Record<string, unknown> | string;
+
+const asList = (v: CfgValue): CfgValue[] => (Array.isArray(v) ? v : [v]);
+const truthy = (v: CfgValue) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : /^(true|1)$/i.test(String(v)));
+
+/** The keys whose value is not one field's as it is: how each is read back. */
+const INVERSES: Record<string, Inverse> = {
+  forceddifficulty: (v) => {
+    const index = DIFFICULTIES.findIndex((d) => d.toLowerCase() === String(v).toLowerCase());
+    return index < 0 ? `${JSON.stringify(v)} is no difficulty (Recruit, Regular, Veteran or Custom)` : { forced_difficulty: index };
+  },
+  kicktimeout: (v) => {
+    const fields = ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'];
+    const out: Record<string, unknown> = {};
+    for (const pair of asList(v)) {
+      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !fields[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
+      out[fields[pair[0]]!] = pair[1];
+    }
+    return out;
+  },
+  kickclientsonslownetwork: (v) => ({ kick_on_slow_network: asList(v).some(truthy) ? 1 : 0 }),
+  disablechannels: (v) => {
+    const text: string[] = [];
+    const voice: string[] = [];
+    for (const entry of asList(v)) {
+      // {channel, text, voice}, or a bare channel number (both disabled), as older files write it.
+      const [channel, noText = true, noVoice = true] = Array.isArray(entry) ? entry : [entry];
+      if (typeof channel !== 'number') return 'expected {{channel, text, voice}, …}';
+      if (truthy(noText)) text.push(String(channel));
+      if (truthy(noVoice)) voice.push(String(channel));
+    }
+    return { disable_text_channels: text, disable_voice_channels: voice };
+  },
+  // Garrison adds this host's address itself when it runs headless clients: what the file lists is kept.
+  headlessclients: (v) => ({ headless_clients: asList(v).map(String) }),
+  localclient: (v) => ({ local_client: asList(v).map(String) }),
+};
+
+/** A file value as the field takes it: 0/1 toggles from true/false, strings of lists, numbers of numeric text. */
+function coerce(value: CfgValue, schema: TSchema): unknown {
+  // A toggle over 0/1 takes true/false as 1/0; a boolean field takes 0/1 as false/true.
+  if (typeof value === 'boolean' && (schema.type === 'integer' || schema.type === 'number')) return Number(value);
+  if (schema.type === 'boolean') return typeof value === 'number' ? value !== 0 : typeof value === 'string' && /^(true|false)$/i.test(value) ? /^true$/i.test(value) : value;
+  if (schema.type === 'array') return asList(value).map((v) => (typeof v === 'number' && (schema.items as TSchema | undefined)?.type === 'string' ? String(v) : v));
+  if (schema.type === 'string' && typeof value === 'number') return String(value);
+  if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  return value;
+}
+
+/** A setting or class written back in the game's syntax, for the extra lines. */
+function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
+  if (node.kind === 'value') return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+  w.open(node.name);
+  for (const inner of node.entries) written(inner, w);
+  return w.close();
+}
+
+/** Reads one of the files Garrison generates (`server.cfg`, `basic.cfg`) into its section. */
+export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, doc: CfgDocument, section: TObject): ImportedFile {
+  const { keys, classes } = GENERATED_FILES[file];
+  const byKey = new Map(keys.map((k) => [k.key.toLowerCase(), k]));
+  const out: ImportedFile = { values: {}, unknown: [], extraLines: [], refused: [], rotation: [] };
+  const accept = (at: SettingAt, field: string, raw: unknown) => {
+    const schema = section.properties[field] as TSchema | undefined;
+    if (!schema) return void out.refused.push({ ...at, reason: `no field ${field}` });
+    const value = coerce(raw as CfgValue, schema);
+    const check = TypeCompiler.Compile(schema);
+    if (check.Check(value)) out.values[field] = value;
+    else out.refused.push({ ...at, reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}` });
+  };
+  const keep = (node: CfgNode) => {
+    out.unknown.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` });
+    try {
+      out.extraLines.push(...written(node).toString().trimEnd().split('\n'));
+    } catch (err) {
+      out.refused.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : node.name, reason: `cannot be kept: ${(err as Error).message}` });
+    }
+  };
+  for (const node of doc.entries) {
+    if (node.kind === 'class') {
+      const known = classes.find((c) => c.className.toLowerCase() === node.name.toLowerCase());
+      if (known?.className === 'Missions') out.rotation.push(...rotationOf(node, out));
+      else if (known?.className === 'AdvancedOptions') importAdvancedOptions(node, accept, keep);
+      else keep(node);
+      continue;
+    }
+    const at = { file: node.file, line: node.line, key: node.key };
+    const key = byKey.get(node.key.toLowerCase());
+    if (!key) {
+      keep(node);
+      continue;
+    }
+    const inverse = INVERSES[node.key.toLowerCase()];
+    if (inverse) {
+      const mapped = inverse(node.value);
+      if (typeof mapped === 'string') out.refused.push({ ...at, reason: mapped });
+      else for (const [field, value] of Object.entries(mapped)) accept(at, field, value);
+    } else if (key.fields.length === 1) accept(at, key.fields[0]!, node.value);
+    else out.refused.push({ ...at, reason: 'not read back by this version' });
+  }
+  return out;
+}
+
+const ADVANCED: Record<string, string> = {
+  logobjectnotfound: 'advanced_log_object_not_found',
+  skipdescriptionparsing: 'advanced_skip_description_parsing',
+  ignoremissionloaderrors: 'advanced_ignore_mission_load_errors',
+  queuesizelogg: 'advanced_queue_size_log_g',
+};
+
+function importAdvancedOptions(node: CfgClassNode, accept: (at: SettingAt, field: string, raw: unknown) => void, keep: (node: CfgNode) => void): void {
+  for (const inner of node.entries) {
+    const field = inner.kind === 'value' ? ADVANCED[inner.key.toLowerCase()] : undefined;
+    if (inner.kind === 'value' && field) accept({ file: inner.file, line: inner.line, key: `AdvancedOptions.${inner.key}` }, field, inner.value);
+    else keep(inner);
+  }
+}
+
+/** `class Missions { class Any { template = Name.Terrain; difficulty = "Veteran"; }; … }`, in order. */
+function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; difficulty: string }[] {
+  const rotation: { name: string; difficulty: string }[] = [];
+  for (const mission of node.entries) {
+    if (mission.kind !== 'class') continue;
+    const get = (k: string) => mission.entries.find((e): e is CfgAssignment => e.kind === 'value' && e.key.toLowerCase() === k);
+    const template = get('template');
+    if (!template || typeof template.value !== 'string') {
+      out.refused.push({ file: mission.file, line: mission.line, key: `Missions.${mission.name}`, reason: 'a mission without a template' });
+      continue;
+    }
+    const difficulty = String(get('difficulty')?.value ?? '');
+    const known = DIFFICULTIES.find((d) => d.toLowerCase() === difficulty.toLowerCase());
+    rotation.push({ name: template.value.replace(/\.pbo$/i, ''), difficulty: known ?? '' });
+  }
+  return rotation;
+}

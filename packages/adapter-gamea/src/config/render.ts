@@ -168,7 +168,8 @@ const BASIC_CLASSES: ClassBlock[] = [
   { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close() },
 ];
 
-const PROFILE_OPTIONS: [game: string, field: string][] = [
+/** The Custom difficulty's options in the profile: game key → field. */
+export const PROFILE_OPTIONS: [game: string, field: string][] = [
   ['reducedDamage', 'reduced_damage'],
   ['groupIndicators', 'group_indicators'],
   ['friendlyTags', 'friendly_tags'],

@@ -62,6 +62,21 @@ const INVERSES: Record<string, Inverse> = {
   localclient: (v) => ({ local_client: asList(v).map(String) }),
 };
 
+/**
+ * Checks a value against its field and records it, or the refusal with its reason: what every importer
+ * of a file does with each setting it recognises.
+ */
+export function fieldAcceptor(section: TObject, out: Pick<ImportedFile, 'values' | 'refused'>) {
+  return (at: SettingAt, field: string, raw: unknown) => {
+    const schema = section.properties[field] as TSchema | undefined;
+    if (!schema) return void out.refused.push({ ...at, reason: `no field ${field}` });
+    const value = coerce(raw as CfgValue, schema);
+    const check = TypeCompiler.Compile(schema);
+    if (check.Check(value)) out.values[field] = value;
+    else out.refused.push({ ...at, reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}` });
+  };
+}
+
 /** A file value as the field takes it: 0/1 toggles from true/false, strings of lists, numbers of numeric text. */
 function coerce(value: CfgValue, schema: TSchema): unknown {
   // A toggle over 0/1 takes true/false as 1/0; a boolean field takes 0/1 as false/true.
@@ -74,7 +89,7 @@ function coerce(value: CfgValue, schema: TSchema): unknown {
 }
 
 /** A setting or class written back in the game's syntax, for the extra lines. */
-function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
+export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
   if (node.kind === 'value') return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
   w.open(node.name);
   for (const inner of node.entries) written(inner, w);
@@ -86,14 +101,7 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
   const { keys, classes } = GENERATED_FILES[file];
   const byKey = new Map(keys.map((k) => [k.key.toLowerCase(), k]));
   const out: ImportedFile = { values: {}, unknown: [], extraLines: [], refused: [], rotation: [] };
-  const accept = (at: SettingAt, field: string, raw: unknown) => {
-    const schema = section.properties[field] as TSchema | undefined;
-    if (!schema) return void out.refused.push({ ...at, reason: `no field ${field}` });
-    const value = coerce(raw as CfgValue, schema);
-    const check = TypeCompiler.Compile(schema);
-    if (check.Check(value)) out.values[field] = value;
-    else out.refused.push({ ...at, reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}` });
-  };
+  const accept = fieldAcceptor(section, out);
   const keep = (node: CfgNode) => {
     out.unknown.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` });
     try {

@@ -13,15 +13,20 @@ const list = (s: Section, k: string) => (s[k] as string[] | undefined) ?? [];
 
 /**
  * One key of a generated file and the field(s) it comes from. A key with `when` is written only then
- * (left out, the game keeps its own default); `value` builds what the field alone does not say.
+ * (left out, the game keeps its own default); `value` builds what the field alone does not say, and
+ * `read` undoes it for a file being imported: the fields' values, or why the file's value cannot be read.
  */
-interface Key {
+export interface Key {
   key: string;
   fields: string[];
   array?: boolean;
   when?: (s: Section) => boolean;
   value?: (s: Section, options: RenderOptions) => Value;
+  read?: (value: unknown) => Record<string, unknown> | string;
 }
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : [v]);
+const truthy = (v: unknown) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : /^(true|1)$/i.test(String(v)));
+const KICK_TIMEOUT_FIELDS = ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'];
 const scalar = (key: string, field: string): Key => ({ key, fields: [field] });
 const array = (key: string, field: string, when?: Key['when']): Key => ({ key, fields: [field], array: true, ...(when ? { when } : {}) });
 /** What a file says beyond the config: the headless clients the server runs on this host. */
@@ -65,7 +70,15 @@ const SERVER_KEYS: Key[] = [
   scalar('persistent', 'persistent'),
   scalar('timeStampFormat', 'time_stamp_format'),
   scalar('logFile', 'log_file'),
-  { key: 'forcedDifficulty', fields: ['forced_difficulty'], value: (s) => DIFFICULTY_NAMES[num(s, 'forced_difficulty')] ?? 'Regular' },
+  {
+    key: 'forcedDifficulty',
+    fields: ['forced_difficulty'],
+    value: (s) => DIFFICULTY_NAMES[num(s, 'forced_difficulty')] ?? 'Regular',
+    read: (v) => {
+      const index = DIFFICULTY_NAMES.findIndex((d) => d.toLowerCase() === String(v).toLowerCase());
+      return index < 0 ? `${JSON.stringify(v)} is no difficulty (Recruit, Regular, Veteran or Custom)` : { forced_difficulty: index };
+    },
+  },
   scalar('disableVoN', 'disable_von'),
   scalar('vonCodec', 'von_codec'),
   scalar('vonCodecQuality', 'von_codec_quality'),
@@ -73,12 +86,26 @@ const SERVER_KEYS: Key[] = [
   scalar('maxDesync', 'max_desync'),
   scalar('maxPing', 'max_ping'),
   scalar('maxPacketLoss', 'max_packet_loss'),
-  { key: 'kickClientsOnSlowNetwork', fields: ['kick_on_slow_network'], array: true, value: (s) => Array(4).fill(num(s, 'kick_on_slow_network')) },
+  {
+    key: 'kickClientsOnSlowNetwork',
+    fields: ['kick_on_slow_network'],
+    array: true,
+    value: (s) => Array(4).fill(num(s, 'kick_on_slow_network')),
+    read: (v) => ({ kick_on_slow_network: asList(v).some(truthy) ? 1 : 0 }),
+  },
   {
     key: 'kickTimeout',
-    fields: ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'],
+    fields: KICK_TIMEOUT_FIELDS,
     array: true,
-    value: (s) => ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'].map((f, type) => [type, num(s, f)]),
+    value: (s) => KICK_TIMEOUT_FIELDS.map((f, type) => [type, num(s, f)]),
+    read: (v) => {
+      const out: Record<string, unknown> = {};
+      for (const pair of asList(v)) {
+        if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !KICK_TIMEOUT_FIELDS[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
+        out[KICK_TIMEOUT_FIELDS[pair[0]]!] = pair[1];
+      }
+      return out;
+    },
   },
   scalar('lobbyIdleTimeout', 'lobby_idle_timeout'),
   scalar('votingTimeOut', 'voting_timeout'),
@@ -113,6 +140,18 @@ const SERVER_KEYS: Key[] = [
       const text = new Set(list(s, 'disable_text_channels').map(Number));
       const voice = new Set(list(s, 'disable_voice_channels').map(Number));
       return [...new Set([...text, ...voice])].sort((a, b) => a - b).map((c) => [c, text.has(c), voice.has(c)]);
+    },
+    read: (v) => {
+      const text: string[] = [];
+      const voice: string[] = [];
+      for (const entry of asList(v)) {
+        // {channel, text, voice}, or a bare channel number (both disabled), as older files write it.
+        const [channel, noText = true, noVoice = true] = Array.isArray(entry) ? entry : [entry];
+        if (typeof channel !== 'number') return 'expected {{channel, text, voice}, …}';
+        if (truthy(noText)) text.push(String(channel));
+        if (truthy(noVoice)) voice.push(String(channel));
+      }
+      return { disable_text_channels: text, disable_voice_channels: voice };
     },
   },
   scalar('onUserConnected', 'on_user_connected'),

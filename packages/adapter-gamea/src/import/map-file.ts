@@ -24,54 +24,21 @@ export interface ImportedFile {
   rotation: { name: string; difficulty: string }[];
 }
 
-type Inverse = (value: CfgValue) => Record<string, unknown> | string;
-
 const asList = (v: CfgValue): CfgValue[] => (Array.isArray(v) ? v : [v]);
-const truthy = (v: CfgValue) => (typeof v === 'boolean' ? v : typeof v === 'number' ? v !== 0 : /^(true|1)$/i.test(String(v)));
-
-/** The keys whose value is not one field's as it is: how each is read back. */
-const INVERSES: Record<string, Inverse> = {
-  forceddifficulty: (v) => {
-    const index = DIFFICULTIES.findIndex((d) => d.toLowerCase() === String(v).toLowerCase());
-    return index < 0 ? `${JSON.stringify(v)} is no difficulty (Recruit, Regular, Veteran or Custom)` : { forced_difficulty: index };
-  },
-  kicktimeout: (v) => {
-    const fields = ['kick_timeout_manual', 'kick_timeout_console', 'kick_timeout_battleye', 'kick_timeout_harmless'];
-    const out: Record<string, unknown> = {};
-    for (const pair of asList(v)) {
-      if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !fields[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
-      out[fields[pair[0]]!] = pair[1];
-    }
-    return out;
-  },
-  kickclientsonslownetwork: (v) => ({ kick_on_slow_network: asList(v).some(truthy) ? 1 : 0 }),
-  disablechannels: (v) => {
-    const text: string[] = [];
-    const voice: string[] = [];
-    for (const entry of asList(v)) {
-      // {channel, text, voice}, or a bare channel number (both disabled), as older files write it.
-      const [channel, noText = true, noVoice = true] = Array.isArray(entry) ? entry : [entry];
-      if (typeof channel !== 'number') return 'expected {{channel, text, voice}, …}';
-      if (truthy(noText)) text.push(String(channel));
-      if (truthy(noVoice)) voice.push(String(channel));
-    }
-    return { disable_text_channels: text, disable_voice_channels: voice };
-  },
-  // Garrison adds this host's address itself when it runs headless clients: what the file lists is kept.
-  headlessclients: (v) => ({ headless_clients: asList(v).map(String) }),
-  localclient: (v) => ({ local_client: asList(v).map(String) }),
-};
 
 /**
  * Checks a value against its field and records it, or the refusal with its reason: what every importer
  * of a file does with each setting it recognises.
  */
+const compiled = new WeakMap<TSchema, ReturnType<typeof TypeCompiler.Compile>>();
+const checkerOf = (schema: TSchema) => compiled.get(schema) ?? compiled.set(schema, TypeCompiler.Compile(schema)).get(schema)!;
+
 export function fieldAcceptor(section: TObject, out: Pick<ImportedFile, 'values' | 'refused'>) {
   return (at: SettingAt, field: string, raw: unknown) => {
     const schema = section.properties[field] as TSchema | undefined;
     if (!schema) return void out.refused.push({ ...at, reason: `no field ${field}` });
     const value = coerce(raw as CfgValue, schema);
-    const check = TypeCompiler.Compile(schema);
+    const check = checkerOf(schema);
     if (check.Check(value)) out.values[field] = value;
     else out.refused.push({ ...at, reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}` });
   };
@@ -124,9 +91,9 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
       keep(node);
       continue;
     }
-    const inverse = INVERSES[node.key.toLowerCase()];
-    if (inverse) {
-      const mapped = inverse(node.value);
+    // A key whose value is not one field's as it is: the key's own reading (render.ts) undoes it.
+    if (key.read) {
+      const mapped = key.read(node.value);
       if (typeof mapped === 'string') out.refused.push({ ...at, reason: mapped });
       else for (const [field, value] of Object.entries(mapped)) accept(at, field, value);
     } else if (key.fields.length === 1) accept(at, key.fields[0]!, node.value);

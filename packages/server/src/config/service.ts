@@ -19,6 +19,7 @@ import {
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ServerRow } from '../db/repositories/index.js';
+import { configVersionOf } from '../db/repositories/config-sections.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import type { Settings } from '../settings.js';
@@ -149,7 +150,7 @@ export class ConfigService {
 
   /** The server's config version: the sum of its sections' versions, which grows with every change to any. */
   async version(serverId: number): Promise<number> {
-    return (await this.repos.configSections.forServer(serverId)).reduce((sum, s) => sum + s.config_version, 0);
+    return configVersionOf(await this.repos.configSections.forServer(serverId));
   }
 
   /** The command line the game gets, enabled mods included; 400 `INVALID_CONFIG` when it cannot be built. */

@@ -3,6 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import { ACTIVE_STATUSES, type ServerListItem, type ServerWarning } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ListRow } from '../db/repositories/index.js';
+import { configVersionOf } from '../db/repositories/config-sections.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
@@ -75,12 +76,9 @@ export class ServerGlance implements Lifecycle {
   async of(rows: readonly ListRow[]): Promise<Map<number, Glance>> {
     const sections = rows.length ? await this.repos.configSections.ofServers(rows.map((r) => r.id)) : [];
     const configs = new Map<number, { values: Record<string, Record<string, unknown>>; version: number }>();
-    for (const s of sections) {
-      const config = configs.get(s.server_id) ?? { values: {}, version: 0 };
-      config.values[s.section] = JSON.parse(s.data) as Record<string, unknown>;
-      config.version += s.config_version;
-      configs.set(s.server_id, config);
-    }
+    const byServer = new Map<number, typeof sections>();
+    for (const section of sections) byServer.set(section.server_id, [...(byServer.get(section.server_id) ?? []), section]);
+    for (const [id, own] of byServer) configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, JSON.parse(s.data)])), version: configVersionOf(own) });
     return new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
   }
 

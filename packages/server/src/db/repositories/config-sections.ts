@@ -5,6 +5,9 @@ import type { ServerRow } from './servers.js';
 
 export type SectionRow = Pick<ConfigSectionModel, 'id' | 'server_id' | 'section' | 'data' | 'config_version'>;
 
+/** A server's config version: the sum of its sections' versions, which grows with every change to any. */
+export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) => sections.reduce((sum, s) => sum + s.config_version, 0);
+
 /** The config_sections table: each server's sections as JSON text, with their versions. */
 export class ConfigSectionRepository {
   private readonly Section: typeof ConfigSectionModel;

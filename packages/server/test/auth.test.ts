@@ -171,6 +171,7 @@ describe('auth', () => {
   it('refuses to let an admin demote themself (400), and keeps their sign-in', async () => {
     const me = await tokenFor(h, 'admin');
     expectError(await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { role: 'viewer' } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { password: 'a-new-password' } }), 400, 'VALIDATION_ERROR');
     assert.equal((await h.api('GET', '/auth/me', { token: me.token })).body.data.role, 'admin');
   });
 

@@ -57,7 +57,13 @@ export class UserService {
    */
   async changeAccess(id: number, change: { role?: Role; password?: string }, caller: Principal): Promise<User> {
     if (change.role === undefined && change.password === undefined) throw new ApiError('VALIDATION_ERROR', 'give role, password, or both');
-    if (id === caller.id && change.role !== undefined && change.role !== caller.role) throw new ApiError('VALIDATION_ERROR', 'you cannot change your own role');
+    // One's own role stays (someone must keep it), and one's own password is changed with the current
+    // one (PUT /auth/password): a token alone must not do it, nor end its own sign-in.
+    if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot change your own role; change your own password with PUT /auth/password');
+    const current = await this.repos.users.byId(id);
+    if (!current) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    // Setting the role a user has already changes nothing, and ends nothing.
+    if (change.password === undefined && change.role === current.role) return toUser(current);
     const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
     if (!(await this.repos.users.changeAccess(id, patch))) throw new ApiError('NOT_FOUND', `no user ${id}`);
     const row = (await this.repos.users.byId(id))!;

@@ -17,6 +17,12 @@ interface Listener {
 const listeners = new Set<Listener>();
 let subscription: Subscription | null = null;
 let subscribedTo: string | null = null;
+let subscribedIds: number[] | null = null;
+/** Whether the current subscription has been accepted by the service (its `connected` came). */
+let subscriptionAccepted = false;
+/** Closes the subscription being replaced, once its replacement is accepted. */
+let retirePrevious: (() => void) | null = null;
+let retireCurrent: () => void = () => {};
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
 function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNullable<EventHandlers[K]>>[0], serverId: number | null = null) {
@@ -39,12 +45,24 @@ function sync(): void {
   const ids = wanted();
   const key = ids ? ids.join(',') : 'all';
   if (subscription && key === subscribedTo) return;
-  subscription?.close();
+  // The socket being replaced stays open, and keeps delivering, until the new one is accepted: a change
+  // between the two is then not missed, and what the old one covered need not be read again.
+  const previous = subscription ? { subscription, ids: subscribedIds, accepted: subscriptionAccepted, retire: retireCurrent } : null;
   subscribedTo = key;
+  subscribedIds = ids;
+  subscriptionAccepted = false;
+  let retired = false;
+  let accepted = false;
   const connectingSince = Date.now();
   const handlers: EventHandlers = {
     connected: (subscriptions) => {
-      invalidateMissed(ids, connectingSince);
+      if (!accepted && previous) {
+        retirePrevious?.();
+        const covered = previous.accepted && (previous.ids === null || (ids !== null && ids.every((id) => previous.ids!.includes(id))));
+        if (!covered) invalidateMissed(ids, connectingSince);
+      } else invalidateMissed(ids, accepted ? Date.now() : connectingSince); // a reconnection: what was read before it may have missed events
+      accepted = true;
+      if (subscription === current) subscriptionAccepted = true;
       dispatch('connected', subscriptions);
     },
     closed: (error) => {
@@ -54,11 +72,21 @@ function sync(): void {
   };
   for (const type of Object.keys(LiveEventData) as (keyof typeof LiveEventData)[]) {
     (handlers as Record<string, (event: { server_id: number; data: unknown }) => void>)[type] = (event) => {
+      if (retired) return;
       dispatch(type, event as never, event.server_id);
       invalidateFor(type, event.server_id, event.data);
     };
   }
   const current = client.events.subscribe({ ...(ids ? { serverIds: ids } : {}), auditEntries: true }, handlers);
+  if (previous) {
+    retirePrevious?.(); // a replacement that never got accepted: nothing waits for it
+    retirePrevious = () => {
+      retirePrevious = null;
+      previous.retire();
+      previous.subscription.close();
+    };
+  }
+  retireCurrent = () => (retired = true);
   subscription = current;
 }
 
@@ -85,7 +113,11 @@ export function useLiveEvents(serverId: number | null, handlers: EventHandlers):
 /** Ends the shared connection (at sign-out: the next user's listeners open their own). */
 export function closeLive(): void {
   clearTimeout(settleTimer);
+  retirePrevious?.();
+  retireCurrent();
   subscription?.close();
   subscription = null;
   subscribedTo = null;
+  subscribedIds = null;
+  subscriptionAccepted = false;
 }

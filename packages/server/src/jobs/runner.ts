@@ -56,6 +56,8 @@ interface Entry {
 export class JobRunner {
   private readonly jobs = new Map<string, Entry>();
   private stopped = false;
+  /** Every run under way, a cancelled job's too: stop() waits for all of them. */
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(
     readonly clock: Clock,
@@ -105,9 +107,8 @@ export class JobRunner {
   /** Ends every job: no new run starts, and the runs under way are awaited. */
   async stop(): Promise<void> {
     this.stopped = true;
-    const running = [...this.jobs.values()].map((e) => e.running);
     for (const entry of this.jobs.values()) this.cancelEntry(entry);
-    await Promise.all(running);
+    await Promise.all([...this.runs]);
   }
 
   private add(name: string, spec: JobSpec, everyMs: number | null): Entry {
@@ -167,6 +168,9 @@ export class JobRunner {
         else this.cancelEntry(entry);
       }
     })();
-    return entry.running;
+    const run = entry.running;
+    this.runs.add(run);
+    void run.finally(() => this.runs.delete(run));
+    return run;
   }
 }

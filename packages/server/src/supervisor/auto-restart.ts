@@ -23,6 +23,8 @@ const jobName = (serverId: number) => `${PREFIX}${serverId}`;
 @injectable()
 export class AutoRestarts {
   private stopped = false;
+  /** Restarts under way: the service's stop waits for them, so a game spawned meanwhile is recorded before the database closes. */
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -40,7 +42,7 @@ export class AutoRestarts {
     if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
     const wait = restartBackoffMs(this.settings, row.restart_count);
     // A job of the same name replaces the one planned before.
-    this.jobs.after(jobName(serverId), wait, () =>
+    this.jobs.after(jobName(serverId), wait, () => this.track(
       this.locks.run(serverId, async () => {
         const current = await this.servers.row(serverId).catch(() => null);
         if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
@@ -54,16 +56,24 @@ export class AutoRestarts {
           await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
           void this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: (err as Error).message, attempt });
         }
-      }),
+      })),
     );
+  }
+
+  private track<T>(run: Promise<T>): Promise<T> {
+    this.inFlight.add(run);
+    void run.finally(() => this.inFlight.delete(run)).catch(() => undefined);
+    return run;
   }
 
   cancel(serverId: number): void {
     this.jobs.cancel(jobName(serverId));
   }
 
-  stop(): void {
+  /** No restart is planned any more; one under way finishes (its failure is its job's to log). */
+  async stop(): Promise<void> {
     this.stopped = true;
     this.jobs.cancelAll(PREFIX);
+    await Promise.allSettled([...this.inFlight]);
   }
 }

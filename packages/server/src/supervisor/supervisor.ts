@@ -254,7 +254,7 @@ export class Supervisor {
   /** At the service's stop: what is under way settles, the watchers let go; the games keep running. */
   async close(): Promise<void> {
     this.closed = true;
-    this.restarts.stop();
+    await this.restarts.stop();
     this.headless.stop();
     await this.background.settle();
     for (const serverId of this.attached) this.tell((w) => w.detached(serverId, 'unwatched'));

@@ -10,6 +10,8 @@ import { layout } from './layout.js';
 import { logReader, missionOf, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
+import { describeMod } from './mod-info.js';
+import { importer } from './import/installation.js';
 import { formatBanLine, parseBanLine } from './bans.js';
 import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
 import { commandProblem, KNOWN_COMMANDS, redactCommand } from './commands.js';
@@ -34,6 +36,7 @@ export const gamea = defineAdapter({
       glance: (config) => ({ hostname: String(config.server?.hostname ?? ''), max_players: Number(config.server?.max_players) }),
       // The BattlEye config stays on the server: it is the RCon password and port, nothing to edit by hand.
       downloadable: ['server.cfg', 'basic.cfg', 'server.GameaProfile'],
+      importer,
     },
     process_config: {
       allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'],
@@ -83,6 +86,7 @@ export const gamea = defineAdapter({
       modNameProblem,
       enabled: { section: 'launch', field: 'mods' },
       modArguments: ['-mod', '-serverMod'],
+      describeMod,
     },
     ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine, reloadCommand: 'loadBans' },
   },

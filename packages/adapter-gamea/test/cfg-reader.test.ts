@@ -38,7 +38,7 @@ const HAND_WRITTEN = [
 describe('reading hand-written config files tolerantly', () => {
   it('reads every form people write, with the line of each setting', () => {
     const doc = readCfg(HAND_WRITTEN, 'server.cfg');
-    assert.deepEqual(doc.problems, [{ file: 'server.cfg', line: 3, message: 'a value is missing' }]);
+    assert.deepEqual(doc.problems, [{ file: 'server.cfg', line: 3, column: 12, message: 'a value is missing', kind: 'syntax' }]);
     const top = values(doc.entries);
     assert.equal(top.hostName, 'Sunday Ops | EU "Public"');
     assert.equal(top.passwordAdmin, 's3cret');

@@ -16,6 +16,8 @@ export interface EndpointDef {
   path: string;
   tag: string;
   summary: string;
+  /** What the summary cannot say in a line, for the OpenAPI description. */
+  notes?: string;
   access: Access;
   /** The adapter capability the server's game type must have; otherwise 400 `NOT_SUPPORTED`. */
   capability?: Capability;
@@ -29,6 +31,8 @@ export interface EndpointDef {
   /** Code for a body that fails its schema; `INVALID_CONFIG` (422) for config writes. */
   invalidBodyCode?: 'VALIDATION_ERROR' | 'INVALID_CONFIG';
   status: 200 | 201 | 204;
+  /** The status of an answer that says `dry_run: true`: nothing was made (200 where `status` is 201). */
+  dryRunStatus?: 200;
   response?: TSchema;
   envelope?: EnvelopeKind;
   /** The media type of a success answer that is not JSON (a file download, streamed as it is). */

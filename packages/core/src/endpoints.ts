@@ -23,6 +23,7 @@ import {
   ServerListQuery,
   UpdateServerRequest,
 } from './schemas/servers.js';
+import { ImportPlan, ImportServerRequest } from './schemas/import.js';
 import {
   ConfigPreview,
   ConfigRead,
@@ -128,6 +129,15 @@ export const endpoints = {
     operationId: 'createServer', method: 'POST', path: '/servers', tag: 'servers', summary: 'Create a server',
     access: 'admin', body: CreateServerRequest, status: 201, response: CreatedServer,
     errors: ['GAME_TYPE_NOT_FOUND', 'EXE_NOT_ALLOWED', 'PORT_IN_USE'],
+  }),
+  importServer: defineEndpoint({
+    operationId: 'importServer', method: 'POST', path: '/servers/import', tag: 'servers', summary: 'Adopt an existing installation: its config, ports, mods, bans and missions',
+    notes:
+      'Reads the files of a server that ran without Garrison (server.cfg, basic.cfg, the profile, BattlEye\'s config and bans.txt, the start command line), all inside the folder of `exe_path`, ' +
+      'and makes a Garrison server of them. With `dry_run` it answers the plan (200) and writes nothing; otherwise it makes the server (201) and answers the same report, ' +
+      'with the server made and the credentials read (shown only here). A file that is not the game\'s syntax answers `INVALID_CONFIG` with its file, line and column.',
+    access: 'admin', body: ImportServerRequest, status: 201, dryRunStatus: 200, response: ImportPlan,
+    errors: ['EXE_NOT_ALLOWED', 'PORT_IN_USE', 'INVALID_CONFIG'],
   }),
   getServer: defineEndpoint({
     operationId: 'getServer', method: 'GET', path: '/servers/{server_id}', tag: 'servers', summary: 'One server',

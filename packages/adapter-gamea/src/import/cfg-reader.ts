@@ -34,7 +34,10 @@ export type CfgNode = CfgAssignment | CfgClassNode;
 export interface CfgProblem {
   file: string;
   line: number;
+  column: number;
   message: string;
+  /** `syntax`: the file is not the game's syntax there; `include`: an #include not followed; `directive`: another directive, not read. */
+  kind: 'syntax' | 'include' | 'directive';
 }
 
 /** What an `#include` names: its text, or why it is not read (outside the game folder, missing). */
@@ -60,7 +63,8 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   const src = text.replace(/\r\n?/g, '\n').replace(/^\uFEFF/, '');
   let i = 0;
   const lineAt = (at: number) => src.slice(0, at).split('\n').length;
-  const problem = (message: string, at = i) => doc.problems.push({ file, line: lineAt(at), message });
+  const columnAt = (at: number) => at - src.lastIndexOf('\n', at - 1);
+  const problem = (message: string, at = i, kind: CfgProblem['kind'] = 'syntax') => doc.problems.push({ file, line: lineAt(at), column: columnAt(at), message, kind });
 
   /** Skips blanks and comments; directive lines are handled by the caller. */
   const skip = () => {
@@ -178,14 +182,14 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         i = end < 0 ? src.length : end;
         const inc = /^#include\s+["<]([^">]+)[">]/.exec(directive);
         if (!inc) {
-          problem(`the directive ${JSON.stringify(directive.slice(0, 40))} is not read`, at);
+          problem(`the directive ${JSON.stringify(directive.slice(0, 40))} is not read`, at, 'directive');
           continue;
         }
-        if (!include) problem(`#include ${inc[1]} is not followed here`, at);
-        else if (depth >= MAX_INCLUDE_DEPTH) problem(`#include ${inc[1]}: includes nested too deep`, at);
+        if (!include) problem(`#include ${inc[1]} is not followed here`, at, 'include');
+        else if (depth >= MAX_INCLUDE_DEPTH) problem(`#include ${inc[1]}: includes nested too deep`, at, 'include');
         else {
           const read = include(inc[1]!, file);
-          if ('refused' in read) problem(`#include ${inc[1]}: ${read.refused}`, at);
+          if ('refused' in read) problem(`#include ${inc[1]}: ${read.refused}`, at, 'include');
           else {
             doc.included.push(read.file);
             entries.push(...readInto(read.text, read.file, include, doc, depth + 1));

@@ -1,7 +1,7 @@
 import { TypeCompiler, type TObject, type TSchema } from '@garrison/core';
 import { ConfigWriter, type Value } from '../config/syntax.js';
 import { GENERATED_FILES, type GeneratedFile } from '../config/render.js';
-import { DIFFICULTIES } from '../config/sections.js';
+import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
 import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
 
 /** Where a setting of an imported file came from. */
@@ -130,7 +130,10 @@ function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; diff
     }
     const difficulty = String(get('difficulty')?.value ?? '');
     const known = DIFFICULTIES.find((d) => d.toLowerCase() === difficulty.toLowerCase());
-    rotation.push({ name: template.value.replace(/\.pbo$/i, ''), difficulty: known ?? '' });
+    const name = template.value.replace(/\.pbo$/i, '');
+    const entry: unknown = { name, difficulty: known ?? '' };
+    if (checkerOf(RotationEntry).Check(entry)) rotation.push(entry as { name: string; difficulty: string });
+    else out.refused.push({ file: mission.file, line: mission.line, key: `Missions.${mission.name}`, reason: `${JSON.stringify(name)} is not a mission name the game loads` });
   }
   return rotation;
 }

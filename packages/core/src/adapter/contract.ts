@@ -1,4 +1,5 @@
 import type { Static, TObject } from '../typebox.js';
+import type { ServerImporter } from './import.js';
 
 /** Bumped whenever the adapter contract changes incompatibly; the loader refuses adapters built for another. */
 export const ADAPTER_API_VERSION = 1;
@@ -62,6 +63,8 @@ export interface ConfigGenerator<S extends ConfigSections = ConfigSections> {
   readonly downloadable?: readonly string[];
   /** What a server list shows of the config at a glance: the name players see and the player limit. */
   glance?(config: ConfigValues): { hostname?: string; max_players?: number };
+  /** Reads an installation of the game that runs without Garrison, for `POST /servers/import`. */
+  readonly importer?: ServerImporter;
 }
 
 export interface ProcessConfig {
@@ -205,6 +208,16 @@ export interface ModManager {
    * on its command line: the config preview shows each one present under its name.
    */
   readonly modArguments?: readonly string[];
+  /**
+   * What a mod folder says of itself (its Workshop id and display name, from the files the game's
+   * launcher reads), for `GET /mods` and Launcher presets; null members when it does not say.
+   */
+  describeMod?(folder: string): Promise<ModDescription>;
+}
+
+export interface ModDescription {
+  workshop_id: string | null;
+  display_name: string | null;
 }
 
 export interface EnabledMod {

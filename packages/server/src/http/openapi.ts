@@ -87,6 +87,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       : endpoint.responseMediaType
         ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
         : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
+    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...responses[String(endpoint.status)], description: 'Success of a dry run: nothing was made' };
     const codes = errorCodesOf(endpoint);
     for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
       const here = codes.filter((c) => ErrorCodes[c] === status);
@@ -137,9 +138,11 @@ function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): stri
     : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
   return [
     `${endpoint.summary}.`,
+    endpoint.notes ?? '',
     WHO[endpoint.access],
     endpoint.capability ? `The server's game must have the \`${endpoint.capability}\` capability (else 400 NOT_SUPPORTED).` : '',
     endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
+    endpoint.dryRunStatus ? `A dry run answers ${endpoint.dryRunStatus}.` : '',
     `Answers ${answer}${codes.length ? `; fails with ${codes.join(', ')}` : ''}.`,
   ].filter(Boolean).join(' ');
 }

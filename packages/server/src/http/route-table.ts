@@ -118,7 +118,7 @@ export class RouteTable {
           return;
         }
         const data = await answer();
-        ctx.status = endpoint.status;
+        ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
       });
     }

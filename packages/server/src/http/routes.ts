@@ -31,6 +31,8 @@ import { MissionService } from '../missions/service.js';
 import { missionRoutes } from '../missions/routes.js';
 import { ModService } from '../mods/service.js';
 import { modRoutes } from '../mods/routes.js';
+import { ImportService } from '../import/service.js';
+import { importRoutes } from '../import/routes.js';
 
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
@@ -39,6 +41,7 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters));
   serverRoutes(routes, servers);
+  importRoutes(routes, c.resolve(ImportService));
   lifecycleRoutes(routes, c.resolve(Supervisor));
   processRoutes(routes, c.resolve(ProcessService));
   configRoutes(routes, c.resolve(ConfigService));

@@ -6,8 +6,10 @@ import {
   ACTIVE_STATUSES,
   ApiError,
   IDLE_STATUSES,
+  isSensitive,
   sectionDefaults,
   type Actor,
+  type ConfigValues,
   type AdapterDefinition,
   type Capability,
   type CapabilityMap,
@@ -141,8 +143,11 @@ export class ServerService {
     }
   }
 
-  /** Creates the record, its config sections with defaults and fresh credentials, and its folder; the credentials are returned beside the server, this once. */
-  async create(input: CreateServerRequest, actor: Actor): Promise<ServerDetail> {
+  /**
+   * Creates the record, its config sections with defaults and fresh credentials (under what an import
+   * read, `imported`), and its folder; the credentials are returned beside the server, this once.
+   */
+  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & Record<string, unknown>> {
     const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
     this.assertHeadlessClients(adapter, input.headless_clients);
@@ -151,9 +156,13 @@ export class ServerService {
 
     const generator = adapter.capabilities.config_generator;
     const credentials = generator?.generateCredentials() ?? {};
+    const secrets: Record<string, unknown> = {};
     const sections = Object.entries(generator?.sections ?? {}).map(([section, schema]) => {
-      const data = { ...sectionDefaults(schema), ...credentials[section] };
+      const data = { ...sectionDefaults(schema), ...credentials[section], ...imported[section] };
       delete data.rcon_port; // lives on the server record
+      for (const [name, field] of Object.entries(schema.properties)) {
+        if ((name in (credentials[section] ?? {}) || (isSensitive(field) && data[name])) && name !== 'rcon_port') secrets[name] = data[name];
+      }
       return { section, data: JSON.stringify(data) };
     });
     const row = await this.portLock.runExclusive(async () => {
@@ -184,7 +193,6 @@ export class ServerService {
     });
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
     void this.audit.record(row.id, 'server_created', actor, { name: row.name });
-    const secrets = Object.assign({}, ...Object.values(credentials)) as Record<string, string>;
     // Said at once, not only at the first start: a path that points at nothing.
     await this.glance.checkExe(row);
     return { ...(await this.detailOf(row)), ...secrets };

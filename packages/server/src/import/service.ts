@@ -1,0 +1,146 @@
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import {
+  ApiError,
+  TypeCompiler,
+  sectionDefaults,
+  type Actor,
+  type AdapterDefinition,
+  type ConfigValues,
+  type ImportDraft,
+  type ImportPlan,
+  type ImportServerRequest,
+  type ServerImporter,
+  type TSchema,
+} from '@garrison/core';
+import { ImportFiles } from '@garrison/core/import-files';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import { ServerService } from '../servers/service.js';
+import { serverContext } from '../servers/context.js';
+import { assertPortsFree } from '../servers/ports.js';
+import { maskSection } from '../config/masking.js';
+import { BanService } from '../bans/service.js';
+import { AuditService } from '../audit/service.js';
+
+/**
+ * Adopts a server that ran without Garrison: the game's adapter reads its files (inside the game folder
+ * only), this checks what it read against the sections as a whole, and either answers the plan (a dry
+ * run) or makes the server, takes its ban file over as it is, and answers the same plan. Nothing is
+ * left half-made: a failure after the record exists removes it.
+ */
+@injectable()
+export class ImportService {
+  constructor(
+    @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(BanService) private readonly bans: BanService,
+    @inject(AuditService) private readonly audit: AuditService,
+  ) {}
+
+  async import(request: ImportServerRequest, actor: Actor): Promise<ImportPlan> {
+    const { adapter, importer } = this.importerFor(request.exe_path);
+    const files = new ImportFiles(dirname(request.exe_path.replace(/\\/g, '/')));
+    const draft = await importer.read(request, files);
+    const sections = this.checkedSections(adapter, draft);
+    const game_port = draft.game_port;
+    if (game_port === null) throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port=");
+    const rcon_port = draft.rcon_port ?? game_port + 3;
+    if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
+    const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
+    await assertPortsFree(this.repos.servers, server);
+    const plan = (made: Record<string, unknown> | null): ImportPlan => ({
+      dry_run: made === null,
+      server: (made ?? server) as ImportPlan['server'],
+      files: draft.files,
+      sections: this.masked(adapter, draft.sections),
+      rotation: draft.rotation,
+      mods: draft.mods,
+      bans: draft.bans,
+      missions: draft.missions,
+      unknown: draft.unknown,
+      refused: draft.refused,
+      warnings: draft.warnings,
+    });
+    if (request.dry_run) return plan(null);
+
+    const made = await this.servers.create({ name: server.name, exe_path: server.exe_path, game_port, rcon_port, game_type: server.game_type }, actor, sections);
+    try {
+      await this.takeOverBanFile(adapter, made.id, draft.bans.file);
+    } catch (err) {
+      await this.servers.delete(made.id).catch(() => undefined);
+      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; nothing was imported`, { cause: err });
+    }
+    void this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
+    return plan(made);
+  }
+
+  /** The adapter whose executables include this one's name, and its importer. */
+  private importerFor(exePath: string): { adapter: AdapterDefinition; importer: ServerImporter } {
+    const name = basename(exePath.replace(/\\/g, '/'));
+    const adapter = this.adapters.list().find((a) => a.capabilities.process_config?.allowedExecutables.includes(name));
+    if (!adapter) {
+      const allowed = this.adapters.list().flatMap((a) => a.capabilities.process_config?.allowedExecutables ?? []);
+      throw new ApiError('EXE_NOT_ALLOWED', `executable ${JSON.stringify(name)} is not one Garrison runs; allowed: ${allowed.join(', ') || 'none'}`);
+    }
+    const importer = adapter.capabilities.config_generator?.importer;
+    if (!importer) throw new ApiError('NOT_SUPPORTED', `${adapter.identity.game_type} cannot import an existing installation`);
+    return { adapter, importer };
+  }
+
+  /**
+   * Each section as it will be stored (defaults under what was read), checked whole: the adapter's
+   * importer checked each value against its field, so a section that still fails is the extra lines
+   * clashing with each other, which are then left out and said.
+   */
+  private checkedSections(adapter: AdapterDefinition, draft: ImportDraft): ConfigValues {
+    const generator = adapter.capabilities.config_generator!;
+    const out: ConfigValues = {};
+    for (const [section, values] of Object.entries(draft.sections)) {
+      const schema = generator.sections[section];
+      if (!schema) continue;
+      const merged = { ...sectionDefaults(schema), ...values };
+      const problem = TypeCompiler.Compile(schema as TSchema).Errors(merged).First();
+      const extra = generator.checkSection?.(section, merged) ?? null;
+      if (!problem && !extra) {
+        out[section] = values;
+        continue;
+      }
+      const { extra_lines: lines, ...rest } = values;
+      if (lines !== undefined) draft.warnings.push(`the ${section} section's extra lines were left out: ${extra ?? problem?.message}; they are listed under unknown`);
+      out[section] = rest;
+      draft.sections[section] = rest;
+    }
+    return out;
+  }
+
+  private masked(adapter: AdapterDefinition, sections: ConfigValues): ConfigValues {
+    const schemas = adapter.capabilities.config_generator!.sections;
+    return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name]!, data) : data]));
+  }
+
+  /**
+   * The installation's ban file, copied as it is (every line, every byte) to where the game will read
+   * it under Garrison; the ban-file pass then takes each ban over as `source: file`.
+   */
+  private async takeOverBanFile(adapter: AdapterDefinition, serverId: number, from: string | null): Promise<void> {
+    const manager = adapter.capabilities.ban_manager;
+    if (!from || !manager) return;
+    const to = manager.banFilePath(serverContext(await this.servers.row(serverId), this.settings.dataDir));
+    await mkdir(dirname(to), { recursive: true });
+    const temp = `${to}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await copyFile(from, temp);
+      await rename(temp, to);
+    } finally {
+      await rm(temp, { force: true });
+    }
+    await this.bans.sync(serverId);
+  }
+}

@@ -100,3 +100,6 @@ export { launchArguments, headlessArguments } from './launch.js';
 export { parseLogLine, logReader } from './logs.js';
 export { parseBanLine, formatBanLine } from './bans.js';
 export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';
+export { readCfg, type CfgDocument } from './import/cfg-reader.js';
+export { importFile } from './import/map-file.js';
+export { describeMod } from './mod-info.js';

@@ -27,7 +27,7 @@ class Problem extends Error {
   }
 }
 
-const IDENT = /[A-Za-z_][A-Za-z0-9_]*/y;
+const IDENT = /(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+/y;
 // A bare value runs to the `;`; a `//` or `/*` after it begins a comment.
 const BARE = /(?:[^;{},"\n/]|\/(?![/*]))+/y;
 

@@ -46,6 +46,8 @@ interface ClassBlock {
   className: string;
   fields: string[];
   write(w: ConfigWriter, s: Section): void;
+  /** For an import: each key of the class as written (lower case) → its field. */
+  read?: Readonly<Record<string, string>>;
 }
 
 const SERVER_KEYS: Key[] = [
@@ -176,6 +178,12 @@ const SERVER_CLASSES: ClassBlock[] = [
         .set('ignoreMissionLoadErrors', Boolean(s.advanced_ignore_mission_load_errors))
         .set('queueSizeLogG', num(s, 'advanced_queue_size_log_g'))
         .close(),
+    read: {
+      logobjectnotfound: 'advanced_log_object_not_found',
+      skipdescriptionparsing: 'advanced_skip_description_parsing',
+      ignoremissionloaderrors: 'advanced_ignore_mission_load_errors',
+      queuesizelogg: 'advanced_queue_size_log_g',
+    },
   },
   {
     className: 'Missions',
@@ -204,7 +212,7 @@ const BASIC_KEYS: Key[] = [
   scalar('MaxCustomFileSize', 'max_custom_file_size'),
 ];
 const BASIC_CLASSES: ClassBlock[] = [
-  { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close() },
+  { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close(), read: { maxpacketsize: 'max_packet_size' } },
 ];
 
 /** The Custom difficulty's options in the profile: game key → field. */

@@ -41,7 +41,8 @@ function formatValue(value: Value): string {
   return formatNumber(value as number);
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Letters, digits and `_`, at least one not a digit: the game takes a digit first (basic.cfg's `3D_Performance`). */
+const IDENTIFIER = /^(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+$/;
 
 function checkIdentifier(name: string): string {
   if (!IDENTIFIER.test(name)) throw new Error(`not a config identifier: ${name}`);

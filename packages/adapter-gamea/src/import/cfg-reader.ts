@@ -52,6 +52,13 @@ export interface CfgDocument {
 
 const MAX_INCLUDE_DEPTH = 8;
 
+/** A key or class name: letters, digits and `_`, a digit first too (basic.cfg's `3D_Performance`). */
+const WORD = /(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+/y;
+function wordAt(src: string, at: number): string | undefined {
+  WORD.lastIndex = at;
+  return WORD.exec(src)?.[0];
+}
+
 /** Reads `text` (the file `file`), following `#include` through `include` when given. */
 export function readCfg(text: string, file: string, include?: IncludeReader): CfgDocument {
   const doc: CfgDocument = { entries: [], problems: [], included: [] };
@@ -198,7 +205,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         continue;
       }
       const at = i;
-      const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0];
+      const word = wordAt(src, i);
       if (!word) {
         problem(`${JSON.stringify(src[i])} cannot start a setting`);
         recover();
@@ -207,7 +214,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
       i += word.length;
       if (word.toLowerCase() === 'class') {
         skip();
-        const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0];
+        const name = wordAt(src, i);
         if (!name) {
           problem('a class without a name', at);
           recover();
@@ -219,7 +226,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         if (src[i] === ':') {
           i += 1;
           skip();
-          base = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i))?.[0] ?? null;
+          base = wordAt(src, i) ?? null;
           i += base?.length ?? 0;
           skip();
         }

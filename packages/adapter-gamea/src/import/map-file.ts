@@ -81,7 +81,7 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
     if (node.kind === 'class') {
       const known = classes.find((c) => c.className.toLowerCase() === node.name.toLowerCase());
       if (known?.className === 'Missions') out.rotation.push(...rotationOf(node, out));
-      else if (known?.className === 'AdvancedOptions') importAdvancedOptions(node, accept, keep);
+      else if (known?.read) importClass(node, known.read, accept, out);
       else keep(node);
       continue;
     }
@@ -102,18 +102,13 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
   return out;
 }
 
-const ADVANCED: Record<string, string> = {
-  logobjectnotfound: 'advanced_log_object_not_found',
-  skipdescriptionparsing: 'advanced_skip_description_parsing',
-  ignoremissionloaderrors: 'advanced_ignore_mission_load_errors',
-  queuesizelogg: 'advanced_queue_size_log_g',
-};
-
-function importAdvancedOptions(node: CfgClassNode, accept: (at: SettingAt, field: string, raw: unknown) => void, keep: (node: CfgNode) => void): void {
+/** A class Garrison writes whole (`AdvancedOptions`, `sockets`): its keys into their fields; one without a field cannot be kept. */
+function importClass(node: CfgClassNode, read: Readonly<Record<string, string>>, accept: (at: SettingAt, field: string, raw: unknown) => void, out: ImportedFile): void {
   for (const inner of node.entries) {
-    const field = inner.kind === 'value' ? ADVANCED[inner.key.toLowerCase()] : undefined;
-    if (inner.kind === 'value' && field) accept({ file: inner.file, line: inner.line, key: `AdvancedOptions.${inner.key}` }, field, inner.value);
-    else keep(inner);
+    const key = `${node.name}.${inner.kind === 'value' ? inner.key : inner.name}`;
+    const field = inner.kind === 'value' ? read[inner.key.toLowerCase()] : undefined;
+    if (inner.kind === 'value' && field) accept({ file: inner.file, line: inner.line, key }, field, inner.value);
+    else out.refused.push({ file: inner.file, line: inner.line, key, reason: `Garrison writes class ${node.name} itself and has no field for this` });
   }
 }
 

@@ -36,7 +36,7 @@ export function parseCfg(text: string): CfgClass {
   };
   const ident = () => {
     skip();
-    const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i)) ?? fail('expected identifier');
+    const m = /^(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+/.exec(text.slice(i)) ?? fail('expected identifier');
     i += m[0].length;
     return m[0];
   };

@@ -1,11 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer as createTcpServer, type Server } from 'node:net';
-import { mkdtemp, readFile, rm, stat, readdir } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory from 'knex';
-import { freePort, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
+import { freeGamePorts, freePort, installFakeGameaTemp, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { apiClient, freshMysqlDatabase } from '@garrison/testkit/harness';
 import { SETTINGS } from '../src/settings.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
@@ -129,6 +129,46 @@ describe('the garrison command', () => {
       assert.match(missing.stderr, /there is no user "nobody"/);
     });
 
+    it('imports an existing server: a dry run that writes nothing, then the import, while the service runs', SLOW, async () => {
+      const fake = await installFakeGameaTemp();
+      try {
+        await cp(new URL('./fixtures/installation/', import.meta.url).pathname, fake.dir, { recursive: true });
+        const { game_port, rcon_port } = await freeGamePorts();
+        const script = join(fake.dir, 'start_server.bat');
+        await writeFile(script, (await readFile(script, 'utf8')).replace('-port=2400', `-port=${game_port}`));
+        const be = join(fake.dir, 'BattlEye', 'beserver_x64.cfg');
+        await writeFile(be, (await readFile(be, 'utf8')).replace('RConPort 2402', `RConPort ${rcon_port}`));
+        const args = ['import', '--exe', fake.exePath, '--command-line-file', script, '--name', 'From the CLI', ...flags];
+        const count = async () => (await h.api('GET', '/servers', { token: h.adminToken })).body.data.length;
+        const before = await count();
+
+        const dry = await garrison([...args, '--dry-run']);
+        assert.equal(dry.code, 0, dry.stderr);
+        assert.match(dry.stdout, /^Dry run: nothing was written/);
+        assert.match(dry.stdout, /Mods: @CBA_A3, @ace, @task_force_radio, @AdvancedUrbanRappelling \[server\]/);
+        assert.match(dry.stdout, /Bans: 4 from /);
+        assert.doesNotMatch(dry.stdout, /Sund4yRcon/, 'no secret in a dry run');
+        assert.equal(await count(), before);
+
+        const done = await garrison([...args, '--json']);
+        assert.equal(done.code, 0, done.stderr);
+        const plan = JSON.parse(done.stdout);
+        assert.equal(plan.dry_run, false);
+        assert.equal(plan.server.rcon_password, 'Sund4yRcon');
+        const made = (await h.api('GET', `/servers/${plan.server.id}`, { token: h.adminToken })).body.data;
+        assert.deepEqual([made.name, made.game_port, made.rcon_port], ['From the CLI', game_port, rcon_port]);
+
+        const clash = await garrison(args);
+        assert.equal(clash.code, 1);
+        assert.match(clash.stderr, /PORT_IN_USE/);
+        const outside = await garrison([...args, '--config', '/etc/hostname', '--dry-run']);
+        assert.equal(outside.code, 1);
+        assert.match(outside.stderr, /outside the game folder/);
+        assert.equal((await garrison(['import', ...flags])).code, 2, '--exe is required');
+      } finally {
+        await fake.remove();
+      }
+    });
   });
 
   it('migrates alone: two migrations started at once on an empty database both succeed, under the lock, which a race cannot break', SLOW, async () => {

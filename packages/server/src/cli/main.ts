@@ -75,6 +75,23 @@ async function run(argv: string[]): Promise<void> {
       const { createUser } = await usersCommands();
       return (await store()).withStore(values, (s) => createUser(s, positionals[0]!, role, Boolean(values['password-stdin'])));
     }
+    case 'import': {
+      const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, 0);
+      if (!values.exe) throw new UsageError('--exe is missing: the executable of the server to import', name);
+      if (values['command-line'] && values['command-line-file']) throw new UsageError('give --command-line or --command-line-file, not both', name);
+      const commandLine = values['command-line-file'] ? readFileSync(String(values['command-line-file']), 'utf8') : values['command-line'];
+      const request = {
+        exe_path: String(values.exe),
+        ...(values.name ? { name: String(values.name) } : {}),
+        ...(values.config ? { config_path: String(values.config) } : {}),
+        ...(values.basic ? { basic_path: String(values.basic) } : {}),
+        ...(values.profile ? { profile_path: String(values.profile) } : {}),
+        ...(commandLine ? { command_line: String(commandLine) } : {}),
+        dry_run: Boolean(values['dry-run']),
+      };
+      const { importServer } = await import('./import.js');
+      return (await store()).withStore(values, (s) => importServer(s, request, Boolean(values.json)));
+    }
   }
 }
 

@@ -61,6 +61,25 @@ Creates the user (role viewer by default) and prints a generated password once; 
 --password-stdin, reads the password from standard input instead.
 ${flagLines('data')}`,
   },
+  import: {
+    summary: 'adopt an existing server: its config, ports, mods, bans and missions (as POST /api/servers/import)',
+    usage: () => `usage: garrison import --exe PATH [--config PATH] [--basic PATH] [--profile PATH]
+                      [--command-line TEXT | --command-line-file FILE] [--name NAME] [--dry-run] [--json] [flags]
+
+Reads the server beside PATH (server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt, the
+start command line) and makes a Garrison server of it; every file must be inside PATH's folder. With
+--dry-run, prints what it would do and writes nothing. Safe while the service runs.
+
+  --exe PATH          the server's executable (gameaserver_x64.exe)
+  --config PATH       server.cfg (default: -config= of the command line, or beside the executable)
+  --basic PATH        basic.cfg (default: -cfg= of the command line, or beside the executable)
+  --profile PATH      the server profile (default: found from -profiles= and -name=)
+  --command-line TEXT the start command as kept; --command-line-file reads it from a script file
+  --name NAME         the server's name (default: the hostname of server.cfg)
+  --dry-run           print the plan only
+  --json              the plan as JSON
+${flagLines('data')}`,
+  },
 };
 
 export function generalUsage(): string {

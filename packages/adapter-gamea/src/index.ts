@@ -11,6 +11,7 @@ import { logReader, missionOf, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
 import { describeMod } from './mod-info.js';
+import { launcherPreset } from './presets.js';
 import { importer } from './import/installation.js';
 import { formatBanLine, parseBanLine } from './bans.js';
 import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
@@ -87,6 +88,7 @@ export const gamea = defineAdapter({
       enabled: { section: 'launch', field: 'mods' },
       modArguments: ['-mod', '-serverMod'],
       describeMod,
+      launcherPreset,
     },
     ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine, reloadCommand: 'loadBans' },
   },

@@ -35,7 +35,7 @@ import {
 import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
 import { ProcessInfo } from './schemas/processes.js';
 import { AuditPage, AuditQuery, StartResponse, StoppedResponse, StopRequest } from './schemas/lifecycle.js';
-import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, Rotation, RotationUpdate, UploadedMission } from './schemas/missions.js';
+import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, PresetDiff, PresetQuery, PresetUpload, Rotation, RotationUpdate, UploadedMission } from './schemas/missions.js';
 import { FileNameParams, FileText, LogFile, LogPage, LogQuery, MetricsPoint, MetricsQuery } from './schemas/live.js';
 import {
   Ban, BanIdParams, BanListQuery, CreateBanRequest, CreatedBan, KickRequest, PlayerBanRequest, PlayerHistoryPage,
@@ -254,6 +254,18 @@ export const endpoints = {
     summary: 'Replace the enabled mods (each a client or server mod); they load at the next start', access: 'admin', capability: 'mod_manager',
     params: ServerIdParams, body: EnabledModsUpdate, status: 200, response: EnabledModsResult,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'VERSION_CONFLICT'],
+  }),
+  importModPreset: defineEndpoint({
+    operationId: 'importModPreset', method: 'POST', path: '/servers/{server_id}/mods/preset', tag: 'mods',
+    summary: 'Compare a launcher preset with the installed and enabled mods; with apply=true, enable its installed mods',
+    notes: 'The preset HTML as the body (text/html) or as the multipart part `file`, 1 MiB at most. Workshop mods are matched by the id in their folder\'s meta.cpp, local mods by folder name.',
+    access: 'admin', capability: 'mod_manager', params: ServerIdParams, query: PresetQuery, upload: true, body: PresetUpload, status: 200, response: PresetDiff,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'FILE_TOO_LARGE', 'VERSION_CONFLICT'],
+  }),
+  exportModPreset: defineEndpoint({
+    operationId: 'exportModPreset', method: 'GET', path: '/servers/{server_id}/mods/preset', tag: 'mods',
+    summary: "The enabled client mods as a launcher preset, for the server's players", access: 'any', capability: 'mod_manager',
+    params: ServerIdParams, status: 200, response: Type.String(), envelope: 'none', responseMediaType: 'text/html', errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
 
   // --- players and bans

@@ -39,6 +39,8 @@ export function resources(c: { call: CallFn }) {
     servers: {
       list: (query: Query<'listServers'> = {}): Result<'listServers'> => c.call('listServers', { query }),
       create: (body: Body<'createServer'>): Result<'createServer'> => c.call('createServer', { body }),
+      /** Adopts an existing installation; with `dry_run: true`, only the plan (nothing written). */
+      import: (body: Body<'importServer'>): Result<'importServer'> => c.call('importServer', { body }),
       get: (id: number): Result<'getServer'> => c.call('getServer', { params: server(id) }),
       update: (id: number, body: Body<'updateServer'>): Result<'updateServer'> => c.call('updateServer', { params: server(id), body }),
       delete: (id: number): Result<'deleteServer'> => c.call('deleteServer', { params: server(id) }),
@@ -86,6 +88,13 @@ export function resources(c: { call: CallFn }) {
     mods: {
       list: (id: number): Result<'listMods'> => c.call('listMods', { params: server(id) }),
       setEnabled: (id: number, body: Body<'setEnabledMods'>): Result<'setEnabledMods'> => c.call('setEnabledMods', { params: server(id), body }),
+      /** A launcher preset (its HTML, as text or a Blob) against the server's mods; `apply` enables its installed mods. */
+      importPreset: async (id: number, preset: string | Blob, options: { apply?: boolean } = {}): Result<'importModPreset'> => {
+        const blob = typeof preset === 'string' ? new Blob([preset], { type: 'text/html' }) : preset;
+        return c.call('importModPreset', { params: server(id), query: options.apply ? { apply: true } : {}, body: { stream: blob.stream(), contentType: 'text/html; charset=utf-8' } });
+      },
+      /** The enabled client mods as a launcher preset (HTML). */
+      exportPreset: (id: number): Result<'exportModPreset'> => c.call('exportModPreset', { params: server(id) }),
     },
     players: {
       list: (id: number): Result<'listPlayers'> => c.call('listPlayers', { params: server(id) }),

@@ -69,6 +69,12 @@ describe('the SDK on every endpoint', () => {
     assert.match(await client.config.download(s.id, 'server.cfg'), /Everything/);
     assert.ok((await client.mods.list(s.id)).mods.some((m) => m.name === '@ace'));
     assert.equal((await client.mods.setEnabled(s.id, { mods: [{ name: '@ace', is_server_mod: false }] })).enabled_mods.length, 1);
+    const exported = await client.mods.exportPreset(s.id);
+    assert.match(exported, /arma:Type/);
+    const diff = await client.mods.importPreset(s.id, exported, { apply: true });
+    assert.deepEqual([diff.matched.map((m) => m.folder), diff.applied], [['@ace'], true]);
+    const plan = await client.servers.import({ exe_path: fake.exePath, command_line: `-port=${(await freeGamePorts()).game_port}`, dry_run: true });
+    assert.equal(plan.dry_run, true);
     await client.missions.upload(s.id, new Blob(['m']), 'co10_Every.Altis.pbo');
     const form = new FormData();
     form.append('file', new Blob(['n']), 'co10_Alias.Altis.pbo');

@@ -33,6 +33,8 @@ import { ConfigService } from './config/service.js';
 import { LogFileService } from './logfiles/service.js';
 import { MissionService } from './missions/service.js';
 import { ModService } from './mods/service.js';
+import { ModPresets } from './mods/presets.js';
+import { ImportService } from './import/service.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -56,7 +58,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 const SERVICES = [
   TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
-  MissionService, ModService, HistoryRetention, AutoRestarts,
+  MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
 ];
 
 /**

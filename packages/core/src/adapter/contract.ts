@@ -213,6 +213,32 @@ export interface ModManager {
    * launcher reads), for `GET /mods` and Launcher presets; null members when it does not say.
    */
   describeMod?(folder: string): Promise<ModDescription>;
+  /** The game launcher's mod lists (presets) its players share: read, and written for the enabled mods. */
+  readonly launcherPreset?: LauncherPresetFormat;
+}
+
+/** One mod of a launcher preset: from the Workshop (its id) or local (its folder). */
+export interface PresetMod {
+  name: string;
+  workshop_id: string | null;
+  local_folder: string | null;
+}
+
+export interface LauncherPreset {
+  kind: string;
+  name: string | null;
+  mods: PresetMod[];
+  dlc: { app_id: string; name: string }[];
+}
+
+export interface LauncherPresetFormat {
+  /** The preset's mods and DLC; 400 `VALIDATION_ERROR` with the reason for a document that is not one. */
+  parse(document: string): LauncherPreset;
+  /** A preset the launcher loads, holding these mods. */
+  render(name: string, mods: PresetMod[]): string;
+  /** The media type and file extension of a preset document. */
+  readonly mediaType: string;
+  readonly extension: string;
 }
 
 export interface ModDescription {

@@ -62,7 +62,14 @@ export const RotationUpdate = Type.Object(
 );
 
 export const Mod = Type.Object(
-  { name: Type.String(), folder_path: Type.String(), enabled: Type.Boolean(), is_server_mod: Type.Boolean() },
+  {
+    name: Type.String(),
+    folder_path: Type.String(),
+    enabled: Type.Boolean(),
+    is_server_mod: Type.Boolean(),
+    workshop_id: Type.Optional(Type.String({ description: "The mod's Workshop id, when its folder says (meta.cpp's publishedid)." })),
+    display_name: Type.Optional(Type.String({ description: "The mod's own name, when its folder says (mod.cpp's or meta.cpp's name)." })),
+  },
   { $id: 'Mod', description: '`is_server_mod` is false for a mod that is not enabled.' },
 );
 
@@ -75,4 +82,26 @@ export const EnabledModsUpdate = Type.Object({ mods: Type.Array(EnabledModSchema
 export const EnabledModsResult = Type.Object(
   { message: Type.String(), enabled_mods: Type.Array(EnabledModSchema) },
   { $id: 'EnabledModsResult', description: 'Takes effect at the next start.' },
+);
+
+export const PresetQuery = Type.Object(
+  { apply: Type.Optional(Type.Boolean({ default: false, description: "Also make the preset's installed mods the enabled client mods (server mods stay)." })) },
+  { additionalProperties: false },
+);
+
+export const PresetUpload = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The preset HTML the launcher exported; or send it as the body itself (text/html).' }) },
+  { $id: 'PresetUpload' },
+);
+
+export const PresetDiff = Type.Object(
+  {
+    preset: Type.Object({ kind: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
+    matched: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), folder: Type.String() }), { description: 'In the preset and installed.' }),
+    missing: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }), { description: 'In the preset, not installed.' }),
+    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods now, not in the preset.' }),
+    dlc: Type.Array(Type.Object({ app_id: Type.String(), name: Type.String() })),
+    applied: Type.Boolean(),
+  },
+  { $id: 'PresetDiff', description: 'A launcher preset against the installed and enabled mods.' },
 );

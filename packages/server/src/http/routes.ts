@@ -31,6 +31,7 @@ import { MissionService } from '../missions/service.js';
 import { missionRoutes } from '../missions/routes.js';
 import { ModService } from '../mods/service.js';
 import { modRoutes } from '../mods/routes.js';
+import { ModPresets } from '../mods/presets.js';
 import { ImportService } from '../import/service.js';
 import { importRoutes } from '../import/routes.js';
 
@@ -53,5 +54,5 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   banRoutes(routes, c.resolve(BanService));
   logFileRoutes(routes, c.resolve(LogFileService));
   missionRoutes(routes, c.resolve(MissionService));
-  modRoutes(routes, c.resolve(ModService));
+  modRoutes(routes, c.resolve(ModService), c.resolve(ModPresets));
 }

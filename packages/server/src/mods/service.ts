@@ -5,6 +5,15 @@ import { ApiError, enabledModsOf, type Actor, type EnabledMod, type ModManager }
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 
+export interface ModEntry {
+  name: string;
+  folder_path: string;
+  enabled: boolean;
+  is_server_mod: boolean;
+  workshop_id?: string;
+  display_name?: string;
+}
+
 /** Mod folders on disk, and the enabled list kept in the config (migrated from the older bare list on read). */
 @injectable()
 export class ModService {
@@ -13,7 +22,7 @@ export class ModService {
     @inject(ConfigService) private readonly config: ConfigService,
   ) {}
 
-  private async context(serverId: number): Promise<{ manager: ModManager; dir: string }> {
+  async context(serverId: number): Promise<{ manager: ModManager; dir: string }> {
     const { capability: manager, ctx } = await this.servers.withCapability(serverId, 'mod_manager');
     return { manager, dir: manager.modDirectory(ctx) };
   }
@@ -29,11 +38,32 @@ export class ModService {
   }
 
   async list(serverId: number) {
+    const mods = await this.described(serverId);
+    return { server_id: serverId, enabled_count: mods.filter((m) => m.enabled).length, mods };
+  }
+
+  /** Each mod folder, whether it is enabled, and what it says of itself (its Workshop id and name), when it says. */
+  async described(serverId: number): Promise<ModEntry[]> {
     const { manager, dir } = await this.context(serverId);
     const [folders, { mods: enabled }] = await Promise.all([this.folders(manager, dir), this.enabled(serverId, manager)]);
     const byName = new Map(enabled.map((m) => [m.name, m]));
-    const mods = folders.map((name) => ({ name, folder_path: join(dir, name), enabled: byName.has(name), is_server_mod: byName.get(name)?.is_server_mod ?? false }));
-    return { server_id: serverId, enabled_count: mods.filter((m) => m.enabled).length, mods };
+    return Promise.all(
+      folders.map(async (name) => {
+        const about = (await manager.describeMod?.(join(dir, name)).catch(() => null)) ?? null;
+        return {
+          name,
+          folder_path: join(dir, name),
+          enabled: byName.has(name),
+          is_server_mod: byName.get(name)?.is_server_mod ?? false,
+          ...(about?.workshop_id ? { workshop_id: about.workshop_id } : {}),
+          ...(about?.display_name ? { display_name: about.display_name } : {}),
+        };
+      }),
+    );
+  }
+
+  serverRow(serverId: number) {
+    return this.servers.row(serverId);
   }
 
   /** Replaces the enabled list; a config change landing between the read and the write gives 409 `VERSION_CONFLICT`. */

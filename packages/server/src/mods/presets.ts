@@ -1,0 +1,98 @@
+import type { IncomingMessage } from 'node:http';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { ApiError, type Actor, type LauncherPresetFormat, type PresetMod } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import { serverDir } from '../servers/context.js';
+import { receiveFile } from '../missions/upload.js';
+import { ModService } from './service.js';
+
+/** A preset is a page of a few hundred rows; a bigger document is not one. */
+export const PRESET_LIMIT_BYTES = 1024 * 1024;
+
+export interface PresetDiff {
+  preset: { kind: string; name: string | null };
+  matched: { id?: string; name: string; folder: string }[];
+  missing: { id?: string; name: string }[];
+  extra: { folder: string }[];
+  dlc: { app_id: string; name: string }[];
+  applied: boolean;
+}
+
+/**
+ * The game launcher's presets against the server's mods: Workshop entries carry only an id, so each is
+ * matched to the installed folder whose own files give that id; local entries by folder name.
+ */
+@injectable()
+export class ModPresets {
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(ModService) private readonly mods: ModService,
+  ) {}
+
+  private async format(serverId: number): Promise<LauncherPresetFormat> {
+    const { manager } = await this.mods.context(serverId);
+    if (!manager.launcherPreset) throw new ApiError('NOT_SUPPORTED', "this game's launcher has no presets Garrison reads");
+    return manager.launcherPreset;
+  }
+
+  /** The preset of a request: its body as it is, or its multipart part `file`; 413 past 1 MiB. */
+  async receive(serverId: number, req: IncomingMessage): Promise<string> {
+    await this.format(serverId);
+    if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
+      const received = await receiveFile(req, join(serverDir(this.settings.dataDir, serverId), '.presets'), PRESET_LIMIT_BYTES, () => undefined);
+      try {
+        return await readFile(received.tempPath, 'utf8');
+      } finally {
+        await rm(received.tempPath, { force: true });
+      }
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > PRESET_LIMIT_BYTES) throw new ApiError('FILE_TOO_LARGE', `a preset has at most ${PRESET_LIMIT_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    if (!size) throw new ApiError('VALIDATION_ERROR', 'no preset: send the HTML as the body or as the multipart part "file"');
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  async compare(serverId: number, document: string, apply: boolean, actor: Actor): Promise<PresetDiff> {
+    const preset = (await this.format(serverId)).parse(document);
+    const installed = await this.mods.described(serverId);
+    const byId = new Map(installed.filter((m) => m.workshop_id).map((m) => [m.workshop_id!, m.name]));
+    const byFolder = new Map(installed.map((m) => [m.name.toLowerCase(), m.name]));
+    const matched: PresetDiff['matched'] = [];
+    const missing: PresetDiff['missing'] = [];
+    for (const mod of preset.mods) {
+      const folder = mod.workshop_id ? byId.get(mod.workshop_id) : byFolder.get((mod.local_folder ?? '').toLowerCase());
+      const id = mod.workshop_id ? { id: mod.workshop_id } : {};
+      if (folder) matched.push({ ...id, name: mod.name, folder });
+      else missing.push({ ...id, name: mod.name });
+    }
+    const inPreset = new Set(matched.map((m) => m.folder));
+    const enabled = installed.filter((m) => m.enabled);
+    const extra = enabled.filter((m) => !m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ folder: m.name }));
+    if (apply) {
+      // The preset is what players load: it sets the client mods; the server's own mods stay as they are.
+      const serverMods = enabled.filter((m) => m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ name: m.name, is_server_mod: true }));
+      const clientMods = [...new Set(matched.map((m) => m.folder))].map((name) => ({ name, is_server_mod: false }));
+      await this.mods.setEnabled(serverId, [...clientMods, ...serverMods], actor);
+    }
+    return { preset: { kind: preset.kind, name: preset.name }, matched, missing, extra, dlc: preset.dlc, applied: apply };
+  }
+
+  /** The enabled client mods as a preset: Workshop ids from their folders, the others as local mods. */
+  async export(serverId: number): Promise<{ filename: string; mediaType: string; content: string }> {
+    const format = await this.format(serverId);
+    const row = await this.mods.serverRow(serverId);
+    const mods: PresetMod[] = (await this.mods.described(serverId))
+      .filter((m) => m.enabled && !m.is_server_mod)
+      .map((m) => ({ name: m.display_name ?? m.name, workshop_id: m.workshop_id ?? null, local_folder: m.workshop_id ? null : m.name }));
+    const base = row.name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || `server-${serverId}`;
+    return { filename: `${base}${format.extension}`, mediaType: format.mediaType, content: format.render(row.name, mods) };
+  }
+}

@@ -28,7 +28,7 @@ describe('launcher presets', () => {
     const form = new FormData();
     form.append('file', new Blob([content], { type: 'text/html' }), 'preset.html');
     const response = await fetch(`${h().url}/api/servers/${id}/mods/preset${query}`, { method: 'POST', headers: { authorization: `Bearer ${h().adminToken}` }, body: form });
-    return { status: response.status, body: await response.json(), headers: response.headers };
+    return { status: response.status, body: (await response.json()) as any, headers: response.headers };
   };
   const enabled = async (id: number) =>
     ((await h().api('GET', `/servers/${id}/mods`, { token: h().viewerToken })).body.data.mods as { name: string; enabled: boolean; is_server_mod: boolean }[])

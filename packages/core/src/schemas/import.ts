@@ -26,23 +26,16 @@ export type ImportSettingAt = Static<typeof ImportSettingAt>;
 export const ImportRefusal = Type.Object({ ...ImportSettingAt.properties, reason: Type.String() });
 export type ImportRefusal = Static<typeof ImportRefusal>;
 
-/** The server an import makes: the record it proposes on a dry run, the server made (with its id, and the credentials read, shown only here) otherwise. */
-export const ImportedServer = Type.Object(
-  {
-    ...Object.fromEntries(Object.entries(ServerDetail.properties).map(([k, v]) => [k, Type.Optional(v)])),
-    name: Type.String(),
-    game_type: Type.String(),
-    exe_path: Type.String(),
-    game_port: Port,
-    rcon_port: Port,
-  },
-  { additionalProperties: Type.Unknown() },
-);
+/** The server a dry run proposes. */
+export const ProposedServer = Type.Object({ name: Type.String(), game_type: Type.String(), exe_path: Type.String(), game_port: Port, rcon_port: Port }, { additionalProperties: false });
+
+/** The server an import made, with its id, and the credentials read (shown only here). */
+export const ImportedServer = Type.Object(ServerDetail.properties, { additionalProperties: Type.Unknown() });
 
 export const ImportPlan = Type.Object(
   {
     dry_run: Type.Boolean({ description: 'True when nothing was written.' }),
-    server: ImportedServer,
+    server: Type.Union([ImportedServer, ProposedServer], { description: 'The server made (a real import) or proposed (a dry run).' }),
     files: Type.Array(Type.Object({ role: Type.String(), path: Type.String(), found: Type.Boolean() }), { description: 'Each file looked at, where, and whether it was there.' }),
     sections: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), { description: 'Per config section, the values read from the files (passwords masked); the rest stays at the defaults.' }),
     rotation: Type.Array(Type.Object({ name: Type.String(), difficulty: Type.String() })),

@@ -33,7 +33,7 @@ export async function importServer(store: Store, request: ImportServerRequest, j
 export function report(plan: ImportPlan): string {
   const { server } = plan;
   const lines = [
-    plan.dry_run ? 'Dry run: nothing was written. The import would make:' : `Imported as server ${String((server as { id?: number }).id)}:`,
+    plan.dry_run ? 'Dry run: nothing was written. The import would make:' : `Imported as server ${'id' in server ? server.id : '?'}:`,
     `  ${server.name} (${server.game_type}), game port ${server.game_port}, RCon port ${server.rcon_port}`,
     `  executable ${server.exe_path}`,
     '',

@@ -55,6 +55,7 @@ export class ImportService {
     if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
     const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
     await assertPortsFree(this.repos.servers, server);
+    const inFolder = (file: string) => (file.startsWith(`${files.root}/`) ? file.slice(files.root.length + 1) : file);
     const plan = (made: Record<string, unknown> | null): ImportPlan => ({
       dry_run: made === null,
       server: (made ?? server) as ImportPlan['server'],
@@ -64,8 +65,9 @@ export class ImportService {
       mods: draft.mods,
       bans: draft.bans,
       missions: draft.missions,
-      unknown: draft.unknown,
-      refused: draft.refused,
+      // Where in the game folder: the report is read beside the folder's own listing.
+      unknown: draft.unknown.map((u) => ({ ...u, file: inFolder(u.file) })),
+      refused: draft.refused.map((r) => ({ ...r, file: inFolder(r.file) })),
       warnings: draft.warnings,
     });
     if (request.dry_run) return plan(null);

@@ -89,7 +89,7 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
   );
 }
 
-function Secret({ label, value }: { label: string; value: string }) {
+export function Secret({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard?.writeText(value);

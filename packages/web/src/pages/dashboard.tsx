@@ -11,6 +11,7 @@ import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
 import { serverChanges } from '../components/server-changes.js';
 import { CreateServer } from './create-server.js';
+import { ImportServer } from './import-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
 /** A created server as the list holds it: its record without the credentials shown once. */
@@ -23,6 +24,7 @@ export function Dashboard() {
   const { state: servers, apply, error, reload } = useLiveState('servers:list', () => client.servers.list({ limit: 500 }));
   const action = useAction();
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const lastReload = useRef(0);
   const now = useMinuteClock();
 
@@ -50,14 +52,22 @@ export function Dashboard() {
       <div class="section-head">
         <h1 id="servers-title">Servers</h1>
         {admin && (
-          <button type="button" onClick={() => setCreating(true)}>
-            New server
-          </button>
+          <div class="toolbar">
+            <button type="button" class="quiet" onClick={() => setImporting(true)}>
+              Import existing server
+            </button>
+            <button type="button" onClick={() => setCreating(true)}>
+              New server
+            </button>
+          </div>
         )}
       </div>
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />
       {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(created) => apply((list) => [...list.filter((x) => x.id !== created.id), listed(created)])} />}
+      {importing && (
+        <ImportServer onClose={() => setImporting(false)} onImported={(made) => apply((list) => [...list.filter((x) => x.id !== made.id), listed(made)])} />
+      )}
       {servers && servers.length > 0 && <Totals servers={servers} />}
       {servers === null && !error && <p>Loading…</p>}
       {servers?.length === 0 && <p class="empty">No servers yet.{admin ? ' Create one with “New server”.' : ''}</p>}

@@ -5,6 +5,7 @@ import { Problem, useAction } from '../../components/problem.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
+import { PresetPanel } from './preset-panel.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
 
@@ -45,7 +46,11 @@ export function ModsTab({ server }: TabProps) {
               <tr key={m.name}>
                 <td>
                   {m.name}
-                  <div class="mono small">{m.folder_path}</div>
+                  {m.display_name && m.display_name !== m.name && <span class="small"> — {m.display_name}</span>}
+                  <div class="mono small">
+                    {m.folder_path}
+                    {m.workshop_id && ` · Workshop ${m.workshop_id}`}
+                  </div>
                 </td>
                 <td>
                   <input type="checkbox" checked={m.enabled} disabled={!admin} onChange={(e) => set(m.name, { enabled: e.currentTarget.checked })} aria-label={`Enable ${m.name}`} />
@@ -82,6 +87,7 @@ export function ModsTab({ server }: TabProps) {
         </div>
       )}
       <Problem error={action.error} onDismiss={action.dismiss} />
+      <PresetPanel serverId={server.id} serverName={server.name} onApplied={reload} />
     </div>
   );
 }

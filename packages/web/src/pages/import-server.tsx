@@ -1,0 +1,223 @@
+import { useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { ServerDetail } from '@garrison/core';
+import { client } from '../session.js';
+import { Problem, useAction } from '../components/problem.js';
+import { useModal } from '../components/modal.js';
+import { humanise } from '../format.js';
+import { Secret } from './create-server.js';
+
+type Plan = ResponseOf<Endpoints['importServer']>;
+type Request = Parameters<typeof client.servers.import>[0];
+type Made = Extract<Plan['server'], { id: number }>;
+
+/** The paths and the command line as typed: empty fields are left out (the service looks in the usual places). */
+function readRequest(form: HTMLFormElement): Request {
+  const data = new FormData(form);
+  const text = (name: string) => String(data.get(name) ?? '').trim();
+  const optional = (name: string, field: keyof Request) => (text(name) ? { [field]: text(name) } : {});
+  return {
+    exe_path: text('exe_path'),
+    ...optional('name', 'name'),
+    ...optional('config_path', 'config_path'),
+    ...optional('basic_path', 'basic_path'),
+    ...optional('profile_path', 'profile_path'),
+    ...(String(data.get('command_line') ?? '').trim() ? { command_line: String(data.get('command_line')) } : {}),
+  };
+}
+
+/**
+ * Adopting a server that ran without Garrison: its paths (and its start command, pasted), then the plan
+ * the service answers to a dry run — what maps where, what is kept as extra lines, what is refused and
+ * why — and only then the import, whose answer holds the credentials read, shown this once.
+ */
+export function ImportServer({ onClose, onImported }: { onClose: () => void; onImported: (server: Made) => void }) {
+  const dialog = useModal();
+  const action = useAction();
+  const [request, setRequest] = useState<Request | null>(null);
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const check = async (event: Event) => {
+    event.preventDefault();
+    const wanted = readRequest(event.currentTarget as HTMLFormElement);
+    setBusy(true);
+    await action.run(async () => {
+      setPlan(await client.servers.import({ ...wanted, dry_run: true }));
+      setRequest(wanted);
+    });
+    setBusy(false);
+  };
+  const confirm = async () => {
+    if (!request) return;
+    setBusy(true);
+    await action.run(async () => {
+      const done = await client.servers.import(request);
+      setPlan(done);
+      if ('id' in done.server) onImported(done.server as Made);
+    });
+    setBusy(false);
+  };
+
+  return (
+    <dialog ref={dialog} aria-labelledby="import-title" onClose={onClose} class="wide">
+      <h2 id="import-title">{plan && !plan.dry_run ? `${plan.server.name} is imported` : 'Import an existing server'}</h2>
+      {!plan && (
+        <form onSubmit={check}>
+          <p class="small">
+            Garrison reads the server's files — server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt — from the folder of its executable, and shows what it will do
+            before it does anything.
+          </p>
+          <label>
+            Executable
+            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" autocomplete="off" />
+          </label>
+          <label>
+            Start command line <span class="small">(optional: ports, paths and mods are read from it)</span>
+            <textarea name="command_line" rows={3} placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace" />
+          </label>
+          <details>
+            <summary>Other paths and the name</summary>
+            <label>
+              Name <input name="name" placeholder="the hostname of server.cfg" />
+            </label>
+            <label>
+              server.cfg <input name="config_path" placeholder="beside the executable, or -config=" />
+            </label>
+            <label>
+              basic.cfg <input name="basic_path" placeholder="beside the executable, or -cfg=" />
+            </label>
+            <label>
+              Profile <input name="profile_path" placeholder="from -profiles= and -name=" />
+            </label>
+          </details>
+          <Problem error={action.error} />
+          <div class="dialog-actions">
+            <button type="button" class="quiet" onClick={() => dialog.current?.close()}>
+              Cancel
+            </button>
+            <button type="submit" disabled={busy}>
+              {busy ? 'Reading…' : 'Check'}
+            </button>
+          </div>
+        </form>
+      )}
+      {plan && <PlanReport plan={plan} />}
+      {plan && plan.dry_run && (
+        <>
+          <Problem error={action.error} />
+          <div class="dialog-actions">
+            <button type="button" class="quiet" onClick={() => (setPlan(null), action.dismiss())}>
+              Back
+            </button>
+            <button type="button" onClick={confirm} disabled={busy}>
+              {busy ? 'Importing…' : 'Import'}
+            </button>
+          </div>
+        </>
+      )}
+      {plan && !plan.dry_run && (
+        <div>
+          <p class="notice">Copy these passwords now: config reads show them masked.</p>
+          {Object.entries(plan.server)
+            .filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string')
+            .map(([field, value]) => (
+              <Secret key={field} label={humanise(field)} value={value} />
+            ))}
+          <div class="dialog-actions">
+            <button type="button" onClick={() => dialog.current?.close()}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}
+
+const shown = (value: unknown) => (Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : String(value));
+
+function PlanReport({ plan }: { plan: Plan }) {
+  const { server } = plan;
+  return (
+    <div class="import-plan" aria-label="Import plan">
+      {plan.dry_run && <p class="notice">Nothing is written yet. This is what the import does:</p>}
+      <dl class="facts">
+        <dt>Server</dt>
+        <dd>
+          {server.name} ({server.game_type}), game port {server.game_port}, RCon port {server.rcon_port}
+        </dd>
+        <dt>Rotation</dt>
+        <dd>{plan.rotation.map((r) => `${r.name}${r.difficulty ? ` (${r.difficulty})` : ''}`).join(', ') || 'none'}</dd>
+        <dt>Mods</dt>
+        <dd>{plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' (server)' : ''}${m.installed ? '' : ' — not installed'}`).join(', ') || 'none'}</dd>
+        <dt>Bans</dt>
+        <dd>{plan.bans.count ? `${plan.bans.count} from ${plan.bans.file}` : 'none'}</dd>
+        <dt>Missions</dt>
+        <dd>{plan.missions.length} in the folder</dd>
+      </dl>
+      <h3>Files</h3>
+      <ul class="small">
+        {plan.files.map((f) => (
+          <li key={f.role}>
+            {f.found ? '✓' : '—'} {f.role}: <span class="mono">{f.path}</span>
+          </li>
+        ))}
+      </ul>
+      <h3>Settings read</h3>
+      {Object.entries(plan.sections).map(([section, values]) => (
+        <details key={section}>
+          <summary>
+            {humanise(section)}: {Object.keys(values).length}
+          </summary>
+          <table class="table small">
+            <tbody>
+              {Object.entries(values).map(([field, value]) => (
+                <tr key={field}>
+                  <th scope="row">{humanise(field)}</th>
+                  <td class="mono">{shown(value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      ))}
+      {plan.unknown.length > 0 && (
+        <>
+          <h3>Kept as extra lines ({plan.unknown.length})</h3>
+          <p class="small">Garrison has no field for these; it writes them back as they were.</p>
+          <ul class="small mono">
+            {plan.unknown.map((u) => (
+              <li key={`${u.file}:${u.line}:${u.key}`}>
+                {u.key} — {u.file}:{u.line}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.refused.length > 0 && (
+        <>
+          <h3>Not taken ({plan.refused.length})</h3>
+          <ul class="small refused">
+            {plan.refused.map((r) => (
+              <li key={`${r.file}:${r.line}:${r.key}`}>
+                <span class="mono">{r.key}</span> ({r.file}
+                {r.line ? `:${r.line}` : ''}): {r.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.warnings.length > 0 && (
+        <>
+          <h3>Warnings</h3>
+          <ul class="small">
+            {plan.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

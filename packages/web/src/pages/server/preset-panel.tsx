@@ -1,0 +1,96 @@
+import { useState } from 'preact/hooks';
+import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { client, isAdmin } from '../../session.js';
+import { Problem, useAction } from '../../components/problem.js';
+
+type Diff = ResponseOf<Endpoints['importModPreset']>;
+
+/**
+ * The game launcher's presets: one loaded here (picked or dropped) is compared with the mods on the
+ * server — matched, missing (not installed), extra (enabled, not in it), its DLC — and applied on
+ * request; "Download preset" hands players the enabled client mods as a preset their launcher loads.
+ */
+export function PresetPanel({ serverId, serverName, onApplied }: { serverId: number; serverName: string; onApplied: () => void }) {
+  const admin = isAdmin();
+  const action = useAction();
+  const [preset, setPreset] = useState<File | null>(null);
+  const [diff, setDiff] = useState<Diff | null>(null);
+  const [dragOver, setDragOver] = useState(false);
+
+  const load = (file: File | undefined) =>
+    file &&
+    action.run(async () => {
+      setDiff(await client.mods.importPreset(serverId, file));
+      setPreset(file);
+    });
+  const apply = () =>
+    preset &&
+    action.run(async () => {
+      setDiff(await client.mods.importPreset(serverId, preset, { apply: true }));
+      onApplied();
+    });
+  // The download needs the bearer token, which a plain link cannot carry: fetched, then handed over as a file.
+  const download = () =>
+    action.run(async () => {
+      const html = await client.mods.exportPreset(serverId);
+      const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
+      Object.assign(document.createElement('a'), { href: url, download: `${serverName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'preset'}.html` }).click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    });
+
+  return (
+    <section class="preset-panel" aria-labelledby="preset-title">
+      <h3 id="preset-title">Launcher presets</h3>
+      <div class="toolbar">
+        {admin && (
+          <label
+            class={`drop${dragOver ? ' over' : ''}`}
+            onDragOver={(e) => (e.preventDefault(), setDragOver(true))}
+            onDragLeave={() => setDragOver(false)}
+            onDrop={(e) => (e.preventDefault(), setDragOver(false), void load(e.dataTransfer?.files[0]))}
+          >
+            Load a Launcher preset
+            <input type="file" accept=".html,.htm,text/html" onChange={(e) => void load(e.currentTarget.files?.[0])} />
+          </label>
+        )}
+        <button type="button" class="quiet" onClick={download}>
+          Download preset
+        </button>
+      </div>
+      <Problem error={action.error} onDismiss={action.dismiss} />
+      {diff && (
+        <div class="preset-diff" aria-label="Preset compared with the server's mods">
+          <p>
+            {diff.preset.name ? `Preset “${diff.preset.name}”` : 'Mod list'}: {diff.matched.length} installed, {diff.missing.length} missing, {diff.extra.length} enabled here but not in it.
+            {diff.applied && ' Applied: its installed mods are now the enabled client mods.'}
+          </p>
+          <DiffList title="Installed" items={diff.matched.map((m) => `${m.name} → ${m.folder}`)} />
+          <DiffList title="Missing (not installed)" items={diff.missing.map((m) => (m.id ? `${m.name} (Workshop ${m.id})` : `${m.name} (local)`))} />
+          <DiffList title="Enabled here, not in the preset" items={diff.extra.map((m) => m.folder)} />
+          <DiffList title="DLC" items={diff.dlc.map((d) => d.name)} />
+          {admin && !diff.applied && diff.matched.length > 0 && (
+            <button type="button" onClick={apply}>
+              Apply
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function DiffList({ title, items }: { title: string; items: string[] }) {
+  if (!items.length) return null;
+  return (
+    <div>
+      <h4>
+        {title} ({items.length})
+      </h4>
+      <ul class="small">
+        {items.map((item) => (
+          <li key={item}>{item}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+
+const FIXTURES = new URL('../../server/test/fixtures/', import.meta.url).pathname;
+
+// Adopting a server folder in real forms (the server tests' fixtures/installation) and loading a launcher
+// preset, through the console in a real Chromium, within the default rate limit.
+describe('importing a server and loading a launcher preset in the console', () => {
+  let h: TestGarrison;
+  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
+  let browser: Browser;
+  let commandLine: string;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    await cp(join(FIXTURES, 'installation'), fake.dir, { recursive: true });
+    const { game_port, rcon_port } = await freeGamePorts();
+    commandLine = (await readFile(join(fake.dir, 'start_server.bat'), 'utf8')).replace('-port=2400', `-port=${game_port}`);
+    const be = join(fake.dir, 'BattlEye', 'beserver_x64.cfg');
+    await writeFile(be, (await readFile(be, 'utf8')).replace('RConPort 2402', `RConPort ${rcon_port}`));
+    h = await startGarrison({ rateLimit: 60 });
+    browser = await launchChromium();
+  }, { timeout: 90_000 });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await h?.close();
+    await fake?.remove();
+  });
+
+  const servers = async () => (await h.api('GET', '/servers', { token: (await h.userToken('admin')).token })).body.data as { id: number; name: string }[];
+
+  it('shows the dry-run plan, then imports, then compares, applies and downloads a preset', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, h.url, 'admin', h.adminPassword);
+
+    await page.getByRole('button', { name: 'Import existing server' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import an existing server' });
+    await dialog.getByLabel('Executable').fill(fake.exePath);
+    await dialog.getByLabel(/Start command line/).fill(commandLine);
+    await dialog.getByRole('button', { name: 'Check' }).click();
+    const plan = page.getByLabel('Import plan');
+    await plan.getByText('Nothing is written yet').waitFor();
+    assert.match(await plan.innerText(), /Sunday Ops \| EU #1 \| ACE \| TFAR \(gamea\)/);
+    assert.match(await plan.innerText(), /co40_Liberation\.Altis \(Custom\), tvt20_Arena\.Stratis \(Veteran\)/);
+    assert.match(await plan.innerText(), /4 from .*bans\.txt/);
+    assert.match(await plan.innerText(), /Kept as extra lines/);
+    assert.match(await plan.innerText(), /-nosound .*Garrison builds the command line/);
+    assert.doesNotMatch(await plan.innerText(), /Sund4yRcon/, 'secrets masked in the plan');
+    assert.deepEqual(await servers(), [], 'the dry run made nothing');
+    await screenshot(page, 'import-plan-desktop');
+
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Sunday Ops | EU #1 | ACE | TFAR is imported' }).waitFor();
+    assert.equal(await page.getByRole('textbox', { name: 'Rcon password' }).inputValue(), 'Sund4yRcon', 'the credentials read, shown once');
+    await page.getByRole('button', { name: 'Done' }).click();
+    const [made] = await servers();
+    assert.ok(made);
+    await page.locator(`li.server[data-server-id="${made.id}"]`).waitFor();
+
+    await page.goto(`${h.url}/#/servers/${made.id}/mods`);
+    await page.getByRole('heading', { name: 'Launcher presets' }).waitFor();
+    await page.getByLabel('Load a Launcher preset').setInputFiles(join(FIXTURES, 'presets', 'sunday-ops.preset.html'));
+    const diff = page.getByLabel("Preset compared with the server's mods");
+    await diff.getByText('2 installed, 2 missing').waitFor();
+    assert.match(await diff.innerText(), /Enhanced Movement <Rework> \(Workshop 2034363662\)/);
+    assert.match(await diff.innerText(), /@task_force_radio/, 'enabled here, not in the preset');
+    assert.match(await diff.innerText(), /Contact/);
+    await screenshot(page, 'server-mods-preset-desktop');
+    await diff.getByRole('button', { name: 'Apply' }).click();
+    await diff.getByText('Applied').waitFor();
+    const mods = (await h.api('GET', `/servers/${made.id}/mods`, { token: (await h.userToken('admin')).token })).body.data.mods as { name: string; enabled: boolean; is_server_mod: boolean }[];
+    assert.deepEqual(mods.filter((m) => m.enabled).map((m) => [m.name, m.is_server_mod]), [['@AdvancedUrbanRappelling', true], ['@CBA_A3', false], ['@ace', false]]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download preset' }).click()]);
+    const html = await readFile((await download.path())!, 'utf8');
+    assert.match(html, /<meta name="arma:Type" content="preset" \/>/);
+    assert.match(html, /filedetails\/\?id=450814997/);
+    assert.deepEqual(errors, []);
+  });
+});

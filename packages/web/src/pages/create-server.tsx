@@ -10,9 +10,28 @@ import { useGame, useGames } from '../games.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
-/** The game's generated credentials: what the creation answer holds beyond the server record. */
-const credentialsOf = (created: Created) =>
-  Object.entries(created).filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string');
+/** The game's credentials: what a creation's (or an import's) answer holds beyond the server record. */
+const credentialsOf = (made: object) =>
+  Object.entries(made).filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string');
+
+/** The credentials of a server just made, shown this once, and the dialog's end. */
+export function Credentials({ server, onDone }: { server: object; onDone: () => void }) {
+  return (
+    <>
+      <p class="notice">
+        Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config → Preview.
+      </p>
+      {credentialsOf(server).map(([field, value]) => (
+        <Secret key={field} label={humanise(field)} value={value} />
+      ))}
+      <div class="dialog-actions">
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </>
+  );
+}
 
 /** The new-server form, then the generated credentials, which the service returns in plain only now (and in the admins' config preview). */
 export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCreated: (server: Created) => void }) {
@@ -72,24 +91,14 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
               There is no file at {created.exe_path} yet: the server cannot start until there is. Its card says so until then.
             </p>
           )}
-          <p class="notice">
-            Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config → Preview.
-          </p>
-          {credentialsOf(created).map(([field, value]) => (
-            <Secret key={field} label={humanise(field)} value={value} />
-          ))}
-          <div class="dialog-actions">
-            <button type="button" onClick={() => dialog.current?.close()}>
-              Done
-            </button>
-          </div>
+          <Credentials server={created} onDone={() => dialog.current?.close()} />
         </div>
       )}
     </dialog>
   );
 }
 
-export function Secret({ label, value }: { label: string; value: string }) {
+function Secret({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     await navigator.clipboard?.writeText(value);

@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
-import { ServerDetail } from '@garrison/core';
 import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { humanise } from '../format.js';
-import { Secret } from './create-server.js';
+import { Credentials } from './create-server.js';
 
 type Plan = ResponseOf<Endpoints['importServer']>;
 type Request = Parameters<typeof client.servers.import>[0];
@@ -118,17 +117,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
       )}
       {plan && !plan.dry_run && (
         <div>
-          <p class="notice">Copy these passwords now: config reads show them masked.</p>
-          {Object.entries(plan.server)
-            .filter((entry): entry is [string, string] => !(entry[0] in ServerDetail.properties) && typeof entry[1] === 'string')
-            .map(([field, value]) => (
-              <Secret key={field} label={humanise(field)} value={value} />
-            ))}
-          <div class="dialog-actions">
-            <button type="button" onClick={() => dialog.current?.close()}>
-              Done
-            </button>
-          </div>
+          <Credentials server={plan.server} onDone={() => dialog.current?.close()} />
         </div>
       )}
     </dialog>

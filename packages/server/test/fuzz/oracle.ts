@@ -20,7 +20,8 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
   const template = routeOf(doc, request);
   let body: any;
   // A file download answers with the file itself, as its route documents.
-  const download = status === 200 && answer.contentType.startsWith('text/plain') && template?.operation.responses?.['200']?.content?.['text/plain'];
+  const mediaType = answer.contentType.split(';')[0]!.trim();
+  const download = status === 200 && (mediaType === 'text/plain' || mediaType === 'text/html') && template?.operation.responses?.['200']?.content?.[mediaType];
   if (request.method !== 'HEAD' && status !== 204 && !download) {
     try {
       body = JSON.parse(text);

@@ -72,6 +72,7 @@ export const gamea = defineAdapter({
       commandProblem,
       redactCommand,
       kickCommand,
+      missionCommand: (name: string, difficulty?: string) => `#mission ${name}${difficulty ? ` ${difficulty}` : ''}`,
       sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
       parsePlayerEvent,
     },

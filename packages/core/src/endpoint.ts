@@ -30,7 +30,7 @@ export interface EndpointDef {
   bodyOptional?: boolean;
   /** Code for a body that fails its schema; `INVALID_CONFIG` (422) for config writes. */
   invalidBodyCode?: 'VALIDATION_ERROR' | 'INVALID_CONFIG';
-  status: 200 | 201 | 204;
+  status: 200 | 201 | 202 | 204;
   /** The status of an answer that says `dry_run: true`: nothing was made (200 where `status` is 201). */
   dryRunStatus?: 200;
   response?: TSchema;

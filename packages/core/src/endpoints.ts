@@ -24,6 +24,7 @@ import {
   UpdateServerRequest,
 } from './schemas/servers.js';
 import { ImportPlan, ImportServerRequest } from './schemas/import.js';
+import { CreateScheduleRequest, RunStarted, Schedule, ScheduleIdParams, ScheduleRunPage, ScheduleRunQuery, UpdateScheduleRequest } from './schemas/schedules.js';
 import {
   ConfigPreview,
   ConfigRead,
@@ -266,6 +267,40 @@ export const endpoints = {
     operationId: 'exportModPreset', method: 'GET', path: '/servers/{server_id}/mods/preset', tag: 'mods',
     summary: "The enabled client mods as a launcher preset, for the server's players", access: 'any', capability: 'mod_manager',
     params: ServerIdParams, status: 200, response: Type.String(), envelope: 'none', responseMediaType: 'text/html', errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+  }),
+
+  // --- schedules
+  listSchedules: defineEndpoint({
+    operationId: 'listSchedules', method: 'GET', path: '/servers/{server_id}/schedules', tag: 'schedules', summary: "The server's schedules, with their next runs",
+    access: 'any', params: ServerIdParams, status: 200, response: Type.Array(Schedule), errors: ['NOT_FOUND'],
+  }),
+  createSchedule: defineEndpoint({
+    operationId: 'createSchedule', method: 'POST', path: '/servers/{server_id}/schedules', tag: 'schedules',
+    summary: 'Schedule steps (restarts with in-game warnings, commands, waits) on a cron expression in a time zone',
+    notes: 'Give `steps` (offsets in seconds from the run\'s start) or a `template` ("restart_with_warnings"). The cron expression and the time zone are checked (400 naming the field); the answer holds the expanded steps and the next five runs.',
+    access: 'admin', params: ServerIdParams, body: CreateScheduleRequest, status: 201, response: Schedule, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  }),
+  getSchedule: defineEndpoint({
+    operationId: 'getSchedule', method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules', summary: 'One schedule',
+    access: 'any', params: ScheduleIdParams, status: 200, response: Schedule, errors: ['NOT_FOUND'],
+  }),
+  updateSchedule: defineEndpoint({
+    operationId: 'updateSchedule', method: 'PUT', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules',
+    summary: 'Change a schedule; a change of its timing counts from now, and enabling it again clears why it was disabled',
+    access: 'admin', params: ScheduleIdParams, body: UpdateScheduleRequest, status: 200, response: Schedule, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+  }),
+  deleteSchedule: defineEndpoint({
+    operationId: 'deleteSchedule', method: 'DELETE', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules', summary: 'Delete a schedule and its history',
+    access: 'admin', params: ScheduleIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
+  }),
+  runSchedule: defineEndpoint({
+    operationId: 'runSchedule', method: 'POST', path: '/servers/{server_id}/schedules/{schedule_id}/run', tag: 'schedules',
+    summary: "Run a schedule's steps now, whatever its conditions", access: 'admin', params: ScheduleIdParams, status: 202, response: RunStarted, errors: ['NOT_FOUND'],
+  }),
+  listScheduleRuns: defineEndpoint({
+    operationId: 'listScheduleRuns', method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}/runs', tag: 'schedules',
+    summary: "A schedule's runs, newest first, with each step's outcome", access: 'any', params: ScheduleIdParams, query: ScheduleRunQuery,
+    status: 200, response: ScheduleRunPage, errors: ['NOT_FOUND'],
   }),
 
   // --- players and bans

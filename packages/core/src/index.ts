@@ -12,6 +12,7 @@ export * from './schemas/games.js';
 export * from './schemas/system.js';
 export * from './schemas/servers.js';
 export * from './schemas/import.js';
+export * from './schemas/schedules.js';
 export * from './schemas/config.js';
 export * from './schemas/rcon.js';
 export * from './schemas/lifecycle.js';

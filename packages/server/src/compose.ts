@@ -35,6 +35,11 @@ import { MissionService } from './missions/service.js';
 import { ModService } from './mods/service.js';
 import { ModPresets } from './mods/presets.js';
 import { ImportService } from './import/service.js';
+import { ScheduleService } from './schedules/service.js';
+import { ScheduleRunner } from './schedules/runner.js';
+import { ScheduleActions } from './schedules/actions.js';
+import { RunConditions } from './schedules/conditions.js';
+import { RunContext } from './schedules/execution.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -59,6 +64,7 @@ const SERVICES = [
   TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
+  ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext,
 ];
 
 /**
@@ -83,5 +89,6 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['history retention', container.resolve(HistoryRetention)],
     ['server glance', container.resolve(ServerGlance)],
     ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
+    ['schedules', container.resolve(ScheduleRunner)],
   ];
 }

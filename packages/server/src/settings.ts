@@ -40,6 +40,8 @@ export interface Settings {
   metricsRetentionHours: number;
   /** How often the player list is asked for over remote admin. */
   playersPollMs: number;
+  scheduleTimezone: string;
+  schedulePollMs: number;
   /** How often timed bans are checked for expiry (decisions: gone within 60 s of `expires_at`). */
   banExpiryCheckMs: number;
   /** The audit trail and the player history are kept this long. */
@@ -115,6 +117,8 @@ const DEFAULTS: Settings = {
   metricsIntervalMs: 5000,
   metricsRetentionHours: 72,
   playersPollMs: 10_000,
+  scheduleTimezone: 'UTC',
+  schedulePollMs: 1_000,
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,
   missionUploadLimitBytes: 500 * 1024 * 1024,
@@ -164,6 +168,20 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'metricsIntervalMs', env: 'GARRISON_METRICS_INTERVAL_MS', meaning: 'CPU and memory sampling (and metrics events)', parse: integer(1) },
   { key: 'metricsRetentionHours', env: 'GARRISON_METRICS_RETENTION_HOURS', meaning: 'metrics history kept', parse: integer(1) },
   { key: 'playersPollMs', env: 'GARRISON_PLAYERS_POLL_MS', meaning: 'player list poll over remote admin', parse: integer(1) },
+  {
+    key: 'scheduleTimezone',
+    env: 'GARRISON_SCHEDULE_TIMEZONE',
+    meaning: 'the IANA time zone of a schedule created without one',
+    parse: (raw, name) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: raw });
+      } catch {
+        throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
+      }
+      return raw;
+    },
+  },
+  { key: 'schedulePollMs', env: 'GARRISON_SCHEDULE_POLL_MS', meaning: 'how often due schedule runs are looked for', parse: integer(100) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },
   {

@@ -167,6 +167,8 @@ export interface RemoteAdmin {
   kickCommand?(slotId: string, reason: string): string;
   /** The command that shows a message to every player. */
   sayCommand?(message: string): string;
+  /** The command that makes the game play a mission of its folder now (a schedule's `set_mission`). */
+  missionCommand?(name: string, difficulty?: string): string;
   /** Reads a server message about a player joining or leaving, so that a short visit between two polls is seen. */
   parsePlayerEvent?(message: string): PlayerEvent | null;
 }

@@ -3,6 +3,7 @@ import { LogLevelSchema, MetricsPoint } from '../schemas/live.js';
 import { Player } from '../schemas/players.js';
 import { AuditEvent, ServerStatusEventData } from '../schemas/lifecycle.js';
 import { ProcessStatusEventData } from '../schemas/processes.js';
+import { ScheduleRunEventData } from '../schemas/schedules.js';
 
 interface CatalogueEntry {
   data: TSchema;
@@ -31,6 +32,11 @@ export const EventCatalogue = {
   },
   players: { data: Type.Object({ players: Type.Array(Player), count: Type.Integer() }), channel: 'players', description: 'The player list changed.' },
   metrics: { data: MetricsPoint, channel: 'metrics', description: 'CPU, memory and players, sampled periodically while the server runs.' },
+  schedule_run: {
+    data: ScheduleRunEventData,
+    channel: 'event',
+    description: 'A run of one of the server\'s schedules started, finished a step, finished, or was skipped (with the reason).',
+  },
   audit: { data: AuditEvent, channel: 'event', description: 'An entry of the audit trail was recorded (sent as `event` over the WebSocket).' },
 } as const satisfies Record<string, CatalogueEntry>;
 

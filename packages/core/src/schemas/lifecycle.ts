@@ -27,6 +27,7 @@ export const AuditEventType = Type.Union(
     'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'ban_file_changed', 'log_file_deleted', 'mission_uploaded', 'mission_deleted',
     'running', 'start_failed', 'crashed', 'auto_restart', 'adopted', 'lost', 'stop_timeout',
     'headless_crashed', 'headless_restarted', 'headless_gave_up',
+    'schedule_created', 'schedule_updated', 'schedule_deleted', 'schedule_disabled', 'schedule_run',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

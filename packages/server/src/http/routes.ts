@@ -34,6 +34,8 @@ import { modRoutes } from '../mods/routes.js';
 import { ModPresets } from '../mods/presets.js';
 import { ImportService } from '../import/service.js';
 import { importRoutes } from '../import/routes.js';
+import { ScheduleService } from '../schedules/service.js';
+import { scheduleRoutes } from '../schedules/routes.js';
 
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
@@ -55,4 +57,5 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   logFileRoutes(routes, c.resolve(LogFileService));
   missionRoutes(routes, c.resolve(MissionService));
   modRoutes(routes, c.resolve(ModService), c.resolve(ModPresets));
+  scheduleRoutes(routes, c.resolve(ScheduleService));
 }

@@ -7,6 +7,7 @@ import * as sharedBanFile from './005_shared_ban_file.js';
 import * as processesActors from './006_processes_actors.js';
 import * as userTokenGeneration from './007_user_token_generation.js';
 import * as serverGlance from './008_server_glance.js';
+import * as schedules from './009_schedules.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -22,6 +23,7 @@ const all: [string, Migration][] = [
   ['006_processes_actors', processesActors],
   ['007_user_token_generation', userTokenGeneration],
   ['008_server_glance', serverGlance],
+  ['009_schedules', schedules],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -8,6 +8,7 @@ import { LogLineRepository } from './log-lines.js';
 import { MetricsRepository } from './metrics.js';
 import { PlayerHistoryRepository } from './player-history.js';
 import { ProcessRepository } from './processes.js';
+import { ScheduleRepository } from './schedules.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -24,6 +25,7 @@ export function bindRepositories(knex: Knex) {
     metrics: new MetricsRepository(knex),
     playerHistory: new PlayerHistoryRepository(knex),
     processes: new ProcessRepository(knex),
+    schedules: new ScheduleRepository(knex),
   };
 }
 

@@ -1,0 +1,159 @@
+import type { Knex } from 'knex';
+
+export interface ScheduleRow {
+  id: number;
+  server_id: number;
+  name: string;
+  cron: string;
+  timezone: string;
+  enabled: boolean | number;
+  misfire_late_s: number | null;
+  jitter_s: number;
+  overlap: 'skip' | 'queue';
+  conditions: string;
+  next_slot_at: string | null;
+  next_run_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StepRow {
+  schedule_id: number;
+  idx: number;
+  at_s: number;
+  action: string;
+  payload: string;
+  continue_on_failure: boolean | number;
+}
+
+export interface RunRow {
+  id: number;
+  schedule_id: number;
+  due_at: string;
+  trigger: 'schedule' | 'manual';
+  instance_id: string | null;
+  lease_until: string | null;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
+  reason: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  steps: string;
+}
+
+type ScheduleFields = Omit<ScheduleRow, 'id'>;
+type NewRun = Omit<RunRow, 'id'>;
+
+const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed|ER_DUP_ENTRY|Duplicate entry/i.test(String((err as Error).message ?? err));
+
+/** Schedules, their steps and their runs. */
+export class ScheduleRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(fields: ScheduleFields, steps: Omit<StepRow, 'schedule_id'>[]): Promise<number> {
+    return this.knex.transaction(async (trx) => {
+      const [id] = await trx('schedules').insert(fields);
+      if (steps.length) await trx('schedule_steps').insert(steps.map((s) => ({ ...s, schedule_id: id })));
+      return id as number;
+    });
+  }
+
+  async update(id: number, fields: Partial<ScheduleFields>, steps?: Omit<StepRow, 'schedule_id'>[]): Promise<void> {
+    await this.knex.transaction(async (trx) => {
+      if (Object.keys(fields).length) await trx('schedules').where({ id }).update(fields);
+      if (steps) {
+        await trx('schedule_steps').where({ schedule_id: id }).delete();
+        if (steps.length) await trx('schedule_steps').insert(steps.map((s) => ({ ...s, schedule_id: id })));
+      }
+    });
+  }
+
+  find(serverId: number, id: number): Promise<ScheduleRow | undefined> {
+    return this.knex<ScheduleRow>('schedules').where({ id, server_id: serverId }).first();
+  }
+
+  byId(id: number): Promise<ScheduleRow | undefined> {
+    return this.knex<ScheduleRow>('schedules').where({ id }).first();
+  }
+
+  forServer(serverId: number): Promise<ScheduleRow[]> {
+    return this.knex<ScheduleRow>('schedules').where({ server_id: serverId }).orderBy('id');
+  }
+
+  async delete(serverId: number, id: number): Promise<boolean> {
+    return (await this.knex('schedules').where({ id, server_id: serverId }).delete()) > 0;
+  }
+
+  steps(scheduleIds: number[]): Promise<StepRow[]> {
+    if (!scheduleIds.length) return Promise.resolve([]);
+    return this.knex<StepRow>('schedule_steps').whereIn('schedule_id', scheduleIds).orderBy([{ column: 'schedule_id' }, { column: 'idx' }]);
+  }
+
+  /** Enabled schedules whose run is due by `now`, the most overdue first. */
+  due(now: string, limit: number): Promise<ScheduleRow[]> {
+    return this.knex<ScheduleRow>('schedules').where('enabled', true).whereNotNull('next_run_at').andWhere('next_run_at', '<=', now).orderBy('next_run_at').limit(limit);
+  }
+
+  /**
+   * Claims the run due at `run.due_at`: its row inserted (unique per schedule and due time) and the
+   * schedule moved on to its next time only if it still says this one. Null when another instance
+   * claimed it first.
+   */
+  async claim(run: NewRun, next: { next_slot_at: string | null; next_run_at: string | null; updated_at: string }, expected: string | null): Promise<number | null> {
+    try {
+      return await this.knex.transaction(async (trx) => {
+        const moved = await trx('schedules').where({ id: run.schedule_id }).andWhere((q) => (expected === null ? q.whereNull('next_run_at') : q.where('next_run_at', expected))).update(next);
+        if (!moved) throw new LostClaim();
+        const [id] = await trx('schedule_runs').insert(run);
+        return id as number;
+      });
+    } catch (err) {
+      if (err instanceof LostClaim || isUniqueViolation(err)) return null;
+      throw err;
+    }
+  }
+
+  /** A run of a person's ("run now"), with a due time of its own. Null when one with that time exists. */
+  async insertRun(run: NewRun): Promise<number | null> {
+    try {
+      const [id] = await this.knex('schedule_runs').insert(run);
+      return id as number;
+    } catch (err) {
+      if (isUniqueViolation(err)) return null;
+      throw err;
+    }
+  }
+
+  run(id: number): Promise<RunRow | undefined> {
+    return this.knex<RunRow>('schedule_runs').where({ id }).first();
+  }
+
+  async updateRun(id: number, patch: Partial<NewRun>, owner?: string): Promise<boolean> {
+    const q = this.knex('schedule_runs').where({ id });
+    if (owner) q.andWhere('instance_id', owner);
+    return (await q.update(patch)) > 0;
+  }
+
+  /** Takes over a run whose lease ran out (its instance stopped or died): only one instance gets it. */
+  async takeOver(id: number, expiredLease: string, owner: string, leaseUntil: string): Promise<boolean> {
+    return (await this.knex('schedule_runs').where({ id, lease_until: expiredLease }).whereIn('status', ['running', 'queued']).update({ instance_id: owner, lease_until: leaseUntil })) > 0;
+  }
+
+  /** Runs under way or waiting whose lease ran out by `now`. */
+  abandoned(now: string, limit: number): Promise<RunRow[]> {
+    return this.knex<RunRow>('schedule_runs').whereIn('status', ['running', 'queued']).andWhere('lease_until', '<', now).orderBy('id').limit(limit);
+  }
+
+  /** Whether a run of the schedule other than `exceptId` is running now. */
+  async hasRunning(scheduleId: number, exceptId: number): Promise<boolean> {
+    return Boolean(await this.knex('schedule_runs').where({ schedule_id: scheduleId, status: 'running' }).whereNot('id', exceptId).first('id'));
+  }
+
+  async runs(scheduleId: number, page: { limit: number; offset: number }): Promise<{ total: number; items: RunRow[] }> {
+    const [{ count }] = await this.knex('schedule_runs').where({ schedule_id: scheduleId }).count({ count: '*' });
+    const items = await this.knex<RunRow>('schedule_runs').where({ schedule_id: scheduleId }).orderBy('id', 'desc').limit(page.limit).offset(page.offset);
+    return { total: Number(count), items };
+  }
+}
+
+class LostClaim extends Error {}

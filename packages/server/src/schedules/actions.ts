@@ -1,0 +1,122 @@
+import { inject, injectable } from 'tsyringe';
+import { ACTIVE_STATUSES, ApiError, type Actor, type AdapterDefinition, type ScheduleStep } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Clock } from '../jobs/clock.js';
+import type { AdapterRegistry } from '../plugins/registry.js';
+import { ServerService } from '../servers/service.js';
+import { Supervisor } from '../supervisor/supervisor.js';
+import { RemoteAdminService } from '../rcon/service.js';
+import { PlayerService } from '../players/service.js';
+import { fillMessage } from './template.js';
+
+/** How often `wait_until_empty` looks at the player list (which the players poll keeps live). */
+const EMPTY_CHECK_MS = 5_000;
+
+/** What a step's action came to: done, or the run must end here (a wait that gave up with `abort`). */
+export type StepOutcome = { done: true } | { abort: string };
+
+const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? (payload[key] as string) : '');
+
+/**
+ * Why a step cannot be kept (a payload its action does not take, an action the server's game lacks),
+ * or null: checked when a schedule is written, so that a run never meets it.
+ */
+export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, index: number): string | null {
+  const at = `steps[${index}]`;
+  const remote = adapter.capabilities.remote_admin;
+  const p = step.payload ?? {};
+  switch (step.action) {
+    case 'rcon_say':
+      if (!text(p, 'message').trim() || text(p, 'message').length > 500) return `${at}.payload.message: a message of 1 to 500 characters`;
+      return remote?.sayCommand ? null : `${at}: this game has no command to message every player`;
+    case 'rcon_command': {
+      const command = text(p, 'command').trim();
+      if (!command || command.length > 500) return `${at}.payload.command: a command of 1 to 500 characters`;
+      if (!remote) return `${at}: this game has no remote admin`;
+      const problem = remote.commandProblem?.(command);
+      return problem ? `${at}.payload.command: ${problem}` : null;
+    }
+    case 'set_mission': {
+      if (!remote?.missionCommand) return `${at}: this game has no command to change the mission`;
+      const name = text(p, 'name');
+      const manager = adapter.capabilities.mission_manager;
+      try {
+        manager?.parseMissionFilename(`${name}${manager.missionExtension}`);
+      } catch (err) {
+        return `${at}.payload.name: ${(err as Error).message}`;
+      }
+      return p.difficulty === undefined || typeof p.difficulty === 'string' ? null : `${at}.payload.difficulty: a string`;
+    }
+    case 'wait_until_empty': {
+      const max = p.max_wait_s;
+      if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > 86_400) return `${at}.payload.max_wait_s: whole seconds from 1 to 86400`;
+      if (p.on_timeout !== undefined && p.on_timeout !== 'proceed' && p.on_timeout !== 'abort') return `${at}.payload.on_timeout: "proceed" or "abort"`;
+      return null;
+    }
+    case 'backup':
+      return `${at}: backups are not available in this version yet`;
+    default:
+      return null;
+  }
+}
+
+/** The steps' actions, each through the service that owns it, by the schedule as actor. */
+@injectable()
+export class ScheduleActions {
+  constructor(
+    @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(Supervisor) private readonly supervisor: Supervisor,
+    @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
+    @inject(PlayerService) private readonly players: PlayerService,
+  ) {}
+
+  /** Performs one step; throws (with the reason) when it fails. `secondsToRestart`: for a `say`'s `{minutes}`. */
+  async perform(serverId: number, step: ScheduleStep, actor: Actor, secondsToRestart: number | null, signal: AbortSignal): Promise<StepOutcome> {
+    const p = step.payload ?? {};
+    switch (step.action) {
+      case 'rcon_say':
+        await this.remoteAdmin.say(serverId, fillMessage(text(p, 'message'), secondsToRestart), actor);
+        return { done: true };
+      case 'rcon_command':
+        await this.remoteAdmin.adminCommand(serverId, text(p, 'command'), actor);
+        return { done: true };
+      case 'set_mission': {
+        const command = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.missionCommand;
+        if (!command) throw new ApiError('NOT_SUPPORTED', 'this game has no command to change the mission');
+        await this.remoteAdmin.adminCommand(serverId, command(text(p, 'name'), typeof p.difficulty === 'string' ? p.difficulty : undefined), actor);
+        return { done: true };
+      }
+      case 'restart': {
+        // A restart brings the server up whatever it was doing: a stopped or crashed server is started.
+        const running = ACTIVE_STATUSES.includes((await this.servers.row(serverId)).status);
+        await (running ? this.supervisor.restart(serverId, actor) : this.supervisor.start(serverId, actor));
+        return { done: true };
+      }
+      case 'stop':
+        await this.supervisor.stop(serverId, actor);
+        return { done: true };
+      case 'start':
+        await this.supervisor.start(serverId, actor);
+        return { done: true };
+      case 'wait_until_empty':
+        return this.waitUntilEmpty(serverId, Number(p.max_wait_s), p.on_timeout === 'abort' ? 'abort' : 'proceed', signal);
+      case 'backup':
+        throw new ApiError('NOT_SUPPORTED', 'backups are not available in this version yet');
+    }
+  }
+
+  /** Waits while players are in (the live list), up to `maxWaitS`; then proceeds or aborts the run. */
+  private async waitUntilEmpty(serverId: number, maxWaitS: number, onTimeout: 'proceed' | 'abort', signal: AbortSignal): Promise<StepOutcome> {
+    const deadline = this.clock.now() + maxWaitS * 1000;
+    for (;;) {
+      const { player_count } = await this.players.list(serverId);
+      if (player_count === 0) return { done: true };
+      if (this.clock.now() >= deadline) {
+        return onTimeout === 'abort' ? { abort: `${player_count} players still in after ${maxWaitS} s` } : { done: true };
+      }
+      await this.clock.sleep(Math.min(EMPTY_CHECK_MS, deadline - this.clock.now()), signal, `schedule.wait_until_empty:${serverId}`);
+    }
+  }
+}

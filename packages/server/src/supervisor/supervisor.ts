@@ -37,6 +37,8 @@ export const serverKey = (serverId: number): ProcessKey => ({ server_id: serverI
 export class Supervisor {
   private readonly launchSteps: ((serverId: number) => Promise<void>)[] = [];
   private readonly attached = new Set<number>();
+  /** Aborted at the service's stop: a probe waiting between its tries ends at once. */
+  private readonly stopping = new AbortController();
   readonly background: Background;
   closed = false;
 
@@ -167,7 +169,7 @@ export class Supervisor {
         });
         return;
       }
-      await this.clock.sleep(PROBE_INTERVAL_MS);
+      await this.clock.sleep(PROBE_INTERVAL_MS, this.stopping.signal, `readiness probe:${serverId}`);
     }
     await this.locks.run(serverId, async () => {
       if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
@@ -254,6 +256,7 @@ export class Supervisor {
   /** At the service's stop: what is under way settles, the watchers let go; the games keep running. */
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     await this.restarts.stop();
     this.headless.stop();
     await this.background.settle();

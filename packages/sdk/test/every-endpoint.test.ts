@@ -75,6 +75,14 @@ describe('the SDK on every endpoint', () => {
     assert.deepEqual([diff.matched.map((m) => m.folder), diff.applied], [['@ace'], true]);
     const plan = await client.servers.import({ exe_path: fake.exePath, command_line: `-port=${(await freeGamePorts()).game_port}`, dry_run: true });
     assert.equal(plan.dry_run, true);
+    const nightly = await client.schedules.create(s.id, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', template: { kind: 'restart_with_warnings' } });
+    assert.equal(nightly.next_runs.length, 5);
+    assert.ok((await client.schedules.list(s.id)).some((x) => x.id === nightly.id));
+    assert.equal((await client.schedules.update(s.id, nightly.id, { enabled: false })).enabled, false);
+    assert.equal((await client.schedules.get(s.id, nightly.id)).name, 'Nightly');
+    const { run_id } = await client.schedules.run(s.id, nightly.id);
+    assert.ok((await client.schedules.runs(s.id, nightly.id)).items.some((r) => r.id === run_id));
+    assert.equal(typeof (await client.schedules.delete(s.id, nightly.id)).message, 'string');
     await client.missions.upload(s.id, new Blob(['m']), 'co10_Every.Altis.pbo');
     const form = new FormData();
     form.append('file', new Blob(['n']), 'co10_Alias.Altis.pbo');

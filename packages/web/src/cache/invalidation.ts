@@ -17,6 +17,11 @@ const byAuditType: Partial<Record<AuditEvent['event_type'], string[]>> = {
   mission_uploaded: ['missions:', 'rotation:'],
   mission_deleted: ['missions:', 'rotation:'],
   log_file_deleted: ['logfiles:'],
+  schedule_created: ['schedules:'],
+  schedule_updated: ['schedules:'],
+  schedule_deleted: ['schedules:'],
+  schedule_disabled: ['schedules:'],
+  schedule_run: ['schedules:', 'schedule-runs:'],
 };
 const PROCESS_CHANGES = ['processes:', 'logfiles:', 'history:'];
 
@@ -37,6 +42,8 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
       return invalidate(perServer(['logs:'], serverId), true);
     case 'metrics':
       return invalidate(perServer(['metrics:'], serverId), true);
+    case 'schedule_run':
+      return invalidate(perServer(['schedule-runs:', 'schedules:'], serverId), true);
     case 'event': {
       const { event_type } = data as AuditEvent;
       invalidate(perServer(['audit:'], serverId), true);
@@ -54,5 +61,5 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
 export function invalidateMissed(serverIds: number[] | null, connectingSince: number): void {
   const ids = serverIds ?? null;
   if (ids === null) return invalidate([''], false, connectingSince);
-  invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:'], id)), false, connectingSince);
+  invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:', 'schedules:', 'schedule-runs:'], id)), false, connectingSince);
 }

@@ -1,0 +1,63 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+
+// The Schedules tab in a real Chromium, within the default rate limit.
+describe('the schedules tab', () => {
+  let h: TestGarrison;
+  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
+  let browser: Browser;
+  let serverId: number;
+  const contexts: BrowserContext[] = [];
+  before(async () => {
+    fake = await installFakeGameaTemp();
+    h = await startGarrison({ rateLimit: 60 });
+    browser = await launchChromium();
+    const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...(await freeGamePorts()) } });
+    serverId = created.body.data.id;
+  }, { timeout: 90_000 });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await h?.close();
+    await fake?.remove();
+  });
+
+  it('creates a nightly restart from the template, shows its next runs, runs it now with its history, and disables it', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, h.url, 'admin', h.adminPassword);
+    await page.goto(`${h.url}/#/servers/${serverId}/schedules`);
+    await page.getByText('No schedules.').waitFor();
+
+    await page.getByRole('button', { name: 'New schedule' }).click();
+    const form = page.getByRole('form', { name: 'New schedule' });
+    assert.equal(await form.getByLabel('Time zone').inputValue(), 'Europe/Berlin', "the admin's own zone is offered");
+    await form.getByLabel('Warn this many minutes before').fill('10, 5, 1');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    const item = page.locator('li.schedule').filter({ hasText: 'Nightly restart' });
+    await item.getByText(/Next run: /).waitFor();
+    const listed = await item.innerText();
+    assert.match(listed, /0 4 \* \* \* · Europe\/Berlin/);
+    assert.match(listed, /\+0 min Say .*\n?.*\+5 min Say/s);
+    assert.match(listed, /\+10 min Restart/);
+    const [schedule] = (await h.api('GET', `/servers/${serverId}/schedules`, { token: (await h.userToken('admin')).token })).body.data;
+    assert.deepEqual(schedule.steps.map((s: { at_s: number }) => s.at_s), [0, 300, 540, 600]);
+
+    await item.getByRole('button', { name: 'Run now' }).click();
+    const history = page.getByLabel('Runs of Nightly restart');
+    // The server is stopped: the first warning cannot be said, and the run goes on to its next step.
+    await history.getByText(/\+0 min Say: failed/).waitFor();
+    await screenshot(page, 'server-schedules-desktop');
+
+    await item.getByRole('button', { name: 'Disable' }).click();
+    await item.getByText('disabled').waitFor();
+    assert.match(await item.innerText(), /Next run: —/);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -43,6 +43,16 @@ export const gamea = defineAdapter({
       allowedExecutables: ['gameaserver_x64.exe', 'gameaserver.exe'],
       launchArguments,
       headlessArguments,
+      // The server's state: its profile (player persistence, .vars), the files Garrison generated and
+      // BattlEye's folder with the bans; not the logs, which the game writes again, nor the mods.
+      backupParts: (ctx: ServerContext) => {
+        const paths = layout(ctx);
+        return [
+          { name: 'profile', root: paths.profiles, exclude: ['*.rpt', '*.log', '*.mdmp', '*.bidmp', '*.dmp'] },
+          { name: 'config', root: ctx.serverDir, entries: ['server.cfg', 'basic.cfg', 'battleye'] },
+          { name: 'missions', root: paths.missions, missions: true },
+        ];
+      },
       // Ready once BattlEye RCon takes a login; a server with RCon off is ready when it runs.
       async isReady(config: ConfigValues, ctx: ServerContext) {
         const target = remoteAdminTarget(config, ctx);

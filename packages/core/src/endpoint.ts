@@ -36,7 +36,7 @@ export interface EndpointDef {
   response?: TSchema;
   envelope?: EnvelopeKind;
   /** The media type of a success answer that is not JSON (a file download, streamed as it is). */
-  responseMediaType?: 'text/plain' | 'text/html';
+  responseMediaType?: 'text/plain' | 'text/html' | 'application/gzip';
   /** Failures this endpoint may answer with, besides the ones every endpoint has. */
   errors?: ErrorCode[];
 }

@@ -13,6 +13,7 @@ export * from './schemas/system.js';
 export * from './schemas/servers.js';
 export * from './schemas/import.js';
 export * from './schemas/schedules.js';
+export * from './schemas/backups.js';
 export * from './schemas/config.js';
 export * from './schemas/rcon.js';
 export * from './schemas/lifecycle.js';

@@ -40,6 +40,8 @@ import { ScheduleRunner } from './schedules/runner.js';
 import { ScheduleActions } from './schedules/actions.js';
 import { RunConditions } from './schedules/conditions.js';
 import { RunContext } from './schedules/execution.js';
+import { BackupService } from './backups/service.js';
+import { BackupRestore } from './backups/restore.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -64,7 +66,7 @@ const SERVICES = [
   TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
-  ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext,
+  ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore,
 ];
 
 /**
@@ -89,6 +91,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['history retention', container.resolve(HistoryRetention)],
     ['server glance', container.resolve(ServerGlance)],
     ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
+    ['backups', container.resolve(BackupService)],
     ['schedules', container.resolve(ScheduleRunner)],
   ];
 }

@@ -41,6 +41,7 @@ export interface Settings {
   /** How often the player list is asked for over remote admin. */
   playersPollMs: number;
   scheduleTimezone: string;
+  backupDir: string | null;
   schedulePollMs: number;
   /** How often timed bans are checked for expiry (decisions: gone within 60 s of `expires_at`). */
   banExpiryCheckMs: number;
@@ -118,6 +119,7 @@ const DEFAULTS: Settings = {
   metricsRetentionHours: 72,
   playersPollMs: 10_000,
   scheduleTimezone: 'UTC',
+  backupDir: null,
   schedulePollMs: 1_000,
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,
@@ -181,6 +183,7 @@ export const SETTINGS: readonly SettingSpec[] = [
       return raw;
     },
   },
+  { key: 'backupDir', env: 'GARRISON_BACKUP_DIR', shownDefault: '<data dir>/backups', meaning: 'where server backups are written, one folder per server', parse: text },
   { key: 'schedulePollMs', env: 'GARRISON_SCHEDULE_POLL_MS', meaning: 'how often due schedule runs are looked for', parse: integer(100) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },

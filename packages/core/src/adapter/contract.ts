@@ -82,6 +82,23 @@ export interface ProcessConfig {
    * running server to run AI. Without it, the game type has no headless clients.
    */
   headlessArguments?(config: ConfigValues, ctx: ServerContext, options: HeadlessOptions): string[];
+  /** What a backup of a server holds (its state: profiles, generated files, bans); without it, a backup holds the server's own folder. */
+  backupParts?(ctx: ServerContext): BackupPart[];
+}
+
+/**
+ * One folder of a backup, stored under `name` in the archive. A restore puts back each of its top-level
+ * entries that the archive holds, whole, and leaves the others.
+ */
+export interface BackupPart {
+  name: string;
+  root: string;
+  /** Only these top-level entries of `root` (all when absent). */
+  entries?: readonly string[];
+  /** File name patterns left out (`*.rpt`): what the game writes again, or what is too big to keep. */
+  exclude?: readonly string[];
+  /** The mission files: in a backup only when asked for. */
+  missions?: boolean;
 }
 
 export interface HeadlessOptions {

@@ -4,6 +4,7 @@ import { Player } from '../schemas/players.js';
 import { AuditEvent, ServerStatusEventData } from '../schemas/lifecycle.js';
 import { ProcessStatusEventData } from '../schemas/processes.js';
 import { ScheduleRunEventData } from '../schemas/schedules.js';
+import { BackupEventData } from '../schemas/backups.js';
 
 interface CatalogueEntry {
   data: TSchema;
@@ -37,6 +38,7 @@ export const EventCatalogue = {
     channel: 'event',
     description: 'A run of one of the server\'s schedules started, finished a step, finished, or was skipped (with the reason).',
   },
+  backup: { data: BackupEventData, channel: 'event', description: 'A backup of the server is being written (its bytes so far), is done, or failed.' },
   audit: { data: AuditEvent, channel: 'event', description: 'An entry of the audit trail was recorded (sent as `event` over the WebSocket).' },
 } as const satisfies Record<string, CatalogueEntry>;
 

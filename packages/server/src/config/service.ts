@@ -250,4 +250,12 @@ export class ConfigService {
     void this.audit.record(serverId, 'config_changed', actor, { section, fields: Object.keys(changes), config_version: expected + 1, ...detail });
     return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
   }
+
+  /** A backup's sections written back, each through `update` (checked, a new version, an audit entry). */
+  async restoreSections(serverId: number, sections: Record<string, Record<string, unknown>>, actor: Actor): Promise<void> {
+    for (const [section, values] of Object.entries(sections)) {
+      const row = await this.repos.configSections.find(serverId, section);
+      if (row) await this.update(serverId, section, { ...values, config_version: row.config_version } as SectionData, actor, { restored: true });
+    }
+  }
 }

@@ -36,6 +36,9 @@ import { ImportService } from '../import/service.js';
 import { importRoutes } from '../import/routes.js';
 import { ScheduleService } from '../schedules/service.js';
 import { scheduleRoutes } from '../schedules/routes.js';
+import { BackupService } from '../backups/service.js';
+import { BackupRestore } from '../backups/restore.js';
+import { backupRoutes } from '../backups/routes.js';
 
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
@@ -58,4 +61,5 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   missionRoutes(routes, c.resolve(MissionService));
   modRoutes(routes, c.resolve(ModService), c.resolve(ModPresets));
   scheduleRoutes(routes, c.resolve(ScheduleService));
+  backupRoutes(routes, c.resolve(BackupService), c.resolve(BackupRestore));
 }

@@ -7,6 +7,7 @@ import { ServerService } from '../servers/service.js';
 import { Supervisor } from '../supervisor/supervisor.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { PlayerService } from '../players/service.js';
+import { BackupService } from '../backups/service.js';
 import { fillMessage } from './template.js';
 
 /** How often `wait_until_empty` looks at the player list (which the players poll keeps live). */
@@ -54,7 +55,7 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
       return null;
     }
     case 'backup':
-      return `${at}: backups are not available in this version yet`;
+      return p.include_missions === undefined || typeof p.include_missions === 'boolean' ? null : `${at}.payload.include_missions: true or false`;
     default:
       return null;
   }
@@ -70,6 +71,7 @@ export class ScheduleActions {
     @inject(Supervisor) private readonly supervisor: Supervisor,
     @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
     @inject(PlayerService) private readonly players: PlayerService,
+    @inject(BackupService) private readonly backups: BackupService,
   ) {}
 
   /** Performs one step; throws (with the reason) when it fails. `secondsToRestart`: for a `say`'s `{minutes}`. */
@@ -102,8 +104,13 @@ export class ScheduleActions {
         return { done: true };
       case 'wait_until_empty':
         return this.waitUntilEmpty(serverId, Number(p.max_wait_s), p.on_timeout === 'abort' ? 'abort' : 'proceed', signal);
-      case 'backup':
-        throw new ApiError('NOT_SUPPORTED', 'backups are not available in this version yet');
+      case 'backup': {
+        // An automatic backup: the server's retention prunes it in time.
+        const { done } = await this.backups.create(serverId, { include_missions: p.include_missions === true, note: `by schedule ${actor.name}` }, actor, 'automatic');
+        const backup = await done;
+        if (backup.status !== 'done') throw new Error(`the backup failed: ${backup.error ?? 'no reason given'}`);
+        return { done: true };
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import * as processesActors from './006_processes_actors.js';
 import * as userTokenGeneration from './007_user_token_generation.js';
 import * as serverGlance from './008_server_glance.js';
 import * as schedules from './009_schedules.js';
+import * as backups from './010_backups.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const all: [string, Migration][] = [
   ['007_user_token_generation', userTokenGeneration],
   ['008_server_glance', serverGlance],
   ['009_schedules', schedules],
+  ['010_backups', backups],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

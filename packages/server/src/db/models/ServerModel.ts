@@ -16,6 +16,7 @@ export class ServerModel extends Model {
   max_restarts!: number;
   restart_count!: number;
   headless_clients!: number;
+  backup_keep!: number;
   started_at!: string | null;
   process_start_time!: string | null;
   started_config_version!: number | null;

@@ -9,6 +9,7 @@ import { MetricsRepository } from './metrics.js';
 import { PlayerHistoryRepository } from './player-history.js';
 import { ProcessRepository } from './processes.js';
 import { ScheduleRepository } from './schedules.js';
+import { BackupRepository } from './backups.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -26,6 +27,7 @@ export function bindRepositories(knex: Knex) {
     playerHistory: new PlayerHistoryRepository(knex),
     processes: new ProcessRepository(knex),
     schedules: new ScheduleRepository(knex),
+    backups: new BackupRepository(knex),
   };
 }
 

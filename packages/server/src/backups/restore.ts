@@ -1,0 +1,132 @@
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { inject, injectable } from 'tsyringe';
+import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import { ServerService } from '../servers/service.js';
+import { ServerLocks } from '../servers/locks.js';
+import { serverContext } from '../servers/context.js';
+import { ConfigService } from '../config/service.js';
+import { AuditService } from '../audit/service.js';
+import { BackupService } from './service.js';
+import { entriesOf, extractPart, sha256Of } from './archive.js';
+
+interface Manifest {
+  config_sections: Record<string, Record<string, unknown>>;
+  parts: { name: string; path: string }[];
+}
+interface Swap {
+  target: string;
+  saved: string | null;
+}
+
+/**
+ * Puts a backup back, on a stopped server only (under its lock, so no start races it): the archive's
+ * checksum first, then each part extracted beside where it goes and swapped in entry by entry by
+ * renames; its config sections written back (each a new version). Whatever fails on the way, what was
+ * swapped is swapped back: a failed restore leaves the server as it was.
+ */
+@injectable()
+export class BackupRestore {
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(ServerLocks) private readonly locks: ServerLocks,
+    @inject(ConfigService) private readonly config: ConfigService,
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(BackupService) private readonly backups: BackupService,
+  ) {}
+
+  restore(serverId: number, backupId: number, actor: Actor): Promise<{ message: string }> {
+    return this.locks.run(serverId, async () => {
+      const server = await this.servers.row(serverId);
+      if (!IDLE_STATUSES.includes(server.status)) throw new ApiError('SERVER_NOT_STOPPED', `server ${serverId} is ${server.status}; stop it before restoring`);
+      const row = await this.backups.row(serverId, backupId);
+      if (row.status !== 'done') throw new ApiError('CONFLICT', `backup ${backupId} is ${row.status}`);
+      const file = join(this.backups.dirOf(serverId), row.file);
+      const sum = await sha256Of(file).catch(() => null);
+      if (sum === null) throw new ApiError('NOT_FOUND', `the archive of backup ${backupId} is gone`);
+      if (sum !== row.sha256) throw new ApiError('VALIDATION_ERROR', `the archive of backup ${backupId} is damaged: its SHA-256 is ${sum}, not ${row.sha256}`);
+
+      const adapter = await this.servers.adapterOf(serverId);
+      const ctx = serverContext(server, this.settings.dataDir);
+      const parts: BackupPart[] = adapter.capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
+      const work = `.restore-${backupId}-${Date.now().toString(36)}`;
+      const swaps: Swap[] = [];
+      try {
+        const manifest = await this.readManifest(file, join(this.backups.dirOf(serverId), work));
+        const sections = this.checkedSections(adapter.capabilities.config_generator?.sections ?? {}, manifest.config_sections);
+        for (const part of parts.filter((p) => manifest.parts.some((m) => m.name === p.name))) {
+          const into = join(dirname(part.root), `${work}-${basename(part.root)}`);
+          await extractPart(file, part.name, into);
+          await mkdir(part.root, { recursive: true });
+          for (const entry of await entriesOf(into)) await this.swap(join(into, entry), join(part.root, entry), join(dirname(part.root), `${work}-old-${basename(part.root)}`), swaps);
+        }
+        await this.config.restoreSections(serverId, sections, actor);
+      } catch (err) {
+        await this.undo(swaps);
+        if (err instanceof ApiError) throw err;
+        throw new ApiError('VALIDATION_ERROR', `backup ${backupId} could not be restored, and nothing was changed: ${(err as Error).message}`, { cause: err });
+      } finally {
+        await this.cleanUp(parts, work, serverId);
+      }
+      void this.audit.record(serverId, 'backup_restored', actor, { backup_id: backupId });
+      return { message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}` };
+    });
+  }
+
+  private async readManifest(file: string, into: string): Promise<Manifest> {
+    const { extract } = await import('tar');
+    await mkdir(into, { recursive: true });
+    await extract({ file, cwd: into, strict: true, filter: (path) => path === 'manifest.json' });
+    const manifest = JSON.parse(await readFile(join(into, 'manifest.json'), 'utf8').catch(() => 'null')) as Manifest | null;
+    if (!manifest?.parts || !manifest.config_sections) throw new Error('the archive holds no manifest');
+    return manifest;
+  }
+
+  /** The sections of the manifest this game still has, each as the schema takes it now (a section it no longer takes stops the restore). */
+  private checkedSections(schemas: Record<string, TObject>, stored: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const [name, values] of Object.entries(stored)) {
+      const schema = schemas[name];
+      if (!schema) continue;
+      // The RCon port lives on the server record, which a restore leaves as it is.
+      const { rcon_port: port, ...data } = { ...sectionDefaults(schema), ...values };
+      const error = TypeCompiler.Compile(schema).Errors({ ...data, ...('rcon_port' in schema.properties ? { rcon_port: port } : {}) }).First();
+      if (error) throw new Error(`its ${name} section no longer fits this version (${error.path}: ${error.message})`);
+      out[name] = data;
+    }
+    return out;
+  }
+
+  /** `from` takes the place of `target`; what was there is kept in `oldDir` until the end. */
+  private async swap(from: string, target: string, oldDir: string, swaps: Swap[]): Promise<void> {
+    await mkdir(oldDir, { recursive: true });
+    const saved = join(oldDir, basename(target));
+    const had = await rename(target, saved).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return false;
+        throw err;
+      },
+    );
+    swaps.push({ target, saved: had ? saved : null });
+    await rename(from, target);
+  }
+
+  private async undo(swaps: Swap[]): Promise<void> {
+    for (const { target, saved } of swaps.reverse()) {
+      await rm(target, { recursive: true, force: true });
+      if (saved) await rename(saved, target);
+    }
+  }
+
+  private async cleanUp(parts: BackupPart[], work: string, serverId: number): Promise<void> {
+    for (const part of parts) {
+      await rm(join(dirname(part.root), `${work}-${basename(part.root)}`), { recursive: true, force: true });
+      await rm(join(dirname(part.root), `${work}-old-${basename(part.root)}`), { recursive: true, force: true });
+    }
+    await rm(join(this.backups.dirOf(serverId), work), { recursive: true, force: true });
+  }
+}

@@ -148,6 +148,7 @@ export class GarrisonClient {
 
   private async resultOf(endpoint: EndpointDef, response: Response): Promise<unknown> {
     if (endpoint.status === 204 || response.status === 204) return undefined;
+    if (endpoint.responseMediaType === 'application/gzip') return response.blob();
     if (endpoint.responseMediaType) return response.text();
     const json = (await response.json()) as { data?: unknown };
     return endpoint.envelope === 'none' ? json : json.data;

@@ -110,6 +110,18 @@ export function resources(c: { call: CallFn }) {
       runs: (id: number, schedule_id: number, query: Query<'listScheduleRuns'> = {}): Result<'listScheduleRuns'> =>
         c.call('listScheduleRuns', { params: { server_id: id, schedule_id }, query }),
     },
+    backups: {
+      list: (id: number): Result<'listBackups'> => c.call('listBackups', { params: server(id) }),
+      /** Starts a backup (answered at once, `running`; `backup` events and `get` follow it). */
+      create: (id: number, body: Body<'createBackup'> = {}): Result<'createBackup'> => c.call('createBackup', { params: server(id), body }),
+      get: (id: number, backup_id: number): Result<'getBackup'> => c.call('getBackup', { params: { server_id: id, backup_id } }),
+      /** The archive as a Blob (tar.gz). */
+      download: (id: number, backup_id: number) => c.call('downloadBackup', { params: { server_id: id, backup_id } }) as unknown as Promise<Blob>,
+      update: (id: number, backup_id: number, body: Body<'updateBackup'>): Result<'updateBackup'> => c.call('updateBackup', { params: { server_id: id, backup_id }, body }),
+      /** Puts the backup back; the server must be stopped (409 SERVER_NOT_STOPPED). */
+      restore: (id: number, backup_id: number): Result<'restoreBackup'> => c.call('restoreBackup', { params: { server_id: id, backup_id } }),
+      delete: (id: number, backup_id: number): Result<'deleteBackup'> => c.call('deleteBackup', { params: { server_id: id, backup_id } }),
+    },
     players: {
       list: (id: number): Result<'listPlayers'> => c.call('listPlayers', { params: server(id) }),
       history: (id: number, query: Query<'playerHistory'> = {}): Result<'playerHistory'> => c.call('playerHistory', { params: server(id), query }),

@@ -83,6 +83,17 @@ describe('the SDK on every endpoint', () => {
     const { run_id } = await client.schedules.run(s.id, nightly.id);
     assert.ok((await client.schedules.runs(s.id, nightly.id)).items.some((r) => r.id === run_id));
     assert.equal(typeof (await client.schedules.delete(s.id, nightly.id)).message, 'string');
+    const started = await client.backups.create(s.id, { note: 'every endpoint' });
+    const backup = await waitFor(async () => {
+      const b = await client.backups.get(s.id, started.id);
+      return b.status !== 'running' && b;
+    }, { timeoutMs: 20_000, what: 'the backup' });
+    assert.equal(backup.status, 'done');
+    assert.ok((await client.backups.list(s.id)).some((b) => b.id === backup.id));
+    assert.equal((await client.backups.download(s.id, backup.id)).size, backup.size_bytes);
+    assert.equal((await client.backups.update(s.id, backup.id, { note: 'kept' })).note, 'kept');
+    assert.equal(typeof (await client.backups.restore(s.id, backup.id)).message, 'string');
+    assert.equal(typeof (await client.backups.delete(s.id, backup.id)).message, 'string');
     await client.missions.upload(s.id, new Blob(['m']), 'co10_Every.Altis.pbo');
     const form = new FormData();
     form.append('file', new Blob(['n']), 'co10_Alias.Altis.pbo');

@@ -21,7 +21,7 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
   let body: any;
   // A file download answers with the file itself, as its route documents.
   const mediaType = answer.contentType.split(';')[0]!.trim();
-  const download = status === 200 && (mediaType === 'text/plain' || mediaType === 'text/html') && template?.operation.responses?.['200']?.content?.[mediaType];
+  const download = status === 200 && ['text/plain', 'text/html', 'application/gzip'].includes(mediaType) && template?.operation.responses?.['200']?.content?.[mediaType];
   if (request.method !== 'HEAD' && status !== 204 && !download) {
     try {
       body = JSON.parse(text);

@@ -42,6 +42,7 @@ import { RunConditions } from './schedules/conditions.js';
 import { RunContext } from './schedules/execution.js';
 import { BackupService } from './backups/service.js';
 import { BackupRestore } from './backups/restore.js';
+import { DatabaseBackups } from './backups/database.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -55,6 +56,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
   container.register(TOKENS.Adapters, { useValue: adapters });
   container.register(TOKENS.Clock, { useValue: clock });
   container.register(TOKENS.NodeId, { useValue: nodeId });
+  container.register(TOKENS.Database, { useValue: db });
   container.register(TOKENS.Jobs, { useValue: new JobRunner(clock, logger) });
   container.register(TOKENS.Events, { useValue: new InProcessEventBus(nodeId, clock, (err, event) => logger.error({ err, type: event.type }, 'event subscriber failed')) });
   for (const service of SERVICES) container.registerSingleton(service as never);
@@ -66,7 +68,7 @@ const SERVICES = [
   TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
-  ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore,
+  ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,
 ];
 
 /**
@@ -92,6 +94,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['server glance', container.resolve(ServerGlance)],
     ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
     ['backups', container.resolve(BackupService)],
+    ['database backups', container.resolve(DatabaseBackups)],
     ['schedules', container.resolve(ScheduleRunner)],
   ];
 }

@@ -42,6 +42,7 @@ export interface Settings {
   playersPollMs: number;
   scheduleTimezone: string;
   backupDir: string | null;
+  dbBackupKeep: number;
   schedulePollMs: number;
   /** How often timed bans are checked for expiry (decisions: gone within 60 s of `expires_at`). */
   banExpiryCheckMs: number;
@@ -120,6 +121,7 @@ const DEFAULTS: Settings = {
   playersPollMs: 10_000,
   scheduleTimezone: 'UTC',
   backupDir: null,
+  dbBackupKeep: 7,
   schedulePollMs: 1_000,
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,
@@ -184,6 +186,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     },
   },
   { key: 'backupDir', env: 'GARRISON_BACKUP_DIR', shownDefault: '<data dir>/backups', meaning: 'where server backups are written, one folder per server', parse: text },
+  { key: 'dbBackupKeep', env: 'GARRISON_DB_BACKUP_KEEP', meaning: "daily copies of Garrison's own SQLite database kept in <backup dir>/garrison-db; 0 turns them off", parse: integer(0) },
   { key: 'schedulePollMs', env: 'GARRISON_SCHEDULE_POLL_MS', meaning: 'how often due schedule runs are looked for', parse: integer(100) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },

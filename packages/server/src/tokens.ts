@@ -6,6 +6,7 @@ import type { AdapterRegistry } from './plugins/registry.js';
 import type { EventBus } from './events/bus.js';
 import type { Clock } from './jobs/clock.js';
 import type { JobRunner } from './jobs/runner.js';
+import type { Database } from './db/connection.js';
 
 /** Injection tokens: every constructor parameter is injected by one of these, never by reflected type. */
 export const TOKENS = {
@@ -18,4 +19,6 @@ export const TOKENS = {
   Jobs: Symbol('Jobs') as InjectionToken<JobRunner>,
   /** This instance's id: the owner of the processes it runs. */
   NodeId: Symbol('NodeId') as InjectionToken<string>,
+  /** The open database, for what only the database's own API does (its online backup). */
+  Database: Symbol('Database') as InjectionToken<Database>,
 };

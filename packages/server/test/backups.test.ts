@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { waitFor } from '@garrison/testkit';
-import { expectError, startHarness, withDatabase, type Harness } from './helpers.js';
+import { FakeClock } from '@garrison/server';
+import { expectError, onMysql, startHarness, withDatabase, type Harness } from './helpers.js';
 import { FAST_SUPERVISION, createGameServer, gameService, killGames, statusBecomes, type FakeInstall } from './games.js';
 
 const VARS = join('server', 'Users', 'server', 'server.vars.GameaProfile');
@@ -178,5 +179,31 @@ describe('a backup on a full disk', () => {
     assert.match(backup.error, /the disk is full/);
     assert.deepEqual(await readdir(join(mount, String(s.id))), [], 'nothing half-written');
     assert.equal((await h.api('GET', '/system/health')).status, 200);
+  });
+});
+
+describe("Garrison's own database, daily", () => {
+  const clock = new FakeClock(new Date('2026-05-01T12:00:00Z'));
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ clock, dbBackupKeep: 2, metricsIntervalMs: 3_600_000, playersPollMs: 3_600_000, banExpiryCheckMs: 3_600_000, schedulePollMs: 3_600_000 });
+  });
+  after(() => h.close());
+
+  it('is copied once a day on SQLite, the newest copies kept; MySQL/MariaDB are left to their own tools', async () => {
+    for (let day = 0; day < 3; day++) {
+      await clock.advance(86_400_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const folder = join(h.dataDir, 'backups', 'garrison-db');
+    if (onMysql) {
+      assert.deepEqual(await readdir(folder).catch(() => []), []);
+      return;
+    }
+    const copies = await waitFor(async () => {
+      const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.db'));
+      return names.length === 2 && names;
+    }, { what: 'two copies' });
+    assert.deepEqual(copies.sort(), ['garrison-2026-05-03.db', 'garrison-2026-05-04.db']);
   });
 });

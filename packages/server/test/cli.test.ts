@@ -129,6 +129,27 @@ describe('the garrison command', () => {
       assert.match(missing.stderr, /there is no user "nobody"/);
     });
 
+    it("copies Garrison's database while the service runs, checked, 0600; says what to use on MariaDB", SLOW, async () => {
+      const target = join(h.dataDir, 'copy.db');
+      const done = await garrison(['backup-db', target, ...flags]);
+      if (onMysql) {
+        assert.equal(done.code, 1);
+        assert.match(done.stderr, /mariadb-dump --single-transaction/);
+        return;
+      }
+      assert.equal(done.code, 0, done.stderr);
+      assert.match(done.stdout, /integrity check ok/);
+      assert.equal(await mode(target), '600');
+      const copy = knexFactory({ client: 'better-sqlite3', connection: { filename: target }, useNullAsDefault: true });
+      try {
+        assert.ok((await copy('users').count({ n: '*' }))[0]!.n as number >= 2, 'the users are in the copy');
+      } finally {
+        await copy.destroy();
+      }
+      assert.deepEqual((await readdir(h.dataDir)).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+      assert.equal((await garrison(['backup-db', ...flags])).code, 2, 'the path is required');
+    });
+
     it('imports an existing server: a dry run that writes nothing, then the import, while the service runs', SLOW, async () => {
       const fake = await installFakeGameaTemp();
       try {

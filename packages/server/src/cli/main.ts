@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve as resolvePath } from 'node:path';
 import { flagSettings, resolveSettings, SettingError, settingsFromEnv, settingsFromFlags } from '../settings.js';
 import { COMMANDS, generalUsage, UsageError } from './usage.js';
 
@@ -74,6 +75,15 @@ async function run(argv: string[]): Promise<void> {
       if (role !== 'viewer' && role !== 'admin') throw new UsageError(`--role must be viewer or admin; got ${JSON.stringify(role)}`, name);
       const { createUser } = await usersCommands();
       return (await store()).withStore(values, (s) => createUser(s, positionals[0]!, role, Boolean(values['password-stdin'])));
+    }
+    case 'backup-db': {
+      const { values, positionals } = parse(name, args, STORE_OPTIONS, 1);
+      if (!positionals[0]) throw new UsageError('the path of the copy is missing', name);
+      const { backupDatabase } = await import('../db/backup.js');
+      return (await store()).withStore(values, async (s) => {
+        const { path, bytes } = await backupDatabase(s.db, resolvePath(positionals[0]!));
+        console.log(`database copied to ${path} (${bytes} bytes), integrity check ok`);
+      });
     }
     case 'import': {
       const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, 0);

@@ -61,6 +61,15 @@ Creates the user (role viewer by default) and prints a generated password once; 
 --password-stdin, reads the password from standard input instead.
 ${flagLines('data')}`,
   },
+  'backup-db': {
+    summary: "copy Garrison's own database (SQLite) while the service runs, checked before it is kept",
+    usage: () => `usage: garrison backup-db PATH [flags]
+
+Copies the SQLite database to PATH with SQLite's online backup (safe while the service runs), checks
+the copy with PRAGMA integrity_check, and only then gives it its name (mode 0600: it holds the game
+servers' passwords). For MySQL/MariaDB use mariadb-dump --single-transaction instead (docs/deploy.md).
+${flagLines('data')}`,
+  },
   import: {
     summary: 'adopt an existing server: its config, ports, mods, bans and missions (as POST /api/servers/import)',
     usage: () => `usage: garrison import --exe PATH [--config PATH] [--basic PATH] [--profile PATH]

@@ -7,7 +7,7 @@ import type { Browser } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, signIn } from './browser.js';
 
 const GAMEC = fileURLToPath(new URL('./fixtures/gamec-adapter.ts', import.meta.url));
-const ALL_TABS = ['Console', 'Players', 'Bans', 'Missions', 'Mods', 'Schedules', 'Config', 'Metrics', 'Log files', 'Audit'];
+const ALL_TABS = ['Console', 'Players', 'Bans', 'Missions', 'Mods', 'Schedules', 'Backups', 'Config', 'Metrics', 'Log files', 'Audit'];
 
 // A second game loaded as a plugin, with fewer capabilities than gamea: the console follows each game.
 describe('the console for every game, not just gamea', () => {
@@ -62,7 +62,7 @@ describe('the console for every game, not just gamea', () => {
       const tabsOf = async () => page.getByRole('navigation', { name: 'Server sections' }).getByRole('link').allInnerTexts();
       await page.getByRole('link', { name: 'Builders', exact: true }).click();
       await page.getByRole('heading', { name: 'Builders' }).waitFor();
-      assert.deepEqual(await tabsOf(), ['Console', 'Schedules', 'Config', 'Metrics', 'Audit']);
+      assert.deepEqual(await tabsOf(), ['Console', 'Schedules', 'Backups', 'Config', 'Metrics', 'Audit']);
       assert.equal(await page.getByText('RCon port').count(), 0, 'no RCon port among the figures');
       assert.equal(await page.getByLabel('RCon command').count(), 0, 'no RCon line on the console');
       await page.getByText('Game C').first().waitFor();

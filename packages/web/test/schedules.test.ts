@@ -5,8 +5,8 @@ import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
 
-// The Schedules tab in a real Chromium, within the default rate limit.
-describe('the schedules tab', () => {
+// The Schedules and Backups tabs in a real Chromium, within the default rate limit.
+describe('the schedules and backups tabs', () => {
   let h: TestGarrison;
   let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
   let browser: Browser;
@@ -58,6 +58,36 @@ describe('the schedules tab', () => {
     await item.getByRole('button', { name: 'Disable' }).click();
     await item.getByText('disabled').waitFor();
     assert.match(await item.innerText(), /Next run: —/);
+    assert.deepEqual(errors, []);
+  });
+
+  it('backs up with progress, locks, restores after naming what it overwrites, and downloads', { timeout: 120_000 }, async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, h.url, 'admin', h.adminPassword);
+    await page.goto(`${h.url}/#/servers/${serverId}/backups`);
+    await page.getByText('No backups yet.').waitFor();
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    const row = page.locator('tr[data-backup-id]').last();
+    await row.getByRole('cell', { name: 'done', exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Lock' }).click();
+    await row.getByText('locked').waitFor();
+    assert.equal(await row.getByRole('button', { name: /^Delete/ }).count(), 0, 'a locked backup cannot be deleted');
+    await page.getByRole('button', { name: 'Back up with missions' }).click();
+    await page.locator('tr[data-backup-id]').nth(1).waitFor();
+    await page.locator('tr[data-backup-id]').first().getByRole('cell', { name: 'done', exact: true }).waitFor();
+    await screenshot(page, 'server-backups-desktop');
+
+    await row.getByRole('button', { name: /^Restore/ }).click();
+    const dialog = page.getByRole('dialog');
+    assert.match(await dialog.innerText(), /overwrites Sunday Ops's profile \(player persistence\), its generated config files, its BattlEye folder with the bans/);
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('status').filter({ hasText: /restored/ }).waitFor();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
+    assert.match(download.suggestedFilename(), /^Sunday_Ops-backup-\d+\.tar\.gz$/);
     assert.deepEqual(errors, []);
   });
 });

@@ -22,6 +22,10 @@ const byAuditType: Partial<Record<AuditEvent['event_type'], string[]>> = {
   schedule_deleted: ['schedules:'],
   schedule_disabled: ['schedules:'],
   schedule_run: ['schedules:', 'schedule-runs:'],
+  backup_started: ['backups:'],
+  backup_failed: ['backups:'],
+  backup_deleted: ['backups:'],
+  backup_restored: ['backups:', 'config:', 'preview:', 'bans:'],
 };
 const PROCESS_CHANGES = ['processes:', 'logfiles:', 'history:'];
 
@@ -42,6 +46,8 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
       return invalidate(perServer(['logs:'], serverId), true);
     case 'metrics':
       return invalidate(perServer(['metrics:'], serverId), true);
+    case 'backup':
+      return invalidate(perServer(['backups:'], serverId), (data as { status: string }).status === 'running');
     case 'schedule_run':
       return invalidate(perServer(['schedule-runs:', 'schedules:'], serverId), true);
     case 'event': {
@@ -61,5 +67,5 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
 export function invalidateMissed(serverIds: number[] | null, connectingSince: number): void {
   const ids = serverIds ?? null;
   if (ids === null) return invalidate([''], false, connectingSince);
-  invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:', 'schedules:', 'schedule-runs:'], id)), false, connectingSince);
+  invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:', 'schedules:', 'schedule-runs:', 'backups:'], id)), false, connectingSince);
 }

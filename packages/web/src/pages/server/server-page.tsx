@@ -17,6 +17,7 @@ import { ModsTab } from './mods-tab.js';
 import { LogFilesTab } from './log-files-tab.js';
 import { AuditTab } from './audit-tab.js';
 import { SchedulesTab } from './schedules-tab.js';
+import { BackupsTab } from './backups-tab.js';
 import { ConfigTab } from './config-tab.js';
 import { ProcessesPanel } from './processes-panel.js';
 import { lazy } from '../../components/lazy.js';
@@ -42,6 +43,7 @@ const TABS: { id: string; label: string; Tab: ComponentType<TabProps>; shown?: (
   { id: 'missions', label: 'Missions', Tab: MissionsTab, shown: (g) => can(g, 'mission_manager') },
   { id: 'mods', label: 'Mods', Tab: ModsTab, shown: (g) => can(g, 'mod_manager') },
   { id: 'schedules', label: 'Schedules', Tab: SchedulesTab, shown: (g) => can(g, 'process_config') },
+  { id: 'backups', label: 'Backups', Tab: BackupsTab, shown: (g) => can(g, 'process_config') },
   { id: 'config', label: 'Config', Tab: ConfigTab, shown: (g) => g.config_sections.length > 0 },
   { id: 'metrics', label: 'Metrics', Tab: MetricsTab },
   { id: 'logfiles', label: 'Log files', Tab: LogFilesTab, shown: (g) => can(g, 'log_parser') },

@@ -49,6 +49,10 @@ describe('backups of a server', () => {
 
   it('writes the state as a streamed tar.gz with its checksum and manifest, and restores it over later changes', async () => {
     const s = await started();
+    await writeFile(join(suite.fake.dir, 'server', 'Users', 'server', 'cache.bigfile'), 'a cache nobody needs back');
+    const excluded = await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_exclude: ['*.bigfile'] } });
+    assert.deepEqual(excluded.body.data.backup_exclude, ['*.bigfile']);
+    expectError(await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_exclude: ['../etc'] } }), 400, 'VALIDATION_ERROR');
     const res = await h().api('POST', `/servers/${s.id}/backups`, { token: h().adminToken, body: { note: 'before the update' } });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     assert.equal(res.body.data.status, 'running');
@@ -68,6 +72,7 @@ describe('backups of a server', () => {
     const names = await entriesOf(bytes);
     for (const name of ['manifest.json', 'profile/Users/server/server.vars.GameaProfile', 'config/server.cfg', 'config/basic.cfg', 'config/battleye/bans.txt']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     assert.ok(!names.some((n) => n.endsWith('.rpt') || n.endsWith('.mdmp')), 'no logs, no dumps');
+    assert.ok(!names.some((n) => n.endsWith('.bigfile')), "the server's own exclusions");
     assert.ok(!names.some((n) => n.startsWith('missions/')), 'missions only when asked');
     expectError(await h().api('GET', `/servers/${s.id}/backups/${backup.id}/download`, { token: h().viewerToken }), 403, 'FORBIDDEN');
 

@@ -22,6 +22,10 @@ export const ServerDescription = Nullable(Type.String({ maxLength: 1000 }));
 export const ExePath = Type.String({ minLength: 1, maxLength: 4096 });
 export const MaxRestarts = Type.Integer({ minimum: 0, maximum: 20 });
 export const BackupKeep = Type.Integer({ minimum: 0, maximum: 1000, default: 7, description: 'Automatic backups kept (0 to 1000).' });
+export const BackupExclude = Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/\\\\]+$' }), {
+  maxItems: 50,
+  description: 'File names a backup of this server leaves out, at any depth (`*.bin` or a whole name), besides what the game leaves out (logs).',
+});
 export const HeadlessClients = Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'Headless clients to run beside the server once it is running (0 to 10).' });
 
 export const ServerWarning = Type.Union([Type.Literal('exe_missing'), Type.Literal('crash_loop'), Type.Literal('restart_needed')]);
@@ -57,7 +61,7 @@ export const ServerListItem = Type.Object(
 export type ServerListItem = Static<typeof ServerListItem>;
 
 export const ServerDetail = Type.Object(
-  { ...ServerListItem.properties, exe_path: Type.String(), uptime_seconds: Type.Integer(), backup_keep: Type.Integer({ description: 'Automatic backups kept; older ones are pruned (manual and locked ones never).' }) },
+  { ...ServerListItem.properties, exe_path: Type.String(), uptime_seconds: Type.Integer(), backup_keep: Type.Integer({ description: 'Automatic backups kept; older ones are pruned (manual and locked ones never).' }), backup_exclude: BackupExclude },
   { $id: 'ServerDetail' },
 );
 export type ServerDetail = Static<typeof ServerDetail>;
@@ -80,6 +84,7 @@ export const CreateServerRequest = Type.Object(
     max_restarts: Type.Optional(Type.Integer({ minimum: 0, maximum: 20, default: 3 })),
     headless_clients: Type.Optional(HeadlessClients),
     backup_keep: Type.Optional(BackupKeep),
+    backup_exclude: Type.Optional(BackupExclude),
   },
   { additionalProperties: false },
 );
@@ -96,6 +101,7 @@ export const UpdateServerRequest = Type.Object(
     max_restarts: Type.Optional(MaxRestarts),
     headless_clients: Type.Optional(HeadlessClients),
     backup_keep: Type.Optional(BackupKeep),
+    backup_exclude: Type.Optional(BackupExclude),
   },
   { additionalProperties: false },
 );

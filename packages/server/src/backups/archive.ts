@@ -65,6 +65,11 @@ export async function writeArchive(parts: ArchivePart[], manifestFile: string, t
       gzip: { level: 6 },
       cwd: '/',
       portable: true,
+      // Small reads, one file at a time: memory stays bounded whatever the size of a file (16 MiB reads
+      // of 4 files at once grew the RSS by 125 MiB in bench/backup.mjs, 256 KiB reads of one by 70 on
+      // 1 GiB, 64 KiB reads by about 30, at the same throughput).
+      maxReadSize: 64 * 1024,
+      jobs: 1,
       // Below a part's root, its excluded names stay out at every depth (a crash dump in a subfolder too).
       filter: (path) => {
         const root = [...excludes.keys()].find((r) => path.startsWith(`${r}/`));

@@ -125,7 +125,8 @@ export class BackupService implements Lifecycle {
       const adapter = await this.servers.adapterOf(serverId);
       const ctx = serverContext(server, this.settings.dataDir);
       const declared: BackupPart[] = adapter.capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
-      const parts = await choose(declared.filter((p) => !p.missions || withMissions));
+      const excluded = server.backup_exclude ?? [];
+      const parts = await choose(declared.filter((p) => !p.missions || withMissions).map((p) => ({ ...p, exclude: [...(p.exclude ?? []), ...excluded] })));
       const { manifest, shown } = await this.manifest(serverId, parts.map((p) => ({ name: p.name, path: p.root })));
       await mkdir(this.dirOf(serverId), { recursive: true });
       await writeFile(manifestFile, JSON.stringify(manifest, null, 2), { mode: 0o600 });

@@ -57,7 +57,7 @@ export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max
 export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
-  return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime, backup_keep: row.backup_keep ?? 7 };
+  return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime, backup_keep: row.backup_keep ?? 7, backup_exclude: row.backup_exclude ?? [] };
 }
 
 /** Server records: create, read, change, delete, each recorded in the audit trail by who did it. */
@@ -182,6 +182,7 @@ export class ServerService {
           restart_count: 0,
           headless_clients: input.headless_clients ?? 0,
           backup_keep: input.backup_keep ?? 7,
+          backup_exclude: input.backup_exclude ?? null,
           started_at: null,
           process_start_time: null,
           started_config_version: null,

@@ -25,10 +25,14 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.schema.alterTable('servers', (t) => {
     t.integer('backup_keep').notNullable().defaultTo(7);
+    t.text('backup_exclude').nullable(); // JSON: file name patterns a backup leaves out, besides the game's
   });
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.schema.alterTable('servers', (t) => t.dropColumn('backup_keep'));
+  await knex.schema.alterTable('servers', (t) => {
+    t.dropColumn('backup_keep');
+    t.dropColumn('backup_exclude');
+  });
   await knex.schema.dropTable('backups');
 }

@@ -3,6 +3,7 @@ import type { ServerStatus } from '@garrison/core';
 
 export class ServerModel extends Model {
   static override tableName = 'servers';
+  static override jsonAttributes = ['backup_exclude'];
   id!: number;
   name!: string;
   description!: string | null;
@@ -17,6 +18,7 @@ export class ServerModel extends Model {
   restart_count!: number;
   headless_clients!: number;
   backup_keep!: number;
+  backup_exclude!: string[] | null;
   started_at!: string | null;
   process_start_time!: string | null;
   started_config_version!: number | null;

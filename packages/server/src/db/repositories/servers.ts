@@ -6,7 +6,7 @@ import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
 export type ServerRow = Pick<
   ServerModel,
   | 'id' | 'name' | 'description' | 'game_type' | 'status' | 'pid' | 'exe_path' | 'game_port' | 'rcon_port' | 'auto_restart'
-  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'created_at' | 'updated_at'
+  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'backup_exclude' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'created_at' | 'updated_at'
 >;
 export type NewServer = Omit<ServerRow, 'id'>;
 

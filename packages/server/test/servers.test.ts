@@ -11,7 +11,7 @@ const LIST_FIELDS = [
   // Beyond the spec's fields: what the console shows at a glance.
   'hostname', 'max_players', 'mission', 'warnings',
 ].sort();
-const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds'].sort();
+const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds', 'backup_keep', 'backup_exclude'].sort();
 
 describe('servers', () => {
   let h: Harness;

@@ -98,6 +98,9 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
     loginRateLimit: 0,
     rateLimit: 0,
     logger: pino({ level: process.env.GARRISON_TEST_LOG ?? 'silent' }),
+    // On a fake clock a test moves time by hours or days: a schedule poll every second would fire
+    // 86,400 times a day of it. Tests of schedules say how often they want it.
+    ...(startOptions.clock && startOptions.schedulePollMs === undefined ? { schedulePollMs: 60_000 } : {}),
     ...startOptions,
     dataDir,
     adminPassword,

@@ -1,5 +1,5 @@
 import { Type, type Static } from '../typebox.js';
-import { Nullable, ServerIdParams, Timestamp } from './common.js';
+import { Id, Nullable, ServerIdParams, Timestamp } from './common.js';
 
 export const Backup = Type.Object(
   {
@@ -40,7 +40,7 @@ export const CreateBackupRequest = Type.Object(
   { additionalProperties: false },
 );
 export const UpdateBackupRequest = Type.Object({ locked: Type.Optional(Type.Boolean()), note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false });
-export const BackupIdParams = Type.Object({ ...ServerIdParams.properties, backup_id: Type.Integer({ minimum: 1 }) });
+export const BackupIdParams = Type.Object({ ...ServerIdParams.properties, backup_id: Id });
 
 export const BackupEventData = Type.Object({
   backup_id: Type.Integer(),

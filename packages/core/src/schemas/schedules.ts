@@ -1,5 +1,5 @@
 import { Type, type Static } from '../typebox.js';
-import { Nullable, ServerIdParams, Timestamp } from './common.js';
+import { Id, MAX_REQUEST_INTEGER, Nullable, ServerIdParams, Timestamp } from './common.js';
 
 export const SCHEDULE_ACTIONS = ['rcon_say', 'rcon_command', 'restart', 'stop', 'start', 'backup', 'set_mission', 'wait_until_empty'] as const;
 export const ScheduleAction = Type.Union(SCHEDULE_ACTIONS.map((a) => Type.Literal(a)));
@@ -92,7 +92,7 @@ export const Schedule = Type.Object(
 );
 export type Schedule = Static<typeof Schedule>;
 
-export const ScheduleIdParams = Type.Object({ ...ServerIdParams.properties, schedule_id: Type.Integer({ minimum: 1 }) });
+export const ScheduleIdParams = Type.Object({ ...ServerIdParams.properties, schedule_id: Id });
 
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'skipped'] as const;
 export const StepResult = Type.Object({
@@ -122,7 +122,7 @@ export type ScheduleRun = Static<typeof ScheduleRun>;
 
 export const ScheduleRunPage = Type.Object({ total: Type.Integer(), items: Type.Array(ScheduleRun) }, { $id: 'ScheduleRunPage' });
 export const ScheduleRunQuery = Type.Object(
-  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })), offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) },
+  { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })), offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_REQUEST_INTEGER, default: 0 })) },
   { additionalProperties: false },
 );
 export const RunStarted = Type.Object({ run_id: Type.Integer() }, { $id: 'RunStarted' });

@@ -4,6 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
+import type { Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { serverContext } from '../servers/context.js';
@@ -31,6 +32,7 @@ interface Swap {
 export class BackupRestore {
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
     @inject(ConfigService) private readonly config: ConfigService,
@@ -52,7 +54,7 @@ export class BackupRestore {
       const adapter = await this.servers.adapterOf(serverId);
       const ctx = serverContext(server, this.settings.dataDir);
       const parts: BackupPart[] = adapter.capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
-      const work = `.restore-${backupId}-${Date.now().toString(36)}`;
+      const work = `.restore-${backupId}-${this.clock.now().toString(36)}`;
       const swaps: Swap[] = [];
       try {
         const manifest = await this.readManifest(file, join(this.backups.dirOf(serverId), work));

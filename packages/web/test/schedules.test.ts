@@ -56,8 +56,9 @@ describe('the schedules and backups tabs', () => {
     await screenshot(page, 'server-schedules-desktop');
 
     await item.getByRole('button', { name: 'Disable' }).click();
-    await item.getByText('disabled').waitFor();
-    assert.match(await item.innerText(), /Next run: —/);
+    await item.getByRole('button', { name: 'Enable' }).waitFor();
+    await item.getByText('Next run: —').waitFor();
+    await item.getByText('disabled', { exact: true }).waitFor();
     assert.deepEqual(errors, []);
   });
 

@@ -49,15 +49,9 @@ export class ModPresets {
         await rm(received.tempPath, { force: true });
       }
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > PRESET_LIMIT_BYTES) throw new ApiError('FILE_TOO_LARGE', `a preset has at most ${PRESET_LIMIT_BYTES} bytes`);
-      chunks.push(chunk);
-    }
-    if (!size) throw new ApiError('VALIDATION_ERROR', 'no preset: send the HTML as the body or as the multipart part "file"');
-    return Buffer.concat(chunks).toString('utf8');
+    const body = await readBounded(req, PRESET_LIMIT_BYTES);
+    if (!body.length) throw new ApiError('VALIDATION_ERROR', 'no preset: send the HTML as the body or as the multipart part "file"');
+    return body.toString('utf8');
   }
 
   async compare(serverId: number, document: string, apply: boolean, actor: Actor): Promise<PresetDiff> {
@@ -95,4 +89,32 @@ export class ModPresets {
     const base = row.name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '') || `server-${serverId}`;
     return { filename: `${base}${format.extension}`, mediaType: format.mediaType, content: format.render(row.name, mods) };
   }
+}
+
+/**
+ * The body, up to `limit` bytes (413 past it). The rest of a body too large is left to the HTTP layer,
+ * which drops it or closes the connection: the request is never destroyed under its own answer.
+ */
+function readBounded(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.resume(); // what is left is read and dropped
+      reject(new ApiError('FILE_TOO_LARGE', `a preset has at most ${limit} bytes`));
+    };
+    const onEnd = () => (stop(), resolve(Buffer.concat(chunks)));
+    const onError = (err: Error) => (stop(), reject(new ApiError('VALIDATION_ERROR', `the upload was cut off: ${err.message}`)));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+  });
 }

@@ -47,9 +47,11 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
     case 'metrics':
       return invalidate(perServer(['metrics:'], serverId), true);
     case 'backup':
+      // The tab shows the bytes of a running backup from the event itself; its end is read again.
       return invalidate(perServer(['backups:'], serverId), (data as { status: string }).status === 'running');
     case 'schedule_run':
-      return invalidate(perServer(['schedule-runs:', 'schedules:'], serverId), true);
+      // Nothing on the page applies a run's progress itself: read again.
+      return invalidate(perServer(['schedule-runs:', 'schedules:'], serverId));
     case 'event': {
       const { event_type } = data as AuditEvent;
       invalidate(perServer(['audit:'], serverId), true);

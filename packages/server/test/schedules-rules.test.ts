@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '@garrison/server';
+import { waitFor } from '@garrison/testkit';
 import { createServer, startHarness, type Harness } from './helpers.js';
 
 const QUIET = { metricsIntervalMs: 3_600_000, playersPollMs: 3_600_000, banExpiryCheckMs: 3_600_000, schedulePollMs: 10_000 };
@@ -30,23 +31,34 @@ describe('schedule conditions and overlap', () => {
   };
   const runs = async (serverId: number, id: number) =>
     ((await h.api('GET', `/servers/${serverId}/schedules/${id}/runs?limit=100`, { token: h.adminToken })).body.data.items as { status: string; reason: string | null; trigger: string }[]).reverse();
+  /**
+   * The runs once `ready` says they are there, moving time on by 5 s between looks: on a busy machine a
+   * poll's database work ends after the clock moved on, and what it leads to needs time to move again.
+   */
+  const runsWhen = (serverId: number, id: number, ready: (all: Awaited<ReturnType<typeof runs>>) => boolean, what: string) =>
+    waitFor(async () => {
+      const all = await runs(serverId, id);
+      if (ready(all)) return all;
+      await clock.advance(5_000);
+      return false;
+    }, { what, timeoutMs: 60_000, intervalMs: 1 });
 
   it('skips a run whose conditions do not hold, with the reason; run now ignores them', async () => {
     const s = await createServer(h);
     const whenRunning = await schedule(s.id, { conditions: { when_running: true }, steps: [{ at_s: 0, ...TRY }] });
     const crowded = await schedule(s.id, { conditions: { players_min: 1, hold_s: 30 }, steps: [{ at_s: 0, ...TRY }] });
     await advance(clock, 60_000);
-    const [first] = await runs(s.id, whenRunning);
+    const [first] = await runsWhen(s.id, whenRunning, (all) => all.length > 0 && all[0]!.status !== 'running', 'the first run');
     assert.equal(first!.status, 'skipped');
     assert.match(first!.reason!, /the server is stopped, and the schedule runs only while it runs/);
     await advance(clock, 40_000);
-    const [held] = await runs(s.id, crowded);
+    const [held] = await runsWhen(s.id, crowded, (all) => all.length > 0 && all[0]!.status !== 'running', 'the held run');
     assert.equal(held!.status, 'skipped');
     assert.match(held!.reason!, /0 players are in, fewer than 1 \(the conditions must hold 30 s\)/);
 
     await h.api('POST', `/servers/${s.id}/schedules/${whenRunning}/run`, { token: h.adminToken });
     await advance(clock, 10_000);
-    const manual = (await runs(s.id, whenRunning)).find((r) => r.trigger === 'manual');
+    const manual = (await runsWhen(s.id, whenRunning, (all) => all.some((r) => r.trigger === 'manual' && r.status !== 'running'), 'the manual run')).find((r) => r.trigger === 'manual');
     assert.equal(manual?.status, 'succeeded', 'a person decided: the conditions do not apply');
   });
 
@@ -56,14 +68,11 @@ describe('schedule conditions and overlap', () => {
     const skips = await schedule(s.id, { overlap: 'skip', steps });
     const queues = await schedule(s.id, { overlap: 'queue', steps });
     await advance(clock, 4 * 60_000);
-    const skipped = await runs(s.id, skips);
-    assert.ok(skipped.some((r) => r.status === 'skipped' && /still running \(overlap: skip\)/.test(r.reason ?? '')), JSON.stringify(skipped));
-    const queued = await runs(s.id, queues);
-    assert.ok(queued.some((r) => r.status === 'queued'), `one waits its turn: ${JSON.stringify(queued)}`);
+    await runsWhen(s.id, skips, (all) => all.some((r) => r.status === 'skipped' && /still running \(overlap: skip\)/.test(r.reason ?? '')), 'a run skipped for overlap');
+    const queued = await runsWhen(s.id, queues, (all) => all.some((r) => r.status === 'queued'), 'a run waiting its turn');
     assert.ok(!queued.some((r) => r.status === 'skipped'), 'none skipped');
     await advance(clock, 6 * 60_000);
-    const later = await runs(s.id, queues);
-    assert.ok(later.filter((r) => r.status === 'succeeded').length >= 2, `queued runs ran after the one before: ${JSON.stringify(later)}`);
+    const later = await runsWhen(s.id, queues, (all) => all.filter((r) => r.status === 'succeeded').length >= 2, 'queued runs to run after the one before');
     assert.ok(later.filter((r) => r.status === 'running').length <= 1, 'never two at once');
   });
 });

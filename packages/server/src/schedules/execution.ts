@@ -78,7 +78,7 @@ export class RunExecution {
 
   private async run(): Promise<void> {
     const { repos, clock } = this.ctx;
-    while (await repos.schedules.hasRunning(this.schedule.id, this.id)) {
+    while (await repos.schedules.hasEarlierUnfinished(this.schedule.id, this.id)) {
       if (this.schedule.overlap !== 'queue') return this.finish('skipped', 'the run before it is still running (overlap: skip)');
       await this.save({ status: 'queued' });
       await clock.sleep(QUEUE_CHECK_MS, this.signal, `schedule.queue:${this.schedule.id}`);

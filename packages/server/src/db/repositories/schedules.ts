@@ -144,9 +144,12 @@ export class ScheduleRepository {
     return this.knex<RunRow>('schedule_runs').whereIn('status', ['running', 'queued']).andWhere('lease_until', '<', now).orderBy('id').limit(limit);
   }
 
-  /** Whether a run of the schedule other than `exceptId` is running now. */
-  async hasRunning(scheduleId: number, exceptId: number): Promise<boolean> {
-    return Boolean(await this.knex('schedule_runs').where({ schedule_id: scheduleId, status: 'running' }).whereNot('id', exceptId).first('id'));
+  /**
+   * Whether an earlier run of the schedule is running or waiting: runs take their turns in the order
+   * they were claimed, so two waiting runs never start together, and of two claimed at once the later yields.
+   */
+  async hasEarlierUnfinished(scheduleId: number, runId: number): Promise<boolean> {
+    return Boolean(await this.knex('schedule_runs').where({ schedule_id: scheduleId }).whereIn('status', ['running', 'queued']).andWhere('id', '<', runId).first('id'));
   }
 
   async runs(scheduleId: number, page: { limit: number; offset: number }): Promise<{ total: number; items: RunRow[] }> {

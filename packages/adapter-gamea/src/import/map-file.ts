@@ -1,15 +1,11 @@
-import { TypeCompiler, type TObject, type TSchema } from '@garrison/core';
+import { TypeCompiler, type ImportSettingAt, type TObject, type TSchema } from '@garrison/core';
 import { ConfigWriter, type Value } from '../config/syntax.js';
 import { GENERATED_FILES, type GeneratedFile } from '../config/render.js';
 import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
 import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
 
-/** Where a setting of an imported file came from. */
-export interface SettingAt {
-  file: string;
-  line: number;
-  key: string;
-}
+/** Where a setting of an imported file came from (core's shape of it). */
+export type SettingAt = ImportSettingAt;
 
 /** What one of the game's files says, as a section of Garrison's config. */
 export interface ImportedFile {

@@ -1,19 +1,8 @@
 import type { ConfigValues, EnabledMod } from './contract.js';
+import type { ImportRefusal, ImportServerRequest, ImportSettingAt } from '../schemas/import.js';
 
-/** What an admin points an import at. */
-export interface ImportSource {
-  exe_path: string;
-  config_path?: string;
-  basic_path?: string;
-  profile_path?: string;
-  command_line?: string;
-}
-
-export interface ImportSettingRef {
-  file: string;
-  line: number;
-  key: string;
-}
+/** What an admin points an import at: the request without what only the service uses. */
+export type ImportSource = Omit<ImportServerRequest, 'name' | 'dry_run'>;
 
 /** What an adapter read from an existing installation; the service merges `sections` over the defaults. */
 export interface ImportDraft {
@@ -29,8 +18,8 @@ export interface ImportDraft {
   bans: { file: string | null; count: number };
   missions: string[];
   files: { role: string; path: string; found: boolean }[];
-  unknown: ImportSettingRef[];
-  refused: (ImportSettingRef & { reason: string })[];
+  unknown: ImportSettingAt[];
+  refused: ImportRefusal[];
   warnings: string[];
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
+import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
@@ -132,7 +132,13 @@ export async function extractPart(file: string, name: string, into: string): Pro
   if (refused.length) throw new Error(`the archive holds links that point out of ${name}: ${refused.slice(0, 3).join(', ')}`);
 }
 
+/** One file of the archive (by its path there), as text, or null when it holds none. */
+export async function extractFile(file: string, path: string, into: string): Promise<string | null> {
+  await mkdir(into, { recursive: true });
+  await tar.x({ file, cwd: into, strict: true, filter: (p) => p === path });
+  return readFile(join(into, path), 'utf8').catch(() => null);
+}
+
 /** The top-level entries an extracted part holds. */
 export const entriesOf = (folder: string) => readdir(folder).catch(() => [] as string[]);
 
-export const inside = (root: string, path: string) => !relative(root, path).startsWith(`..${sep}`);

@@ -9,6 +9,7 @@ import type { Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Database } from '../db/connection.js';
 import { backupDatabase } from '../db/backup.js';
+import { backupRoot } from './service.js';
 
 const DAY_MS = 86_400_000;
 const PREFIX = 'garrison-';
@@ -28,7 +29,7 @@ export class DatabaseBackups implements Lifecycle {
   ) {}
 
   get folder(): string {
-    return join(this.settings.backupDir ?? join(this.settings.dataDir, 'backups'), 'garrison-db');
+    return join(backupRoot(this.settings), 'garrison-db');
   }
 
   start(): void {

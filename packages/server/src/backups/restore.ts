@@ -1,17 +1,15 @@
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
 import type { Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
-import { serverContext } from '../servers/context.js';
 import { ConfigService } from '../config/service.js';
 import { AuditService } from '../audit/service.js';
 import { BackupService } from './service.js';
-import { entriesOf, extractPart, sha256Of } from './archive.js';
+import { entriesOf, extractFile, extractPart, sha256Of } from './archive.js';
 
 interface Manifest {
   config_sections: Record<string, Record<string, unknown>>;
@@ -31,7 +29,6 @@ interface Swap {
 @injectable()
 export class BackupRestore {
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
@@ -52,8 +49,7 @@ export class BackupRestore {
       if (sum !== row.sha256) throw new ApiError('VALIDATION_ERROR', `the archive of backup ${backupId} is damaged: its SHA-256 is ${sum}, not ${row.sha256}`);
 
       const adapter = await this.servers.adapterOf(serverId);
-      const ctx = serverContext(server, this.settings.dataDir);
-      const parts: BackupPart[] = adapter.capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
+      const parts = await this.backups.partsOf(server);
       const work = `.restore-${backupId}-${this.clock.now().toString(36)}`;
       const swaps: Swap[] = [];
       try {
@@ -79,10 +75,7 @@ export class BackupRestore {
   }
 
   private async readManifest(file: string, into: string): Promise<Manifest> {
-    const { extract } = await import('tar');
-    await mkdir(into, { recursive: true });
-    await extract({ file, cwd: into, strict: true, filter: (path) => path === 'manifest.json' });
-    const manifest = JSON.parse(await readFile(join(into, 'manifest.json'), 'utf8').catch(() => 'null')) as Manifest | null;
+    const manifest = JSON.parse((await extractFile(file, 'manifest.json', into)) ?? 'null') as Manifest | null;
     if (!manifest?.parts || !manifest.config_sections) throw new Error('the archive holds no manifest');
     return manifest;
   }

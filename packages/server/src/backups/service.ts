@@ -8,16 +8,20 @@ import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { BackupRow } from '../db/repositories/backups.js';
+import type { ServerRow } from '../db/repositories/index.js';
 import type { EventBus } from '../events/bus.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { ConfigService } from '../config/service.js';
-import { maskSection } from '../config/masking.js';
+import { maskSections } from '../config/masking.js';
 import { AuditService } from '../audit/service.js';
 import { SERVICE_VERSION } from '../system/routes.js';
 import { choose, writeArchive } from './archive.js';
+
+/** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
+export const backupRoot = (settings: Pick<Settings, 'backupDir' | 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
 
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
@@ -61,7 +65,13 @@ export class BackupService implements Lifecycle {
   ) {}
 
   dirOf(serverId: number): string {
-    return join(this.settings.backupDir ?? join(this.settings.dataDir, 'backups'), String(serverId));
+    return join(backupRoot(this.settings), String(serverId));
+  }
+
+  /** What a backup of this server holds (the game's parts; without any, the server's own folder). */
+  async partsOf(server: ServerRow): Promise<BackupPart[]> {
+    const ctx = serverContext(server, this.settings.dataDir);
+    return (await this.servers.adapterOf(server.id)).capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
   }
 
   /** Backups this instance was writing when it stopped or died never finished: failed, and no partial file stays. */
@@ -122,9 +132,7 @@ export class BackupService implements Lifecycle {
     };
     try {
       const server = await this.servers.row(serverId);
-      const adapter = await this.servers.adapterOf(serverId);
-      const ctx = serverContext(server, this.settings.dataDir);
-      const declared: BackupPart[] = adapter.capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
+      const declared = await this.partsOf(server);
       const excluded = server.backup_exclude ?? [];
       const parts = await choose(declared.filter((p) => !p.missions || withMissions).map((p) => ({ ...p, exclude: [...(p.exclude ?? []), ...excluded] })));
       const { manifest, shown } = await this.manifest(serverId, parts.map((p) => ({ name: p.name, path: p.root })));
@@ -167,8 +175,7 @@ export class BackupService implements Lifecycle {
       mods,
       parts: parts.map((p) => ({ ...p, files: 0 })),
     };
-    const masked = Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, schemas[k] ? maskSection(schemas[k]!, v) : v]));
-    return { manifest: { ...base, config_sections: sections }, shown: { ...base, config_sections: masked } };
+    return { manifest: { ...base, config_sections: sections }, shown: { ...base, config_sections: maskSections(schemas, sections) } };
   }
 
   /** Automatic backups past the server's `backup_keep` go, oldest first; locked and manual ones never. */

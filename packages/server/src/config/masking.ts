@@ -9,6 +9,11 @@ export function maskSection(schema: TObject, data: Record<string, unknown>): Rec
   return out;
 }
 
+/** Every section of a config masked by its schema (a section the game no longer has is shown as it is). */
+export function maskSections(schemas: Readonly<Record<string, TObject>>, sections: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name]!, data) : data]));
+}
+
 /** A client that read `***` and sends it back means "keep the secret as it is". */
 export function keepMaskedSecrets(schema: TObject, current: Record<string, unknown>, incoming: Record<string, unknown>) {
   const out = { ...incoming };

@@ -23,7 +23,7 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
-import { maskSection } from '../config/masking.js';
+import { maskSections } from '../config/masking.js';
 import { BanService } from '../bans/service.js';
 import { AuditService } from '../audit/service.js';
 
@@ -60,7 +60,7 @@ export class ImportService {
       dry_run: made === null,
       server: (made ?? server) as ImportPlan['server'],
       files: draft.files,
-      sections: this.masked(adapter, draft.sections),
+      sections: maskSections(adapter.capabilities.config_generator!.sections, draft.sections),
       rotation: draft.rotation,
       mods: draft.mods,
       bans: draft.bans,
@@ -120,11 +120,6 @@ export class ImportService {
       draft.sections[section] = rest;
     }
     return out;
-  }
-
-  private masked(adapter: AdapterDefinition, sections: ConfigValues): ConfigValues {
-    const schemas = adapter.capabilities.config_generator!.sections;
-    return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name]!, data) : data]));
   }
 
   /**

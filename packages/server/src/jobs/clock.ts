@@ -126,6 +126,9 @@ export async function settlesWithin(clock: Clock, promise: Promise<unknown>, ms:
 /** The clock's time, ISO 8601: what records are stamped with. */
 export const isoNow = (clock: Clock) => new Date(clock.now()).toISOString();
 
+/** A time (milliseconds since the epoch), ISO 8601. */
+export const isoAt = (ms: number) => new Date(ms).toISOString();
+
 /** The time `ms` before now, ISO 8601: a retention's cutoff. */
 export const isoAgo = (clock: Clock, ms: number) => new Date(clock.now() - ms).toISOString();
 

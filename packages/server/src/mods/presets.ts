@@ -2,24 +2,18 @@ import type { IncomingMessage } from 'node:http';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Actor, type LauncherPresetFormat, type PresetMod } from '@garrison/core';
+import { ApiError, type Actor, type LauncherPresetFormat, type PresetDiff as PresetDiffSchema, type PresetMod, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import { serverDir } from '../servers/context.js';
 import { receiveFile } from '../missions/upload.js';
 import { ModService } from './service.js';
+import { ServerService } from '../servers/service.js';
 
 /** A preset is a page of a few hundred rows; a bigger document is not one. */
 export const PRESET_LIMIT_BYTES = 1024 * 1024;
 
-export interface PresetDiff {
-  preset: { kind: string; name: string | null };
-  matched: { id?: string; name: string; folder: string }[];
-  missing: { id?: string; name: string }[];
-  extra: { folder: string }[];
-  dlc: { app_id: string; name: string }[];
-  applied: boolean;
-}
+export type PresetDiff = Static<typeof PresetDiffSchema>;
 
 /**
  * The game launcher's presets against the server's mods: Workshop entries carry only an id, so each is
@@ -30,6 +24,7 @@ export class ModPresets {
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(ModService) private readonly mods: ModService,
+    @inject(ServerService) private readonly servers: ServerService,
   ) {}
 
   private async format(serverId: number): Promise<LauncherPresetFormat> {
@@ -82,7 +77,7 @@ export class ModPresets {
   /** The enabled client mods as a preset: Workshop ids from their folders, the others as local mods. */
   async export(serverId: number): Promise<{ filename: string; mediaType: string; content: string }> {
     const format = await this.format(serverId);
-    const row = await this.mods.serverRow(serverId);
+    const row = await this.servers.row(serverId);
     const mods: PresetMod[] = (await this.mods.described(serverId))
       .filter((m) => m.enabled && !m.is_server_mod)
       .map((m) => ({ name: m.display_name ?? m.name, workshop_id: m.workshop_id ?? null, local_folder: m.workshop_id ? null : m.name }));

@@ -1,18 +1,11 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, enabledModsOf, type Actor, type EnabledMod, type ModManager } from '@garrison/core';
+import { ApiError, enabledModsOf, type Actor, type EnabledMod, type Mod, type ModManager, type Static } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 
-export interface ModEntry {
-  name: string;
-  folder_path: string;
-  enabled: boolean;
-  is_server_mod: boolean;
-  workshop_id?: string;
-  display_name?: string;
-}
+export type ModEntry = Static<typeof Mod>;
 
 /** Mod folders on disk, and the enabled list kept in the config (migrated from the older bare list on read). */
 @injectable()
@@ -62,9 +55,6 @@ export class ModService {
     );
   }
 
-  serverRow(serverId: number) {
-    return this.servers.row(serverId);
-  }
 
   /** Replaces the enabled list; a config change landing between the read and the write gives 409 `VERSION_CONFLICT`. */
   async setEnabled(serverId: number, mods: EnabledMod[], actor: Actor): Promise<EnabledMod[]> {

@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { ApiError } from '@garrison/core';
+import { isoAt } from '../jobs/clock.js';
 
 /**
  * When a schedule's runs fall: croner reads the cron expression in the schedule's time zone and is
@@ -47,5 +48,5 @@ export function nextTimes(calendar: Calendar, after: number, count: number): num
 export function nextSlot(row: Calendar & { jitter_s: number }, after: number, random = Math.random): { next_slot_at: string | null; next_run_at: string | null } {
   const slot = nextTime(row, after);
   if (slot === null) return { next_slot_at: null, next_run_at: null };
-  return { next_slot_at: new Date(slot).toISOString(), next_run_at: new Date(slot + Math.floor(random() * (row.jitter_s + 1)) * 1000).toISOString() };
+  return { next_slot_at: isoAt(slot), next_run_at: isoAt(slot + Math.floor(random() * (row.jitter_s + 1)) * 1000) };
 }

@@ -4,14 +4,14 @@ import type { Actor, ScheduleStep, StepResult } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow } from '../db/repositories/schedules.js';
-import type { Clock } from '../jobs/clock.js';
+import { isoAt as iso, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { ScheduleActions } from './actions.js';
+import { pendingResults } from './steps.js';
 import type { RunConditions } from './conditions.js';
 
 /** How often a queued run looks whether the run before it has ended. */
 const QUEUE_CHECK_MS = 5_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** What every run uses, built once. */
 @injectable()
@@ -88,7 +88,7 @@ export class RunExecution {
       if (unmet) return this.finish('skipped', unmet);
     }
     const startedAt = this.options.startedAt ? Date.parse(this.options.startedAt) : clock.now();
-    const results: StepResult[] = (this.options.results ?? this.steps.map((s) => ({ at_s: s.at_s, action: s.action, status: 'pending', at: null, error: null }))).map((r) =>
+    const results: StepResult[] = (this.options.results ?? pendingResults(this.steps)).map((r) =>
       r.status === 'running' ? { ...r, status: 'failed', error: 'interrupted: the instance running it stopped; not done again' } : r,
     );
     await this.save({ status: 'running', started_at: iso(startedAt), steps: JSON.stringify(results) });

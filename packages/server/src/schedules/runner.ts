@@ -7,10 +7,11 @@ import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow } from '../db/repositories/schedules.js';
 import type { EventBus } from '../events/bus.js';
 import type { JobRunner } from '../jobs/runner.js';
-import type { Clock } from '../jobs/clock.js';
+import { isoAt as iso, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { AuditService } from '../audit/service.js';
 import { nextSlot } from './calendar.js';
+import { pendingResults, stepOf } from './steps.js';
 import { RunConditions } from './conditions.js';
 import { RunContext, RunExecution } from './execution.js';
 
@@ -18,7 +19,6 @@ import { RunContext, RunExecution } from './execution.js';
 export const LEASE_MS = 60_000;
 /** With misfire `skip`: how late a run may still start (a poll or two behind is not a missed run). */
 const ON_TIME_MS = 60_000;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * Runs schedules. One job polls the due rows (never a timer per schedule): each due run is claimed in
@@ -70,7 +70,7 @@ export class ScheduleRunner implements Lifecycle {
     const steps = await this.stepsOf(schedule.id);
     for (let shift = 0; ; shift++) {
       const now = this.clock.now();
-      const id = await this.repos.schedules.insertRun({ ...this.newRun(schedule.id, iso(now + shift), 'manual', now), status: 'running', steps: JSON.stringify(pending(steps)) });
+      const id = await this.repos.schedules.insertRun({ ...this.newRun(schedule.id, iso(now + shift), 'manual', now), status: 'running', steps: JSON.stringify(pendingResults(steps)) });
       if (id !== null) {
         this.execute(id, schedule, steps, actor, { conditions: false, startedAt: null });
         return id;
@@ -93,7 +93,7 @@ export class ScheduleRunner implements Lifecycle {
     const allowed = row.misfire_late_s === null ? ON_TIME_MS : row.misfire_late_s * 1000;
     const steps = await this.stepsOf(row.id);
     const missed = late > allowed ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}` : null;
-    const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: JSON.stringify(pending(steps)) };
+    const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: JSON.stringify(pendingResults(steps)) };
     const id = await this.repos.schedules.claim(run, { ...next, updated_at: iso(now) }, row.next_run_at);
     if (id === null) return; // another instance claimed it
     if (missed) return void this.publish(row, id, 'skipped', 'skipped', missed);
@@ -126,7 +126,7 @@ export class ScheduleRunner implements Lifecycle {
   }
 
   private async stepsOf(scheduleId: number): Promise<ScheduleStep[]> {
-    return (await this.repos.schedules.steps([scheduleId])).map((s) => ({ at_s: s.at_s, action: s.action as ScheduleStep['action'], payload: JSON.parse(s.payload), continue_on_failure: Boolean(s.continue_on_failure) }));
+    return (await this.repos.schedules.steps([scheduleId])).map(stepOf);
   }
 
   private newRun(scheduleId: number, dueAt: string, trigger: 'schedule' | 'manual', now: number) {
@@ -140,4 +140,3 @@ export class ScheduleRunner implements Lifecycle {
 
 export const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
 
-export const pending = (steps: ScheduleStep[]): StepResult[] => steps.map((s) => ({ at_s: s.at_s, action: s.action, status: 'pending', at: null, error: null }));

@@ -4,20 +4,20 @@ import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow, StepRow } from '../db/repositories/schedules.js';
-import { isoNow, type Clock } from '../jobs/clock.js';
+import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { AuditService } from '../audit/service.js';
 import { assertCalendar, nextSlot, nextTimes } from './calendar.js';
 import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
+import { stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   let next: string[] = [];
   try {
-    next = row.enabled ? nextTimes(row, now, 5).map((t) => iso(t)!) : [];
+    next = row.enabled ? nextTimes(row, now, 5).map(isoAt) : [];
   } catch {
     /* an expression that no longer reads: the runner disables it */
   }
@@ -32,7 +32,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
     jitter_s: row.jitter_s,
     overlap: row.overlap,
     conditions: JSON.parse(row.conditions),
-    steps: steps.map((s) => ({ at_s: s.at_s, action: s.action as ScheduleStep['action'], payload: JSON.parse(s.payload), continue_on_failure: Boolean(s.continue_on_failure) })),
+    steps: steps.map(stepOf),
     next_run_at: row.enabled ? row.next_run_at : null,
     next_runs: next,
     disabled_reason: row.disabled_reason,
@@ -152,6 +152,3 @@ export class ScheduleService {
   }
 }
 
-function stepRows(steps: ScheduleStep[]): Omit<StepRow, 'schedule_id'>[] {
-  return steps.map((s, idx) => ({ idx, at_s: s.at_s, action: s.action, payload: JSON.stringify(s.payload ?? {}), continue_on_failure: Boolean(s.continue_on_failure) }));
-}

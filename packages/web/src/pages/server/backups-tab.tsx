@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction } from '../../components/problem.js';
+import { fileNamePart, saveFile } from '../../components/save-file.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
@@ -36,13 +37,9 @@ export function BackupsTab({ server }: TabProps) {
   };
   const restore = (b: Backup) => action.run(async () => setNotice((await client.backups.restore(server.id, b.id)).message));
   const remove = (b: Backup) => action.run(async () => (await client.backups.delete(server.id, b.id), reload()));
-  // The download needs the bearer token, which a plain link cannot carry: fetched, then handed over as a file.
   const download = (b: Backup) =>
     action.run(async () => {
-      const blob = await client.backups.download(server.id, b.id);
-      const url = URL.createObjectURL(blob);
-      Object.assign(document.createElement('a'), { href: url, download: `${server.name.replace(/[^A-Za-z0-9._-]+/g, '_')}-backup-${b.id}.tar.gz` }).click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(await client.backups.download(server.id, b.id), `${fileNamePart(server.name)}-backup-${b.id}.tar.gz`);
     });
   const stopped = IDLE_STATUSES.includes(server.status);
 

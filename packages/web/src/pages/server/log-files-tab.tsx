@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction } from '../../components/problem.js';
+import { saveFile } from '../../components/save-file.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
@@ -16,14 +17,10 @@ export function LogFilesTab({ server }: TabProps) {
   const action = useAction();
   const [fetching, setFetching] = useState<string | null>(null);
 
-  // The download needs the bearer token, which a plain link cannot carry: fetch it, then hand it over as a file.
   const download = async (file: LogFile) => {
     setFetching(file.filename);
     await action.run(async () => {
-      const text = await client.logs.download(server.id, file.filename);
-      const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
-      Object.assign(document.createElement('a'), { href: url, download: file.filename }).click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(await client.logs.download(server.id, file.filename), file.filename);
     });
     setFetching(null);
   };

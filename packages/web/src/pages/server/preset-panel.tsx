@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction } from '../../components/problem.js';
+import { fileNamePart, saveFile } from '../../components/save-file.js';
 
 type Diff = ResponseOf<Endpoints['importModPreset']>;
 
@@ -29,13 +30,9 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
       setDiff(await client.mods.importPreset(serverId, preset, { apply: true }));
       onApplied();
     });
-  // The download needs the bearer token, which a plain link cannot carry: fetched, then handed over as a file.
   const download = () =>
     action.run(async () => {
-      const html = await client.mods.exportPreset(serverId);
-      const url = URL.createObjectURL(new Blob([html], { type: 'text/html' }));
-      Object.assign(document.createElement('a'), { href: url, download: `${serverName.replace(/[^A-Za-z0-9._-]+/g, '_') || 'preset'}.html` }).click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveFile(await client.mods.exportPreset(serverId), `${fileNamePart(serverName) || 'preset'}.html`, 'text/html');
     });
 
   return (

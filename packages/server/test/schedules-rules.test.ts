@@ -45,8 +45,10 @@ describe('schedule conditions and overlap', () => {
 
   it('skips a run whose conditions do not hold, with the reason; run now ignores them', async () => {
     const s = await createServer(h);
-    const whenRunning = await schedule(s.id, { conditions: { when_running: true }, steps: [{ at_s: 0, ...TRY }] });
-    const crowded = await schedule(s.id, { conditions: { players_min: 1, hold_s: 30 }, steps: [{ at_s: 0, ...TRY }] });
+    // A poll that fell behind the fake clock must not turn these into misfires: only the conditions skip here.
+    const misfire = { run_if_late_by_s: 3600 };
+    const whenRunning = await schedule(s.id, { conditions: { when_running: true }, misfire, steps: [{ at_s: 0, ...TRY }] });
+    const crowded = await schedule(s.id, { conditions: { players_min: 1, hold_s: 30 }, misfire, steps: [{ at_s: 0, ...TRY }] });
     await advance(clock, 60_000);
     const [first] = await runsWhen(s.id, whenRunning, (all) => all.length > 0 && all[0]!.status !== 'running', 'the first run');
     assert.equal(first!.status, 'skipped');
@@ -65,8 +67,10 @@ describe('schedule conditions and overlap', () => {
   it('skips a run due while the one before still runs (overlap skip), or queues it (overlap queue)', async () => {
     const s = await createServer(h);
     const steps = [{ at_s: 0, ...TRY }, { at_s: 150, ...TRY }]; // each run lasts two and a half minutes
-    const skips = await schedule(s.id, { overlap: 'skip', steps });
-    const queues = await schedule(s.id, { overlap: 'queue', steps });
+    // Runs found late by a poll that fell behind the fake clock (a busy machine) still run: here only overlap skips.
+    const misfire = { run_if_late_by_s: 3600 };
+    const skips = await schedule(s.id, { overlap: 'skip', misfire, steps });
+    const queues = await schedule(s.id, { overlap: 'queue', misfire, steps });
     await advance(clock, 4 * 60_000);
     await runsWhen(s.id, skips, (all) => all.some((r) => r.status === 'skipped' && /still running \(overlap: skip\)/.test(r.reason ?? '')), 'a run skipped for overlap');
     const queued = await runsWhen(s.id, queues, (all) => all.some((r) => r.status === 'queued'), 'a run waiting its turn');

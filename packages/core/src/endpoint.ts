@@ -37,6 +37,11 @@ export interface EndpointDef {
   envelope?: EnvelopeKind;
   /** The media type of a success answer that is not JSON (a file download, streamed as it is). */
   responseMediaType?: 'text/plain' | 'text/html' | 'application/gzip';
+  /**
+   * Needs the server's processes or files: served by the node that owns the server, to which any other
+   * instance forwards it (503 `NODE_UNAVAILABLE` while that node is offline).
+   */
+  onOwner?: true;
   /** Failures this endpoint may answer with, besides the ones every endpoint has. */
   errors?: ErrorCode[];
 }

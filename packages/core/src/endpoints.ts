@@ -15,6 +15,7 @@ import {
 } from './schemas/auth.js';
 import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
 import { Health, SystemStatus } from './schemas/system.js';
+import { ClusterNode, NodeIdParams, UpdateNodeRequest } from './schemas/nodes.js';
 import {
   CreatedServer,
   CreateServerRequest,
@@ -122,6 +123,16 @@ export const endpoints = {
     access: 'any', status: 200, response: SystemStatus, envelope: 'without-error',
   }),
 
+  // --- nodes (the instances of a cluster; one for a single instance)
+  listNodes: defineEndpoint({
+    operationId: 'listNodes', method: 'GET', path: '/nodes', tag: 'nodes', summary: 'The Garrison instances and whether each is alive',
+    access: 'any', status: 200, response: Type.Array(ClusterNode),
+  }),
+  updateNode: defineEndpoint({
+    operationId: 'updateNode', method: 'PUT', path: '/nodes/{node_id}', tag: 'nodes', summary: 'Drain a node (no new servers placed on it) or undrain it',
+    access: 'admin', params: NodeIdParams, body: UpdateNodeRequest, status: 200, response: ClusterNode, errors: ['NOT_FOUND'],
+  }),
+
   // --- servers
   listServers: defineEndpoint({
     operationId: 'listServers', method: 'GET', path: '/servers', tag: 'servers', summary: 'List servers',
@@ -146,34 +157,34 @@ export const endpoints = {
     access: 'any', params: ServerIdParams, status: 200, response: ServerDetail, errors: ['NOT_FOUND'],
   }),
   updateServer: defineEndpoint({
-    operationId: 'updateServer', method: 'PUT', path: '/servers/{server_id}', tag: 'servers', summary: 'Change a server',
+    operationId: 'updateServer', onOwner: true, method: 'PUT', path: '/servers/{server_id}', tag: 'servers', summary: 'Change a server',
     access: 'admin', params: ServerIdParams, body: UpdateServerRequest, status: 200, response: ServerDetail,
     errors: ['NOT_FOUND', 'EXE_NOT_ALLOWED', 'PORT_IN_USE'],
   }),
   deleteServer: defineEndpoint({
-    operationId: 'deleteServer', method: 'DELETE', path: '/servers/{server_id}', tag: 'servers', summary: 'Delete a stopped server',
+    operationId: 'deleteServer', onOwner: true, method: 'DELETE', path: '/servers/{server_id}', tag: 'servers', summary: 'Delete a stopped server',
     access: 'admin', params: ServerIdParams, status: 204, errors: ['NOT_FOUND', 'SERVER_NOT_STOPPED'],
   }),
 
   // --- lifecycle
   startServer: defineEndpoint({
-    operationId: 'startServer', method: 'POST', path: '/servers/{server_id}/start', tag: 'lifecycle', summary: 'Start the game process',
+    operationId: 'startServer', onOwner: true, method: 'POST', path: '/servers/{server_id}/start', tag: 'lifecycle', summary: 'Start the game process',
     access: 'admin', params: ServerIdParams, status: 200, response: StartResponse,
     errors: ['NOT_FOUND', 'EXE_NOT_ALLOWED', 'EXE_NOT_FOUND', 'INVALID_CONFIG', 'SERVER_ALREADY_RUNNING', 'PORT_IN_USE', 'CONFIG_WRITE_ERROR'],
   }),
   stopServer: defineEndpoint({
-    operationId: 'stopServer', method: 'POST', path: '/servers/{server_id}/stop', tag: 'lifecycle',
+    operationId: 'stopServer', onOwner: true, method: 'POST', path: '/servers/{server_id}/stop', tag: 'lifecycle',
     summary: 'Stop the game: shutdown through remote admin, killed after 30 s (at once with force)', access: 'admin',
     params: ServerIdParams, body: StopRequest, bodyOptional: true, status: 200, response: StoppedResponse,
     errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING'],
   }),
   restartServer: defineEndpoint({
-    operationId: 'restartServer', method: 'POST', path: '/servers/{server_id}/restart', tag: 'lifecycle', summary: 'Stop, then start',
+    operationId: 'restartServer', onOwner: true, method: 'POST', path: '/servers/{server_id}/restart', tag: 'lifecycle', summary: 'Stop, then start',
     access: 'admin', params: ServerIdParams, status: 200, response: StartResponse,
     errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING', 'EXE_NOT_ALLOWED', 'EXE_NOT_FOUND', 'INVALID_CONFIG', 'PORT_IN_USE', 'CONFIG_WRITE_ERROR'],
   }),
   killServer: defineEndpoint({
-    operationId: 'killServer', method: 'POST', path: '/servers/{server_id}/kill', tag: 'lifecycle', summary: 'Kill the game process at once',
+    operationId: 'killServer', onOwner: true, method: 'POST', path: '/servers/{server_id}/kill', tag: 'lifecycle', summary: 'Kill the game process at once',
     access: 'admin', params: ServerIdParams, status: 200, response: StoppedResponse, errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING'],
   }),
   listProcesses: defineEndpoint({
@@ -203,69 +214,69 @@ export const endpoints = {
   }),
 
   listLogFiles: defineEndpoint({
-    operationId: 'listLogFiles', method: 'GET', path: '/servers/{server_id}/logfiles', tag: 'live', summary: "The game's log files",
+    operationId: 'listLogFiles', onOwner: true, method: 'GET', path: '/servers/{server_id}/logfiles', tag: 'live', summary: "The game's log files",
     access: 'any', capability: 'log_parser', params: ServerIdParams, status: 200, response: Type.Array(LogFile), errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   downloadLogFile: defineEndpoint({
-    operationId: 'downloadLogFile', method: 'GET', path: '/servers/{server_id}/logfiles/{filename}/download', tag: 'live',
+    operationId: 'downloadLogFile', onOwner: true, method: 'GET', path: '/servers/{server_id}/logfiles/{filename}/download', tag: 'live',
     summary: 'One log file, as text', access: 'any', capability: 'log_parser', params: FileNameParams, status: 200, response: FileText,
     envelope: 'none', responseMediaType: 'text/plain', errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR'],
   }),
   deleteLogFile: defineEndpoint({
-    operationId: 'deleteLogFile', method: 'DELETE', path: '/servers/{server_id}/logfiles/{filename}', tag: 'live',
+    operationId: 'deleteLogFile', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/logfiles/{filename}', tag: 'live',
     summary: 'Delete a log file (not the one the running game writes)', access: 'admin', capability: 'log_parser', params: FileNameParams,
     status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'CONFLICT'],
   }),
 
   // --- missions
   listMissions: defineEndpoint({
-    operationId: 'listMissions', method: 'GET', path: '/servers/{server_id}/missions', tag: 'missions', summary: 'Mission files on the server',
+    operationId: 'listMissions', onOwner: true, method: 'GET', path: '/servers/{server_id}/missions', tag: 'missions', summary: 'Mission files on the server',
     access: 'any', capability: 'mission_manager', params: ServerIdParams, status: 200, response: MissionList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   uploadMission: defineEndpoint({
     ...missionUpload,
-    operationId: 'uploadMission', path: '/servers/{server_id}/missions', summary: 'Upload a mission file (multipart part `file`), streamed to disk',
+    operationId: 'uploadMission', onOwner: true, path: '/servers/{server_id}/missions', summary: 'Upload a mission file (multipart part `file`), streamed to disk',
   }),
   uploadMissionAlias: defineEndpoint({
     ...missionUpload,
-    operationId: 'uploadMissionAlias', path: '/servers/{server_id}/missions/upload', summary: 'The same upload, at the path of the design-stage variant',
+    operationId: 'uploadMissionAlias', onOwner: true, path: '/servers/{server_id}/missions/upload', summary: 'The same upload, at the path of the design-stage variant',
   }),
   getRotation: defineEndpoint({
     operationId: 'getRotation', method: 'GET', path: '/servers/{server_id}/missions/rotation', tag: 'missions', summary: 'The mission rotation',
     access: 'any', capability: 'mission_manager', params: ServerIdParams, status: 200, response: Rotation, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   setRotation: defineEndpoint({
-    operationId: 'setRotation', method: 'PUT', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
+    operationId: 'setRotation', onOwner: true, method: 'PUT', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
     summary: "Replace the rotation (guarded by the server section's config_version)", access: 'admin', capability: 'mission_manager',
     params: ServerIdParams, body: RotationUpdate, status: 200, response: Rotation,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'CONFIG_VERSION_CONFLICT', 'VALIDATION_ERROR'],
   }),
   deleteMission: defineEndpoint({
-    operationId: 'deleteMission', method: 'DELETE', path: '/servers/{server_id}/missions/{filename}', tag: 'missions',
+    operationId: 'deleteMission', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/missions/{filename}', tag: 'missions',
     summary: 'Delete a mission file that is not in the rotation', access: 'admin', capability: 'mission_manager', params: FileNameParams,
     status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'MISSION_IN_ROTATION', 'VALIDATION_ERROR'],
   }),
 
   // --- mods
   listMods: defineEndpoint({
-    operationId: 'listMods', method: 'GET', path: '/servers/{server_id}/mods', tag: 'mods', summary: "The mod folders beside the server's executable",
+    operationId: 'listMods', onOwner: true, method: 'GET', path: '/servers/{server_id}/mods', tag: 'mods', summary: "The mod folders beside the server's executable",
     access: 'any', capability: 'mod_manager', params: ServerIdParams, status: 200, response: ModList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   setEnabledMods: defineEndpoint({
-    operationId: 'setEnabledMods', method: 'PUT', path: '/servers/{server_id}/mods/enabled', tag: 'mods',
+    operationId: 'setEnabledMods', onOwner: true, method: 'PUT', path: '/servers/{server_id}/mods/enabled', tag: 'mods',
     summary: 'Replace the enabled mods (each a client or server mod); they load at the next start', access: 'admin', capability: 'mod_manager',
     params: ServerIdParams, body: EnabledModsUpdate, status: 200, response: EnabledModsResult,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'VERSION_CONFLICT'],
   }),
   importModPreset: defineEndpoint({
-    operationId: 'importModPreset', method: 'POST', path: '/servers/{server_id}/mods/preset', tag: 'mods',
+    operationId: 'importModPreset', onOwner: true, method: 'POST', path: '/servers/{server_id}/mods/preset', tag: 'mods',
     summary: 'Compare a launcher preset with the installed and enabled mods; with apply=true, enable its installed mods',
     notes: 'The preset HTML as the body (text/html) or as the multipart part `file`, 1 MiB at most. Workshop mods are matched by the id in their folder\'s meta.cpp, local mods by folder name.',
     access: 'admin', capability: 'mod_manager', params: ServerIdParams, query: PresetQuery, upload: true, body: PresetUpload, status: 200, response: PresetDiff,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'FILE_TOO_LARGE', 'VERSION_CONFLICT'],
   }),
   exportModPreset: defineEndpoint({
-    operationId: 'exportModPreset', method: 'GET', path: '/servers/{server_id}/mods/preset', tag: 'mods',
+    operationId: 'exportModPreset', onOwner: true, method: 'GET', path: '/servers/{server_id}/mods/preset', tag: 'mods',
     summary: "The enabled client mods as a launcher preset, for the server's players", access: 'any', capability: 'mod_manager',
     params: ServerIdParams, status: 200, response: Type.String(), envelope: 'none', responseMediaType: 'text/html', errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
@@ -295,7 +306,7 @@ export const endpoints = {
     access: 'admin', params: ScheduleIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
   }),
   runSchedule: defineEndpoint({
-    operationId: 'runSchedule', method: 'POST', path: '/servers/{server_id}/schedules/{schedule_id}/run', tag: 'schedules',
+    operationId: 'runSchedule', onOwner: true, method: 'POST', path: '/servers/{server_id}/schedules/{schedule_id}/run', tag: 'schedules',
     summary: "Run a schedule's steps now, whatever its conditions", access: 'admin', params: ScheduleIdParams, status: 202, response: RunStarted, errors: ['NOT_FOUND'],
   }),
   listScheduleRuns: defineEndpoint({
@@ -310,7 +321,7 @@ export const endpoints = {
     access: 'any', params: ServerIdParams, status: 200, response: Type.Array(Backup), errors: ['NOT_FOUND'],
   }),
   createBackup: defineEndpoint({
-    operationId: 'createBackup', method: 'POST', path: '/servers/{server_id}/backups', tag: 'backups',
+    operationId: 'createBackup', onOwner: true, method: 'POST', path: '/servers/{server_id}/backups', tag: 'backups',
     summary: "Back up the server's state (profile, generated files, BattlEye's folder with the bans; missions when asked)",
     notes: 'Answers at once with the backup, `running`; `backup` events follow its progress, and its status becomes `done` (with size and SHA-256) or `failed` (with the reason). A running server may be backed up: the manifest says so.',
     access: 'admin', params: ServerIdParams, body: CreateBackupRequest, bodyOptional: true, status: 202, response: Backup, errors: ['NOT_FOUND'],
@@ -320,7 +331,7 @@ export const endpoints = {
     access: 'any', params: BackupIdParams, status: 200, response: BackupDetail, errors: ['NOT_FOUND'],
   }),
   downloadBackup: defineEndpoint({
-    operationId: 'downloadBackup', method: 'GET', path: '/servers/{server_id}/backups/{backup_id}/download', tag: 'backups',
+    operationId: 'downloadBackup', onOwner: true, method: 'GET', path: '/servers/{server_id}/backups/{backup_id}/download', tag: 'backups',
     summary: 'The archive (tar.gz, streamed); it holds the config with its secrets', access: 'admin', params: BackupIdParams,
     status: 200, response: Type.String({ format: 'binary' }), envelope: 'none', responseMediaType: 'application/gzip', errors: ['NOT_FOUND', 'CONFLICT'],
   }),
@@ -329,19 +340,19 @@ export const endpoints = {
     access: 'admin', params: BackupIdParams, body: UpdateBackupRequest, status: 200, response: Backup, errors: ['NOT_FOUND'],
   }),
   restoreBackup: defineEndpoint({
-    operationId: 'restoreBackup', method: 'POST', path: '/servers/{server_id}/backups/{backup_id}/restore', tag: 'backups',
+    operationId: 'restoreBackup', onOwner: true, method: 'POST', path: '/servers/{server_id}/backups/{backup_id}/restore', tag: 'backups',
     summary: "Put a backup back: the server's files and config sections as they were (the server must be stopped)",
     notes: 'The checksum is verified first; the archive is extracted beside the server\'s folders and swapped in by renames; a failed restore leaves everything as it was.',
     access: 'admin', params: BackupIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'SERVER_NOT_STOPPED', 'CONFLICT', 'VALIDATION_ERROR'],
   }),
   deleteBackup: defineEndpoint({
-    operationId: 'deleteBackup', method: 'DELETE', path: '/servers/{server_id}/backups/{backup_id}', tag: 'backups', summary: 'Delete a backup and its archive (not while locked)',
+    operationId: 'deleteBackup', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/backups/{backup_id}', tag: 'backups', summary: 'Delete a backup and its archive (not while locked)',
     access: 'admin', params: BackupIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'CONFLICT'],
   }),
 
   // --- players and bans
   listPlayers: defineEndpoint({
-    operationId: 'listPlayers', method: 'GET', path: '/servers/{server_id}/players', tag: 'players', summary: 'Players on the server now',
+    operationId: 'listPlayers', onOwner: true, method: 'GET', path: '/servers/{server_id}/players', tag: 'players', summary: 'Players on the server now',
     access: 'any', params: ServerIdParams, status: 200, response: PlayerList, errors: ['NOT_FOUND'],
   }),
   playerHistory: defineEndpoint({
@@ -350,12 +361,12 @@ export const endpoints = {
     response: PlayerHistoryPage, errors: ['NOT_FOUND'],
   }),
   kickPlayer: defineEndpoint({
-    operationId: 'kickPlayer', method: 'POST', path: '/servers/{server_id}/players/{slot_id}/kick', tag: 'players',
+    operationId: 'kickPlayer', onOwner: true, method: 'POST', path: '/servers/{server_id}/players/{slot_id}/kick', tag: 'players',
     summary: 'Kick the player in a slot', access: 'admin', capability: 'remote_admin', params: PlayerSlotParams, body: KickRequest,
     status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR'],
   }),
   banPlayer: defineEndpoint({
-    operationId: 'banPlayer', method: 'POST', path: '/servers/{server_id}/players/{slot_id}/ban', tag: 'players',
+    operationId: 'banPlayer', onOwner: true, method: 'POST', path: '/servers/{server_id}/players/{slot_id}/ban', tag: 'players',
     summary: 'Ban the player in a slot by GUID, and kick them', access: 'admin', capability: 'remote_admin', params: PlayerSlotParams,
     body: PlayerBanRequest, status: 201, response: Ban,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR', 'VALIDATION_ERROR'],
@@ -365,15 +376,15 @@ export const endpoints = {
     access: 'any', params: ServerIdParams, query: BanListQuery, status: 200, response: Type.Array(Ban), errors: ['NOT_FOUND'],
   }),
   createBan: defineEndpoint({
-    operationId: 'createBan', method: 'POST', path: '/servers/{server_id}/bans', tag: 'bans', summary: 'Ban a GUID or an IP address',
+    operationId: 'createBan', onOwner: true, method: 'POST', path: '/servers/{server_id}/bans', tag: 'bans', summary: 'Ban a GUID or an IP address',
     access: 'admin', params: ServerIdParams, body: CreateBanRequest, status: 201, response: CreatedBan, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   }),
   revokeBan: defineEndpoint({
-    operationId: 'revokeBan', method: 'DELETE', path: '/servers/{server_id}/bans/{ban_id}', tag: 'bans', summary: 'Revoke a ban',
+    operationId: 'revokeBan', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/bans/{ban_id}', tag: 'bans', summary: 'Revoke a ban',
     access: 'admin', params: BanIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
   }),
   rconSay: defineEndpoint({
-    operationId: 'rconSay', method: 'POST', path: '/servers/{server_id}/rcon/say', tag: 'rcon', summary: 'Send a message to every player',
+    operationId: 'rconSay', onOwner: true, method: 'POST', path: '/servers/{server_id}/rcon/say', tag: 'rcon', summary: 'Send a message to every player',
     access: 'admin', capability: 'remote_admin', params: ServerIdParams, body: SayRequest, status: 200, response: MessageResponse,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_RCON_PASSWORD', 'SERVER_NOT_RUNNING', 'RCON_ERROR'],
   }),
@@ -413,7 +424,7 @@ export const endpoints = {
 
   // --- remote admin
   rconCommand: defineEndpoint({
-    operationId: 'rconCommand', method: 'POST', path: '/servers/{server_id}/rcon/command', tag: 'rcon',
+    operationId: 'rconCommand', onOwner: true, method: 'POST', path: '/servers/{server_id}/rcon/command', tag: 'rcon',
     summary: 'Run a remote-admin command on a running server', access: 'admin', capability: 'remote_admin',
     params: ServerIdParams, body: RconCommandRequest, status: 200, response: RconCommandResponse,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_RCON_PASSWORD', 'SERVER_NOT_RUNNING', 'RCON_ERROR'],

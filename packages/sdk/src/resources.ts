@@ -36,6 +36,12 @@ export function resources(c: { call: CallFn }) {
       health: (): Result<'health'> => c.call('health'),
       status: (): Result<'systemStatus'> => c.call('systemStatus'),
     },
+    /** The Garrison instances (nodes) of a cluster; one for a single instance. */
+    nodes: {
+      list: (): Result<'listNodes'> => c.call('listNodes'),
+      /** Draining: no new servers are placed on the node. */
+      update: (node_id: string, body: Body<'updateNode'>): Result<'updateNode'> => c.call('updateNode', { params: { node_id }, body }),
+    },
     servers: {
       list: (query: Query<'listServers'> = {}): Result<'listServers'> => c.call('listServers', { query }),
       create: (body: Body<'createServer'>): Result<'createServer'> => c.call('createServer', { body }),

@@ -41,6 +41,9 @@ describe('the SDK on every endpoint', () => {
     // System, games, users.
     assert.equal((await client.system.health()).status, 'ok');
     assert.equal(typeof (await client.system.status()).total_servers, 'number');
+    const [node] = await client.nodes.list();
+    assert.equal(node!.online, true);
+    assert.equal((await client.nodes.update(node!.id, { draining: false })).draining, false);
     assert.ok((await client.games.list()).length >= 1);
     assert.equal((await client.games.get('gamea')).game_type, 'gamea');
     assert.ok((await client.games.configSchema('gamea')).server);

@@ -13,6 +13,7 @@ import { listen } from './http/server.js';
 import type { HubStats } from './ws/hub.js';
 import { UserService } from './auth/service.js';
 import { consoleBuilt } from './web-console/serve.js';
+import { checkClusterSettings, checkDatabaseForCluster, isCluster } from './cluster/mode.js';
 
 export interface RunningServer {
   url: string;
@@ -49,6 +50,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
   const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
   try {
+    checkClusterSettings(settings, db.dialect);
     return await serve(settings, logger, adapters, db, clock);
   } catch (err) {
     await db.knex.destroy();
@@ -61,6 +63,7 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   await migrate(db, clock);
   logger.info({ database: db.safeUrl }, 'database ready');
   const nodeId = nodeIdOf(settings);
+  if (isCluster(settings)) logger.info({ node: nodeId, database_version: await checkDatabaseForCluster(db.knex), nats: settings.natsUrl }, 'joining the cluster');
   const container = compose(settings, logger, db, adapters, clock, nodeId);
   const firstAdmin = await container.resolve(UserService).ensureFirstAdmin();
   const lifecycles = new Lifecycles(logger);

@@ -43,6 +43,12 @@ import { RunContext } from './schedules/execution.js';
 import { BackupService } from './backups/service.js';
 import { BackupRestore } from './backups/restore.js';
 import { DatabaseBackups } from './backups/database.js';
+import { NodeService } from './nodes/service.js';
+import { ClusterEvents } from './cluster/event-bridge.js';
+import { ClusterLeases } from './cluster/leases.js';
+import { Forwarder } from './cluster/forwarding.js';
+import { RemoteFigures } from './cluster/remote-figures.js';
+import { RateLimits } from './cluster/rate-limits.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -65,7 +71,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,
@@ -83,6 +89,10 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
   const jobs = container.resolve(TOKENS.Jobs);
   return [
     ['jobs', { stop: () => jobs.stop() }],
+    ['cluster events', container.resolve(ClusterEvents)],
+    ['nodes', container.resolve(NodeService)],
+    ['remote figures', container.resolve(RemoteFigures)],
+    ['rate limits', container.resolve(RateLimits)],
     ['audit', container.resolve(AuditService)],
     ['remote admin', container.resolve(RemoteAdminService)],
     ['processes', container.resolve(ProcessService)],

@@ -52,6 +52,15 @@ export interface Settings {
   missionUploadLimitBytes: number;
   /** This instance's id: it owns the processes it runs. Null: generated once into the data dir. */
   nodeId: string | null;
+  /** The address this instance's peers reach it at (`http://host:port`); null: its own listening address. */
+  advertiseUrl: string | null;
+  /** Set on MySQL/MariaDB: the instances sharing the database form a cluster, their events carried by NATS. */
+  natsUrl: string | null;
+  /** Signs the requests one instance forwards to another; the same on every instance of a cluster. */
+  clusterSecret: string | null;
+  /** How often this instance says it is alive; a node silent for nodeOfflineAfterMs is offline. */
+  nodeHeartbeatMs: number;
+  nodeOfflineAfterMs: number;
   /** The game type of a server created without one. */
   defaultGameType: string;
 }
@@ -127,6 +136,11 @@ const DEFAULTS: Settings = {
   historyRetentionDays: 180,
   missionUploadLimitBytes: 500 * 1024 * 1024,
   nodeId: null,
+  advertiseUrl: null,
+  natsUrl: null,
+  clusterSecret: null,
+  nodeHeartbeatMs: 2_000,
+  nodeOfflineAfterMs: 10_000,
   defaultGameType: 'gamea',
 };
 
@@ -200,6 +214,39 @@ export const SETTINGS: readonly SettingSpec[] = [
       return raw;
     },
   },
+  {
+    key: 'advertiseUrl',
+    env: 'GARRISON_ADVERTISE_URL',
+    shownDefault: 'the listening address',
+    meaning: "http(s)://host:port at which the other instances of a cluster reach this one's API",
+    parse: (raw, name) => {
+      if (!/^https?:\/\/[^/?#\s]+\/?$/.test(raw)) throw new SettingError(`${name} must be http://host:port or https://host:port; got ${JSON.stringify(raw)}`);
+      return raw.replace(/\/$/, '');
+    },
+  },
+  {
+    key: 'natsUrl',
+    env: 'GARRISON_NATS_URL',
+    shownDefault: 'none (one instance)',
+    meaning: 'nats://host:4222 (comma-separated for several): with MySQL/MariaDB, the instances on one database form a cluster',
+    parse: (raw, name) => {
+      const urls = raw.split(',').map((u) => u.trim());
+      if (urls.some((u) => !/^(nats|tls):\/\/[^/?#\s]+$/.test(u))) throw new SettingError(`${name} must be nats://host:port (comma-separated for several); got ${JSON.stringify(raw)}`);
+      return urls.join(',');
+    },
+  },
+  {
+    key: 'clusterSecret',
+    env: 'GARRISON_CLUSTER_SECRET',
+    shownDefault: 'none',
+    meaning: 'signs the requests instances forward to each other; the same on every instance, at least 32 characters',
+    parse: (raw, name) => {
+      if (raw.length < 32) throw new SettingError(`${name} must be at least 32 characters`);
+      return raw;
+    },
+  },
+  { key: 'nodeHeartbeatMs', env: 'GARRISON_NODE_HEARTBEAT_MS', meaning: 'how often an instance of a cluster says it is alive', parse: integer(100) },
+  { key: 'nodeOfflineAfterMs', env: 'GARRISON_NODE_OFFLINE_AFTER_MS', meaning: "a node silent this long is offline: its servers show status unknown and requests for them 503", parse: integer(500) },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
 ];
 

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Settings } from './settings.js';
 import type { Repositories } from './db/repositories/index.js';
 import type { AdapterRegistry } from './plugins/registry.js';
-import type { EventBus } from './events/bus.js';
+import type { InProcessEventBus } from './events/bus.js';
 import type { Clock } from './jobs/clock.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { Database } from './db/connection.js';
@@ -14,7 +14,7 @@ export const TOKENS = {
   Logger: Symbol('Logger') as InjectionToken<Logger>,
   Repositories: Symbol('Repositories') as InjectionToken<Repositories>,
   Adapters: Symbol('Adapters') as InjectionToken<AdapterRegistry>,
-  Events: Symbol('Events') as InjectionToken<EventBus>,
+  Events: Symbol('Events') as InjectionToken<InProcessEventBus>,
   Clock: Symbol('Clock') as InjectionToken<Clock>,
   Jobs: Symbol('Jobs') as InjectionToken<JobRunner>,
   /** This instance's id: the owner of the processes it runs. */

@@ -66,7 +66,7 @@ describe('the OpenAPI document, read by third-party tools', () => {
         `import type { paths, components } from './api.js';
 type Server = paths['/servers/{server_id}']['get']['responses']['200']['content']['application/json'];
 export const port = (s: Server): number => s.data.game_port;
-export const status = (s: Server): 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'error' => s.data.status;
+export const status = (s: Server): 'starting' | 'running' | 'stopping' | 'stopped' | 'crashed' | 'error' | 'unknown' => s.data.status;
 type Created = paths['/servers']['post']['responses']['201']['content']['application/json'];
 export const rcon = (c: Created): number => c.data.rcon_port;
 type Failure = components['schemas']['FailureEnvelope'];

@@ -10,6 +10,8 @@ const LIST_FIELDS = [
   'player_count', 'ram_mb', 'rcon_port', 'restart_count', 'started_at', 'status', 'headless_clients',
   // Beyond the spec's fields: what the console shows at a glance.
   'hostname', 'max_players', 'mission', 'warnings',
+  // The node that runs it (a single instance: its own id) and whether that node is alive.
+  'node_id', 'node_online',
 ].sort();
 const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds', 'backup_keep', 'backup_exclude'].sort();
 

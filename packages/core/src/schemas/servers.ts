@@ -8,7 +8,8 @@ export const ServerStatus = Type.Union([
   Type.Literal('stopped'),
   Type.Literal('crashed'),
   Type.Literal('error'),
-]);
+  Type.Literal('unknown'),
+], { description: '`unknown`: the node that runs the server is offline, so nobody can tell (never taken for stopped).' });
 export type ServerStatus = Static<typeof ServerStatus>;
 
 /** Statuses in which a process exists (or is being brought up or down). */
@@ -52,6 +53,8 @@ export const ServerListItem = Type.Object(
     hostname: Nullable(Type.String({ description: "The name players see in the game's server browser (from the config), when the game has one." })),
     max_players: Nullable(Type.Integer({ description: 'The player limit from the config, when the game has one.' })),
     mission: Nullable(Type.String({ description: 'The mission the game last said it plays (from its log), while it runs.' })),
+    node_id: Type.String({ description: 'The node (Garrison instance) that runs the server\'s processes and keeps its files.' }),
+    node_online: Type.Boolean({ description: 'Whether that node is alive; while it is not, `status` is `unknown`.' }),
     warnings: Type.Array(ServerWarning, {
       description: 'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), `restart_needed` (the config changed since the running process started).',
     }),
@@ -85,6 +88,7 @@ export const CreateServerRequest = Type.Object(
     headless_clients: Type.Optional(HeadlessClients),
     backup_keep: Type.Optional(BackupKeep),
     backup_exclude: Type.Optional(BackupExclude),
+    node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'The node to run it on (its files and processes live there); the instance that takes the request when left out.' })),
   },
   { additionalProperties: false },
 );

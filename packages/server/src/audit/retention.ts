@@ -5,11 +5,12 @@ import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { AuditService } from './service.js';
 import { PlayerService } from '../players/service.js';
+import { ClusterLeases } from '../cluster/leases.js';
 
 const EVERY_MS = 3_600_000;
 const JITTER_MS = 5 * 60_000;
 
-/** The audit trail and the player history kept for `historyRetentionDays`: pruned at start and every hour. */
+/** The audit trail and the player history kept for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
 @injectable()
 export class HistoryRetention implements Lifecycle {
   private job: Job | null = null;
@@ -19,11 +20,18 @@ export class HistoryRetention implements Lifecycle {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(PlayerService) private readonly players: PlayerService,
+    @inject(ClusterLeases) private readonly leases: ClusterLeases,
   ) {}
 
   start(): void {
     const days = this.settings.historyRetentionDays;
-    this.job = this.jobs.every({ name: 'history.prune', everyMs: EVERY_MS, jitterMs: JITTER_MS, run: async () => void (await Promise.all([this.audit.prune(days), this.players.prune(days)])) });
+    this.job = this.jobs.every({ name: 'history.prune', everyMs: EVERY_MS, jitterMs: JITTER_MS, run: async () => void (await this.prune(days)) });
+  }
+
+  /** Once in the cluster per hour; the deletes land only while the lease is this instance's. */
+  async prune(days: number): Promise<{ ran: boolean; deleted: number }> {
+    const outcome = await this.leases.once('history.prune', EVERY_MS, async (fence) => (await Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence)])).reduce((a, b) => a + b, 0));
+    return outcome.ran ? { ran: true, deleted: outcome.result } : { ran: false, deleted: 0 };
   }
 
   stop(): void {

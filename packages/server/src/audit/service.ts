@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type Actor, type AuditEvent, type AuditEventType } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
+import type { Fence } from '../db/repositories/leases.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AuditRow } from '../db/repositories/server-events.js';
 import type { EventBus } from '../events/bus.js';
@@ -63,8 +64,8 @@ export class AuditService implements Lifecycle {
   }
 
   /** Drops entries older than `days`; run by the history retention job. */
-  async prune(days: number): Promise<void> {
-    await this.repos.audit.pruneBefore(isoAgo(this.clock, days * 86_400_000));
+  async prune(days: number, fence?: Fence): Promise<number> {
+    return this.repos.audit.pruneBefore(isoAgo(this.clock, days * 86_400_000), fence);
   }
 
   async list(serverId: number, query: { limit?: number; offset?: number; event_type?: AuditEventType }): Promise<{ total: number; events: AuditEvent[] }> {

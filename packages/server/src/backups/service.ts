@@ -17,7 +17,7 @@ import { serverContext } from '../servers/context.js';
 import { ConfigService } from '../config/service.js';
 import { maskSections } from '../config/masking.js';
 import { AuditService } from '../audit/service.js';
-import { SERVICE_VERSION } from '../system/routes.js';
+import { SERVICE_VERSION } from '../system/version.js';
 import { choose, writeArchive } from './archive.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */

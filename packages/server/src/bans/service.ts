@@ -132,7 +132,7 @@ export class BanService implements Lifecycle {
   /** The periodic pass: every server whose file changed since its last pass, or that has lines to move. */
   async passAll(): Promise<void> {
     const pending = new Set(await this.repos.bans.serversWithPendingLines(new Date(this.clock.now())));
-    for (const row of await this.servers.all()) {
+    for (const row of await this.servers.owned()) {
       if (pending.has(row.id)) await this.sync(row.id);
       else await this.syncIfChanged(row);
     }

@@ -4,6 +4,7 @@ import type { Settings } from '../settings.js';
 import { startServer, type RunningServer } from '../app.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
+import { SettingError } from '../settings.js';
 
 /** Runs the service until SIGTERM or SIGINT, then stops as decisions.md says: games keep running. */
 export async function serve(settings: Settings): Promise<void> {
@@ -48,7 +49,7 @@ export async function serve(settings: Settings): Promise<void> {
 
 function reportStartFailure(err: unknown, settings: Settings, logger: Logger): void {
   if (err instanceof PluginLoadError) logger.fatal({ phase: err.phase, source: err.source, hint: err.hint }, err.message);
-  else if (err instanceof DatabaseUnavailableError) logger.fatal(err.message);
+  else if (err instanceof DatabaseUnavailableError || err instanceof SettingError) logger.fatal(err.message);
   else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
   else logger.fatal({ err }, 'start-up failed');
 }

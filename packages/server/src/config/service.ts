@@ -239,7 +239,7 @@ export class ConfigService {
     const recordChanges = Object.fromEntries(recordFields.filter((f) => merged[f] !== server[f]).map((f) => [f, merged[f]]));
     const write = async () => {
       if ('rcon_port' in recordChanges) {
-        await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, serverId);
+        await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, server.node_id ?? '', serverId);
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
       return this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch);

@@ -46,6 +46,7 @@ function errorCodesOf(endpoint: EndpointDef): ErrorCode[] {
   if (endpoint.access === 'admin') codes.add('FORBIDDEN');
   if (endpoint.params && 'server_id' in endpoint.params.properties) codes.add('NOT_FOUND');
   if (endpoint.capability) codes.add('NOT_SUPPORTED');
+  if (endpoint.onOwner) codes.add('NODE_UNAVAILABLE');
   codes.add('RATE_LIMITED');
   codes.add('INTERNAL_ERROR');
   return [...codes].sort();

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { bearerToken } from '../auth/authenticate.js';
+import type { RateLimits } from '../cluster/rate-limits.js';
 
-const WINDOW_SECONDS = 60;
-
-const limiter = (points: number) => (points > 0 ? new RateLimiterMemory({ points, duration: WINDOW_SECONDS }) : null);
 
 /**
  * The budget left, on every counted answer (429s too), in the widely used form of the IETF draft
@@ -27,10 +25,12 @@ function budgetHeaders(points: number, res: RateLimiterRes): Record<string, stri
  * the spec names. Token-less requests are public reads or are refused with 401 at once. Answers 429
  * `RATE_LIMITED` with `Retry-After`.
  */
-export function rateLimitMiddleware(settings: Settings): Middleware {
-  const login = limiter(settings.loginRateLimit);
-  const general = limiter(settings.rateLimit);
+export function rateLimitMiddleware(settings: Settings, limits: RateLimits): Middleware {
+  const login = limits.limiter('login', settings.loginRateLimit);
+  const general = limits.limiter('general', settings.rateLimit);
   return async (ctx, next) => {
+    // A request a peer forwarded was counted where the client sent it.
+    if (ctx.state.forwardedBy) return next();
     const isLogin = ctx.method === 'POST' && ctx.path === '/api/auth/login';
     const token = isLogin ? null : bearerToken(ctx);
     const active = isLogin ? login : token ? general : null;

@@ -16,6 +16,7 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { successBody } from './envelope.js';
 import { InputValidator } from './validation.js';
 import type { ReadCache, ReadSources } from '../db/read-cache.js';
+import { FORWARDED, type Forwarder } from '../cluster/forwarding.js';
 
 export interface HandlerInput<E extends EndpointDef> {
   params: ParamsOf<E>;
@@ -38,6 +39,8 @@ export interface RouteDependencies {
   adapters: AdapterRegistry;
   /** Kept answers of the routes that reuse theirs, as the bytes sent. */
   answers: ReadCache<string>;
+  /** Sends what needs a server's processes or files to the node that owns the server. */
+  forwarder: Forwarder;
 }
 
 export interface RouteOptions {
@@ -91,6 +94,11 @@ export class RouteTable {
         if (endpoint.access === 'admin' && principal?.role !== 'admin') {
           throw new ApiError('FORBIDDEN', 'this action needs the admin role');
         }
+        if (endpoint.onOwner) {
+          const serverId = Number(ctx.params.server_id);
+          const owner = Number.isSafeInteger(serverId) && serverId > 0 ? await deps.forwarder.ownerOf(serverId, ctx) : null;
+          if (owner) return deps.forwarder.relay(ctx, owner);
+        }
         const answer = async () => {
           const input = {
             params: params ? params.parse(ctx.params) : {},
@@ -118,6 +126,7 @@ export class RouteTable {
           return;
         }
         const data = await answer();
+        if ((data as unknown) === FORWARDED) return;
         ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
       });

@@ -39,6 +39,9 @@ import { scheduleRoutes } from '../schedules/routes.js';
 import { BackupService } from '../backups/service.js';
 import { BackupRestore } from '../backups/restore.js';
 import { backupRoutes } from '../backups/routes.js';
+import { NodeService } from '../nodes/service.js';
+import { Forwarder } from '../cluster/forwarding.js';
+import { nodeRoutes } from '../nodes/routes.js';
 
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
@@ -46,7 +49,8 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   authRoutes(routes, c.resolve(UserService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters));
-  serverRoutes(routes, servers);
+  serverRoutes(routes, servers, c.resolve(NodeService), c.resolve(Forwarder));
+  nodeRoutes(routes, c.resolve(NodeService));
   importRoutes(routes, c.resolve(ImportService));
   lifecycleRoutes(routes, c.resolve(Supervisor));
   processRoutes(routes, c.resolve(ProcessService));

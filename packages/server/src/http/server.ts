@@ -21,8 +21,12 @@ import { UserService } from '../auth/service.js';
 import { ServerService } from '../servers/service.js';
 import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
-import { SERVICE_VERSION } from '../system/routes.js';
+import { SERVICE_VERSION } from '../system/version.js';
 import { implementRoutes } from './routes.js';
+import { Forwarder } from '../cluster/forwarding.js';
+import { RateLimits } from '../cluster/rate-limits.js';
+import { isCluster } from '../cluster/mode.js';
+import { NodeService } from '../nodes/service.js';
 
 /** Longer than the clients' and proxies' own idle time-outs (nginx keeps upstream connections 60 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -42,12 +46,15 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const adapters = container.resolve(TOKENS.Adapters);
   const tableVersions = new TableVersions(db.knex);
   const servers = container.resolve(ServerService);
-  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions));
+  // In a cluster a user deleted (or demoted) through another instance must be refused here at once, not
+  // a second later: each request reads its user (by primary key) instead of reusing a checked token.
+  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, isCluster(settings) ? 0 : 1_000));
 
+  const forwarder = container.resolve(Forwarder);
   const routes = new RouteTable();
   implementRoutes(routes, container);
   const router = new Router();
-  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions) });
+  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions), forwarder });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApi;
@@ -59,8 +66,12 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   app.use(boundUnreadBody());
   app.use(errorMiddleware(logger));
   app.use(requireHost());
+  app.use(async (ctx, next) => {
+    ctx.state.forwardedBy = forwarder.forwardedBy(ctx);
+    await next();
+  });
   app.use(webConsole());
-  app.use(rateLimitMiddleware(settings));
+  app.use(rateLimitMiddleware(settings, container.resolve(RateLimits)));
   app.use(router.routes());
 
   // Host is checked by requireHost, so that its absence is answered in the envelope like every failure.
@@ -79,6 +90,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   });
   const { port } = http.address() as AddressInfo;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  await container.resolve(NodeService).listeningAt(`http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`);
   return {
     url: `http://${host}:${port}`,
     port,
@@ -89,6 +101,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
       http.closeIdleConnections();
       await hub.close();
       await closed;
+      forwarder.close();
     },
   };
 }

@@ -38,6 +38,7 @@ export class ImportService {
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(BanService) private readonly bans: BanService,
@@ -54,7 +55,7 @@ export class ImportService {
     const rcon_port = draft.rcon_port ?? game_port + 3;
     if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
     const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
-    await assertPortsFree(this.repos.servers, server);
+    await assertPortsFree(this.repos.servers, server, this.nodeId);
     const inFolder = (file: string) => (file.startsWith(`${files.root}/`) ? file.slice(files.root.length + 1) : file);
     const plan = (made: Record<string, unknown> | null): ImportPlan => ({
       dry_run: made === null,

@@ -4,6 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
+import { ClusterLeases } from '../cluster/leases.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -58,13 +59,14 @@ export class LogService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
+    @inject(ClusterLeases) private readonly leases: ClusterLeases,
   ) {
     this.lineStore = new LineStore(jobs, (serverId, lines) => this.store(serverId, lines));
   }
 
   start(): void {
     this.stopWatching = this.watchers.add('logs', this);
-    this.agePruner = this.jobs.every({ name: 'logs.prune-age', everyMs: AGE_PRUNE_EVERY_MS, run: () => this.repos.logLines.pruneBefore(isoAgo(this.clock, this.settings.logRetentionDays * 86_400_000)) });
+    this.agePruner = this.jobs.every({ name: 'logs.prune-age', everyMs: AGE_PRUNE_EVERY_MS, run: async () => void await this.leases.once('logs.prune-age', AGE_PRUNE_EVERY_MS, () => this.repos.logLines.pruneBefore(isoAgo(this.clock, this.settings.logRetentionDays * 86_400_000))) });
   }
 
   /** Lets in-flight work finish; stored offsets let a later start pick up where this one left. */

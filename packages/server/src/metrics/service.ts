@@ -2,6 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type MetricsPoint as MetricsPointSchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
+import { ClusterLeases } from '../cluster/leases.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { EventBus } from '../events/bus.js';
@@ -42,6 +43,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
     @inject(LiveFigures) private readonly live: LiveFigures,
+    @inject(ClusterLeases) private readonly leases: ClusterLeases,
   ) {}
 
   start(): void {
@@ -88,8 +90,9 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     await this.repos.metrics.insert(rows).catch((err) => this.logger.warn({ err: (err as Error).message }, 'metrics not stored'));
   }
 
+  /** By one instance of a cluster. */
   private async prune(): Promise<void> {
-    await this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000));
+    await this.leases.once('metrics.prune', PRUNE_EVERY_MS, () => this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000)));
   }
 
   /** Samples from `from` (default an hour ago) to `to` (default now), one per `resolution` minutes (see downsample). */

@@ -13,6 +13,7 @@ import {
   type Static,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
+import type { Fence } from '../db/repositories/leases.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -164,8 +165,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
   }
 
   /** Drops visits that ended more than `days` ago; run by the history retention job. */
-  async prune(days: number): Promise<void> {
-    await this.repos.playerHistory.pruneEndedBefore(isoAgo(this.clock, days * 86_400_000));
+  async prune(days: number, fence?: Fence): Promise<number> {
+    return this.repos.playerHistory.pruneEndedBefore(isoAgo(this.clock, days * 86_400_000), fence);
   }
 
   async list(serverId: number): Promise<Static<typeof PlayerList>> {

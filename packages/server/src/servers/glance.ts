@@ -31,6 +31,7 @@ export class ServerGlance implements Lifecycle {
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(TOKENS.NodeId) private readonly nodeId: string,
   ) {}
 
   start(): void {
@@ -69,7 +70,7 @@ export class ServerGlance implements Lifecycle {
   }
 
   private async checkAll(): Promise<void> {
-    for (const server of await this.repos.servers.all()) await this.checkExe(server);
+    for (const server of await this.repos.servers.all(this.nodeId)) await this.checkExe(server);
   }
 
   /** The glance of each of these servers, read in one query of their config sections. */

@@ -30,9 +30,10 @@ import { LiveFigures } from '../metrics/live-values.js';
 import { assertPortsFree } from './ports.js';
 import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
+import { NodeService } from '../nodes/service.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
-export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings'> {
+export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
   return {
     id: row.id,
     name: row.name,
@@ -54,7 +55,7 @@ export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max
   };
 }
 
-export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings'> {
+export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
   return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime, backup_keep: row.backup_keep ?? 7, backup_exclude: row.backup_exclude ?? [] };
@@ -75,6 +76,7 @@ export class ServerService {
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
     @inject(ServerGlance) private readonly glance: ServerGlance,
+    @inject(NodeService) private readonly nodes: NodeService,
   ) {}
 
   async row(id: number): Promise<ServerRow> {
@@ -83,14 +85,14 @@ export class ServerService {
     return row;
   }
 
-  /** Servers recorded with a process under way that no instance has a process row for (left by an older version). */
+  /** This node's servers recorded with a process under way that no instance has a process row for (left by an older version). */
   activeWithoutProcess(): Promise<ServerRow[]> {
-    return this.repos.servers.activeWithoutProcess();
+    return this.repos.servers.activeWithoutProcess(this.nodes.nodeId);
   }
 
-  /** Every server record, for work that visits each one. */
-  all(): Promise<ServerRow[]> {
-    return this.repos.servers.all();
+  /** This node's servers, for work that visits each one (the others' is done by their own nodes). */
+  owned(): Promise<ServerRow[]> {
+    return this.repos.servers.all(this.nodes.nodeId);
   }
 
   async adapterOf(id: number): Promise<AdapterDefinition> {
@@ -108,12 +110,12 @@ export class ServerService {
   }
 
   /** What the list is made of, for reusing its answer while neither changes. */
-  readonly listSources = { tables: ['servers', 'config_sections'], version: () => this.live.version * 1_000_003 + this.glance.version } as const;
+  readonly listSources = { tables: ['servers', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
 
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
     const rows = await this.repos.servers.list(filter);
     const glances = await this.glance.of(rows);
-    return rows.map((row) => ({ ...toListItem(row), ...glances.get(row.id)!, ...this.live.get(row.id) }));
+    return rows.map((row) => ({ ...toListItem(row), ...glances.get(row.id)!, ...this.live.get(row.id), ...this.nodes.view(row) }));
   }
 
   async get(id: number): Promise<ServerDetail> {
@@ -121,7 +123,7 @@ export class ServerService {
   }
 
   private async detailOf(row: ServerRow): Promise<ServerDetail> {
-    return { ...toDetail(row, this.clock.now()), ...(await this.glance.of([row])).get(row.id)! };
+    return { ...toDetail(row, this.clock.now()), ...(await this.glance.of([row])).get(row.id)!, ...this.nodes.view(row) };
   }
 
   counts(): Promise<{ running: number; total: number }> {
@@ -165,8 +167,9 @@ export class ServerService {
       }
       return { section, data: JSON.stringify(data) };
     });
+    const nodeId = await this.nodes.placement(input.node_id);
     const row = await this.portLock.runExclusive(async () => {
-      await assertPortsFree(this.repos.servers, ports);
+      await assertPortsFree(this.repos.servers, ports, nodeId);
       const stamp = isoNow(this.clock);
       return this.repos.servers.create(
         {
@@ -187,6 +190,7 @@ export class ServerService {
           process_start_time: null,
           started_config_version: null,
           current_mission: null,
+          node_id: nodeId,
           created_at: stamp,
           updated_at: stamp,
         },
@@ -206,7 +210,7 @@ export class ServerService {
       if (patch.exe_path !== undefined) this.assertExecutableAllowed(this.adapters.get(row.game_type), patch.exe_path);
       this.assertHeadlessClients(this.adapters.get(row.game_type), patch.headless_clients);
       if (patch.game_port !== undefined || patch.rcon_port !== undefined) {
-        await assertPortsFree(this.repos.servers, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, id);
+        await assertPortsFree(this.repos.servers, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, row.node_id ?? this.nodes.nodeId, id);
       }
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });

@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { ServerService } from '../servers/service.js';
 
-export const SERVICE_VERSION = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+import { SERVICE_VERSION } from './version.js';
 
 export function systemRoutes(routes: RouteTable, servers: ServerService, adapters: AdapterRegistry): void {
   routes.implement(endpoints.health, async () => ({ status: 'ok' as const }));

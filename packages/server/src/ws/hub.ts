@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EventCatalogue, wireType, type GarrisonEvent } from '@garrison/core';
-import type { EventBus } from '../events/bus.js';
+import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
@@ -60,12 +60,12 @@ export class WebSocketHub {
 
   constructor(
     http: Server,
-    events: EventBus,
+    private readonly events: InProcessEventBus,
     private readonly authenticate: (token: string) => Promise<Principal>,
     private readonly logger: Logger,
     private readonly clock: Clock,
   ) {
-    this.unsubscribe = events.subscribe((event) => this.deliver(event));
+    this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
@@ -99,7 +99,11 @@ export class WebSocketHub {
     }
     if (socket.readyState !== socket.OPEN) return;
     this.clients.add(client);
-    socket.on('close', () => this.clients.delete(client));
+    this.reportLogInterest();
+    socket.on('close', () => {
+      this.clients.delete(client);
+      this.reportLogInterest();
+    });
     socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : String(data)));
     this.send(client, { type: 'connected', data: { user: String(principal.id), subscriptions: client.servers ? [...client.servers] : 'all' } });
   }
@@ -117,13 +121,30 @@ export class WebSocketHub {
         return this.send(client, { type: 'pong' });
       case 'subscribe':
         for (const c of channels) client.channels.add(c);
+        this.reportLogInterest();
         return this.send(client, { type: 'subscribed', data: { channels: [...client.channels] } });
       case 'unsubscribe':
         for (const c of channels) client.channels.delete(c);
+        this.reportLogInterest();
         return this.send(client, { type: 'unsubscribed', data: { channels: [...client.channels] } });
       default:
         return this.send(client, { type: 'error', data: { message: 'unknown message type; use ping, subscribe or unsubscribe' } });
     }
+  }
+
+  /** The servers whose game log lines someone here follows: in a cluster, only those are carried here. */
+  private reportLogInterest(): void {
+    const servers = new Set<number>();
+    let interest: Interest | null = null;
+    for (const client of this.clients) {
+      if (!client.channels.has('log')) continue;
+      if (!client.servers) {
+        interest = { all: true };
+        break;
+      }
+      for (const id of client.servers) servers.add(id);
+    }
+    this.events.setInterest('log', interest ?? { all: false, servers });
   }
 
   /**

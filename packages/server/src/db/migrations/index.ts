@@ -9,6 +9,7 @@ import * as userTokenGeneration from './007_user_token_generation.js';
 import * as serverGlance from './008_server_glance.js';
 import * as schedules from './009_schedules.js';
 import * as backups from './010_backups.js';
+import * as nodes from './011_nodes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const all: [string, Migration][] = [
   ['008_server_glance', serverGlance],
   ['009_schedules', schedules],
   ['010_backups', backups],
+  ['011_nodes', nodes],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

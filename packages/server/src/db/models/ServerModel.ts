@@ -23,6 +23,7 @@ export class ServerModel extends Model {
   process_start_time!: string | null;
   started_config_version!: number | null;
   current_mission!: string | null;
+  node_id!: string | null;
   created_at!: string;
   updated_at!: string;
 

@@ -10,6 +10,8 @@ import { PlayerHistoryRepository } from './player-history.js';
 import { ProcessRepository } from './processes.js';
 import { ScheduleRepository } from './schedules.js';
 import { BackupRepository } from './backups.js';
+import { NodeRepository } from './nodes.js';
+import { LeaseRepository } from './leases.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -28,6 +30,8 @@ export function bindRepositories(knex: Knex) {
     processes: new ProcessRepository(knex),
     schedules: new ScheduleRepository(knex),
     backups: new BackupRepository(knex),
+    nodes: new NodeRepository(knex),
+    leases: new LeaseRepository(knex),
   };
 }
 

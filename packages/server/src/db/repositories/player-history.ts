@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Fence } from './leases.js';
 import { whereContains } from '../text-search.js';
 
 export interface VisitRow {
@@ -40,8 +41,8 @@ export class PlayerHistoryRepository {
     await this.knex('player_history').where({ server_id: serverId }).whereNull('left_at').update({ left_at: at });
   }
 
-  async pruneEndedBefore(cutoff: string): Promise<void> {
-    await this.knex('player_history').whereNotNull('left_at').andWhere('left_at', '<', cutoff).delete();
+  async pruneEndedBefore(cutoff: string, fence: Fence = (q) => q): Promise<number> {
+    return fence(this.knex('player_history').whereNotNull('left_at').andWhere('left_at', '<', cutoff)).delete();
   }
 
   async page(serverId: number, query: { limit: number; offset: number; search?: string }): Promise<{ total: number; rows: VisitRow[] }> {

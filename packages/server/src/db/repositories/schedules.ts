@@ -89,9 +89,13 @@ export class ScheduleRepository {
     return this.knex<StepRow>('schedule_steps').whereIn('schedule_id', scheduleIds).orderBy([{ column: 'schedule_id' }, { column: 'idx' }]);
   }
 
-  /** Enabled schedules whose run is due by `now`, the most overdue first. */
-  due(now: string, limit: number): Promise<ScheduleRow[]> {
-    return this.knex<ScheduleRow>('schedules').where('enabled', true).whereNotNull('next_run_at').andWhere('next_run_at', '<=', now).orderBy('next_run_at').limit(limit);
+  private ofNode(nodeId: string) {
+    return this.knex('servers').select('id').where('node_id', nodeId);
+  }
+
+  /** Enabled schedules of a node's servers whose run is due by `now`, the most overdue first. */
+  due(now: string, limit: number, nodeId: string): Promise<ScheduleRow[]> {
+    return this.knex<ScheduleRow>('schedules').whereIn('server_id', this.ofNode(nodeId)).where('enabled', true).whereNotNull('next_run_at').andWhere('next_run_at', '<=', now).orderBy('next_run_at').limit(limit);
   }
 
   /**
@@ -139,9 +143,9 @@ export class ScheduleRepository {
     return (await this.knex('schedule_runs').where({ id, lease_until: expiredLease }).whereIn('status', ['running', 'queued']).update({ instance_id: owner, lease_until: leaseUntil })) > 0;
   }
 
-  /** Runs under way or waiting whose lease ran out by `now`. */
-  abandoned(now: string, limit: number): Promise<RunRow[]> {
-    return this.knex<RunRow>('schedule_runs').whereIn('status', ['running', 'queued']).andWhere('lease_until', '<', now).orderBy('id').limit(limit);
+  /** Runs of a node's servers under way or waiting whose lease ran out by `now`. */
+  abandoned(now: string, limit: number, nodeId: string): Promise<RunRow[]> {
+    return this.knex<RunRow>('schedule_runs').whereIn('schedule_id', this.knex('schedules').select('id').whereIn('server_id', this.ofNode(nodeId))).whereIn('status', ['running', 'queued']).andWhere('lease_until', '<', now).orderBy('id').limit(limit);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ActorKind, AuditEventType } from '@garrison/core';
 import { ServerEventModel } from '../models/ServerEventModel.js';
+import type { Fence } from './leases.js';
 
 export type AuditRow = Pick<ServerEventModel, 'id' | 'server_id' | 'event_type' | 'actor' | 'actor_kind' | 'actor_id' | 'detail' | 'timestamp'>;
 
@@ -8,7 +9,7 @@ export type AuditRow = Pick<ServerEventModel, 'id' | 'server_id' | 'event_type' 
 export class ServerEventRepository {
   private readonly Event: typeof ServerEventModel;
 
-  constructor(knex: Knex) {
+  constructor(private readonly knex: Knex) {
     this.Event = ServerEventModel.bindKnex(knex);
   }
 
@@ -23,7 +24,8 @@ export class ServerEventRepository {
     return { total, rows };
   }
 
-  async pruneBefore(cutoff: string): Promise<void> {
-    await this.Event.query().where('timestamp', '<', cutoff).delete();
+  /** `fence`: lands only while the lease the pruning runs under is still held. */
+  async pruneBefore(cutoff: string, fence: Fence = (q) => q): Promise<number> {
+    return fence(this.knex('server_events').where('timestamp', '<', cutoff)).delete();
   }
 }

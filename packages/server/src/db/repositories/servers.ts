@@ -6,12 +6,12 @@ import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
 export type ServerRow = Pick<
   ServerModel,
   | 'id' | 'name' | 'description' | 'game_type' | 'status' | 'pid' | 'exe_path' | 'game_port' | 'rcon_port' | 'auto_restart'
-  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'backup_exclude' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'created_at' | 'updated_at'
+  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'backup_exclude' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'node_id' | 'created_at' | 'updated_at'
 >;
 export type NewServer = Omit<ServerRow, 'id'>;
 
 /** The columns of a list item: the list reads only these. */
-export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version', 'current_mission'] as const;
+export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version', 'current_mission', 'node_id'] as const;
 export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number]>;
 
 type RecordPatch = Partial<Omit<ServerRow, 'id' | 'created_at'>>;
@@ -30,16 +30,30 @@ export class ServerRepository {
     return this.Server.query().findById(id);
   }
 
-  async all(): Promise<ServerRow[]> {
-    return this.Server.query().orderBy('id');
+  /** Every server, or those a node owns. */
+  async all(nodeId?: string): Promise<ServerRow[]> {
+    const query = this.Server.query().orderBy('id');
+    if (nodeId !== undefined) query.where('node_id', nodeId);
+    return query;
+  }
+
+  /** Servers recorded before there were nodes become this node's (a single instance's, or the first of a new cluster's). */
+  async claimUnowned(nodeId: string): Promise<number> {
+    return this.knex('servers').whereNull('node_id').update({ node_id: nodeId });
+  }
+
+  async countByNode(): Promise<Map<string, number>> {
+    const rows: { node_id: string | null; n: number | string }[] = await this.knex('servers').select('node_id').count({ n: '*' }).groupBy('node_id');
+    return new Map(rows.map((r) => [r.node_id ?? '', Number(r.n)]));
   }
 
   async inStatuses(statuses: readonly ServerStatus[]): Promise<ServerRow[]> {
     return this.Server.query().whereIn('status', statuses).orderBy('id');
   }
 
-  async activeWithoutProcess(): Promise<ServerRow[]> {
+  async activeWithoutProcess(nodeId: string): Promise<ServerRow[]> {
     return this.Server.query()
+      .where('node_id', nodeId)
       .whereIn('status', ACTIVE_STATUSES)
       .whereNotExists((q) => q.select(1).from('processes').whereRaw('processes.server_id = servers.id').andWhere('processes.role', 'server'));
   }
@@ -57,9 +71,11 @@ export class ServerRepository {
   }
 
   /** Another server using one of these ports for its game or its remote admin. */
-  async clash(ports: number[], exceptId?: number): Promise<Pick<ServerRow, 'id' | 'name' | 'game_port' | 'rcon_port'> | undefined> {
+  /** Ports are a host's: only servers of the same node clash. */
+  async clash(ports: number[], nodeId: string, exceptId?: number): Promise<Pick<ServerRow, 'id' | 'name' | 'game_port' | 'rcon_port'> | undefined> {
     const query = this.Server.query()
       .select('id', 'name', 'game_port', 'rcon_port')
+      .where('node_id', nodeId)
       .where((q) => q.whereIn('game_port', ports).orWhereIn('rcon_port', ports));
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return query.first();

@@ -1,0 +1,64 @@
+import { inject, injectable } from 'tsyringe';
+import { RateLimiterMemory, RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Database } from '../db/connection.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { isCluster } from './mode.js';
+import { ClusterLeases } from './leases.js';
+
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+const TABLE = 'rate_limits';
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The rate limits' counters: in memory for a single instance; in a cluster in the shared database
+ * (rate-limiter-flexible's MySQL store, over the service's own connection pool), so that a client
+ * spreading its requests over the instances meets one limit. Should the database not answer, each
+ * instance falls back to counting in its own memory rather than refusing everyone.
+ */
+@injectable()
+export class RateLimits implements Lifecycle {
+  private job: Job | null = null;
+
+  constructor(
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ClusterLeases) private readonly leases: ClusterLeases,
+  ) {}
+
+  /** A limiter of `points` a window, counted under `name`; null when the limit is off (0). */
+  limiter(name: string, points: number): RateLimiterAbstract | null {
+    if (points <= 0) return null;
+    const memory = new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: name });
+    if (!isCluster(this.settings)) return memory;
+    return new RateLimiterMySQL({
+      storeClient: this.db.knex,
+      storeType: 'knex',
+      dbName: (this.db.knex.client.config.connection as { database: string }).database,
+      tableName: TABLE,
+      tableCreated: true, // made by the migrations
+      clearExpiredByTimeout: false, // pruned by a job of the job runner instead
+      keyPrefix: name,
+      points,
+      duration: RATE_LIMIT_WINDOW_SECONDS,
+      insuranceLimiter: memory,
+    });
+  }
+
+  start(): void {
+    if (!isCluster(this.settings)) return;
+    // The library stamps its rows with the hosts' clocks; an hour's margin covers any sane skew.
+    this.job = this.jobs.every({
+      name: 'rate-limits.prune',
+      everyMs: PRUNE_EVERY_MS,
+      run: async () => void (await this.leases.once('rate-limits.prune', PRUNE_EVERY_MS, (fence) => fence(this.db.knex(TABLE).where('expire', '<', Date.now() - 3_600_000)).delete())),
+    });
+  }
+
+  stop(): void {
+    this.job?.cancel();
+  }
+}

@@ -1,0 +1,223 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import { freePort, freeGamePorts, installFakeGameaTemp, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import { freshMysqlDatabase, startGarrison } from '@garrison/testkit/harness';
+import { ADMIN_PASSWORD, makeApi, type Harness } from './helpers.js';
+import { serveProcess } from './cli-run.js';
+import { isAlive, wsClient, type FakeInstall } from './games.js';
+import { LeaseRepository } from '../src/db/repositories/leases.js';
+
+/**
+ * Three instances on one MariaDB and a NATS server: A and B in this process, C a `garrison serve` of its
+ * own (so that it can be SIGKILLed), each with its own data dir; C has the fake game installed.
+ */
+const MYSQL = process.env.GARRISON_TEST_DATABASE ?? 'mysql://root@127.0.0.1:3306/test';
+const SECRETS = { jwtSecret: 'cluster-test-jwt-secret-0123456789abcdef', clusterSecret: 'cluster-test-cluster-secret-0123456789ab' };
+const TIMING = { nodeHeartbeatMs: 250, nodeOfflineAfterMs: 2000 };
+
+function multipart(name: string, content: Buffer) {
+  const boundary = `----garrison${Math.random().toString(16).slice(2)}`;
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 }, () => {
+  let database: Awaited<ReturnType<typeof freshMysqlDatabase>>;
+  let nats: TestProcess;
+  let natsUrl: string;
+  let a: Harness;
+  let b: Harness;
+  let c: { url: string; process: TestProcess } | null = null;
+  let cDataDir: string;
+  let fake: FakeInstall;
+  let knex: Knex;
+  const gamePids: number[] = [];
+
+  const startC = () =>
+    serveProcess(['--data-dir', cDataDir], {
+      GARRISON_DATABASE_URL: database.url,
+      GARRISON_NATS_URL: natsUrl,
+      GARRISON_JWT_SECRET: SECRETS.jwtSecret,
+      GARRISON_CLUSTER_SECRET: SECRETS.clusterSecret,
+      GARRISON_NODE_ID: 'node-c',
+      GARRISON_NODE_HEARTBEAT_MS: String(TIMING.nodeHeartbeatMs),
+      GARRISON_NODE_OFFLINE_AFTER_MS: String(TIMING.nodeOfflineAfterMs),
+      GARRISON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+      GARRISON_STOP_TIMEOUT_MS: '3000',
+    });
+  const instance = (nodeId: string) =>
+    startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50 });
+
+  before(async () => {
+    const port = await freePort();
+    natsUrl = `nats://127.0.0.1:${port}`;
+    // A NATS server of this test's own (the machine's nats-server binary), so that it can be stopped without touching any other test.
+    nats = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(port)]);
+    await waitFor(() => nats.stderr.join('').includes('Server is ready'), { timeoutMs: 15_000, what: 'nats-server to be ready' });
+    database = await freshMysqlDatabase(MYSQL);
+    knex = knexFactory({ client: 'mysql2', connection: database.url, pool: { min: 0, max: 4 } });
+    fake = await installFakeGameaTemp();
+    cDataDir = await mkdtemp(join(tmpdir(), 'garrison-node-c-'));
+    a = await instance('node-a');
+    b = await instance('node-b');
+    c = await startC();
+  });
+
+  after(async () => {
+    for (const pid of gamePids) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    await c?.process.kill();
+    await a?.close();
+    await b?.close();
+    await nats?.kill();
+    await knex?.destroy();
+    await database?.drop();
+    await fake?.remove();
+    await rm(cDataDir, { recursive: true, force: true });
+  });
+
+  const nodesSeenBy = async (h: Harness) => (await h.api('GET', '/nodes', { token: h.viewerToken })).body.data as { id: string; online: boolean; server_count: number; events_connected: boolean | null }[];
+
+  it('forms one cluster: every instance lists the three nodes online, connected to NATS', async () => {
+    const nodes = await waitFor(async () => {
+      const seen = await nodesSeenBy(a);
+      return seen.length === 3 && seen.every((n) => n.online && n.events_connected) && seen;
+    }, { timeoutMs: 30_000, what: 'three nodes online' });
+    assert.deepEqual(nodes.map((n) => n.id), ['node-a', 'node-b', 'node-c']);
+    // The history pruning at each start ran under one lease: its token moved once, whoever took it.
+    const lease = await knex('leases').where({ name: 'history.prune' }).first();
+    assert.equal(Number(lease.token), 1, 'the cluster-wide pruning ran under one holding');
+    assert.ok(['node-a', 'node-b', 'node-c'].includes(lease.holder));
+  });
+
+  it('refuses a second instance with the same node id', async () => {
+    await assert.rejects(instance('node-c'), /another instance is running with node id node-c on this database/);
+  });
+
+  let serverId: number;
+  let gamePid: number;
+
+  it('creates, starts and commands a server on node C through instance A, and B streams its log', async () => {
+    const created = await a.api('POST', '/servers', { token: a.adminToken, body: { name: 'On C', exe_path: fake.exePath, node_id: 'node-c', ...(await freeGamePorts()) } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    serverId = created.body.data.id;
+    assert.equal(created.body.data.node_id, 'node-c');
+    assert.ok(created.body.data.rcon_password, 'the credentials come back once, through the forward');
+    assert.ok(existsSync(join(cDataDir, 'servers', String(serverId))), "the server's folder is on node C");
+    assert.ok(!existsSync(join(a.dataDir, 'servers', String(serverId))), 'and not on node A');
+
+    const started = await a.api('POST', `/servers/${serverId}/start`, { token: a.adminToken });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    gamePid = started.body.data.pid;
+    gamePids.push(gamePid);
+    await waitFor(async () => (await b.api('GET', `/servers/${serverId}`, { token: b.viewerToken })).body.data.status === 'running', { timeoutMs: 30_000, what: 'running, as B sees it' });
+
+    const ws = await wsClient(b.url, `/ws?token=${b.adminToken}&server_id=${serverId}`);
+    try {
+      const command = await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#lock' } });
+      assert.equal(command.status, 200, JSON.stringify(command.body));
+      await ws.next((m) => m.type === 'log' && m.server_id === serverId && /Server locked/.test(m.data.message), 'the game log line on B');
+
+      const mission = multipart('cluster_test.Altis.pbo', Buffer.alloc(64 * 1024, 7));
+      const uploaded = await fetch(`${a.url}/api/servers/${serverId}/missions`, { method: 'POST', headers: { authorization: `Bearer ${a.adminToken}`, 'content-type': mission.type }, body: mission.body });
+      assert.equal(uploaded.status, 201, await uploaded.clone().text());
+      assert.ok(existsSync(join(fake.dir, 'mpmissions', 'cluster_test.Altis.pbo')), "the mission is in node C's game folder");
+      const listed = await b.api('GET', `/servers/${serverId}/missions`, { token: b.viewerToken });
+      assert.ok(JSON.stringify(listed.body.data).includes('cluster_test.Altis'), 'listed through B');
+    } finally {
+      ws.close();
+    }
+    // The caller is who the owner records, whoever forwarded.
+    const trail = (await b.api('GET', `/servers/${serverId}/events?limit=50`, { token: b.adminToken })).body.data.events as { event_type: string; actor: string; actor_kind: string }[];
+    assert.ok(trail.some((e) => e.event_type === 'start' && e.actor === 'admin' && e.actor_kind === 'user'), JSON.stringify(trail.slice(0, 5)));
+  });
+
+  it('shows the servers of a killed node as unknown and answers NODE_UNAVAILABLE; the game keeps running', async () => {
+    c!.process.child.kill('SIGKILL');
+    await withDeadline(c!.process.exited, 10_000, 'node C to die');
+    c = null;
+    const seen = await waitFor(async () => {
+      const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
+      return s.status === 'unknown' && s;
+    }, { timeoutMs: 15_000, what: 'status unknown' });
+    assert.equal(seen.node_online, false);
+    assert.ok(isAlive(gamePid), 'the game survived the SIGKILL of its node');
+    const refused = await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#lock' } });
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.error.code, 'NODE_UNAVAILABLE');
+    const nodeC = (await nodesSeenBy(b)).find((n) => n.id === 'node-c');
+    assert.equal(nodeC?.online, false);
+    // Reads served from the database go on.
+    assert.equal((await b.api('GET', `/servers/${serverId}/config`, { token: b.adminToken })).status, 200);
+  });
+
+  it('re-adopts the game when node C comes back, and its events flow again', async () => {
+    c = await startC();
+    await waitFor(async () => {
+      const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
+      return s.status === 'running' && s.node_online && s.pid === gamePid;
+    }, { timeoutMs: 30_000, what: 'the game re-adopted, as A sees it' });
+    await waitFor(async () => (await nodesSeenBy(b)).find((n) => n.id === 'node-c')?.events_connected, { timeoutMs: 15_000, what: 'node C back on NATS' });
+    const ws = await wsClient(b.url, `/ws?token=${b.adminToken}&server_id=${serverId}`);
+    try {
+      await waitFor(async () => {
+        await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#unlock' } });
+        return ws.messages.some((m) => m.type === 'log' && /Server unlocked/.test(m.data.message));
+      }, { timeoutMs: 30_000, intervalMs: 1000, what: 'a log line from the re-adopted game on B' });
+    } finally {
+      ws.close();
+    }
+    const stopped = await b.api('POST', `/servers/${serverId}/stop`, { token: b.adminToken });
+    assert.equal(stopped.status, 200, JSON.stringify(stopped.body));
+    await waitFor(() => !isAlive(gamePid), { timeoutMs: 15_000, what: 'the game to stop' });
+  });
+
+  it('keeps serving when NATS goes down, says so, and reconnects', async () => {
+    await nats.kill();
+    await waitFor(async () => (await nodesSeenBy(a)).find((n) => n.id === 'node-a')?.events_connected === false, { timeoutMs: 15_000, what: 'A to say NATS is down' });
+    assert.equal((await a.api('GET', '/servers', { token: a.viewerToken })).status, 200);
+    const port = Number(new URL(natsUrl).port);
+    nats = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(port)]);
+    await waitFor(async () => (await nodesSeenBy(a)).every((n) => n.events_connected), { timeoutMs: 30_000, what: 'every node back on NATS' });
+  });
+
+  it('gives a cluster-wide lease to one of two racing instances, and fences the one whose lease ran out', async () => {
+    const leases = new LeaseRepository(knex);
+    const race = await Promise.all(Array.from({ length: 10 }, (_, i) => leases.acquire('test.race', i % 2 ? 'node-a' : 'node-b', 300)));
+    const holders = new Set(race.filter(Boolean).map((h) => h!.holder));
+    assert.equal(holders.size, 1, 'one holder');
+    const first = race.find(Boolean)!;
+    await waitFor(async () => (await leases.acquire('test.race', first.holder === 'node-a' ? 'node-b' : 'node-a', 60_000)) ?? false, { timeoutMs: 5000, intervalMs: 50, what: 'the lease to expire and be taken over' });
+    const now = await knex('leases').where({ name: 'test.race' }).first();
+    assert.equal(Number(now.token), first.token + 1, 'the takeover moved the fencing token on');
+    await knex.schema.createTable('fence_probe', (t) => t.integer('n'));
+    await knex('fence_probe').insert({ n: 1 });
+    const stale = await leases.fence(first)(knex('fence_probe')).delete();
+    assert.equal(stale, 0, 'the old holder cannot write');
+    assert.equal(await leases.fence({ name: 'test.race', holder: now.holder, token: Number(now.token) })(knex('fence_probe')).delete(), 1, 'the new one can');
+  });
+
+  it('counts the rate limits across the cluster and refuses a deleted user everywhere at once', async () => {
+    const attempt = (h: Harness) => h.api('POST', '/auth/login', { body: { username: 'nobody', password: 'wrong-password' } });
+    const first = await attempt(a);
+    const left = Number(first.headers.get('ratelimit-remaining'));
+    assert.equal(Number((await attempt(b)).headers.get('ratelimit-remaining')), left - 1, "B counts on from A's count");
+    assert.equal(Number((await attempt(a)).headers.get('ratelimit-remaining')), left - 2, "and A from B's");
+
+    const user = await a.userToken('viewer');
+    assert.equal((await b.api('GET', '/servers', { token: user.token })).status, 200);
+    assert.equal((await a.api('DELETE', `/auth/users/${user.id}`, { token: a.adminToken })).status, 204);
+    const refused = await b.api('GET', '/servers', { token: user.token });
+    assert.equal(refused.status, 401, 'the very next request on B is refused');
+  });
+});

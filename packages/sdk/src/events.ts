@@ -72,6 +72,7 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
     for (const id of options.serverIds ?? []) url.searchParams.append('server_id', String(id));
     const current = (await socketFactory())(url.toString());
     socket = current;
+    let serverSubscriptions: number[] | 'all' | null = null;
     current.onerror = () => {}; // a close follows, and decides
     current.onmessage = ({ data }) => {
       let message: { type?: string; data?: { subscriptions?: number[] | 'all' } };
@@ -80,12 +81,23 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
       } catch {
         return;
       }
-      if (message.type === 'connected') {
-        if (options.auditEntries) current.send(JSON.stringify({ type: 'subscribe', channels: ['event'] }));
+      const subscribed = (subscriptions: number[] | 'all') => {
         delay = options.reconnectDelayMs ?? 500;
         settle.resolve();
-        handlers.connected?.(message.data?.subscriptions ?? 'all');
+        handlers.connected?.(subscriptions);
+      };
+      if (message.type === 'connected') {
+        if (!options.auditEntries) return subscribed(message.data?.subscriptions ?? 'all');
+        // Connected only once the audit channel is on too: an entry recorded in between would be missed
+        // by a caller that reads again what it may have missed when `connected` comes.
+        serverSubscriptions = message.data?.subscriptions ?? 'all';
+        current.send(JSON.stringify({ type: 'subscribe', channels: ['event'] }));
         return;
+      }
+      if (message.type === 'subscribed' && serverSubscriptions !== null) {
+        const subscriptions = serverSubscriptions;
+        serverSubscriptions = null;
+        return subscribed(subscriptions);
       }
       const handler = handlers[message.type as LiveEventType] as ((event: unknown) => void) | undefined;
       handler?.(message);

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { freePort, freeGamePorts, installFakeGameaTemp, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, startNatsServer, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 import { freshMysqlDatabase, startGarrison } from '@garrison/testkit/harness';
 import { ADMIN_PASSWORD, makeApi, type Harness } from './helpers.js';
 import { serveProcess } from './cli-run.js';
@@ -54,11 +54,8 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50 });
 
   before(async () => {
-    const port = await freePort();
-    natsUrl = `nats://127.0.0.1:${port}`;
-    // A NATS server of this test's own (the machine's nats-server binary), so that it can be stopped without touching any other test.
-    nats = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(port)]);
-    await waitFor(() => nats.stderr.join('').includes('Server is ready'), { timeoutMs: 15_000, what: 'nats-server to be ready' });
+    // A NATS server of this test's own (the machine's nats-server), so that it can be stopped without touching any other test.
+    ({ url: natsUrl, process: nats } = await startNatsServer());
     database = await freshMysqlDatabase(MYSQL);
     knex = knexFactory({ client: 'mysql2', connection: database.url, pool: { min: 0, max: 4 } });
     fake = await installFakeGameaTemp();
@@ -186,8 +183,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     await nats.kill();
     await waitFor(async () => (await nodesSeenBy(a)).find((n) => n.id === 'node-a')?.events_connected === false, { timeoutMs: 15_000, what: 'A to say NATS is down' });
     assert.equal((await a.api('GET', '/servers', { token: a.viewerToken })).status, 200);
-    const port = Number(new URL(natsUrl).port);
-    nats = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(port)]);
+    nats = (await startNatsServer(Number(new URL(natsUrl).port))).process;
     await waitFor(async () => (await nodesSeenBy(a)).every((n) => n.events_connected), { timeoutMs: 30_000, what: 'every node back on NATS' });
   });
 

@@ -10,5 +10,6 @@ export { installFakeGamea, installFakeGameaTemp, FAKE_EXECUTABLES } from './inst
 export { freePort, freePorts, freeGamePorts } from './suite/ports.js';
 export { waitFor, withDeadline, type WaitOptions } from './suite/waiting.js';
 export { startProcess, killAll, type TestProcess } from './suite/processes.js';
+export { startNatsServer } from './suite/nats.js';
 export { connectRcon } from './suite/rcon-ready.js';
 export { adapterConformance, type ConformanceOptions } from './conformance/adapter-conformance.js';

@@ -8,6 +8,7 @@ import { Dashboard } from './pages/dashboard.js';
 import { ServerPage } from './pages/server/server-page.js';
 import { Users } from './pages/users.js';
 import { Account } from './pages/account.js';
+import { Nodes } from './pages/nodes.js';
 
 /** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
 const route = signal(location.hash.slice(1) || '/');
@@ -18,6 +19,7 @@ function Page({ path }: { path: string }) {
   if (server) return <ServerPage id={Number(server[1])} tab={server[2] ?? 'console'} />;
   if (path === '/users' && isAdmin()) return <Users />;
   if (path === '/account') return <Account />;
+  if (path === '/nodes') return <Nodes />;
   return <Dashboard />;
 }
 
@@ -51,6 +53,9 @@ function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
         <nav aria-label="Main">
           <a href="#/" aria-current={here('/') && 'page'}>
             Servers
+          </a>
+          <a href="#/nodes" aria-current={here('/nodes') && 'page'}>
+            Nodes
           </a>
           {who.role === 'admin' && (
             <a href="#/users" aria-current={here('/users') && 'page'}>

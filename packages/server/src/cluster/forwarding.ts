@@ -10,6 +10,7 @@ import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { NodeService, type Owner } from '../nodes/service.js';
 import { isCluster } from './mode.js';
+import type { Clock } from '../jobs/clock.js';
 
 /** What a handler returns when the answer was relayed from the owner as it came. */
 export const FORWARDED: unique symbol = Symbol('forwarded');
@@ -40,6 +41,7 @@ export class Forwarder {
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(NodeService) private readonly nodes: NodeService,
   ) {}
 
@@ -77,23 +79,22 @@ export class Forwarder {
     }
     headers['x-forwarded-for'] = ctx.ip;
     Object.assign(headers, this.sign(ctx.method, ctx.originalUrl, ctx.get('authorization')));
-    const started = Date.now();
+    const started = this.clock.now();
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const send = target.protocol === 'https:' ? tlsRequest : request;
-      const upstream = send(target, { method: ctx.method, headers, agent: target.protocol === 'https:' ? this.tlsAgent : this.agent }, resolve);
+      // The socket's time-out bounds the connection only: once connected, a start may wait minutes for the game.
+      const upstream = send(target, { method: ctx.method, headers, agent: target.protocol === 'https:' ? this.tlsAgent : this.agent, timeout: CONNECT_TIMEOUT_MS }, resolve);
       const unreachable = (err: Error) =>
         reject(new ApiError('NODE_UNAVAILABLE', `node ${owner.nodeId} could not be reached (${err.message}); its servers answer again when it is back`, { cause: err }));
       upstream.on('error', unreachable);
-      const connectTimer = setTimeout(() => upstream.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
-      upstream.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => clearTimeout(connectTimer)) : clearTimeout(connectTimer)));
-      upstream.on('response', () => clearTimeout(connectTimer));
-      upstream.on('close', () => clearTimeout(connectTimer));
+      upstream.on('timeout', () => upstream.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)));
+      upstream.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => upstream.setTimeout(0)) : upstream.setTimeout(0)));
       ctx.req.on('aborted', () => upstream.destroy());
       if (body) upstream.end(body);
       else if (ctx.req.readableEnded) upstream.end();
       else ctx.req.pipe(upstream);
     });
-    this.logger.debug({ node: owner.nodeId, method: ctx.method, path: ctx.path, status: answer.statusCode, ms: Date.now() - started }, 'forwarded to the owner');
+    this.logger.debug({ node: owner.nodeId, method: ctx.method, path: ctx.path, status: answer.statusCode, ms: this.clock.now() - started }, 'forwarded to the owner');
     ctx.status = answer.statusCode ?? 502;
     for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_PASSED.has(name)) ctx.set(name, value);
     if (ctx.status === 204 || ctx.status === 304 || ctx.method === 'HEAD') {
@@ -106,7 +107,7 @@ export class Forwarder {
   }
 
   private sign(method: string, url: string, authorization: string): Record<string, string> {
-    const time = String(Date.now());
+    const time = String(this.clock.now());
     return { [NODE_HEADER]: this.nodeId, [TIME_HEADER]: time, [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, authorization) };
   }
 
@@ -130,8 +131,8 @@ export class Forwarder {
       this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request with a wrong signature (is GARRISON_CLUSTER_SECRET the same on every instance?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is not signed with this cluster\'s secret');
     }
-    if (Math.abs(Date.now() - Number(time)) > SIGNATURE_TOLERANCE_MS) {
-      this.logger.warn({ node, skew_ms: Date.now() - Number(time) }, 'refused a forwarded request signed more than 5 minutes away from this host\'s time (are the hosts\' clocks synchronised?)');
+    if (Math.abs(this.clock.now() - Number(time)) > SIGNATURE_TOLERANCE_MS) {
+      this.logger.warn({ node, skew_ms: this.clock.now() - Number(time) }, 'refused a forwarded request signed more than 5 minutes away from this host\'s time (are the hosts\' clocks synchronised?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is too old');
     }
     return node;

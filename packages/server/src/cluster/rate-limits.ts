@@ -4,12 +4,14 @@ import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Database } from '../db/connection.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Clock } from '../jobs/clock.js';
+import type { Repositories } from '../db/repositories/index.js';
+import { RateLimitRepository } from '../db/repositories/rate-limits.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { isCluster } from './mode.js';
 import { ClusterLeases } from './leases.js';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
-const TABLE = 'rate_limits';
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
@@ -26,6 +28,8 @@ export class RateLimits implements Lifecycle {
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Database) private readonly db: Database,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
   ) {}
 
@@ -38,7 +42,7 @@ export class RateLimits implements Lifecycle {
       storeClient: this.db.knex,
       storeType: 'knex',
       dbName: (this.db.knex.client.config.connection as { database: string }).database,
-      tableName: TABLE,
+      tableName: RateLimitRepository.TABLE,
       tableCreated: true, // made by the migrations
       clearExpiredByTimeout: false, // pruned by a job of the job runner instead
       keyPrefix: name,
@@ -54,7 +58,7 @@ export class RateLimits implements Lifecycle {
     this.job = this.jobs.every({
       name: 'rate-limits.prune',
       everyMs: PRUNE_EVERY_MS,
-      run: async () => void (await this.leases.once('rate-limits.prune', PRUNE_EVERY_MS, (fence) => fence(this.db.knex(TABLE).where('expire', '<', Date.now() - 3_600_000)).delete())),
+      run: async () => void (await this.leases.once('rate-limits.prune', PRUNE_EVERY_MS, (fence) => this.repos.rateLimits.pruneExpiredBefore(this.clock.now() - 3_600_000, fence))),
     });
   }
 

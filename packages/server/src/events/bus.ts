@@ -53,6 +53,14 @@ export class InProcessEventBus implements EventBus {
     return event;
   }
 
+  /**
+   * An event only this instance's clients are shown, never passed to the other instances: what each
+   * instance finds out for itself (that a node went offline, say) and tells its own clients.
+   */
+  showLocally(input: EventInput): void {
+    this.dispatch({ id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input } as GarrisonEvent, true);
+  }
+
   /** An event another instance emitted, for the subscribers that asked for those. */
   deliverRemote(event: GarrisonEvent): void {
     if (event.origin !== this.origin) this.dispatch(event, true);

@@ -46,15 +46,17 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const adapters = container.resolve(TOKENS.Adapters);
   const tableVersions = new TableVersions(db.knex);
   const servers = container.resolve(ServerService);
-  // In a cluster a user deleted (or demoted) through another instance must be refused here at once, not
-  // a second later: each request reads its user (by primary key) instead of reusing a checked token.
-  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, isCluster(settings) ? 0 : 1_000));
+  // A kept read is made again at once after a write of this process's, but another instance's write would
+  // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is
+  // refused here at once, a server made there is listed at once).
+  const keptFor = isCluster(settings) ? 0 : 1_000;
+  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor));
 
   const forwarder = container.resolve(Forwarder);
   const routes = new RouteTable();
   implementRoutes(routes, container);
   const router = new Router();
-  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions), forwarder });
+  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApi;

@@ -13,8 +13,9 @@ import type { Database } from '../db/connection.js';
 import { isoOfDatabaseTime } from '../db/database-clock.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { ClusterEvents } from '../cluster/event-bridge.js';
-import { NodeLock } from '../cluster/node-lock.js';
+import { NodeLock } from '../db/node-lock.js';
 import { isCluster } from '../cluster/mode.js';
+import type { InProcessEventBus } from '../events/bus.js';
 
 /** Where a server's requests go, and whether that node is alive. */
 export interface Owner {
@@ -49,6 +50,7 @@ export class NodeService implements Lifecycle {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Database) private readonly db: Database,
     @inject(ClusterEvents) private readonly clusterEvents: ClusterEvents,
+    @inject(TOKENS.Events) private readonly events: InProcessEventBus,
   ) {
     this.url = settings.advertiseUrl ?? '';
   }
@@ -66,7 +68,8 @@ export class NodeService implements Lifecycle {
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
     await this.refresh();
-    this.job = this.jobs.every({ name: 'nodes.heartbeat', everyMs: this.settings.nodeHeartbeatMs, startNow: false, run: () => this.beat() });
+    // A single instance is its only node, always online: nothing to tell anyone.
+    if (isCluster(this.settings)) this.job = this.jobs.every({ name: 'nodes.heartbeat', everyMs: this.settings.nodeHeartbeatMs, startNow: false, run: () => this.beat() });
   }
 
   async stop(): Promise<void> {
@@ -108,11 +111,19 @@ export class NodeService implements Lifecycle {
       if (was && this.onlineOf(was) !== online) {
         this.version += 1;
         this.logger[online ? 'info' : 'warn']({ node: row.id }, online ? 'node back online' : 'node offline: its servers show status unknown');
+        await this.announceServersOf(row.id, online);
       }
     }
     if (rows.length !== this.known.size) this.version += 1;
     this.known = next;
     return next;
+  }
+
+  /** Tells this instance's clients, live, that the servers of a node that went away are unknown now (or known again). */
+  private async announceServersOf(nodeId: string, online: boolean): Promise<void> {
+    for (const server of await this.repos.servers.all(nodeId)) {
+      this.events.showLocally({ type: 'server_status', server_id: server.id, data: { status: online ? server.status : 'unknown', pid: server.pid, started_at: server.started_at } });
+    }
   }
 
   private onlineOf(row: NodeRow): boolean {

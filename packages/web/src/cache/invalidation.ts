@@ -38,6 +38,8 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
     case 'process_status':
       // The record, the list and the processes are patched by the components that show them.
       invalidate(perServer(['server:', 'servers:'], serverId), true);
+      // A node that went offline or came back changes the nodes' states (and their counts).
+      invalidate(['nodes:']);
       return invalidate(perServer(PROCESS_CHANGES, serverId), type === 'process_status');
     case 'players':
       invalidate(perServer(['players:'], serverId), true);

@@ -18,6 +18,8 @@ const LOSES: Record<Exclude<Action, 'start'>, string> = {
 export function ServerActions(props: { server: { id: number; name: string; status: ServerStatus }; run: Run; children?: preact.ComponentChildren }) {
   const { server, run } = props;
   const act = (action: Action) => void run(() => client.servers[action](server.id));
+  // Its node is offline: nothing can be done to the game until the node is back.
+  if (server.status === 'unknown') return <div class="actions">{props.children}</div>;
   return (
     <div class="actions" role="group" aria-label={`Actions for ${server.name}`}>
       {RUNNING.has(server.status) ? (

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { ServerDetail } from '@garrison/core';
 import { client } from '../session.js';
+import { useQuery } from '../cache/use-query.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { ServerFields, readServerFields } from '../components/server-fields.js';
@@ -43,13 +44,16 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
   const [chosen, setChosen] = useState<string | null>(null);
   const gameType = chosen ?? games?.find((g) => g.game_type === 'gamea')?.game_type ?? games?.[0]?.game_type ?? null;
   const game = useGame(gameType);
+  // Where it runs: its files and processes live on that node. Only a cluster has a choice.
+  const nodes = useQuery('nodes:', () => client.nodes.list()).data?.filter((n) => n.online && !n.draining);
+  const [nodeId, setNodeId] = useState('');
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const fields = readServerFields(event.currentTarget as HTMLFormElement);
     setBusy(true);
     await action.run(async () => {
-      const server = await client.servers.create({ ...fields, ...(gameType ? { game_type: gameType } : {}) });
+      const server = await client.servers.create({ ...fields, ...(gameType ? { game_type: gameType } : {}), ...(nodeId ? { node_id: nodeId } : {}) });
       setCreated(server);
       onCreated(server);
     });
@@ -71,6 +75,19 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
               ))}
             </select>
           </label>
+          {nodes && nodes.length > 1 && (
+            <label>
+              Node
+              <select name="node_id" value={nodeId} onChange={(e) => setNodeId(e.currentTarget.value)}>
+                <option value="">this instance's node</option>
+                {nodes.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.id} ({n.server_count} servers)
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           {/* Keyed by game: another game's form starts empty rather than with the other's path. */}
           <ServerFields key={gameType ?? ''} game={game} />
           <Problem error={action.error} />

@@ -83,6 +83,7 @@ export function Dashboard() {
               </span>
             </div>
             {s.hostname && s.hostname !== s.name && <p class="hostname small">{s.hostname}</p>}
+            <NodeOf server={s} />
             <Warnings warnings={s.warnings} />
             <dl class="figures">
               <Figure label="Players" value={playersOf(s)} />
@@ -100,7 +101,7 @@ export function Dashboard() {
             </p>
             {admin && (
               <ServerActions server={s} run={action.run}>
-                {!RUNNING.has(s.status) && (
+                {!RUNNING.has(s.status) && s.status !== 'unknown' && (
                   <ConfirmButton
                     label="Delete"
                     title={`Delete ${s.name}?`}
@@ -114,6 +115,22 @@ export function Dashboard() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The node a server runs on, and that it is unreachable while its node is offline (its game keeps running). */
+function NodeOf({ server }: { server: ServerItem }) {
+  const offline = server.status === 'unknown' || !server.node_online;
+  return (
+    <p class="node small" data-testid="node">
+      Node <a href="#/nodes">{server.node_id}</a>
+      {offline && (
+        <span class="badge" title="The node is offline: its game keeps running; the server answers again when the node is back" data-testid="node-offline">
+          {' '}
+          node offline
+        </span>
+      )}
+    </p>
   );
 }
 

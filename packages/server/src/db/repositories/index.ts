@@ -12,6 +12,7 @@ import { ScheduleRepository } from './schedules.js';
 import { BackupRepository } from './backups.js';
 import { NodeRepository } from './nodes.js';
 import { LeaseRepository } from './leases.js';
+import { RateLimitRepository } from './rate-limits.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -32,6 +33,7 @@ export function bindRepositories(knex: Knex) {
     backups: new BackupRepository(knex),
     nodes: new NodeRepository(knex),
     leases: new LeaseRepository(knex),
+    rateLimits: new RateLimitRepository(knex),
   };
 }
 

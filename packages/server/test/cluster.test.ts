@@ -5,10 +5,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { freeGamePorts, installFakeGameaTemp, startNatsServer, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import { freeGamePorts, installFakeGameaTemp, startNatsServer, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 import { freshMysqlDatabase, startGarrison } from '@garrison/testkit/harness';
 import { ADMIN_PASSWORD, makeApi, type Harness } from './helpers.js';
-import { serveProcess } from './cli-run.js';
+import { CLI, cliEnv, listeningUrl } from './cli-run.js';
+import { otherHost, type OtherHost } from './netns.js';
 import { isAlive, wsClient, type FakeInstall } from './games.js';
 import { LeaseRepository } from '../src/db/repositories/leases.js';
 
@@ -38,18 +39,32 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
   let knex: Knex;
   const gamePids: number[] = [];
 
-  const startC = () =>
-    serveProcess(['--data-dir', cDataDir], {
-      GARRISON_DATABASE_URL: database.url,
-      GARRISON_NATS_URL: natsUrl,
-      GARRISON_JWT_SECRET: SECRETS.jwtSecret,
-      GARRISON_CLUSTER_SECRET: SECRETS.clusterSecret,
-      GARRISON_NODE_ID: 'node-c',
-      GARRISON_NODE_HEARTBEAT_MS: String(TIMING.nodeHeartbeatMs),
-      GARRISON_NODE_OFFLINE_AFTER_MS: String(TIMING.nodeOfflineAfterMs),
-      GARRISON_ADMIN_PASSWORD: ADMIN_PASSWORD,
-      GARRISON_STOP_TIMEOUT_MS: '3000',
+  /** Where C reaches the database and NATS: through relays when it is a host of its own. */
+  let seenFromC: { database: string; nats: string };
+  let host: OtherHost | null = null;
+  const startC = async () => {
+    const args = [...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', cDataDir, ...(host ? ['--host', host.address] : [])];
+    const [command, commandArgs] = host ? host.command(process.execPath, args) : [process.execPath, args];
+    const started = startProcess(command, commandArgs, {
+      env: cliEnv({
+        GARRISON_DATABASE_URL: seenFromC.database,
+        GARRISON_NATS_URL: seenFromC.nats,
+        GARRISON_JWT_SECRET: SECRETS.jwtSecret,
+        GARRISON_CLUSTER_SECRET: SECRETS.clusterSecret,
+        GARRISON_NODE_ID: 'node-c',
+        GARRISON_NODE_HEARTBEAT_MS: String(TIMING.nodeHeartbeatMs),
+        GARRISON_NODE_OFFLINE_AFTER_MS: String(TIMING.nodeOfflineAfterMs),
+        GARRISON_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        GARRISON_STOP_TIMEOUT_MS: '3000',
+      }),
     });
+    try {
+      return { url: await listeningUrl(started, 'node C to listen'), process: started };
+    } catch (err) {
+      await started.kill();
+      throw new Error(`${(err as Error).message}; it wrote: ${started.stdout.join('\n')} ${started.stderr.join('')}`);
+    }
+  };
   const instance = (nodeId: string) =>
     startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50 });
 
@@ -60,6 +75,14 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     knex = knexFactory({ client: 'mysql2', connection: database.url, pool: { min: 0, max: 4 } });
     fake = await installFakeGameaTemp();
     cDataDir = await mkdtemp(join(tmpdir(), 'garrison-node-c-'));
+    // Node C on a host of its own where the machine allows it: forwarded requests cross a real network stack.
+    host = await otherHost();
+    const mysql = new URL(database.url);
+    if (host) {
+      const relayed = new URL(database.url);
+      relayed.host = await host.relay(Number(mysql.port || 3306));
+      seenFromC = { database: relayed.toString(), nats: `nats://${await host.relay(Number(new URL(natsUrl).port))}` };
+    } else seenFromC = { database: database.url, nats: natsUrl };
     a = await instance('node-a');
     b = await instance('node-b');
     c = await startC();
@@ -81,11 +104,13 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     await database?.drop();
     await fake?.remove();
     await rm(cDataDir, { recursive: true, force: true });
+    await host?.remove();
   });
 
   const nodesSeenBy = async (h: Harness) => (await h.api('GET', '/nodes', { token: h.viewerToken })).body.data as { id: string; online: boolean; server_count: number; events_connected: boolean | null }[];
 
-  it('forms one cluster: every instance lists the three nodes online, connected to NATS', async () => {
+  it('forms one cluster: every instance lists the three nodes online, connected to NATS', async (t) => {
+    t.diagnostic(host ? `node C on a network namespace of its own at ${host.address}` : 'node C on loopback (no network namespaces here)');
     const nodes = await waitFor(async () => {
       const seen = await nodesSeenBy(a);
       return seen.length === 3 && seen.every((n) => n.online && n.events_connected) && seen;
@@ -95,6 +120,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const lease = await knex('leases').where({ name: 'history.prune' }).first();
     assert.equal(Number(lease.token), 1, 'the cluster-wide pruning ran under one holding');
     assert.ok(['node-a', 'node-b', 'node-c'].includes(lease.holder));
+    if (host) assert.equal(new URL(c!.url).hostname, host.address, 'C listens on its own host');
   });
 
   it('refuses a second instance with the same node id', async () => {

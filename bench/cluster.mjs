@@ -51,7 +51,11 @@ async function streamLatency(watcher, commander, serverId) {
   const ws = await wsConnect(`${watcher.url.replace('http', 'ws')}/ws?token=${watcher.token}&server_id=${serverId}`, (m) => {
     if (m.type !== 'log') return;
     const match = /^stream \d+\/\d+ at (\d+)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
-    if (match) latencies.push(Date.now() - Number(match[1]));
+    if (match) {
+      latencies.push(Date.now() - Number(match[1]));
+      latencies.stamps ??= [];
+      latencies.stamps.push(Number(match[1]));
+    }
   });
   await new Promise((r) => setTimeout(r, 500)); // the subscription reaches NATS
   await commander.api('POST', `/servers/${serverId}/rcon/command`, { command: `testkit.stream ${RATE} ${SECONDS}` });
@@ -110,6 +114,17 @@ try {
   for (const [i, r] of rounds.entries()) {
     console.log(`| ${i + 1} | ${percentile(r.single, 50)} | ${percentile(r.single, 99)} | ${percentile(r.cluster, 50)} | ${percentile(r.cluster, 99)} | ${r.single.length} / ${r.cluster.length} |`);
   }
+  // Where in the first stream the slow lines are: p99 per half second.
+  const timeline = (ms) => {
+    const start = Math.min(...ms.stamps);
+    const halves = new Map();
+    ms.forEach((v, i) => {
+      const k = Math.floor((ms.stamps[i] - start) / 500);
+      halves.set(k, [...(halves.get(k) ?? []), v]);
+    });
+    return [...halves].map(([k, v]) => `${k / 2}s:${percentile(v, 99)}`).join(' ');
+  };
+  console.log(`first stream, p99 per half second: single ${timeline(rounds[0].single)}\n                                    cluster ${timeline(rounds[0].cluster)}`);
   const last = rounds[rounds.length - 1];
   const p99 = percentile(last.cluster, 99);
   const ratio = p99 / Math.max(1, percentile(last.single, 99));

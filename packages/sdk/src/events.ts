@@ -12,6 +12,9 @@ interface Socket {
 }
 type SocketFactory = (url: string) => Socket;
 
+type DefaultChannel = 'status' | 'log' | 'players' | 'metrics';
+const DEFAULT_CHANNELS: readonly DefaultChannel[] = ['status', 'log', 'players', 'metrics'];
+
 export interface SubscribeOptions {
   /** Only these servers' events; every server's when left out. */
   serverIds?: number[];
@@ -20,6 +23,12 @@ export interface SubscribeOptions {
    * metrics by default, and this subscribes to the `event` channel on each (re)connection.
    */
   auditEntries?: boolean;
+  /**
+   * The default channels to keep (`/ws` sends status, log, players and metrics); the others are
+   * unsubscribed on each (re)connection. A page that shows no game log leaves `log` out, so that no
+   * instance is sent log lines for it.
+   */
+  channels?: DefaultChannel[];
   /** The first wait before reconnecting, doubled each time up to `maxReconnectDelayMs`. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
@@ -73,6 +82,7 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
     const current = (await socketFactory())(url.toString());
     socket = current;
     let serverSubscriptions: number[] | 'all' | null = null;
+    let unanswered = 0;
     current.onerror = () => {}; // a close follows, and decides
     current.onmessage = ({ data }) => {
       let message: { type?: string; data?: { subscriptions?: number[] | 'all' } };
@@ -87,14 +97,18 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
         handlers.connected?.(subscriptions);
       };
       if (message.type === 'connected') {
-        if (!options.auditEntries) return subscribed(message.data?.subscriptions ?? 'all');
-        // Connected only once the audit channel is on too: an entry recorded in between would be missed
-        // by a caller that reads again what it may have missed when `connected` comes.
+        const dropped = DEFAULT_CHANNELS.filter((c) => options.channels && !options.channels.includes(c));
+        const changes = [...(dropped.length ? [{ type: 'unsubscribe', channels: dropped }] : []), ...(options.auditEntries ? [{ type: 'subscribe', channels: ['event'] }] : [])];
+        if (!changes.length) return subscribed(message.data?.subscriptions ?? 'all');
+        // Connected only once the channels are as asked: an audit entry recorded in between would be
+        // missed by a caller that reads again what it may have missed when `connected` comes.
         serverSubscriptions = message.data?.subscriptions ?? 'all';
-        current.send(JSON.stringify({ type: 'subscribe', channels: ['event'] }));
+        unanswered = changes.length;
+        for (const change of changes) current.send(JSON.stringify(change));
         return;
       }
-      if (message.type === 'subscribed' && serverSubscriptions !== null) {
+      if ((message.type === 'subscribed' || message.type === 'unsubscribed') && serverSubscriptions !== null) {
+        if (--unanswered > 0) return;
         const subscriptions = serverSubscriptions;
         serverSubscriptions = null;
         return subscribed(subscriptions);

@@ -31,6 +31,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
   let database: Awaited<ReturnType<typeof freshMysqlDatabase>>;
   let nats: TestProcess;
   let natsUrl: string;
+  let natsMonitor: string;
   let a: Harness;
   let b: Harness;
   let c: { url: string; process: TestProcess } | null = null;
@@ -70,7 +71,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
 
   before(async () => {
     // A NATS server of this test's own (the machine's nats-server), so that it can be stopped without touching any other test.
-    ({ url: natsUrl, process: nats } = await startNatsServer());
+    ({ url: natsUrl, monitorUrl: natsMonitor, process: nats } = await startNatsServer());
     database = await freshMysqlDatabase(MYSQL);
     knex = knexFactory({ client: 'mysql2', connection: database.url, pool: { min: 0, max: 4 } });
     fake = await installFakeGameaTemp();
@@ -145,8 +146,15 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     gamePids.push(gamePid);
     await waitFor(async () => (await b.api('GET', `/servers/${serverId}`, { token: b.viewerToken })).body.data.status === 'running', { timeoutMs: 30_000, what: 'running, as B sees it' });
 
+    // NATS carries a server's log lines only to an instance where someone follows them.
+    const logSubjects = async () => {
+      const subsz = (await (await fetch(`${natsMonitor}/subsz?subs=1`)).json()) as { subscriptions_list?: { subject: string }[] };
+      return (subsz.subscriptions_list ?? []).map((s) => s.subject).filter((subject) => subject.endsWith('.log'));
+    };
+    assert.deepEqual(await logSubjects(), [], 'no log subscription while nobody follows a log');
     const ws = await wsClient(b.url, `/ws?token=${b.adminToken}&server_id=${serverId}`);
     try {
+      await waitFor(async () => (await logSubjects()).includes(`garrison.ev.${serverId}.log`), { timeoutMs: 10_000, what: "B's subscription to the server's log" });
       const command = await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#lock' } });
       assert.equal(command.status, 200, JSON.stringify(command.body));
       await ws.next((m) => m.type === 'log' && m.server_id === serverId && /Server locked/.test(m.data.message), 'the game log line on B');
@@ -157,6 +165,9 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
       assert.ok(existsSync(join(fake.dir, 'mpmissions', 'cluster_test.Altis.pbo')), "the mission is in node C's game folder");
       const listed = await b.api('GET', `/servers/${serverId}/missions`, { token: b.viewerToken });
       assert.ok(JSON.stringify(listed.body.data).includes('cluster_test.Altis'), 'listed through B');
+      // A client that leaves the log channel ends the interest.
+      ws.send({ type: 'unsubscribe', channels: ['log'] });
+      await waitFor(async () => (await logSubjects()).length === 0, { timeoutMs: 10_000, what: 'the log subscription to end' });
     } finally {
       ws.close();
     }

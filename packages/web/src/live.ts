@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { LiveEventData } from '@garrison/core';
 import type { EventHandlers, Subscription } from '@garrison/sdk';
 import { client, endIfUnauthorized } from './session.js';
-import { invalidateFor, invalidateMissed } from './cache/invalidation.js';
+import { invalidateFor, invalidateMissed, invalidateMissedLogs } from './cache/invalidation.js';
 
 /**
  * One WebSocket for the whole page, shared by every component that wants live events. It subscribes to
@@ -18,6 +18,7 @@ const listeners = new Set<Listener>();
 let subscription: Subscription | null = null;
 let subscribedTo: string | null = null;
 let subscribedIds: number[] | null = null;
+let subscribedWithLog = true;
 /** Whether the current subscription has been accepted by the service (its `connected` came). */
 let subscriptionAccepted = false;
 /** Closes the subscription being replaced, once its replacement is accepted. */
@@ -32,6 +33,9 @@ function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNul
   }
 }
 
+/** Whether a listener shows game log lines: otherwise none are sent to this page (nor, in a cluster, to its instance). */
+const wantsLog = () => [...listeners].some((l) => l.handlers.current.log !== undefined);
+
 /** The servers the listeners follow: null for all. */
 function wanted(): number[] | null {
   const ids = new Set([...listeners].map((l) => l.serverId));
@@ -43,13 +47,15 @@ function sync(): void {
   clearTimeout(settleTimer);
   if (listeners.size === 0) return closeLive();
   const ids = wanted();
-  const key = ids ? ids.join(',') : 'all';
+  const withLog = wantsLog();
+  const key = `${ids ? ids.join(',') : 'all'}${withLog ? '' : ' without log'}`;
   if (subscription && key === subscribedTo) return;
   // The socket being replaced stays open, and keeps delivering, until the new one is accepted: a change
   // between the two is then not missed, and what the old one covered need not be read again.
-  const previous = subscription ? { subscription, ids: subscribedIds, accepted: subscriptionAccepted, retire: retireCurrent } : null;
+  const previous = subscription ? { subscription, ids: subscribedIds, withLog: subscribedWithLog, accepted: subscriptionAccepted, retire: retireCurrent } : null;
   subscribedTo = key;
   subscribedIds = ids;
+  subscribedWithLog = withLog;
   subscriptionAccepted = false;
   let retired = false;
   let accepted = false;
@@ -60,6 +66,8 @@ function sync(): void {
         retirePrevious?.();
         const covered = previous.accepted && (previous.ids === null || (ids !== null && ids.every((id) => previous.ids!.includes(id))));
         if (!covered) invalidateMissed(ids, connectingSince);
+        // The same servers, now with their log: only the log lines may have been missed.
+        else if (withLog && !previous.withLog) invalidateMissedLogs(ids, connectingSince);
       } else invalidateMissed(ids, accepted ? Date.now() : connectingSince); // a reconnection: what was read before it may have missed events
       accepted = true;
       if (subscription === current) subscriptionAccepted = true;
@@ -77,7 +85,7 @@ function sync(): void {
       invalidateFor(type, event.server_id, event.data);
     };
   }
-  const current = client.events.subscribe({ ...(ids ? { serverIds: ids } : {}), auditEntries: true }, handlers);
+  const current = client.events.subscribe({ ...(ids ? { serverIds: ids } : {}), auditEntries: true, ...(withLog ? {} : { channels: ['status', 'players', 'metrics'] as const }) }, handlers);
   if (previous) {
     retirePrevious?.(); // a replacement that never got accepted: nothing waits for it
     retirePrevious = () => {

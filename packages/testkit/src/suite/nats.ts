@@ -2,10 +2,14 @@ import { freePort } from './ports.js';
 import { startProcess, type TestProcess } from './processes.js';
 import { waitFor } from './waiting.js';
 
-/** A NATS server of the test's own (Debian's `nats-server`), on a free port of loopback, ready. */
-export async function startNatsServer(port?: number): Promise<{ url: string; port: number; process: TestProcess }> {
+/**
+ * A NATS server of the test's own (Debian's `nats-server`), on a free port of loopback, ready; with its
+ * monitoring endpoint (`/subsz?subs=1` lists the subscriptions) at `monitorUrl`.
+ */
+export async function startNatsServer(port?: number): Promise<{ url: string; port: number; monitorUrl: string; process: TestProcess }> {
   const chosen = port ?? (await freePort());
-  const process = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(chosen)]);
+  const monitor = await freePort();
+  const process = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(chosen), '-m', String(monitor)]);
   try {
     await waitFor(async () => {
       const exited = await Promise.race([process.exited, Promise.resolve(null)]);
@@ -16,5 +20,5 @@ export async function startNatsServer(port?: number): Promise<{ url: string; por
     await process.kill();
     throw err;
   }
-  return { url: `nats://127.0.0.1:${chosen}`, port: chosen, process };
+  return { url: `nats://127.0.0.1:${chosen}`, port: chosen, monitorUrl: `http://127.0.0.1:${monitor}`, process };
 }

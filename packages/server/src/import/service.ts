@@ -73,7 +73,8 @@ export class ImportService {
     });
     if (request.dry_run) return plan(null);
 
-    const made = await this.servers.create({ name: server.name, exe_path: server.exe_path, game_port, rcon_port, game_type: server.game_type }, actor, sections);
+    // Here: the files were read on this node's host.
+    const made = await this.servers.create({ name: server.name, exe_path: server.exe_path, game_port, rcon_port, game_type: server.game_type, node_id: this.nodeId }, actor, sections);
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {

@@ -80,6 +80,9 @@ export class NodeService implements Lifecycle {
   /** Once listening: where the peers reach this instance, unless the deployer said. */
   async listeningAt(url: string): Promise<void> {
     if (this.settings.advertiseUrl) return;
+    if (isCluster(this.settings) && /^http:\/\/(127\.|\[::1\]|localhost)/.test(url)) {
+      this.logger.warn({ url }, 'GARRISON_ADVERTISE_URL is not set and this instance listens on loopback: instances on other hosts cannot forward requests to it');
+    }
     this.url = url;
     await this.repos.nodes.setUrl(this.nodeId, url);
   }

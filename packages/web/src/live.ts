@@ -47,7 +47,9 @@ function sync(): void {
   clearTimeout(settleTimer);
   if (listeners.size === 0) return closeLive();
   const ids = wanted();
-  const withLog = wantsLog();
+  // A server's own page takes its log whichever tab is shown (no new socket at each tab); the pages of
+  // every server, only when one of them shows log lines.
+  const withLog = ids !== null || wantsLog();
   const key = `${ids ? ids.join(',') : 'all'}${withLog ? '' : ' without log'}`;
   if (subscription && key === subscribedTo) return;
   // The socket being replaced stays open, and keeps delivering, until the new one is accepted: a change

@@ -42,6 +42,8 @@ const SETTLE_READS = 3;
 const REWRITE_QUIET_MS = 50;
 /** …but not longer than this. */
 const REWRITE_WAIT_MS = 2000;
+/** A replaced file written to this recently may still get an appender's line that opened it before the rename. */
+const LATE_WRITE_QUIET_MS = 100;
 
 export function splitLines(bytes: Buffer): FileLine[] {
   const lines: FileLine[] = [];
@@ -158,6 +160,26 @@ export class Replaced {
       await appendFile(this.path, after.subarray(this.carried.length));
       this.carried = after;
       appended = true;
+    }
+  }
+
+  /**
+   * Catches up until the replaced file has held still for LATE_WRITE_QUIET_MS, then lets it go: an
+   * appender that opened it just before the rename writes a moment later, after the catch-up that
+   * followed the rename (seen under load: a tool's line lost). Bounded by REWRITE_WAIT_MS.
+   */
+  async finish(): Promise<void> {
+    try {
+      const deadline = wallClock.now() + REWRITE_WAIT_MS;
+      while (this.handle && wallClock.now() < deadline) {
+        const age = wallClock.now() - (await this.handle.stat()).mtimeMs;
+        if (age >= LATE_WRITE_QUIET_MS) break;
+        await wallClock.sleep(LATE_WRITE_QUIET_MS - age);
+        await this.catchUp();
+      }
+      await this.catchUp();
+    } finally {
+      await this.close();
     }
   }
 

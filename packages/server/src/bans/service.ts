@@ -228,7 +228,7 @@ export class BanService implements Lifecycle {
       }
     } finally {
       await file.handle?.close();
-      await replaced?.close();
+      await replaced?.finish();
     }
   }
 

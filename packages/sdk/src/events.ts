@@ -1,4 +1,4 @@
-import { LiveEventData, type LiveEvent, type LiveEventType } from '@garrison/core';
+import { LiveEventData, type EventChannel, type LiveEvent, type LiveEventType } from '@garrison/core';
 import { GarrisonApiError } from './errors.js';
 
 /** The least of a WebSocket that both the platform's and the `ws` package's have. */
@@ -12,7 +12,7 @@ interface Socket {
 }
 type SocketFactory = (url: string) => Socket;
 
-type DefaultChannel = 'status' | 'log' | 'players' | 'metrics';
+type DefaultChannel = Exclude<EventChannel, 'event'>;
 const DEFAULT_CHANNELS: readonly DefaultChannel[] = ['status', 'log', 'players', 'metrics'];
 
 export interface SubscribeOptions {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { freeGamePorts, installFakeGameaTemp, startNatsServer, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 import { freshMysqlDatabase, startGarrison } from '@garrison/testkit/harness';
-import { ADMIN_PASSWORD, makeApi, type Harness } from './helpers.js';
+import { ADMIN_PASSWORD, multipart, type Harness } from './helpers.js';
 import { CLI, cliEnv, listeningUrl } from './cli-run.js';
 import { otherHost, type OtherHost } from './netns.js';
 import { isAlive, wsClient, type FakeInstall } from './games.js';
@@ -20,12 +20,6 @@ import { LeaseRepository } from '../src/db/repositories/leases.js';
 const MYSQL = process.env.GARRISON_TEST_DATABASE ?? 'mysql://root@127.0.0.1:3306/test';
 const SECRETS = { jwtSecret: 'cluster-test-jwt-secret-0123456789abcdef', clusterSecret: 'cluster-test-cluster-secret-0123456789ab' };
 const TIMING = { nodeHeartbeatMs: 250, nodeOfflineAfterMs: 2000 };
-
-function multipart(name: string, content: Buffer) {
-  const boundary = `----garrison${Math.random().toString(16).slice(2)}`;
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), content, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 }, () => {
   let database: Awaited<ReturnType<typeof freshMysqlDatabase>>;
@@ -159,7 +153,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
       assert.equal(command.status, 200, JSON.stringify(command.body));
       await ws.next((m) => m.type === 'log' && m.server_id === serverId && /Server locked/.test(m.data.message), 'the game log line on B');
 
-      const mission = multipart('cluster_test.Altis.pbo', Buffer.alloc(64 * 1024, 7));
+      const mission = multipart([{ name: 'file', filename: 'cluster_test.Altis.pbo', content: Buffer.alloc(64 * 1024, 7) }]);
       const uploaded = await fetch(`${a.url}/api/servers/${serverId}/missions`, { method: 'POST', headers: { authorization: `Bearer ${a.adminToken}`, 'content-type': mission.type }, body: mission.body });
       assert.equal(uploaded.status, 201, await uploaded.clone().text());
       assert.ok(existsSync(join(fake.dir, 'mpmissions', 'cluster_test.Altis.pbo')), "the mission is in node C's game folder");

@@ -4,25 +4,11 @@ import { connect } from 'node:net';
 import { readdir, writeFile, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitFor, withDeadline } from '@garrison/testkit';
-import { expectError } from './helpers.js';
+import { expectError, multipart } from './helpers.js';
 import { gameService, createGameServer } from './games.js';
 import { rawRequest } from './raw-http.js';
 
 const LIMIT = 256 * 1024;
-
-/** A multipart/form-data body built by hand, so that every header of a part is what the test says. */
-function multipart(parts: { name: string; filename?: string | null; content: Buffer | string }[]) {
-  const boundary = `----garrison${Math.random().toString(16).slice(2)}`;
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const filename = part.filename === undefined ? '' : `; filename="${part.filename ?? ''}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 describe('missions: upload, list, rotation, delete', () => {
   const suite = gameService({ missionUploadLimitBytes: LIMIT });

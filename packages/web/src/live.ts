@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { LiveEventData } from '@garrison/core';
 import type { EventHandlers, Subscription } from '@garrison/sdk';
 import { client, endIfUnauthorized } from './session.js';
-import { invalidateFor, invalidateMissed, invalidateMissedLogs } from './cache/invalidation.js';
+import { invalidateFor, invalidateMissed } from './cache/invalidation.js';
 
 /**
  * One WebSocket for the whole page, shared by every component that wants live events. It subscribes to
@@ -66,10 +66,9 @@ function sync(): void {
     connected: (subscriptions) => {
       if (!accepted && previous) {
         retirePrevious?.();
-        const covered = previous.accepted && (previous.ids === null || (ids !== null && ids.every((id) => previous.ids!.includes(id))));
+        const servers = previous.ids === null || (ids !== null && ids.every((id) => previous.ids!.includes(id)));
+        const covered = previous.accepted && servers && (previous.withLog || !withLog);
         if (!covered) invalidateMissed(ids, connectingSince);
-        // The same servers, now with their log: only the log lines may have been missed.
-        else if (withLog && !previous.withLog) invalidateMissedLogs(ids, connectingSince);
       } else invalidateMissed(ids, accepted ? Date.now() : connectingSince); // a reconnection: what was read before it may have missed events
       accepted = true;
       if (subscription === current) subscriptionAccepted = true;

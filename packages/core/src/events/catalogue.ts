@@ -6,10 +6,13 @@ import { ProcessStatusEventData } from '../schemas/processes.js';
 import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
 
+/** The WebSocket channels events travel on; `/ws` sends all but `event` unless told otherwise. */
+export type EventChannel = 'status' | 'log' | 'players' | 'metrics' | 'event';
+
 interface CatalogueEntry {
   data: TSchema;
   /** The appendix WebSocket's channel (`/ws/{id}`) the event travels on. */
-  channel: 'status' | 'log' | 'players' | 'metrics' | 'event';
+  channel: EventChannel;
   description: string;
 }
 

@@ -25,13 +25,13 @@ export class HistoryRetention implements Lifecycle {
 
   start(): void {
     const days = this.settings.historyRetentionDays;
-    this.job = this.jobs.every({ name: 'history.prune', everyMs: EVERY_MS, jitterMs: JITTER_MS, run: async () => void (await this.prune(days)) });
-  }
-
-  /** Once in the cluster per hour; the deletes land only while the lease is this instance's. */
-  async prune(days: number): Promise<{ ran: boolean; deleted: number }> {
-    const outcome = await this.leases.once('history.prune', EVERY_MS, async (fence) => (await Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence)])).reduce((a, b) => a + b, 0));
-    return outcome.ran ? { ran: true, deleted: outcome.result } : { ran: false, deleted: 0 };
+    // Once in the cluster per hour; the deletes land only while the lease is this instance's.
+    this.job = this.jobs.every({
+      name: 'history.prune',
+      everyMs: EVERY_MS,
+      jitterMs: JITTER_MS,
+      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence)]))),
+    });
   }
 
   stop(): void {

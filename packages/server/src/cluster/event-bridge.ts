@@ -9,10 +9,10 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { isCluster } from './mode.js';
 
 const PREFIX = 'garrison.ev';
-/** Channels every instance takes in whole: few events, and every console shows them. */
-const ALWAYS = ['status', 'players', 'metrics', 'event'] as const;
 /** Game log lines: many; carried to an instance only while a client there follows that server's log. */
 const LOG = 'log';
+/** The catalogue's other channels, which every instance takes in whole: few events, and every console shows them. */
+const ALWAYS = [...new Set(Object.values(EventCatalogue).map((e) => e.channel))].filter((c) => c !== LOG);
 
 /** `garrison.ev.<server>.<channel>`: one subject per server and channel, so NATS routes by interest. */
 const subjectOf = (event: GarrisonEvent) => `${PREFIX}.${event.server_id}.${EventCatalogue[event.type].channel}`;
@@ -33,8 +33,6 @@ export class ClusterEvents implements Lifecycle {
   private unwatch: (() => void) | null = null;
   /** The log subscriptions held now: by server, or '*' for all. */
   private readonly logSubscriptions = new Map<string, Subscription>();
-  private received = 0;
-  private sent = 0;
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: Settings,
@@ -46,10 +44,6 @@ export class ClusterEvents implements Lifecycle {
   /** Null for a single instance; else whether the bus is reachable now. */
   state(): boolean | null {
     return isCluster(this.settings) ? this.connected : null;
-  }
-
-  stats(): { sent: number; received: number } {
-    return { sent: this.sent, received: this.received };
   }
 
   start(): void {
@@ -105,7 +99,6 @@ export class ClusterEvents implements Lifecycle {
     if (!nc || nc.isClosed()) return;
     try {
       nc.publish(subjectOf(event), JSON.stringify(event));
-      this.sent += 1;
     } catch (err) {
       this.logger.debug({ err: (err as Error).message }, 'event not sent to NATS');
     }
@@ -119,7 +112,6 @@ export class ClusterEvents implements Lifecycle {
       return;
     }
     if (!event || typeof event !== 'object' || event.origin === this.nodeId || !(event.type in EventCatalogue)) return;
-    this.received += 1;
     this.events.deliverRemote(event);
   }
 

@@ -53,9 +53,11 @@ export class Forwarder {
     return this.reachable(await this.nodes.owner(row.node_id), ctx, `server ${serverId}`);
   }
 
-  /** The node a new server is made on, when it is not this one. */
-  async nodeFor(nodeId: string, ctx: Context): Promise<Owner | null> {
-    if (!isCluster(this.settings) || nodeId === this.nodeId) return null;
+  /** The node a new server is made on (the one asked for, or as NodeService places it), when it is not this one. */
+  async placeNew(asked: string | undefined, ctx: Context): Promise<Owner | null> {
+    if (!isCluster(this.settings)) return null;
+    const nodeId = await this.nodes.placement(asked);
+    if (nodeId === this.nodeId) return null;
     return this.reachable(await this.nodes.owner(nodeId), ctx, `node ${nodeId}`);
   }
 

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { Fence, Holding } from '../db/repositories/leases.js';
+import type { Fence } from '../db/repositories/leases.js';
 
 /**
  * Work that must run once in the whole cluster (retention pruning, the daily database copy): each
@@ -20,12 +20,13 @@ export class ClusterLeases {
   ) {}
 
   /** Runs `work` if this instance holds or takes the lease `name` for `ttlMs`; false when another holds it. */
-  async once<T>(name: string, ttlMs: number, work: (fence: Fence, holding: Holding) => Promise<T>): Promise<{ ran: true; result: T } | { ran: false }> {
+  async once(name: string, ttlMs: number, work: (fence: Fence) => Promise<unknown>): Promise<boolean> {
     const holding = await this.repos.leases.acquire(name, this.nodeId, ttlMs);
     if (!holding) {
       this.logger.debug({ lease: name }, 'another instance holds the lease of this work');
-      return { ran: false };
+      return false;
     }
-    return { ran: true, result: await work(this.repos.leases.fence(holding), holding) };
+    await work(this.repos.leases.fence(holding));
+    return true;
   }
 }

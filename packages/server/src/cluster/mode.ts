@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { SettingError, type Settings } from '../settings.js';
-import type { Dialect } from '../db/connection.js';
+import { databaseVersion, type Dialect } from '../db/connection.js';
 
 /** True when this instance is one of a cluster: MySQL/MariaDB shared with its peers, events over NATS. */
 export const isCluster = (settings: Pick<Settings, 'natsUrl'>): boolean => settings.natsUrl !== null;
@@ -24,8 +24,7 @@ export function checkClusterSettings(settings: Settings, dialect: Dialect): void
 
 /** `SELECT … FOR UPDATE SKIP LOCKED`, which a cluster's queues are claimed with: MariaDB 10.6, MySQL 8.0. */
 export async function checkDatabaseForCluster(knex: Knex): Promise<string> {
-  const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-  const version = rows[0]!.v;
+  const version = await databaseVersion(knex);
   const [major, minor] = version.split(/[.-]/).map(Number) as [number, number];
   const maria = /mariadb/i.test(version);
   const enough = maria ? major > 10 || (major === 10 && minor >= 6) : major >= 8;

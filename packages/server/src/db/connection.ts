@@ -8,6 +8,12 @@ import { SystemClock, type Clock } from '../jobs/clock.js';
 
 export type Dialect = 'sqlite' | 'mysql';
 
+/** What a MySQL/MariaDB server says it is (`10.11.19-MariaDB-…`). */
+export async function databaseVersion(knex: Knex): Promise<string> {
+  const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
+  return rows[0]!.v;
+}
+
 export interface Database {
   knex: Knex;
   dialect: Dialect;

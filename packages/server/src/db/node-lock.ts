@@ -17,7 +17,7 @@ export class NodeLock {
   static async take(knex: Knex, nodeId: string): Promise<NodeLock> {
     const config = knex.client.config.connection as { host: string; port: number; user: string; password: string; database: string };
     const connection = await createConnection({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
-    connection.on('error', () => {}); // a lost connection is found by check()
+    connection.on('error', () => {}); // a lost connection is found by held()
     // Named locks are the database server's, not one database's: the name says which database too (64 characters at most).
     const name = `garrison.node.${createHash('sha256').update(`${config.database}/${nodeId}`).digest('hex').slice(0, 40)}`;
     const [rows] = (await connection.query('SELECT GET_LOCK(?, 0) AS got', [name])) as unknown as [{ got: number | null }[]];

@@ -49,7 +49,7 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   authRoutes(routes, c.resolve(UserService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters));
-  serverRoutes(routes, servers, c.resolve(NodeService), c.resolve(Forwarder));
+  serverRoutes(routes, servers, c.resolve(Forwarder));
   nodeRoutes(routes, c.resolve(NodeService));
   importRoutes(routes, c.resolve(ImportService));
   lifecycleRoutes(routes, c.resolve(Supervisor));

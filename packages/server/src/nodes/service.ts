@@ -57,14 +57,7 @@ export class NodeService implements Lifecycle {
 
   async start(): Promise<void> {
     if (isCluster(this.settings)) this.lock = await NodeLock.take(this.db.knex, this.nodeId);
-    await this.repos.nodes.register({
-      id: this.nodeId,
-      url: this.url,
-      version: SERVICE_VERSION,
-      game_types: this.adapters.list().map((a) => a.identity.game_type),
-      incarnation: this.incarnation,
-      events_connected: this.clusterEvents.state(),
-    });
+    await this.register();
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
     await this.refresh();
@@ -99,9 +92,20 @@ export class NodeService implements Lifecycle {
     const mine = await this.repos.nodes.heartbeat(this.nodeId, this.incarnation, this.clusterEvents.state());
     if (!mine) {
       this.logger.warn({ node: this.nodeId }, "this node's record was taken over by another start with the same id; registering again");
-      await this.repos.nodes.register({ id: this.nodeId, url: this.url, version: SERVICE_VERSION, game_types: this.adapters.list().map((a) => a.identity.game_type), incarnation: this.incarnation, events_connected: this.clusterEvents.state() });
+      await this.register();
     }
     await this.refresh();
+  }
+
+  private register(): Promise<void> {
+    return this.repos.nodes.register({
+      id: this.nodeId,
+      url: this.url,
+      version: SERVICE_VERSION,
+      game_types: this.adapters.list().map((a) => a.identity.game_type),
+      incarnation: this.incarnation,
+      events_connected: this.clusterEvents.state(),
+    });
   }
 
   /** Reads every node's heartbeat age; a change of who is online is logged and moves `version`. */
@@ -139,12 +143,11 @@ export class NodeService implements Lifecycle {
     return nodeId === this.nodeId || (row !== undefined && this.onlineOf(row));
   }
 
-  /** The node a server belongs to, read fresh for the one asked about. */
+  /** The node a server belongs to, read fresh for the one asked about (`known` stays the heartbeat's, whose changes are announced). */
   async owner(nodeId: string | null): Promise<Owner> {
     const id = nodeId ?? this.nodeId;
     if (id === this.nodeId) return { nodeId: id, url: this.url, online: true, local: true };
     const row = await this.repos.nodes.find(id);
-    if (row) this.known.set(id, row);
     return { nodeId: id, url: row?.url ?? '', online: row !== undefined && this.onlineOf(row), local: false };
   }
 

@@ -1,14 +1,13 @@
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { ServerService } from './service.js';
-import type { NodeService } from '../nodes/service.js';
 import { FORWARDED, type Forwarder } from '../cluster/forwarding.js';
 
-export function serverRoutes(routes: RouteTable, servers: ServerService, nodes: NodeService, forwarder: Forwarder): void {
+export function serverRoutes(routes: RouteTable, servers: ServerService, forwarder: Forwarder): void {
   routes.implement(endpoints.listServers, async ({ query }) => servers.list(query), { reuse: servers.listSources });
   routes.implement(endpoints.createServer, async ({ body, actor, ctx }) => {
     // A server is made where it will run: its folder and its executable are that node's.
-    const node = await forwarder.nodeFor(body.node_id ?? (await nodes.placement(undefined)), ctx);
+    const node = await forwarder.placeNew(body.node_id, ctx);
     if (!node) return servers.create(body, actor);
     await forwarder.relay(ctx, node, Buffer.from(JSON.stringify({ ...body, node_id: node.nodeId })));
     return FORWARDED as never;

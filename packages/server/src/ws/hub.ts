@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EventCatalogue, wireType, type GarrisonEvent } from '@garrison/core';
+import { EventCatalogue, wireType, type EventChannel, type GarrisonEvent } from '@garrison/core';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Principal } from '../auth/principal.js';
@@ -17,7 +17,7 @@ const STUCK_MS = 30_000;
 const MAX_CLIENT_MESSAGE = 16 * 1024;
 const CLOSE_WAIT_MS = 2000;
 
-type Channel = 'status' | 'log' | 'players' | 'metrics' | 'event';
+type Channel = EventChannel;
 const CHANNELS: readonly Channel[] = ['status', 'log', 'players', 'metrics', 'event'];
 
 interface Client {

@@ -73,8 +73,3 @@ export function invalidateMissed(serverIds: number[] | null, connectingSince: nu
   if (ids === null) return invalidate([''], false, connectingSince);
   invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:', 'schedules:', 'schedule-runs:', 'backups:'], id)), false, connectingSince);
 }
-
-/** After a subscription without the log channel: the stored log lines read before may lack some. */
-export function invalidateMissedLogs(serverIds: number[] | null, connectingSince: number): void {
-  invalidate(serverIds === null ? ['logs:'] : serverIds.flatMap((id) => perServer(['logs:'], id)), false, connectingSince);
-}

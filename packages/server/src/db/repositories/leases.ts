@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { DatabaseClock } from '../database-clock.js';
 
-/** Narrows a write to land only while a lease is still held (see LeaseRepository.fenced). */
+/** Narrows a write to land only while a lease is still held (see LeaseRepository.fence). */
 export type Fence = (query: Knex.QueryBuilder) => Knex.QueryBuilder;
 
 /** A lease as held: by whom, and the fencing token of this holding. */

@@ -8,12 +8,13 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import knexFactory from 'knex';
-import { killGroups, percentile, startService, statusIs, waitFor, wsConnect } from './lib.mjs';
+import { killGroups, percentile, preciseNow, startService, statusIs, waitFor, wsConnect } from './lib.mjs';
 
 const RATE = Number(process.env.RATE ?? 200);
 const SECONDS = Number(process.env.SECONDS ?? 10);
 const COMMANDS = Number(process.env.COMMANDS ?? 300);
 const STARTS = Number(process.env.STARTS ?? 5);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const MYSQL = process.env.BENCH_MYSQL ?? 'mysql://root@127.0.0.1:3306';
 
 const freePort = () =>
@@ -50,9 +51,9 @@ async function streamLatency(watcher, commander, serverId) {
   const latencies = [];
   const ws = await wsConnect(`${watcher.url.replace('http', 'ws')}/ws?token=${watcher.token}&server_id=${serverId}`, (m) => {
     if (m.type !== 'log') return;
-    const match = /^stream \d+\/\d+ at (\d+)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
+    const match = /^stream \d+\/\d+ at (\d+(?:\.\d+)?)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
     if (match) {
-      latencies.push(Date.now() - Number(match[1]));
+      latencies.push(Math.round((preciseNow() - Number(match[1])) * 10) / 10);
       latencies.stamps ??= [];
       latencies.stamps.push(Number(match[1]));
     }
@@ -88,8 +89,14 @@ try {
   }
 
   const rounds = [];
-  for (let round = 0; round < 2; round++) {
-    rounds.push({ single: await streamLatency(single, single, local.id), cluster: await streamLatency(nodeA, nodeC, remote.id) });
+  // The order alternates: the run's first stream meets a slow spell (the machine settling after four
+  // services and two games started) whichever side it measures, and that must not count against one side.
+  for (let round = 0; round < ROUNDS; round++) {
+    const measure = { single: () => streamLatency(single, single, local.id), cluster: () => streamLatency(nodeA, nodeC, remote.id) };
+    const order = round % 2 === 0 ? ['single', 'cluster'] : ['cluster', 'single'];
+    const r = { first: order[0] };
+    for (const side of order) r[side] = await measure[side]();
+    rounds.push(r);
   }
 
   const rconLocal = await timeEach(COMMANDS, () => nodeC.api('POST', `/servers/${remote.id}/rcon/command`, { command: '#lock' }));
@@ -110,9 +117,9 @@ try {
   }
 
   console.log(`${RATE} log lines/s for ${SECONDS} s, one WebSocket client; milliseconds from the game writing a line to the client reading it:`);
-  console.log('| round | single instance p50 | p99 | cluster (game on C, client on A) p50 | p99 | lines (single / cluster) |\n|---|---|---|---|---|---|');
+  console.log('| round | measured first | single instance p50 | p99 | cluster (game on C, client on A) p50 | p99 | lines (single / cluster) |\n|---|---|---|---|---|---|---|');
   for (const [i, r] of rounds.entries()) {
-    console.log(`| ${i + 1} | ${percentile(r.single, 50)} | ${percentile(r.single, 99)} | ${percentile(r.cluster, 50)} | ${percentile(r.cluster, 99)} | ${r.single.length} / ${r.cluster.length} |`);
+    console.log(`| ${i + 1} | ${r.first} | ${percentile(r.single, 50)} | ${percentile(r.single, 99)} | ${percentile(r.cluster, 50)} | ${percentile(r.cluster, 99)} | ${r.single.length} / ${r.cluster.length} |`);
   }
   // Where in the first stream the slow lines are: p99 per half second.
   const timeline = (ms) => {
@@ -124,11 +131,15 @@ try {
     });
     return [...halves].map(([k, v]) => `${k / 2}s:${percentile(v, 99)}`).join(' ');
   };
-  console.log(`first stream, p99 per half second: single ${timeline(rounds[0].single)}\n                                    cluster ${timeline(rounds[0].cluster)}`);
-  const last = rounds[rounds.length - 1];
-  const p99 = percentile(last.cluster, 99);
-  const ratio = p99 / Math.max(1, percentile(last.single, 99));
-  console.log(`cluster p99 ${p99} ms, ${ratio.toFixed(2)}x the single instance's (goal: under 2x and under 50 ms: ${ratio < 2 && p99 < 50 ? 'met' : 'NOT met'})`);
+  console.log(`first round, p99 per half second: single ${timeline(rounds[0].single)}\n                                    cluster ${timeline(rounds[0].cluster)}`);
+  // The goal is judged on every round, the first stream after the instances start included.
+  const verdicts = rounds.map((r) => {
+    const p99 = percentile(r.cluster, 99);
+    const ratio = p99 / Math.max(0.1, percentile(r.single, 99));
+    return { p99, ratio, met: ratio < 2 && p99 < 50 };
+  });
+  for (const [i, v] of verdicts.entries()) console.log(`round ${i + 1}: cluster p99 ${v.p99} ms, ${v.ratio.toFixed(2)}x the single instance's`);
+  console.log(`goal (p99 under 2x the single instance's and under 50 ms, in every round): ${verdicts.every((v) => v.met) ? 'met' : 'NOT met'}`);
   const row = (name, ms) => `| ${name} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`;
   console.log('\n| request | p50 ms | p99 ms |\n|---|---|---|');
   console.log(row(`RCon command on node C, sent to C (${COMMANDS})`, rconLocal));

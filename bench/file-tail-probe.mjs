@@ -24,10 +24,10 @@ async function readAdded() {
       position += bytesRead;
       const lines = (rest + buffer.toString('utf8', 0, bytesRead)).split('\n');
       rest = lines.pop();
-      const now = Date.now();
+      const now = performance.timeOrigin + performance.now();
       for (const line of lines) {
-        const m = / at (\d+)$/.exec(line);
-        if (m) samples.push([Number(m[1]), now - Number(m[1])]);
+        const m = / at (\d+(?:\.\d+)?)$/.exec(line);
+        if (m) samples.push([Number(m[1]), Math.round((now - Number(m[1])) * 10) / 10]);
       }
     }
   } while (again);

@@ -77,6 +77,9 @@ export function wsConnect(url, onMessage) {
   });
 }
 
+/** Wall-clock milliseconds to the microsecond, comparable across processes on one host (the stream's stamps). */
+export const preciseNow = () => performance.timeOrigin + performance.now();
+
 export function percentile(xs, p) {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

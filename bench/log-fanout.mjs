@@ -6,7 +6,7 @@ import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createGameServer, killGroups, percentile, startService, statusIs, waitFor, wsConnect } from './lib.mjs';
+import { createGameServer, killGroups, percentile, preciseNow, startService, statusIs, waitFor, wsConnect } from './lib.mjs';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 200);
 const RATE = Number(process.env.RATE ?? 200);
@@ -35,8 +35,9 @@ async function measure(url, isLine) {
       const at = isLine(m);
       if (at === null) return;
       received[i] += 1;
-      latencies.push(Date.now() - at);
-      samples.push([at, Date.now() - at]);
+      const ms = Math.round((preciseNow() - at) * 10) / 10;
+      latencies.push(ms);
+      samples.push([at, ms]);
     }));
   }
   return { latencies, received, sockets, samples };
@@ -75,7 +76,7 @@ async function twoStreams(url, isLine, stream, afterEach = async () => {}) {
 // Baseline: a bare ws broadcast in its own process.
 const bare = fork(new URL('./log-fanout-baseline.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [{ port }] = await once(bare, 'message');
-const baseline = await twoStreams(`ws://127.0.0.1:${port}/`, (m) => (m.type === 'log' ? Number(/at (\d+)$/.exec(m.data.message)[1]) : null), async () => {
+const baseline = await twoStreams(`ws://127.0.0.1:${port}/`, (m) => (m.type === 'log' ? Number(/at (\d+(?:\.\d+)?)$/.exec(m.data.message)[1]) : null), async () => {
   bare.send({ rate: RATE, seconds: SECONDS });
 });
 bare.kill();
@@ -89,7 +90,7 @@ try {
   const url = `${service.url.replace('http', 'ws')}/ws?token=${service.token}&server_id=${server.id}`;
   const isLine = (m) => {
     if (m.type !== 'log') return null;
-    const match = /^stream \d+\/\d+ at (\d+)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
+    const match = /^stream \d+\/\d+ at (\d+(?:\.\d+)?)$/.exec(m.data.message.replace(/^\d\d:\d\d:\d\d /, ''));
     return match ? Number(match[1]) : null;
   };
   // The file's own latency, read by a bare follower in a process of its own: what the game and the file

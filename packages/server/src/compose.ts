@@ -49,6 +49,8 @@ import { ClusterLeases } from './cluster/leases.js';
 import { Forwarder } from './cluster/forwarding.js';
 import { RemoteFigures } from './cluster/remote-figures.js';
 import { RateLimits } from './cluster/rate-limits.js';
+import { PrometheusInstruments } from './prometheus/instruments.js';
+import { ServerFigures } from './prometheus/server-figures.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -71,7 +73,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  PrometheusInstruments, ServerFigures, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,
@@ -94,6 +96,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['remote figures', container.resolve(RemoteFigures)],
     ['rate limits', container.resolve(RateLimits)],
     ['audit', container.resolve(AuditService)],
+    ['prometheus', container.resolve(ServerFigures)],
     ['remote admin', container.resolve(RemoteAdminService)],
     ['processes', container.resolve(ProcessService)],
     ['logs', container.resolve(LogService)],

@@ -61,6 +61,10 @@ export interface Settings {
   /** How often this instance says it is alive; a node silent for nodeOfflineAfterMs is offline. */
   nodeHeartbeatMs: number;
   nodeOfflineAfterMs: number;
+  /** Turns `GET /metrics` (Prometheus) on, for requests bearing it; null: off. */
+  metricsToken: string | null;
+  /** `host:port` where `/metrics` is served instead of the API's port; null: on the API's port. */
+  metricsAddress: string | null;
   /** The game type of a server created without one. */
   defaultGameType: string;
 }
@@ -141,6 +145,8 @@ const DEFAULTS: Settings = {
   clusterSecret: null,
   nodeHeartbeatMs: 2_000,
   nodeOfflineAfterMs: 10_000,
+  metricsToken: null,
+  metricsAddress: null,
   defaultGameType: 'gamea',
 };
 
@@ -247,6 +253,27 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   { key: 'nodeHeartbeatMs', env: 'GARRISON_NODE_HEARTBEAT_MS', meaning: 'how often an instance of a cluster says it is alive', parse: integer(100) },
   { key: 'nodeOfflineAfterMs', env: 'GARRISON_NODE_OFFLINE_AFTER_MS', meaning: "a node silent this long is offline: its servers show status unknown and requests for them 503", parse: integer(500) },
+  {
+    key: 'metricsToken',
+    env: 'GARRISON_METRICS_TOKEN',
+    shownDefault: 'none (no /metrics)',
+    meaning: 'turns GET /metrics (Prometheus text, OpenMetrics on request) on for requests with Authorization: Bearer <this>; at least 16 characters',
+    parse: (raw, name) => {
+      if (raw.length < 16) throw new SettingError(`${name} must be at least 16 characters`);
+      return raw;
+    },
+  },
+  {
+    key: 'metricsAddress',
+    env: 'GARRISON_METRICS_ADDRESS',
+    shownDefault: "the API's address",
+    meaning: 'host:port where /metrics is served instead of on the API\'s port (e.g. 127.0.0.1:9464)',
+    parse: (raw, name) => {
+      const match = /^(\[[0-9a-fA-F:]+\]|[^:\s/]+):(\d{1,5})$/.exec(raw);
+      if (!match || Number(match[2]) > 65535) throw new SettingError(`${name} must be host:port (127.0.0.1:9464); got ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
 ];
 

@@ -27,6 +27,10 @@ import { Forwarder } from '../cluster/forwarding.js';
 import { RateLimits } from '../cluster/rate-limits.js';
 import { isCluster } from '../cluster/mode.js';
 import { NodeService } from '../nodes/service.js';
+import { PrometheusInstruments } from '../prometheus/instruments.js';
+import { ServerFigures } from '../prometheus/server-figures.js';
+import { MetricsExposition } from '../prometheus/exposition.js';
+import { measureRequests } from '../prometheus/http-duration.js';
 
 /** Longer than the clients' and proxies' own idle time-outs (nginx keeps upstream connections 60 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
@@ -62,8 +66,13 @@ export async function listen(container: DependencyContainer, db: Database): Prom
     ctx.body = openApi;
   });
 
+  const instruments = container.resolve(PrometheusInstruments);
+  const figures = container.resolve(ServerFigures);
+  const metrics = new MetricsExposition(settings, instruments, figures);
+
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  if (instruments.enabled) app.use(measureRequests(instruments));
   app.use(accessLog(logger));
   app.use(boundUnreadBody());
   app.use(errorMiddleware(logger));
@@ -72,6 +81,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
     ctx.state.forwardedBy = forwarder.forwardedBy(ctx);
     await next();
   });
+  app.use(metrics.route());
   app.use(webConsole());
   app.use(rateLimitMiddleware(settings, container.resolve(RateLimits)));
   app.use(router.routes());
@@ -86,11 +96,19 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
   const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock));
+  figures.countClients(() => hub.stats().clients);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(settings.port, settings.host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
+  const apart = settings.metricsToken && settings.metricsAddress
+    ? await metrics.listenApart(logger).catch(async (err: unknown) => {
+        await hub.close();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+        throw err;
+      })
+    : null;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   await container.resolve(NodeService).listeningAt(`http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`);
   return {
@@ -102,6 +120,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
       inFlight.closeAfterAnswers();
       http.closeIdleConnections();
       await hub.close();
+      await apart?.close();
       await closed;
       forwarder.close();
     },

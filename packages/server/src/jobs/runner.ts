@@ -21,6 +21,12 @@ export interface Job {
   cancel(): void;
 }
 
+export interface FinishedRun {
+  name: string;
+  durationMs: number;
+  failed: boolean;
+}
+
 export interface JobStatus {
   name: string;
   every_ms: number | null;
@@ -58,6 +64,7 @@ export class JobRunner {
   private stopped = false;
   /** Every run under way, a cancelled job's too: stop() waits for all of them. */
   private readonly runs = new Set<Promise<void>>();
+  private readonly finishedListeners = new Set<(run: FinishedRun) => void>();
 
   constructor(
     readonly clock: Clock,
@@ -88,6 +95,12 @@ export class JobRunner {
   /** Cancels every job whose name starts with `prefix` (`headless.restart:3:`): no registry of its own needed. */
   cancelAll(prefix: string): void {
     for (const entry of [...this.jobs.values()]) if (entry.name.startsWith(prefix)) this.cancelEntry(entry);
+  }
+
+  /** Hears of every run as it ends (for the metrics' job counts). */
+  onFinished(listener: (run: FinishedRun) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
   }
 
   status(): JobStatus[] {
@@ -164,6 +177,7 @@ export class JobRunner {
       } finally {
         entry.lastDurationMs = this.clock.now() - started;
         entry.running = null;
+        for (const listener of this.finishedListeners) listener({ name: entry.name, durationMs: entry.lastDurationMs, failed: entry.lastError !== null });
         if (entry.everyMs !== null) this.plan(entry, entry.everyMs);
         else this.cancelEntry(entry);
       }

@@ -28,7 +28,7 @@ export function processStartTime(pid: number): string | null {
 }
 
 /** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /** The share of one core a process used between two readings of its CPU ticks (at clock times in ms). */
 export function cpuPercentBetween(before: { ticks: number; at: number }, after: { ticks: number; at: number }): number {

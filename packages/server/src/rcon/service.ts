@@ -9,6 +9,7 @@ import { ConfigService } from '../config/service.js';
 import { serverContext } from '../servers/context.js';
 import { AuditService } from '../audit/service.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import { PrometheusInstruments } from '../prometheus/instruments.js';
 
 /** The most of a command line the audit trail keeps. */
 const AUDITED_LINE = 1000;
@@ -24,6 +25,8 @@ interface CachedSession {
 @injectable()
 export class RemoteAdminService implements Lifecycle {
   private readonly sessions = new Map<number, CachedSession>();
+  /** Whether the last command over each server's session was answered. */
+  private readonly answered = new Map<number, boolean>();
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
@@ -32,7 +35,13 @@ export class RemoteAdminService implements Lifecycle {
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
     @inject(AuditService) private readonly audit: AuditService,
+    @inject(PrometheusInstruments) private readonly instruments: PrometheusInstruments,
   ) {}
+
+  /** Whether remote admin to the server works now: a session is open and its last command was answered. */
+  connected(serverId: number): boolean {
+    return this.sessions.has(serverId) && this.answered.get(serverId) === true;
+  }
 
   /** The server's session (opened if need be), e.g. to listen to the game's messages. */
   async session(serverId: number): Promise<RemoteAdminSession> {
@@ -80,6 +89,20 @@ export class RemoteAdminService implements Lifecycle {
   }
 
   async command(serverId: number, text: string): Promise<string> {
+    const started = performance.now();
+    try {
+      const answer = await this.commandOnce(serverId, text);
+      this.answered.set(serverId, true);
+      this.instruments.rconCommand(serverId, (performance.now() - started) / 1000, true);
+      return answer;
+    } catch (err) {
+      if (this.sessions.has(serverId)) this.answered.set(serverId, false);
+      this.instruments.rconCommand(serverId, (performance.now() - started) / 1000, false);
+      throw err;
+    }
+  }
+
+  private async commandOnce(serverId: number, text: string): Promise<string> {
     const earlier = this.sessions.get(serverId);
     try {
       let session: RemoteAdminSession;
@@ -103,6 +126,7 @@ export class RemoteAdminService implements Lifecycle {
   async drop(serverId: number): Promise<void> {
     const cached = this.sessions.get(serverId);
     this.sessions.delete(serverId);
+    this.answered.delete(serverId);
     await cached?.session.then((s) => s.close()).catch(() => {});
   }
 

@@ -113,7 +113,15 @@ export class ServerService {
   readonly listSources = { tables: ['servers', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
 
   async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
-    const rows = await this.repos.servers.list(filter);
+    return this.items(await this.repos.servers.list(filter));
+  }
+
+  /** This node's servers as the list shows them (for the figures each instance exposes about its own). */
+  async ownedItems(): Promise<ServerListItem[]> {
+    return this.items(await this.owned());
+  }
+
+  private async items(rows: ListRow[]): Promise<ServerListItem[]> {
     const glances = await this.glance.of(rows);
     return rows.map((row) => ({ ...toListItem(row), ...glances.get(row.id)!, ...this.live.get(row.id), ...this.nodes.view(row) }));
   }

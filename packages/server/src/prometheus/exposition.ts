@@ -1,0 +1,100 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { ApiError } from '@garrison/core';
+import type { Settings } from '../settings.js';
+import { errorMiddleware } from '../http/errors.js';
+import { bearerToken } from '../auth/authenticate.js';
+import type { PrometheusInstruments } from './instruments.js';
+import type { ServerFigures } from './server-figures.js';
+
+export const METRICS_PATH = '/metrics';
+
+const isScrape = (ctx: Koa.Context) => ctx.path === METRICS_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD');
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * `GET /metrics`: the registry in Prometheus' text format, or OpenMetrics when the scraper asks for it
+ * (Accept: application/openmetrics-text), to a bearer of `GARRISON_METRICS_TOKEN`.
+ */
+export class MetricsExposition {
+  private readonly expected: Buffer | null;
+  /** One rendering at a time: an OpenMetrics one switches the registry's format and renames counters while it runs. */
+  private rendering: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly instruments: PrometheusInstruments,
+    private readonly figures: ServerFigures,
+  ) {
+    this.expected = settings.metricsToken === null ? null : digest(settings.metricsToken);
+  }
+
+  /** The route on the API's port: the metrics, or a 404 saying why they are not here. */
+  route(): Middleware {
+    return async (ctx, next) => {
+      if (!isScrape(ctx)) return next();
+      if (!this.expected) throw new ApiError('NOT_FOUND', 'metrics are off: set GARRISON_METRICS_TOKEN to turn GET /metrics on');
+      if (this.settings.metricsAddress) throw new ApiError('NOT_FOUND', 'metrics are served on GARRISON_METRICS_ADDRESS, not on this port');
+      await this.answer(ctx);
+    };
+  }
+
+  /** `/metrics` alone on an address of its own (GARRISON_METRICS_ADDRESS). */
+  async listenApart(logger: Logger): Promise<{ url: string; close(): Promise<void> }> {
+    const address = this.settings.metricsAddress!;
+    const at = address.lastIndexOf(':');
+    const host = address.slice(0, at).replace(/^\[|\]$/g, '');
+    const app = new Koa();
+    app.silent = true;
+    app.use(errorMiddleware(logger));
+    app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
+    const http: Server = createServer(app.callback());
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(Number(address.slice(at + 1)), host, () => resolve());
+    });
+    const { port } = http.address() as AddressInfo;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}${METRICS_PATH}`;
+    logger.info({ url }, 'metrics served');
+    return {
+      url,
+      close: () => {
+        http.closeAllConnections();
+        return new Promise<void>((resolve) => http.close(() => resolve()));
+      },
+    };
+  }
+
+  private async answer(ctx: Koa.Context): Promise<void> {
+    const given = bearerToken(ctx);
+    if (!given || !timingSafeEqual(digest(given), this.expected!)) throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>');
+    const openMetrics = /application\/openmetrics-text/i.test(ctx.get('accept'));
+    const rendered = this.rendering.then(() => this.render(openMetrics));
+    this.rendering = rendered.catch(() => undefined);
+    const { body, contentType } = await rendered;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = contentType;
+    ctx.body = body;
+  }
+
+  private async render(openMetrics: boolean): Promise<{ body: string; contentType: string }> {
+    await this.figures.refresh();
+    const registry = this.instruments.registry;
+    if (!openMetrics) return { body: await registry.metrics(), contentType: registry.contentType };
+    // prom-client writes OpenMetrics by renaming each counter (`x_total` → `x`) for good: the names are
+    // put back afterwards, so that the next text-format scrape is unchanged.
+    const metrics = registry.getMetricsAsArray() as unknown as { name: string }[];
+    const names = metrics.map((metric) => metric.name);
+    registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+    try {
+      return { body: await registry.metrics(), contentType: Registry.OPENMETRICS_CONTENT_TYPE };
+    } finally {
+      registry.setContentType(Registry.PROMETHEUS_CONTENT_TYPE);
+      metrics.forEach((metric, i) => (metric.name = names[i]!));
+    }
+  }
+}

@@ -12,6 +12,7 @@ export * from './schemas/games.js';
 export * from './schemas/system.js';
 export * from './schemas/servers.js';
 export * from './schemas/nodes.js';
+export * from './schemas/webhooks.js';
 export * from './schemas/import.js';
 export * from './schemas/schedules.js';
 export * from './schemas/backups.js';

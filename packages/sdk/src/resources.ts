@@ -35,6 +35,8 @@ export function resources(c: { call: CallFn }) {
     system: {
       health: (): Result<'health'> => c.call('health'),
       status: (): Result<'systemStatus'> => c.call('systemStatus'),
+      /** Whether Prometheus metrics are served, and where (admins). */
+      integrations: (): Result<'getIntegrations'> => c.call('getIntegrations'),
     },
     /** The Garrison instances (nodes) of a cluster; one for a single instance. */
     nodes: {

@@ -51,6 +51,9 @@ import { RemoteFigures } from './cluster/remote-figures.js';
 import { RateLimits } from './cluster/rate-limits.js';
 import { PrometheusInstruments } from './prometheus/instruments.js';
 import { ServerFigures } from './prometheus/server-figures.js';
+import { WebhookOutbox } from './webhooks/outbox.js';
+import { WebhookDeliverer } from './webhooks/delivery.js';
+import { WebhookService } from './webhooks/service.js';
 
 /**
  * The service's parts in one container: the values every part is built from, by token; the services
@@ -73,7 +76,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  PrometheusInstruments, ServerFigures, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, UserService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,
@@ -97,6 +100,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['rate limits', container.resolve(RateLimits)],
     ['audit', container.resolve(AuditService)],
     ['prometheus', container.resolve(ServerFigures)],
+    ['webhooks', container.resolve(WebhookDeliverer)],
     ['remote admin', container.resolve(RemoteAdminService)],
     ['processes', container.resolve(ProcessService)],
     ['logs', container.resolve(LogService)],

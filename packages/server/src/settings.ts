@@ -65,6 +65,8 @@ export interface Settings {
   metricsToken: string | null;
   /** `host:port` where `/metrics` is served instead of the API's port; null: on the API's port. */
   metricsAddress: string | null;
+  /** Lets webhooks go to loopback, link-local and private addresses (a receiver on the same network; tests). */
+  webhookAllowPrivate: boolean;
   /** The game type of a server created without one. */
   defaultGameType: string;
 }
@@ -147,6 +149,7 @@ const DEFAULTS: Settings = {
   nodeOfflineAfterMs: 10_000,
   metricsToken: null,
   metricsAddress: null,
+  webhookAllowPrivate: false,
   defaultGameType: 'gamea',
 };
 
@@ -272,6 +275,16 @@ export const SETTINGS: readonly SettingSpec[] = [
       const match = /^(\[[0-9a-fA-F:]+\]|[^:\s/]+):(\d{1,5})$/.exec(raw);
       if (!match || Number(match[2]) > 65535) throw new SettingError(`${name} must be host:port (127.0.0.1:9464); got ${JSON.stringify(raw)}`);
       return raw;
+    },
+  },
+  {
+    key: 'webhookAllowPrivate',
+    env: 'GARRISON_WEBHOOK_ALLOW_PRIVATE',
+    shownDefault: '0',
+    meaning: '1 lets webhooks go to loopback, link-local and private addresses (a receiver on your own network); 0 refuses them',
+    parse: (raw, name) => {
+      if (raw !== '0' && raw !== '1') throw new SettingError(`${name} must be 0 or 1; got ${JSON.stringify(raw)}`);
+      return raw === '1';
     },
   },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },

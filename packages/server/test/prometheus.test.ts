@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '@garrison/testkit';
@@ -9,6 +9,7 @@ import { startHarness, type Harness } from './helpers.js';
 import { gameService, FAST_SUPERVISION, runningGameServer, killGames, statusBecomes } from './games.js';
 
 const TOKEN = 'metrics-token-0123456789';
+type Failure = { error: { code: string; message: string } };
 const GUID = 'd'.repeat(32);
 
 const scrape = (h: Harness, options: { token?: string | null; accept?: string; url?: string } = {}) =>
@@ -41,14 +42,15 @@ describe('Prometheus metrics', () => {
     try {
       const res = await scrape(off);
       assert.equal(res.status, 404);
-      assert.match((await res.json()).error.message, /GARRISON_METRICS_TOKEN/);
+      assert.deepEqual((await off.api('GET', '/system/integrations', { token: off.adminToken })).body.data, { metrics: { enabled: false, path: '/metrics', address: null } });
+      assert.match(((await res.json()) as Failure).error.message, /GARRISON_METRICS_TOKEN/);
     } finally {
       await off.close();
     }
     for (const token of [null, 'wrong-token-0123456789']) {
       const res = await scrape(suite.h, { token });
       assert.equal(res.status, 401);
-      assert.equal((await res.json()).error.code, 'UNAUTHORIZED');
+      assert.equal(((await res.json()) as Failure).error.code, 'UNAUTHORIZED');
     }
   });
 
@@ -126,11 +128,26 @@ describe('Prometheus metrics', () => {
       prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
       const query = `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(`garrison_server_players{server_id="${s.id}"}`)}`;
       const value = await waitFor(async () => {
-        const answer = await fetch(query).then((r) => r.json()).catch(() => null);
-        return answer?.data?.result?.[0]?.value?.[1] === '2' && answer.data.result[0];
+        const answer = (await fetch(query).then((r) => r.json()).catch(() => null)) as { data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } } | null;
+        const first = answer?.data?.result?.[0];
+        return first?.value[1] === '2' && first;
       }, { timeoutMs: 60_000, what: 'Prometheus to answer 2 players' });
       assert.equal(value.metric.job, 'garrison');
       assert.equal(value.metric.game, 'gamea');
+
+      // The Grafana dashboard in docs/: every query is one Prometheus takes, over series that exist.
+      const dashboard = JSON.parse(await readFile(new URL('../../../docs/grafana/garrison-dashboard.json', import.meta.url), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+      const exposed = await (await scrape(suite.h)).text();
+      for (const panel of dashboard.panels) {
+        for (const { expr } of panel.targets) {
+          const promql = expr.replaceAll('$server', '.*');
+          const answer = (await (await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`)).json()) as { status: string; error?: string };
+          assert.equal(answer.status, 'success', `${panel.title}: ${promql} — ${answer.error}`);
+          for (const name of promql.match(/garrison_[a-z_]+/g) ?? []) {
+            assert.match(exposed, new RegExp(`^${name.replace(/_(bucket|count|sum)$/, '')}(_bucket|_count|_sum)?[{ ]`, 'm'), `${panel.title}: ${name} is exposed`);
+          }
+        }
+      }
     } finally {
       prometheus?.kill('SIGKILL');
       await killGames(suite.h);
@@ -149,12 +166,15 @@ describe('Prometheus metrics on an address of their own', () => {
   after(() => h?.close());
 
   it('are served there and not on the API port', async () => {
+    const integrations = await h.api('GET', '/system/integrations', { token: h.adminToken });
+    assert.deepEqual(integrations.body.data, { metrics: { enabled: true, path: '/metrics', address: `127.0.0.1:${port}` } });
+    assert.equal((await h.api('GET', '/system/integrations', { token: h.viewerToken })).status, 403, 'for admins');
     const there = await scrape(h, { url: `http://127.0.0.1:${port}/metrics` });
     assert.equal(there.status, 200);
     assert.match(await there.text(), /^garrison_websocket_clients 0$/m);
     const here = await scrape(h);
     assert.equal(here.status, 404);
-    assert.match((await here.json()).error.message, /GARRISON_METRICS_ADDRESS/);
+    assert.match(((await here.json()) as Failure).error.message, /GARRISON_METRICS_ADDRESS/);
     assert.equal((await fetch(`http://127.0.0.1:${port}/api/servers`)).status, 404, 'nothing but the metrics there');
   });
 });

@@ -8,6 +8,9 @@ import type { AuditRow } from '../db/repositories/server-events.js';
 import type { EventBus } from '../events/bus.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Database } from '../db/connection.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
+import { happeningsOf, TOLD_TO_WEBHOOKS } from '../webhooks/from-audit.js';
 
 const toAuditEvent = (row: AuditRow): AuditEvent => ({
   id: row.id,
@@ -29,6 +32,8 @@ export class AuditService implements Lifecycle {
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {}
 
   /** Records what `actor` did. Never throws; callers rarely wait, and the service's stop waits for every write. */
@@ -46,7 +51,7 @@ export class AuditService implements Lifecycle {
 
   private async write(serverId: number, type: AuditEventType, actor: Actor, detail: Record<string, unknown>): Promise<void> {
     try {
-      const row = await this.repos.audit.insert({
+      const entry = {
         server_id: serverId,
         event_type: type,
         // The system's own doings keep no name, as the trail has always shown them.
@@ -55,7 +60,18 @@ export class AuditService implements Lifecycle {
         actor_id: actor.id,
         detail: JSON.stringify(detail),
         timestamp: isoNow(this.clock),
-      });
+      };
+      let wake = () => undefined as void;
+      // The webhooks' deliveries of the entry stand or fall with it: one transaction.
+      const row = !TOLD_TO_WEBHOOKS.has(type)
+        ? await this.repos.audit.insert(entry)
+        : await this.db.knex.transaction(async (trx) => {
+            const written = await this.repos.audit.insert(entry, trx);
+            const server = await this.repos.servers.facts(serverId, trx);
+            if (server) wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: entry.actor, actorKind: actor.kind, detail, server }), serverId);
+            return written;
+          });
+      wake();
       this.events.publish({ type: 'audit', server_id: serverId, data: toAuditEvent(row) });
     } catch (err) {
       // A server deleted meanwhile takes its trail with it; nothing else may make an action fail here.

@@ -19,6 +19,7 @@ import { maskSections } from '../config/masking.js';
 import { AuditService } from '../audit/service.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { choose, writeArchive } from './archive.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
 export const backupRoot = (settings: Pick<Settings, 'backupDir' | 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
@@ -58,6 +59,7 @@ export class BackupService implements Lifecycle {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
@@ -142,6 +144,7 @@ export class BackupService implements Lifecycle {
       shown.parts = parts.map((p) => ({ name: p.name, path: p.root, files: result.files[p.name] ?? 0 }));
       await this.repos.backups.update(id, { status: 'done', size_bytes: result.size, sha256: result.sha256, finished_at: isoNow(this.clock), manifest: JSON.stringify(shown) });
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'done', bytes: result.size, error: null } });
+      void this.outbox.emitAbout('backup.completed', serverId, { backup_id: id, bytes: result.size });
       await this.prune(serverId);
     } catch (err) {
       const reason = signal.aborted ? 'the service stopped while it was written' : (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;

@@ -113,7 +113,7 @@ export class BanService implements Lifecycle {
     };
     const id = await this.repos.bans.insert(row);
     await this.sync(serverId);
-    void this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, ...audit });
+    void this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit });
     return toBan({ ...row, id });
   }
 

@@ -42,15 +42,18 @@ import { backupRoutes } from '../backups/routes.js';
 import { NodeService } from '../nodes/service.js';
 import { Forwarder } from '../cluster/forwarding.js';
 import { nodeRoutes } from '../nodes/routes.js';
+import { WebhookService } from '../webhooks/service.js';
+import { webhookRoutes } from '../webhooks/routes.js';
 
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
   const servers = c.resolve(ServerService);
   authRoutes(routes, c.resolve(UserService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
-  systemRoutes(routes, servers, c.resolve(TOKENS.Adapters));
+  systemRoutes(routes, servers, c.resolve(TOKENS.Adapters), c.resolve(TOKENS.Settings));
   serverRoutes(routes, servers, c.resolve(Forwarder));
   nodeRoutes(routes, c.resolve(NodeService));
+  webhookRoutes(routes, c.resolve(WebhookService));
   importRoutes(routes, c.resolve(ImportService));
   lifecycleRoutes(routes, c.resolve(Supervisor));
   processRoutes(routes, c.resolve(ProcessService));

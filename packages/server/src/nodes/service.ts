@@ -16,6 +16,7 @@ import { ClusterEvents } from '../cluster/event-bridge.js';
 import { NodeLock } from '../db/node-lock.js';
 import { isCluster } from '../cluster/mode.js';
 import type { InProcessEventBus } from '../events/bus.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where a server's requests go, and whether that node is alive. */
 export interface Owner {
@@ -51,6 +52,7 @@ export class NodeService implements Lifecycle {
     @inject(TOKENS.Database) private readonly db: Database,
     @inject(ClusterEvents) private readonly clusterEvents: ClusterEvents,
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {
     this.url = settings.advertiseUrl ?? '';
   }
@@ -119,6 +121,9 @@ export class NodeService implements Lifecycle {
         this.version += 1;
         this.logger[online ? 'info' : 'warn']({ node: row.id }, online ? 'node back online' : 'node offline: its servers show status unknown');
         await this.announceServersOf(row.id, online);
+        // Every instance notices; the heartbeat it went silent at names the change alike on each of them.
+        const silentAt = String(online ? was.last_seen : row.last_seen);
+        void this.outbox.emitOnce(online ? 'node.online' : 'node.offline', `${row.id}:${silentAt}`, { node_id: row.id });
       }
     }
     if (rows.length !== this.known.size) this.version += 1;

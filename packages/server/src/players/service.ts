@@ -27,6 +27,7 @@ import { ServerService } from '../servers/service.js';
 import { LiveFigures } from '../metrics/live-values.js';
 import { AuditService } from '../audit/service.js';
 import { BanService } from '../bans/service.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 
 interface Watched {
   job: Job;
@@ -57,6 +58,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
@@ -127,8 +129,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     // On the same chain as the game's join and leave messages: a visit is looked up, then made, by
     // one of them at a time (two at once both found none and made two, on MariaDB).
     const recorded = watched.messages.then(async () => {
-      for (const [k, p] of after) if (!before.has(k)) await this.repos.playerHistory.joined(serverId, p.slot_id, p.name, p.guid, at);
-      for (const [k, p] of before) if (!after.has(k)) await this.repos.playerHistory.left(serverId, p.slot_id, p.name, at);
+      for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, p.slot_id, p.name, p.guid, at);
+      for (const [k, p] of before) if (!after.has(k)) await this.left(serverId, p.slot_id, p.name, at);
     });
     watched.messages = recorded.catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player list not recorded'));
     await recorded;
@@ -157,11 +159,21 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   private async onPlayerEvent(serverId: number, watched: Watched, event: PlayerEvent): Promise<void> {
     const at = isoNow(this.clock);
-    if (event.kind === 'joined') await this.repos.playerHistory.joined(serverId, event.slot_id, event.name, null, at);
+    if (event.kind === 'joined') await this.joined(serverId, event.slot_id, event.name, null, at);
     else if (event.kind === 'guid') await this.repos.playerHistory.guidOf(serverId, event.slot_id, event.name, event.guid);
-    else await this.repos.playerHistory.left(serverId, event.slot_id, event.name, at);
+    else await this.left(serverId, event.slot_id, event.name, at);
     // The list itself right after: the `players` event follows the message, not the next poll.
     void watched.job.runNow();
+  }
+
+  /** A visit begun (by the poll or the game's message, whichever came first): webhooks hear of it once. */
+  private async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
+    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at)) void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid });
+  }
+
+  private async left(serverId: number, slotId: string, name: string, at: string): Promise<void> {
+    const visit = await this.repos.playerHistory.left(serverId, slotId, name, at);
+    if (visit) void this.outbox.emitAbout('player.left', serverId, { player_name: name, guid: visit.guid });
   }
 
   /** Drops visits that ended more than `days` ago; run by the history retention job. */

@@ -48,6 +48,13 @@ export class PrometheusInstruments {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'garrison_webhook_deliveries_total',
+    help: 'Webhook deliveries by endpoint kind and result: delivered, retry (to be tried again), failed (for good).',
+    labelNames: ['kind', 'result'] as const,
+    registers: [this.registry],
+  });
+
   readonly websocketClients = new Gauge({
     name: 'garrison_websocket_clients',
     help: 'WebSocket clients connected to this instance.',
@@ -70,6 +77,10 @@ export class PrometheusInstruments {
 
   rconCommand(serverId: number, seconds: number, ok: boolean): void {
     if (this.enabled) this.rconDuration.observe({ server_id: String(serverId), result: ok ? 'ok' : 'error' }, seconds);
+  }
+
+  webhookDelivered(kind: string, result: 'delivered' | 'retry' | 'failed', count: number): void {
+    if (this.enabled) this.webhookDeliveries.inc({ kind, result }, count);
   }
 
   /** A job's runs counted by its kind: `players.poll:3` is `players.poll`, so that the label stays bounded. */

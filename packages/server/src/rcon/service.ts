@@ -10,6 +10,7 @@ import { serverContext } from '../servers/context.js';
 import { AuditService } from '../audit/service.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { PrometheusInstruments } from '../prometheus/instruments.js';
+import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** The most of a command line the audit trail keeps. */
 const AUDITED_LINE = 1000;
@@ -27,6 +28,8 @@ export class RemoteAdminService implements Lifecycle {
   private readonly sessions = new Map<number, CachedSession>();
   /** Whether the last command over each server's session was answered. */
   private readonly answered = new Map<number, boolean>();
+  /** Servers whose remote admin stopped answering while it ran (webhooks were told; they hear when it is back). */
+  private readonly lost = new Set<number>();
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
@@ -36,6 +39,7 @@ export class RemoteAdminService implements Lifecycle {
     @inject(ConfigService) private readonly config: ConfigService,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(PrometheusInstruments) private readonly instruments: PrometheusInstruments,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {}
 
   /** Whether remote admin to the server works now: a session is open and its last command was answered. */
@@ -93,10 +97,18 @@ export class RemoteAdminService implements Lifecycle {
     try {
       const answer = await this.commandOnce(serverId, text);
       this.answered.set(serverId, true);
+      if (this.lost.delete(serverId)) void this.outbox.emitAbout('rcon.restored', serverId, {});
       this.instruments.rconCommand(serverId, (performance.now() - started) / 1000, true);
       return answer;
     } catch (err) {
-      if (this.sessions.has(serverId)) this.answered.set(serverId, false);
+      if (this.sessions.has(serverId)) {
+        // Lost only after it had answered: a game still booting has not lost anything.
+        if (this.answered.get(serverId) === true && !this.lost.has(serverId)) {
+          this.lost.add(serverId);
+          void this.outbox.emitAbout('rcon.lost', serverId, { error: (err as Error).message.slice(0, 300) });
+        }
+        this.answered.set(serverId, false);
+      }
       this.instruments.rconCommand(serverId, (performance.now() - started) / 1000, false);
       throw err;
     }
@@ -127,6 +139,7 @@ export class RemoteAdminService implements Lifecycle {
     const cached = this.sessions.get(serverId);
     this.sessions.delete(serverId);
     this.answered.delete(serverId);
+    this.lost.delete(serverId);
     await cached?.session.then((s) => s.close()).catch(() => {});
   }
 

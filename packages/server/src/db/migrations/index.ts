@@ -10,6 +10,7 @@ import * as serverGlance from './008_server_glance.js';
 import * as schedules from './009_schedules.js';
 import * as backups from './010_backups.js';
 import * as nodes from './011_nodes.js';
+import * as webhooks from './012_webhooks.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -28,6 +29,7 @@ const all: [string, Migration][] = [
   ['009_schedules', schedules],
   ['010_backups', backups],
   ['011_nodes', nodes],
+  ['012_webhooks', webhooks],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

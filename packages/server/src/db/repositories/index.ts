@@ -13,6 +13,7 @@ import { BackupRepository } from './backups.js';
 import { NodeRepository } from './nodes.js';
 import { LeaseRepository } from './leases.js';
 import { RateLimitRepository } from './rate-limits.js';
+import { WebhookRepository } from './webhooks.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -34,6 +35,7 @@ export function bindRepositories(knex: Knex) {
     nodes: new NodeRepository(knex),
     leases: new LeaseRepository(knex),
     rateLimits: new RateLimitRepository(knex),
+    webhooks: new WebhookRepository(knex),
   };
 }
 

@@ -19,21 +19,27 @@ export class PlayerHistoryRepository {
   }
 
   /** A visit begins, unless this player is already on in this slot (then only a GUID it lacked is added). */
-  async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
+  /** Whether this began a visit (false: the player was already on, seen by the poll or the game's message). */
+  async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<boolean> {
     const existing = await this.open(serverId, slotId, name).first('id', 'guid');
     if (existing) {
       if (guid && !existing.guid) await this.knex('player_history').where({ id: existing.id }).update({ guid });
-      return;
+      return false;
     }
     await this.knex('player_history').insert({ server_id: serverId, slot_id: slotId, player_name: name.slice(0, 255), guid, joined_at: at, left_at: null });
+    return true;
   }
 
   async guidOf(serverId: number, slotId: string, name: string, guid: string): Promise<void> {
     await this.open(serverId, slotId, name).update({ guid });
   }
 
-  async left(serverId: number, slotId: string, name: string, at: string): Promise<void> {
-    await this.open(serverId, slotId, name).update({ left_at: at });
+  /** The GUID of the visit it ended, or undefined when the player was not on. */
+  async left(serverId: number, slotId: string, name: string, at: string): Promise<{ guid: string | null } | undefined> {
+    const visit = await this.open(serverId, slotId, name).first('id', 'guid');
+    if (!visit) return undefined;
+    await this.knex('player_history').where({ id: visit.id }).update({ left_at: at });
+    return { guid: visit.guid ?? null };
   }
 
   /** Everyone still on has left (the server is gone). */

@@ -13,8 +13,9 @@ export class ServerEventRepository {
     this.Event = ServerEventModel.bindKnex(knex);
   }
 
-  async insert(row: { server_id: number; event_type: AuditEventType; actor: string | null; actor_kind: ActorKind; actor_id: string | null; detail: string; timestamp: string }): Promise<AuditRow> {
-    return this.Event.query().insertAndFetch(row);
+  /** `trx`: written with what else the entry causes (the webhooks' deliveries of it). */
+  async insert(row: { server_id: number; event_type: AuditEventType; actor: string | null; actor_kind: ActorKind; actor_id: string | null; detail: string; timestamp: string }, trx?: Knex.Transaction): Promise<AuditRow> {
+    return this.Event.query(trx).insertAndFetch(row);
   }
 
   async page(serverId: number, query: { limit: number; offset: number; event_type?: AuditEventType }): Promise<{ total: number; rows: AuditRow[] }> {

@@ -30,6 +30,11 @@ export class ServerRepository {
     return this.Server.query().findById(id);
   }
 
+  /** What a webhook says of a server (its name; its restarts, to tell a crash loop), read in the caller's transaction. */
+  facts(id: number, trx?: Knex.Transaction): Promise<{ id: number; name: string; restart_count: number; max_restarts: number; auto_restart: boolean | number } | undefined> {
+    return (trx ?? this.knex)('servers').select('id', 'name', 'restart_count', 'max_restarts', 'auto_restart').where({ id }).first();
+  }
+
   /** Every server, or those a node owns. */
   async all(nodeId?: string): Promise<ServerRow[]> {
     const query = this.Server.query().orderBy('id');

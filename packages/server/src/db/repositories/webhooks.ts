@@ -1,0 +1,137 @@
+import type { Knex } from 'knex';
+
+export interface WebhookRow {
+  id: number;
+  url: string;
+  kind: 'generic' | 'discord';
+  events: string; // JSON
+  server_ids: string | null; // JSON
+  enabled: boolean | number;
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRow {
+  id: number;
+  webhook_id: number;
+  event_id: string;
+  event_type: string;
+  server_id: number | null;
+  payload: string;
+  status: DeliveryStatus;
+  attempt: number;
+  next_attempt_at: string | null;
+  claimed_until: string | null;
+  response_status: number | null;
+  response_snippet: string | null;
+  error: string | null;
+  duration_ms: number | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
+export type NewDelivery = Pick<DeliveryRow, 'webhook_id' | 'event_id' | 'event_type' | 'server_id' | 'payload' | 'next_attempt_at' | 'created_at'>;
+export type DeliveryOutcome = Partial<Pick<DeliveryRow, 'status' | 'attempt' | 'next_attempt_at' | 'response_status' | 'response_snippet' | 'error' | 'duration_ms' | 'delivered_at'>>;
+
+/** The webhook endpoints and their outbox (the deliveries, which are also the delivery log). */
+export class WebhookRepository {
+  constructor(private readonly knex: Knex) {}
+
+  list(): Promise<WebhookRow[]> {
+    return this.knex<WebhookRow>('webhooks').orderBy('id');
+  }
+
+  /** The enabled endpoints (few: every one is read, and matched to an event in code). */
+  enabled(db: Knex = this.knex): Promise<WebhookRow[]> {
+    return db<WebhookRow>('webhooks').where({ enabled: true });
+  }
+
+  find(id: number): Promise<WebhookRow | undefined> {
+    return this.knex<WebhookRow>('webhooks').where({ id }).first();
+  }
+
+  async create(row: Omit<WebhookRow, 'id'>): Promise<number> {
+    const [id] = await this.knex('webhooks').insert(row);
+    return Number(id);
+  }
+
+  async update(id: number, patch: Partial<Omit<WebhookRow, 'id'>>): Promise<void> {
+    await this.knex('webhooks').where({ id }).update(patch);
+  }
+
+  async delete(id: number): Promise<boolean> {
+    await this.knex('webhook_deliveries').where({ webhook_id: id }).delete();
+    return (await this.knex('webhooks').where({ id }).delete()) > 0;
+  }
+
+  async enqueue(rows: NewDelivery[], db: Knex = this.knex): Promise<void> {
+    if (rows.length) await db('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempt: 0 })));
+  }
+
+  /** Rows whose (endpoint, event id) is already there are left out: several instances enqueue one event once. */
+  async enqueueOnce(rows: NewDelivery[]): Promise<void> {
+    if (rows.length) await this.knex('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempt: 0 }))).onConflict(['webhook_id', 'event_id']).ignore();
+  }
+
+  /** The newest delivery of an event to an endpoint (the test button's, just enqueued). */
+  latest(webhookId: number, eventId: string): Promise<DeliveryRow | undefined> {
+    return this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId, event_id: eventId }).orderBy('id', 'desc').first();
+  }
+
+  delivery(webhookId: number, id: number): Promise<DeliveryRow | undefined> {
+    return this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId, id }).first();
+  }
+
+  async page(webhookId: number, query: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ total: number; rows: DeliveryRow[] }> {
+    const base = this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId });
+    if (query.status) base.where({ status: query.status });
+    const [count, rows] = await Promise.all([base.clone().count({ n: '*' }).first(), base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset)]);
+    return { total: Number((count as { n: number | string } | undefined)?.n ?? 0), rows };
+  }
+
+  /**
+   * Takes up to `limit` due deliveries for this worker until `claimUntil`: rows another worker holds
+   * (a live claim, or locked by its claiming transaction on MySQL/MariaDB: SKIP LOCKED) are passed over.
+   */
+  async claimDue(now: string, claimUntil: string, limit: number): Promise<DeliveryRow[]> {
+    return this.knex.transaction(async (trx) => {
+      const due = trx<DeliveryRow>('webhook_deliveries')
+        .select('id')
+        .where({ status: 'pending' })
+        .whereIn('webhook_id', trx('webhooks').select('id').where({ enabled: true }))
+        .andWhere('next_attempt_at', '<=', now)
+        .andWhere((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+        .orderBy('next_attempt_at')
+        .limit(limit);
+      if (this.knex.client.config.client !== 'better-sqlite3') due.forUpdate().skipLocked();
+      const ids = (await due).map((r) => r.id);
+      if (!ids.length) return [];
+      await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
+      return trx<DeliveryRow>('webhook_deliveries').whereIn('id', ids).orderBy('id');
+    });
+  }
+
+  async settle(ids: number[], outcome: DeliveryOutcome): Promise<void> {
+    if (ids.length) await this.knex('webhook_deliveries').whereIn('id', ids).update({ ...outcome, claimed_until: null });
+  }
+
+  /** Due again now, whatever became of it (redeliver): same event id, attempts counted on. */
+  async requeue(id: number, now: string): Promise<void> {
+    await this.knex('webhook_deliveries').where({ id }).update({ status: 'pending', next_attempt_at: now, claimed_until: null });
+  }
+
+  /** Pending deliveries of an endpoint turned off (410 Gone): they will not be tried again. */
+  async abandonPending(webhookId: number, error: string): Promise<void> {
+    await this.knex('webhook_deliveries').where({ webhook_id: webhookId, status: 'pending' }).update({ status: 'failed', next_attempt_at: null, claimed_until: null, error });
+  }
+
+  /** Finished deliveries created before `cutoff` (the log is kept as long as the audit trail). */
+  async pruneBefore(cutoff: string): Promise<number> {
+    return this.knex('webhook_deliveries').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff).delete();
+  }
+}

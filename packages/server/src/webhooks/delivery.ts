@@ -1,0 +1,148 @@
+import { inject, injectable } from 'tsyringe';
+import type { Logger } from 'pino';
+import type { WebhookPayload } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { DeliveryOutcome, DeliveryRow, WebhookRow } from '../db/repositories/webhooks.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Lifecycle } from '../lifecycle/lifecycle.js';
+import type { Clock } from '../jobs/clock.js';
+import { ClusterLeases } from '../cluster/leases.js';
+import { PrometheusInstruments } from '../prometheus/instruments.js';
+import { postJson, type SendResult } from './sender.js';
+import { signature } from './signing.js';
+import { discordMessage, EMBEDS_PER_MESSAGE } from './discord.js';
+import { WebhookOutbox } from './outbox.js';
+
+/** Waits before the 2nd, 3rd… attempt: about a day in all, then the delivery has failed. */
+export const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
+const POLL_MS = 1_000;
+const TIMEOUT_MS = 10_000;
+/** How long a claimed delivery is this worker's: longer than one send can take. */
+const CLAIM_MS = 60_000;
+const BATCH = 200;
+/** Sends under way at once, over all endpoints. */
+const PARALLEL = 32;
+const LONGEST_WAIT_MS = 6 * 3_600_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The delivering worker: a job that, on the instance holding the `webhooks.deliver` lease, claims due
+ * deliveries, sends them, and writes each outcome (delivered; retried later with back-off and jitter,
+ * or when the receiver said; failed for good). 410 Gone turns the endpoint off. Discord endpoints get
+ * their due events in messages of up to 10 embeds, so a burst becomes one message.
+ */
+@injectable()
+export class WebhookDeliverer implements Lifecycle {
+  private job: Job | null = null;
+
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
+    @inject(ClusterLeases) private readonly leases: ClusterLeases,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
+    @inject(PrometheusInstruments) private readonly instruments: PrometheusInstruments,
+  ) {}
+
+  start(): void {
+    this.job = this.jobs.every({ name: 'webhooks.deliver', everyMs: POLL_MS, run: () => this.pass() });
+    this.outbox.onEnqueued(() => void this.job?.runNow());
+  }
+
+  stop(): void {
+    this.job?.cancel();
+  }
+
+  /** Claims and sends until nothing is due (under the lease: one instance of a cluster delivers). */
+  private async pass(): Promise<void> {
+    await this.leases.once('webhooks.deliver', 30_000, async () => {
+      for (;;) {
+        const now = this.clock.now();
+        const claimed = await this.repos.webhooks.claimDue(iso(now), iso(now + CLAIM_MS), BATCH);
+        if (!claimed.length) return;
+        const hooks = new Map((await this.repos.webhooks.list()).map((h) => [h.id, h]));
+        const sends: (() => Promise<void>)[] = [];
+        for (const [webhookId, rows] of groupBy(claimed, (r) => r.webhook_id)) {
+          const hook = hooks.get(webhookId);
+          if (!hook) continue;
+          if (hook.kind === 'discord') for (let i = 0; i < rows.length; i += EMBEDS_PER_MESSAGE) sends.push(() => this.send(hook, rows.slice(i, i + EMBEDS_PER_MESSAGE)));
+          else for (const row of rows) sends.push(() => this.send(hook, [row]));
+        }
+        await inParallel(sends, PARALLEL);
+        if (claimed.length < BATCH) return;
+      }
+    });
+  }
+
+  /** One request for `rows` (one generic delivery, or up to 10 events in one Discord message). */
+  private async send(hook: WebhookRow, rows: DeliveryRow[]): Promise<void> {
+    const payloads = rows.map((r) => JSON.parse(r.payload) as WebhookPayload);
+    let body: string;
+    let headers: Record<string, string> = {};
+    if (hook.kind === 'discord') {
+      body = JSON.stringify(discordMessage(payloads));
+    } else {
+      body = rows[0]!.payload;
+      const timestamp = Math.floor(this.clock.now() / 1000);
+      const secrets = [hook.secret, ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now()) ? [hook.previous_secret] : [])];
+      headers = { 'webhook-id': rows[0]!.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0]!.event_id, timestamp, body) };
+    }
+    let result: SendResult;
+    try {
+      result = await postJson(hook.url, body, headers, { allowPrivate: this.settings.webhookAllowPrivate, timeoutMs: TIMEOUT_MS, now: () => this.clock.now() });
+    } catch (err) {
+      result = { status: null, snippet: null, error: (err as Error).message, durationMs: 0, retryAfterMs: null };
+    }
+    await this.record(hook, rows, result);
+  }
+
+  private async record(hook: WebhookRow, rows: DeliveryRow[], result: SendResult): Promise<void> {
+    const now = this.clock.now();
+    const attempt = Math.max(...rows.map((r) => r.attempt)) + 1;
+    const seen: DeliveryOutcome = { attempt, response_status: result.status, response_snippet: result.snippet, error: result.error, duration_ms: result.durationMs };
+    const ids = rows.map((r) => r.id);
+    if (result.status !== null && result.status >= 200 && result.status < 300) {
+      await this.repos.webhooks.settle(ids, { ...seen, status: 'delivered', next_attempt_at: null, delivered_at: iso(now) });
+      return this.count(hook, 'delivered', rows.length);
+    }
+    if (result.status === 410) {
+      await this.repos.webhooks.settle(ids, { ...seen, status: 'failed', next_attempt_at: null });
+      await this.repos.webhooks.update(hook.id, { enabled: false, disabled_reason: `the receiver answered 410 Gone on ${iso(now)}` });
+      await this.repos.webhooks.abandonPending(hook.id, 'the endpoint was turned off (410 Gone)');
+      this.logger.warn({ webhook: hook.id }, 'webhook endpoint answered 410 Gone: turned off');
+      return this.count(hook, 'failed', rows.length);
+    }
+    const asked = (result.status === 429 || result.status === 503) && result.retryAfterMs !== null ? Math.min(result.retryAfterMs, LONGEST_WAIT_MS) : null;
+    if (attempt > BACKOFF_MS.length) {
+      await this.repos.webhooks.settle(ids, { ...seen, status: 'failed', next_attempt_at: null });
+      this.logger.warn({ webhook: hook.id, attempts: attempt, status: result.status }, 'webhook delivery failed for good');
+      return this.count(hook, 'failed', rows.length);
+    }
+    // ±20 % jitter, so that deliveries failed together do not come back together.
+    const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1]! * (0.8 + Math.random() * 0.4));
+    await this.repos.webhooks.settle(ids, { ...seen, status: 'pending', next_attempt_at: iso(now + wait) });
+    this.count(hook, 'retry', rows.length);
+  }
+
+  private count(hook: WebhookRow, result: 'delivered' | 'retry' | 'failed', n: number): void {
+    this.instruments.webhookDelivered(hook.kind, result, n);
+  }
+}
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+async function inParallel(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  }));
+}

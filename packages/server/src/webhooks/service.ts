@@ -1,0 +1,158 @@
+import { inject, injectable } from 'tsyringe';
+import {
+  ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType,
+} from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { DeliveryRow, DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
+import { isoNow, type Clock } from '../jobs/clock.js';
+import { checkDestination, WebhookAddressError } from './address.js';
+import { newSecret } from './signing.js';
+import { WebhookOutbox } from './outbox.js';
+
+/** How long a rotated-out secret still signs deliveries, so that receivers can switch without a gap. */
+const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** The URL as reads show it: its origin only (a Discord webhook's path is its credential). */
+export const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
+
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  url: maskUrl(row.url),
+  kind: row.kind,
+  events: JSON.parse(row.events) as WebhookEventType[],
+  server_ids: row.server_ids ? (JSON.parse(row.server_ids) as number[]) : null,
+  enabled: Boolean(row.enabled),
+  disabled_reason: row.disabled_reason,
+  previous_secret_expires_at: row.previous_secret ? row.previous_secret_expires_at : null,
+  created_at: row.created_at,
+});
+
+export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
+  id: row.id,
+  webhook_id: row.webhook_id,
+  event_id: row.event_id,
+  event_type: row.event_type as WebhookEventType,
+  server_id: row.server_id,
+  attempt: row.attempt,
+  status: row.status,
+  response_status: row.response_status,
+  response_snippet: row.response_snippet,
+  error: row.error,
+  next_attempt_at: row.next_attempt_at,
+  delivered_at: row.delivered_at,
+  duration_ms: row.duration_ms,
+  created_at: row.created_at,
+});
+
+/** The webhook endpoints (admins'), their test deliveries, delivery log and redeliveries. */
+@injectable()
+export class WebhookService {
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async list(): Promise<Webhook[]> {
+    return (await this.repos.webhooks.list()).map(toWebhook);
+  }
+
+  async get(id: number): Promise<Webhook> {
+    return toWebhook(await this.row(id));
+  }
+
+  async create(input: CreateWebhookRequest): Promise<Webhook & { secret: string }> {
+    await this.checkUrl(input.url);
+    await this.checkServers(input.server_ids ?? null);
+    const secret = newSecret();
+    const id = await this.repos.webhooks.create({
+      url: input.url,
+      kind: input.kind,
+      events: JSON.stringify(input.events),
+      server_ids: input.server_ids ? JSON.stringify(input.server_ids) : null,
+      enabled: input.enabled ?? true,
+      disabled_reason: null,
+      secret,
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      created_at: isoNow(this.clock),
+    });
+    return { ...(await this.get(id)), secret };
+  }
+
+  async update(id: number, patch: UpdateWebhookRequest): Promise<Webhook> {
+    await this.row(id);
+    if (patch.url !== undefined) await this.checkUrl(patch.url);
+    if (patch.server_ids) await this.checkServers(patch.server_ids);
+    await this.repos.webhooks.update(id, {
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
+      ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ? JSON.stringify(patch.server_ids) : null } : {}),
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled, ...(patch.enabled ? { disabled_reason: null } : {}) } : {}),
+    });
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    if (!(await this.repos.webhooks.delete(id))) throw new ApiError('NOT_FOUND', `no webhook ${id}`);
+  }
+
+  async rotateSecret(id: number): Promise<{ secret: string; previous_secret_expires_at: string }> {
+    const row = await this.row(id);
+    const secret = newSecret();
+    const expires = new Date(this.clock.now() + ROTATION_OVERLAP_MS).toISOString();
+    await this.repos.webhooks.update(id, { secret, previous_secret: row.secret, previous_secret_expires_at: expires });
+    return { secret, previous_secret_expires_at: expires };
+  }
+
+  async test(id: number): Promise<WebhookDelivery> {
+    const row = await this.row(id);
+    if (!row.enabled) throw new ApiError('CONFLICT', `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`);
+    const eventId = await this.outbox.enqueueTest(id);
+    return toDelivery((await this.repos.webhooks.latest(id, eventId))!);
+  }
+
+  async deliveries(id: number, query: { limit?: number; offset?: number; status?: DeliveryStatus }): Promise<{ total: number; items: WebhookDelivery[] }> {
+    await this.row(id);
+    const { total, rows } = await this.repos.webhooks.page(id, { limit: query.limit ?? 50, offset: query.offset ?? 0, ...(query.status ? { status: query.status } : {}) });
+    return { total, items: rows.map(toDelivery) };
+  }
+
+  async redeliver(id: number, deliveryId: number): Promise<WebhookDelivery> {
+    await this.row(id);
+    const delivery = await this.repos.webhooks.delivery(id, deliveryId);
+    if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
+    await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock));
+    this.outbox.wakeNow();
+    return toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!);
+  }
+
+  private async row(id: number): Promise<WebhookRow> {
+    const row = await this.repos.webhooks.find(id);
+    if (!row) throw new ApiError('NOT_FOUND', `no webhook ${id}`);
+    return row;
+  }
+
+  /** Refused at once when it leads somewhere private (and checked again at every send). */
+  private async checkUrl(url: string): Promise<void> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ApiError('VALIDATION_ERROR', "field 'url': not a URL");
+    }
+    try {
+      await checkDestination(parsed, this.settings.webhookAllowPrivate);
+    } catch (err) {
+      if (err instanceof WebhookAddressError) throw new ApiError('VALIDATION_ERROR', `field 'url': ${err.message}`);
+      throw err;
+    }
+  }
+
+  private async checkServers(ids: number[] | null): Promise<void> {
+    for (const id of ids ?? []) if (!(await this.repos.servers.find(id))) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${id}`);
+  }
+}

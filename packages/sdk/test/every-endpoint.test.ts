@@ -2,6 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { endpoints, type EndpointId } from '@garrison/core';
@@ -18,7 +20,7 @@ describe('the SDK on every endpoint', () => {
   let client: GarrisonClient;
   before(async () => {
     fake = await installFakeGameaTemp();
-    g = await startGarrison({ stopTimeoutMs: 3000, playersPollMs: 200 });
+    g = await startGarrison({ stopTimeoutMs: 3000, playersPollMs: 200, webhookAllowPrivate: true });
     client = tracked(new GarrisonClient({ baseUrl: g.url }));
     await client.login('admin', g.adminPassword);
   });
@@ -44,6 +46,27 @@ describe('the SDK on every endpoint', () => {
     const [node] = await client.nodes.list();
     assert.equal(node!.online, true);
     assert.equal((await client.nodes.update(node!.id, { draining: false })).draining, false);
+    assert.deepEqual(await client.system.integrations(), { metrics: { enabled: false, path: '/metrics', address: null } });
+
+    // Webhooks, to a receiver of the test's own.
+    const receiver = createServer((req, res) => void req.resume().on('end', () => res.end('ok')));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const hook = await client.webhooks.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, kind: 'generic', events: ['server.crashed'] });
+      assert.match(hook.secret, /^whsec_/);
+      assert.equal((await client.webhooks.list()).length, 1);
+      assert.equal((await client.webhooks.get(hook.id)).kind, 'generic');
+      assert.deepEqual((await client.webhooks.update(hook.id, { events: ['server.started'] })).events, ['server.started']);
+      assert.match((await client.webhooks.rotateSecret(hook.id)).secret, /^whsec_/);
+      const test = await client.webhooks.test(hook.id);
+      const delivered = await waitFor(async () => (await client.webhooks.deliveries(hook.id)).items.find((d) => d.status === 'delivered'), { what: 'the test delivered' });
+      assert.equal(delivered.id, test.id);
+      assert.equal((await client.webhooks.redeliver(hook.id, test.id)).status, 'pending');
+      await client.webhooks.delete(hook.id);
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
     assert.ok((await client.games.list()).length >= 1);
     assert.equal((await client.games.get('gamea')).game_type, 'gamea');
     assert.ok((await client.games.configSchema('gamea')).server);

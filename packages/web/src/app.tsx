@@ -9,6 +9,7 @@ import { ServerPage } from './pages/server/server-page.js';
 import { Users } from './pages/users.js';
 import { Account } from './pages/account.js';
 import { Nodes } from './pages/nodes.js';
+import { Notifications } from './pages/notifications.js';
 
 /** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
 const route = signal(location.hash.slice(1) || '/');
@@ -18,6 +19,7 @@ function Page({ path }: { path: string }) {
   const server = /^\/servers\/(\d+)(?:\/([a-z]+))?$/.exec(path);
   if (server) return <ServerPage id={Number(server[1])} tab={server[2] ?? 'console'} />;
   if (path === '/users' && isAdmin()) return <Users />;
+  if (path === '/notifications' && isAdmin()) return <Notifications />;
   if (path === '/account') return <Account />;
   if (path === '/nodes') return <Nodes />;
   return <Dashboard />;
@@ -60,6 +62,11 @@ function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
           {who.role === 'admin' && (
             <a href="#/users" aria-current={here('/users') && 'page'}>
               Users
+            </a>
+          )}
+          {who.role === 'admin' && (
+            <a href="#/notifications" aria-current={here('/notifications') && 'page'}>
+              Notifications
             </a>
           )}
           <a href="#/account" aria-current={here('/account') && 'page'}>

@@ -126,8 +126,9 @@ export class WebhookService {
     const delivery = await this.repos.webhooks.delivery(id, deliveryId);
     if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
     await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock));
+    const queued = toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!);
     this.outbox.wakeNow();
-    return toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!);
+    return queued;
   }
 
   private async row(id: number): Promise<WebhookRow> {

@@ -1,0 +1,65 @@
+import { client } from '../session.js';
+import { Problem, useAction } from '../components/problem.js';
+import { TableHead } from '../components/table-head.js';
+import { useQuery } from '../cache/use-query.js';
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
+
+/**
+ * One endpoint's delivery log, newest first: what was sent, how it went (status, the answer's first
+ * characters, how long it took, the attempts), when it is tried next; any delivery can be sent again.
+ */
+export function DeliveryLog({ webhookId }: { webhookId: number }) {
+  const { data, error, reload } = useQuery(`webhook-deliveries:${webhookId}`, () => client.webhooks.deliveries(webhookId, { limit: 50 }), 0);
+  const action = useAction();
+  return (
+    <section aria-label={`Deliveries of endpoint ${webhookId}`} class="delivery-log">
+      <div class="section-head">
+        <h3>Deliveries {data && <span class="small">({data.total})</span>}</h3>
+        <button type="button" class="quiet" onClick={() => reload()}>
+          Refresh
+        </button>
+      </div>
+      <Problem error={error} />
+      <Problem error={action.error} onDismiss={action.dismiss} />
+      {data && data.items.length === 0 && <p class="small">Nothing sent yet: press Test, or wait for an event it follows.</p>}
+      {data && data.items.length > 0 && (
+        <table class="table">
+          <caption class="sr-only">Deliveries</caption>
+          <TableHead columns={['Created', 'Event', 'Status', 'Attempts', 'Answer', 'Took', 'Next attempt', 'Actions']} />
+          <tbody>
+            {data.items.map((d) => (
+              <tr key={d.id} data-delivery-id={d.id}>
+                <td>{when(d.created_at)}</td>
+                <td>
+                  <code>{d.event_type}</code>
+                </td>
+                <td>
+                  <span class={`status status-${d.status === 'delivered' ? 'running' : d.status === 'failed' ? 'error' : 'starting'}`} data-testid="delivery-status">
+                    {d.status}
+                  </span>
+                </td>
+                <td>{d.attempt}</td>
+                <td class="snippet" title={d.response_snippet ?? d.error ?? ''}>
+                  {d.response_status ?? ''} {d.error ?? d.response_snippet?.slice(0, 80) ?? ''}
+                </td>
+                <td>{d.duration_ms === null ? '–' : `${d.duration_ms} ms`}</td>
+                <td>{d.status === 'pending' ? when(d.next_attempt_at) : '–'}</td>
+                <td class="actions">
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Redeliver delivery ${d.id}`}
+                    onClick={() => void action.run(() => client.webhooks.redeliver(webhookId, d.id)).then(() => reload())}
+                  >
+                    Redeliver
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -101,6 +101,7 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
     // On a fake clock a test moves time by hours or days: a schedule poll every second would fire
     // 86,400 times a day of it. Tests of schedules say how often they want it.
     ...(startOptions.clock && startOptions.schedulePollMs === undefined ? { schedulePollMs: 60_000 } : {}),
+    ...(startOptions.clock && startOptions.webhookPollMs === undefined ? { webhookPollMs: 60_000 } : {}),
     ...startOptions,
     dataDir,
     adminPassword,

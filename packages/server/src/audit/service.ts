@@ -9,6 +9,7 @@ import type { EventBus } from '../events/bus.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Database } from '../db/connection.js';
+import { inTransaction } from '../db/transaction.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { happeningsOf, TOLD_TO_WEBHOOKS } from '../webhooks/from-audit.js';
 
@@ -65,7 +66,7 @@ export class AuditService implements Lifecycle {
       // The webhooks' deliveries of the entry stand or fall with it: one transaction.
       const row = !TOLD_TO_WEBHOOKS.has(type)
         ? await this.repos.audit.insert(entry)
-        : await this.db.knex.transaction(async (trx) => {
+        : await inTransaction(this.db, async (trx) => {
             const written = await this.repos.audit.insert(entry, trx);
             const server = await this.repos.servers.facts(serverId, trx);
             if (server) wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: entry.actor, actorKind: actor.kind, detail, server }), serverId);

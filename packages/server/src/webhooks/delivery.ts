@@ -17,7 +17,6 @@ import { WebhookOutbox } from './outbox.js';
 
 /** Waits before the 2nd, 3rd… attempt: about a day in all, then the delivery has failed. */
 export const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
-const POLL_MS = 1_000;
 const TIMEOUT_MS = 10_000;
 /** How long a claimed delivery is this worker's: longer than one send can take. */
 const CLAIM_MS = 60_000;
@@ -50,7 +49,7 @@ export class WebhookDeliverer implements Lifecycle {
   ) {}
 
   start(): void {
-    this.job = this.jobs.every({ name: 'webhooks.deliver', everyMs: POLL_MS, run: () => this.pass() });
+    this.job = this.jobs.every({ name: 'webhooks.deliver', everyMs: this.settings.webhookPollMs, run: () => this.pass() });
     this.outbox.onEnqueued(() => void this.job?.runNow());
   }
 
@@ -60,6 +59,8 @@ export class WebhookDeliverer implements Lifecycle {
 
   /** Claims and sends until nothing is due (under the lease: one instance of a cluster delivers). */
   private async pass(): Promise<void> {
+    // A look first, so that an idle cluster does not write its lease every second.
+    if (!(await this.repos.webhooks.anyDue(iso(this.clock.now())))) return;
     await this.leases.once('webhooks.deliver', 30_000, async () => {
       for (;;) {
         const now = this.clock.now();

@@ -49,19 +49,24 @@ export async function postJson(url: string, body: string, headers: Record<string
     const finish = (result: Omit<SendResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
       resolve({ ...result, durationMs: elapsed() });
     };
+    // The whole exchange, the answer's reading included, is cut off by the signal.
+    const signal = AbortSignal.timeout(options.timeoutMs);
     const req = request(target, {
       method: 'POST',
       lookup: pinned,
+      signal,
       headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Garrison-Webhooks/1', ...headers },
     });
-    const timer = setTimeout(() => {
-      req.destroy();
-      finish({ status: null, snippet: null, error: `no answer within ${options.timeoutMs} ms`, retryAfterMs: null });
-    }, options.timeoutMs);
-    req.on('error', (err) => finish({ status: null, snippet: null, error: `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`.slice(0, 500), retryAfterMs: null }));
+    req.on('error', (err) =>
+      finish({
+        status: null,
+        snippet: null,
+        error: signal.aborted ? `no answer within ${options.timeoutMs} ms` : `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`.slice(0, 500),
+        retryAfterMs: null,
+      }),
+    );
     req.on('response', (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;

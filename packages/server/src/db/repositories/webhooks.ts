@@ -94,23 +94,51 @@ export class WebhookRepository {
     return { total: Number((count as { n: number | string } | undefined)?.n ?? 0), rows };
   }
 
+  /** Whether some delivery of an endpoint that is on is due (a read; nothing claimed). */
+  async anyDue(now: string): Promise<boolean> {
+    const row = await this.knex('webhook_deliveries')
+      .select('id')
+      .where({ status: 'pending' })
+      .whereIn('webhook_id', this.knex('webhooks').select('id').where({ enabled: true }))
+      .andWhere('next_attempt_at', '<=', now)
+      .andWhere((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+      .first();
+    return row !== undefined;
+  }
+
   /**
    * Takes up to `limit` due deliveries for this worker until `claimUntil`: rows another worker holds
    * (a live claim, or locked by its claiming transaction on MySQL/MariaDB: SKIP LOCKED) are passed over.
+   * With a due delivery of a Discord endpoint come that endpoint's fresh ones still gathering, so that
+   * a burst goes out as one message.
    */
   async claimDue(now: string, claimUntil: string, limit: number): Promise<DeliveryRow[]> {
     return this.knex.transaction(async (trx) => {
-      const due = trx<DeliveryRow>('webhook_deliveries')
-        .select('id')
-        .where({ status: 'pending' })
-        .whereIn('webhook_id', trx('webhooks').select('id').where({ enabled: true }))
-        .andWhere('next_attempt_at', '<=', now)
-        .andWhere((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
-        .orderBy('next_attempt_at')
-        .limit(limit);
-      if (this.knex.client.config.client !== 'better-sqlite3') due.forUpdate().skipLocked();
-      const ids = (await due).map((r) => r.id);
-      if (!ids.length) return [];
+      const free = (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+      const lock = (q: Knex.QueryBuilder) => (this.knex.client.config.client === 'better-sqlite3' ? q : q.forUpdate().skipLocked());
+      const due = await lock(
+        trx('webhook_deliveries')
+          .select('id', 'webhook_id')
+          .where({ status: 'pending' })
+          .whereIn('webhook_id', trx('webhooks').select('id').where({ enabled: true }))
+          .andWhere('next_attempt_at', '<=', now)
+          .andWhere(free)
+          .orderBy('next_attempt_at')
+          .limit(limit),
+      );
+      if (!due.length) return [];
+      const dueRows = due as { id: number; webhook_id: number }[];
+      const endpoints: number[] = [...new Set(dueRows.map((r) => r.webhook_id))];
+      const gathering = await lock(
+        trx('webhook_deliveries')
+          .select('id')
+          .where({ status: 'pending', attempt: 0 })
+          .whereIn('webhook_id', trx('webhooks').select('id').where({ kind: 'discord' }).whereIn('id', endpoints))
+          .whereNotIn('id', dueRows.map((r) => r.id))
+          .andWhere(free)
+          .limit(limit),
+      );
+      const ids = [...dueRows, ...(gathering as { id: number }[])].map((r) => r.id);
       await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
       return trx<DeliveryRow>('webhook_deliveries').whereIn('id', ids).orderBy('id');
     });

@@ -12,6 +12,7 @@ import { CLI, cliEnv, listeningUrl } from './cli-run.js';
 import { otherHost, type OtherHost } from './netns.js';
 import { isAlive, wsClient, type FakeInstall } from './games.js';
 import { LeaseRepository } from '../src/db/repositories/leases.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /**
  * Three instances on one MariaDB and a NATS server: A and B in this process, C a `garrison serve` of its
@@ -20,6 +21,7 @@ import { LeaseRepository } from '../src/db/repositories/leases.js';
 const MYSQL = process.env.GARRISON_TEST_DATABASE ?? 'mysql://root@127.0.0.1:3306/test';
 const SECRETS = { jwtSecret: 'cluster-test-jwt-secret-0123456789abcdef', clusterSecret: 'cluster-test-cluster-secret-0123456789ab' };
 const TIMING = { nodeHeartbeatMs: 250, nodeOfflineAfterMs: 2000 };
+const METRICS_TOKEN = 'cluster-test-metrics-token-0123';
 
 describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 }, () => {
   let database: Awaited<ReturnType<typeof freshMysqlDatabase>>;
@@ -51,6 +53,8 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
         GARRISON_NODE_OFFLINE_AFTER_MS: String(TIMING.nodeOfflineAfterMs),
         GARRISON_ADMIN_PASSWORD: ADMIN_PASSWORD,
         GARRISON_STOP_TIMEOUT_MS: '3000',
+        GARRISON_WEBHOOK_ALLOW_PRIVATE: '1',
+        GARRISON_METRICS_TOKEN: METRICS_TOKEN,
       }),
     });
     try {
@@ -61,7 +65,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     }
   };
   const instance = (nodeId: string) =>
-    startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50 });
+    startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50, webhookAllowPrivate: true, metricsToken: METRICS_TOKEN });
 
   before(async () => {
     // A NATS server of this test's own (the machine's nats-server), so that it can be stopped without touching any other test.
@@ -168,9 +172,29 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     // The caller is who the owner records, whoever forwarded.
     const trail = (await b.api('GET', `/servers/${serverId}/events?limit=50`, { token: b.adminToken })).body.data.events as { event_type: string; actor: string; actor_kind: string }[];
     assert.ok(trail.some((e) => e.event_type === 'start' && e.actor === 'admin' && e.actor_kind === 'user'), JSON.stringify(trail.slice(0, 5)));
+
+    // Each instance's /metrics holds the servers it owns, and only those.
+    const scrape = async (url: string) => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const series = `garrison_server_up{server_id="${serverId}",game="gamea"} 1`;
+    assert.ok((await scrape(c!.url)).includes(series), "node C exposes its server");
+    for (const other of [a, b]) assert.ok(!(await scrape(other.url)).includes(`server_id="${serverId}"`), 'A and B do not');
   });
 
+  let receiver: Receiver | null = null;
+  after(() => receiver?.close());
+  /** The node events delivered to a webhook endpoint, each with how many outbox rows the cluster made of it. */
+  const nodeEvents = async (type: string) => {
+    const delivered = receiver!.received.filter((r) => (r.json as { type: string }).type === type);
+    const [{ n }] = await knex('webhook_deliveries').where({ event_type: type }).count({ n: '*' });
+    return { delivered, rows: Number(n) };
+  };
+
   it('shows the servers of a killed node as unknown and answers NODE_UNAVAILABLE; the game keeps running', async () => {
+    receiver = await startReceiver();
+    // Whichever instance delivers (C too, from its own host) reaches the receiver: through a relay on this side's veth address.
+    const url = host ? `http://${await host.relay(receiver.port)}/hook` : receiver.url;
+    const hook = await a.api('POST', '/webhooks', { token: a.adminToken, body: { url, kind: 'generic', events: ['node.offline', 'node.online'] } });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
     c!.process.child.kill('SIGKILL');
     await withDeadline(c!.process.exited, 10_000, 'node C to die');
     c = null;
@@ -187,6 +211,11 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     assert.equal(nodeC?.online, false);
     // Reads served from the database go on.
     assert.equal((await b.api('GET', `/servers/${serverId}/config`, { token: b.adminToken })).status, 200);
+    // A and B both noticed; the webhook heard it once.
+    await receiver!.waitForCount(1, 'node.offline delivered');
+    const offline = await nodeEvents('node.offline');
+    assert.deepEqual([offline.delivered.length, offline.rows], [1, 1]);
+    assert.deepEqual((offline.delivered[0]!.json as { data: unknown }).data, { node_id: 'node-c' });
   });
 
   it('re-adopts the game when node C comes back, and its events flow again', async () => {
@@ -205,6 +234,8 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     } finally {
       ws.close();
     }
+    await waitFor(async () => (await nodeEvents('node.online')).delivered.length === 1, { timeoutMs: 30_000, what: 'node.online delivered' });
+    assert.equal((await nodeEvents('node.online')).rows, 1, 'once, though every instance noticed');
     const stopped = await b.api('POST', `/servers/${serverId}/stop`, { token: b.adminToken });
     assert.equal(stopped.status, 200, JSON.stringify(stopped.body));
     await waitFor(() => !isAlive(gamePid), { timeoutMs: 15_000, what: 'the game to stop' });

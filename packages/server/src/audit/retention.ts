@@ -6,11 +6,12 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { AuditService } from './service.js';
 import { PlayerService } from '../players/service.js';
 import { ClusterLeases } from '../cluster/leases.js';
+import { WebhookService } from '../webhooks/service.js';
 
 const EVERY_MS = 3_600_000;
 const JITTER_MS = 5 * 60_000;
 
-/** The audit trail and the player history kept for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
+/** The audit trail, the player history and the webhooks' delivery log kept for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
 @injectable()
 export class HistoryRetention implements Lifecycle {
   private job: Job | null = null;
@@ -21,6 +22,7 @@ export class HistoryRetention implements Lifecycle {
     @inject(AuditService) private readonly audit: AuditService,
     @inject(PlayerService) private readonly players: PlayerService,
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
+    @inject(WebhookService) private readonly webhooks: WebhookService,
   ) {}
 
   start(): void {
@@ -30,7 +32,7 @@ export class HistoryRetention implements Lifecycle {
       name: 'history.prune',
       everyMs: EVERY_MS,
       jitterMs: JITTER_MS,
-      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence)]))),
+      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence), this.webhooks.prune(days, fence)]))),
     });
   }
 

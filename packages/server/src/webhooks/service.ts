@@ -6,7 +6,8 @@ import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
-import { isoNow, type Clock } from '../jobs/clock.js';
+import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
+import type { Fence } from '../db/repositories/leases.js';
 import { checkDestination, WebhookAddressError } from './address.js';
 import { newSecret } from './signing.js';
 import { WebhookOutbox } from './outbox.js';
@@ -129,6 +130,11 @@ export class WebhookService {
     const queued = toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!);
     this.outbox.wakeNow();
     return queued;
+  }
+
+  /** Finished deliveries older than `days` leave the log (run by the history retention job). */
+  prune(days: number, fence?: Fence): Promise<number> {
+    return this.repos.webhooks.pruneBefore(isoAgo(this.clock, days * 86_400_000), fence);
   }
 
   private async row(id: number): Promise<WebhookRow> {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Fence } from './leases.js';
 
 export interface WebhookRow {
   id: number;
@@ -159,7 +160,7 @@ export class WebhookRepository {
   }
 
   /** Finished deliveries created before `cutoff` (the log is kept as long as the audit trail). */
-  async pruneBefore(cutoff: string): Promise<number> {
-    return this.knex('webhook_deliveries').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff).delete();
+  async pruneBefore(cutoff: string, fence: Fence = (q) => q): Promise<number> {
+    return fence(this.knex('webhook_deliveries').whereIn('status', ['delivered', 'failed']).andWhere('created_at', '<', cutoff)).delete();
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/webhooks: events into 20 webhook endpoints (a local receiver). Bans are added over the API at
+// bench/webhooks: events into 20 webhook endpoints (a local receiver). Bans (of 50 servers) are added over the API at
 // RATE a second for SECONDS (each one a `player.banned` event, written with its 20 deliveries in one
 // transaction); the receiver notes when each delivery arrives. Prints the events/s the service took, the
 // deliveries/s it sent, the p50/p99 delay from the event to its receipt, and the service's CPU.
@@ -38,7 +38,9 @@ if (MYSQL) {
 }
 const service = await startService({ GARRISON_WEBHOOK_ALLOW_PRIVATE: '1', ...(database ? { GARRISON_DATABASE_URL: database.url } : {}) });
 try {
-  const server = (await service.api('POST', '/servers', { name: 'bench', exe_path: service.exePath, game_port: 21000, rcon_port: 21003 })).body.data;
+  // Bans of one server are written to its ban file one at a time: the events come from 50 servers.
+  const servers = [];
+  for (let i = 0; i < 50; i++) servers.push((await service.api('POST', '/servers', { name: `bench ${i}`, exe_path: service.exePath, game_port: 21000 + i * 10, rcon_port: 21003 + i * 10 })).body.data);
   for (let i = 0; i < ENDPOINTS; i++) {
     const res = await service.api('POST', '/webhooks', { url: `${hookUrl}/${i}`, kind: 'generic', events: ['player.banned'] });
     if (res.status !== 201) throw new Error(JSON.stringify(res.body));
@@ -53,7 +55,7 @@ try {
     const due = Math.floor(((Date.now() - started) / 1000) * RATE);
     while (sent < due && inFlight.size < 64) {
       sent += 1;
-      const p = service.api('POST', `/servers/${server.id}/bans`, { player_uid: randomBytes(16).toString('hex'), ban_type: 'GUID', reason: 'bench', duration_minutes: 0 }).then((r) => {
+      const p = service.api('POST', `/servers/${servers[sent % servers.length].id}/bans`, { player_uid: randomBytes(16).toString('hex'), ban_type: 'GUID', reason: 'bench', duration_minutes: 0 }).then((r) => {
         if (r.status !== 201) refused += 1;
       });
       inFlight.add(p);

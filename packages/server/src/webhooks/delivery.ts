@@ -27,6 +27,13 @@ const LONGEST_WAIT_MS = 6 * 3_600_000;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+interface Outcome {
+  hook: WebhookRow;
+  ids: number[];
+  result: 'delivered' | 'retry' | 'failed' | 'gone';
+  outcome: DeliveryOutcome;
+}
+
 /**
  * The delivering worker: a job that, on the instance holding the `webhooks.deliver` lease, claims due
  * deliveries, sends them, and writes each outcome (delivered; retried later with back-off and jitter,
@@ -68,20 +75,27 @@ export class WebhookDeliverer implements Lifecycle {
         if (!claimed.length) return;
         const hooks = new Map((await this.repos.webhooks.list()).map((h) => [h.id, h]));
         const sends: (() => Promise<void>)[] = [];
+        const outcomes: Outcome[] = [];
         for (const [webhookId, rows] of groupBy(claimed, (r) => r.webhook_id)) {
           const hook = hooks.get(webhookId);
           if (!hook) continue;
-          if (hook.kind === 'discord') for (let i = 0; i < rows.length; i += EMBEDS_PER_MESSAGE) sends.push(() => this.send(hook, rows.slice(i, i + EMBEDS_PER_MESSAGE)));
-          else for (const row of rows) sends.push(() => this.send(hook, [row]));
+          const send = (batch: DeliveryRow[]) => sends.push(async () => void outcomes.push(this.outcomeOf(hook, batch, await this.send(hook, batch))));
+          if (hook.kind === 'discord') for (let i = 0; i < rows.length; i += EMBEDS_PER_MESSAGE) send(rows.slice(i, i + EMBEDS_PER_MESSAGE));
+          else for (const row of rows) send([row]);
         }
         await inParallel(sends, PARALLEL);
+        await this.repos.webhooks.settle(outcomes);
+        for (const { hook, ids, result } of outcomes) {
+          this.instruments.webhookDelivered(hook.kind, result === 'gone' ? 'failed' : result, ids.length);
+          if (result === 'gone') await this.turnOff(hook);
+        }
         if (claimed.length < BATCH) return;
       }
     });
   }
 
   /** One request for `rows` (one generic delivery, or up to 10 events in one Discord message). */
-  private async send(hook: WebhookRow, rows: DeliveryRow[]): Promise<void> {
+  private async send(hook: WebhookRow, rows: DeliveryRow[]): Promise<SendResult> {
     const payloads = rows.map((r) => JSON.parse(r.payload) as WebhookPayload);
     let body: string;
     let headers: Record<string, string> = {};
@@ -93,45 +107,38 @@ export class WebhookDeliverer implements Lifecycle {
       const secrets = [hook.secret, ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now()) ? [hook.previous_secret] : [])];
       headers = { 'webhook-id': rows[0]!.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0]!.event_id, timestamp, body) };
     }
-    let result: SendResult;
     try {
-      result = await postJson(hook.url, body, headers, { allowPrivate: this.settings.webhookAllowPrivate, timeoutMs: TIMEOUT_MS, now: () => this.clock.now() });
+      return await postJson(hook.url, body, headers, { allowPrivate: this.settings.webhookAllowPrivate, timeoutMs: TIMEOUT_MS, now: () => this.clock.now() });
     } catch (err) {
-      result = { status: null, snippet: null, error: (err as Error).message, durationMs: 0, retryAfterMs: null };
+      return { status: null, snippet: null, error: (err as Error).message, durationMs: 0, retryAfterMs: null };
     }
-    await this.record(hook, rows, result);
   }
 
-  private async record(hook: WebhookRow, rows: DeliveryRow[], result: SendResult): Promise<void> {
+  /** What becomes of `rows` after a send: delivered; failed for good; or pending until the next attempt. */
+  private outcomeOf(hook: WebhookRow, rows: DeliveryRow[], sent: SendResult): Outcome {
     const now = this.clock.now();
     const attempt = Math.max(...rows.map((r) => r.attempt)) + 1;
-    const seen: DeliveryOutcome = { attempt, response_status: result.status, response_snippet: result.snippet, error: result.error, duration_ms: result.durationMs };
+    const seen: DeliveryOutcome = { attempt, response_status: sent.status, response_snippet: sent.snippet, error: sent.error, duration_ms: sent.durationMs };
     const ids = rows.map((r) => r.id);
-    if (result.status !== null && result.status >= 200 && result.status < 300) {
-      await this.repos.webhooks.settle(ids, { ...seen, status: 'delivered', next_attempt_at: null, delivered_at: iso(now) });
-      return this.count(hook, 'delivered', rows.length);
+    if (sent.status !== null && sent.status >= 200 && sent.status < 300) {
+      return { hook, ids, result: 'delivered', outcome: { ...seen, status: 'delivered', next_attempt_at: null, delivered_at: iso(now) } };
     }
-    if (result.status === 410) {
-      await this.repos.webhooks.settle(ids, { ...seen, status: 'failed', next_attempt_at: null });
-      await this.repos.webhooks.update(hook.id, { enabled: false, disabled_reason: `the receiver answered 410 Gone on ${iso(now)}` });
-      await this.repos.webhooks.abandonPending(hook.id, 'the endpoint was turned off (410 Gone)');
-      this.logger.warn({ webhook: hook.id }, 'webhook endpoint answered 410 Gone: turned off');
-      return this.count(hook, 'failed', rows.length);
-    }
-    const asked = (result.status === 429 || result.status === 503) && result.retryAfterMs !== null ? Math.min(result.retryAfterMs, LONGEST_WAIT_MS) : null;
+    if (sent.status === 410) return { hook, ids, result: 'gone', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
     if (attempt > BACKOFF_MS.length) {
-      await this.repos.webhooks.settle(ids, { ...seen, status: 'failed', next_attempt_at: null });
-      this.logger.warn({ webhook: hook.id, attempts: attempt, status: result.status }, 'webhook delivery failed for good');
-      return this.count(hook, 'failed', rows.length);
+      this.logger.warn({ webhook: hook.id, attempts: attempt, status: sent.status }, 'webhook delivery failed for good');
+      return { hook, ids, result: 'failed', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
     }
+    const asked = (sent.status === 429 || sent.status === 503) && sent.retryAfterMs !== null ? Math.min(sent.retryAfterMs, LONGEST_WAIT_MS) : null;
     // ±20 % jitter, so that deliveries failed together do not come back together.
     const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1]! * (0.8 + Math.random() * 0.4));
-    await this.repos.webhooks.settle(ids, { ...seen, status: 'pending', next_attempt_at: iso(now + wait) });
-    this.count(hook, 'retry', rows.length);
+    return { hook, ids, result: 'retry', outcome: { ...seen, status: 'pending', next_attempt_at: iso(now + wait) } };
   }
 
-  private count(hook: WebhookRow, result: 'delivered' | 'retry' | 'failed', n: number): void {
-    this.instruments.webhookDelivered(hook.kind, result, n);
+  /** 410 Gone: the receiver says the endpoint is no more; it is turned off and its pending deliveries given up. */
+  private async turnOff(hook: WebhookRow): Promise<void> {
+    await this.repos.webhooks.update(hook.id, { enabled: false, disabled_reason: `the receiver answered 410 Gone on ${iso(this.clock.now())}` });
+    await this.repos.webhooks.abandonPending(hook.id, 'the endpoint was turned off (410 Gone)');
+    this.logger.warn({ webhook: hook.id }, 'webhook endpoint answered 410 Gone: turned off');
   }
 }
 

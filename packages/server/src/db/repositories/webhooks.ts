@@ -114,9 +114,12 @@ export class WebhookRepository {
    * a burst goes out as one message.
    */
   async claimDue(now: string, claimUntil: string, limit: number): Promise<DeliveryRow[]> {
+    const sqlite = this.knex.client.config.client === 'better-sqlite3';
+    // READ COMMITTED on MySQL/MariaDB: the locking read takes no gap locks, which would make the inserts
+    // of new deliveries (in the audit entry's transaction) wait on it, or deadlock with it.
     return this.knex.transaction(async (trx) => {
       const free = (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
-      const lock = (q: Knex.QueryBuilder) => (this.knex.client.config.client === 'better-sqlite3' ? q : q.forUpdate().skipLocked());
+      const lock = (q: Knex.QueryBuilder) => (sqlite ? q : q.forUpdate().skipLocked());
       const due = await lock(
         trx('webhook_deliveries')
           .select('id', 'webhook_id')
@@ -142,11 +145,15 @@ export class WebhookRepository {
       const ids = [...dueRows, ...(gathering as { id: number }[])].map((r) => r.id);
       await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
       return trx<DeliveryRow>('webhook_deliveries').whereIn('id', ids).orderBy('id');
-    });
+    }, sqlite ? {} : { isolationLevel: 'read committed' });
   }
 
-  async settle(ids: number[], outcome: DeliveryOutcome): Promise<void> {
-    if (ids.length) await this.knex('webhook_deliveries').whereIn('id', ids).update({ ...outcome, claimed_until: null });
+  /** The outcomes of a pass's sends, in one transaction (one commit rather than one a delivery). */
+  async settle(outcomes: { ids: number[]; outcome: DeliveryOutcome }[]): Promise<void> {
+    if (!outcomes.length) return;
+    await this.knex.transaction(async (trx) => {
+      for (const { ids, outcome } of outcomes) await trx('webhook_deliveries').whereIn('id', ids).update({ ...outcome, claimed_until: null });
+    });
   }
 
   /** Due again now, whatever became of it (redeliver): same event id, attempts counted on. */

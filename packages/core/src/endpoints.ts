@@ -15,6 +15,7 @@ import {
 } from './schemas/auth.js';
 import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
 import { Health, Integrations, SystemStatus } from './schemas/system.js';
+import { ApiKey, ApiKeyIdParams, ApiKeyQuery, CreateApiKeyRequest, CreatedApiKey } from './schemas/api-keys.js';
 import {
   CreatedWebhook, CreateWebhookRequest, RotatedSecret, UpdateWebhookRequest, Webhook, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryParams,
   WebhookDeliveryQuery, WebhookIdParams,
@@ -73,6 +74,18 @@ export const endpoints = {
   changePassword: defineEndpoint({
     operationId: 'changePassword', method: 'PUT', path: '/auth/password', tag: 'auth', summary: "Change one's own password",
     access: 'any', body: ChangePasswordRequest, status: 200, response: MessageResponse, errors: ['UNAUTHORIZED'],
+  }),
+  listApiKeys: defineEndpoint({
+    operationId: 'listApiKeys', method: 'GET', path: '/auth/keys', tag: 'auth', summary: "One's API keys (everyone's for an admin with ?all=true)",
+    access: 'any', query: ApiKeyQuery, status: 200, response: Type.Array(ApiKey),
+  }),
+  createApiKey: defineEndpoint({
+    operationId: 'createApiKey', method: 'POST', path: '/auth/keys', tag: 'auth', summary: 'Make an API key with some of one\'s rights; the key is shown once',
+    access: 'any', body: CreateApiKeyRequest, status: 201, response: CreatedApiKey, errors: ['VALIDATION_ERROR', 'FORBIDDEN'],
+  }),
+  revokeApiKey: defineEndpoint({
+    operationId: 'revokeApiKey', method: 'DELETE', path: '/auth/keys/{key_id}', tag: 'auth', summary: 'Revoke an API key (one\'s own; an admin, anyone\'s): refused at once everywhere',
+    access: 'any', params: ApiKeyIdParams, status: 204, errors: ['NOT_FOUND'],
   }),
   listUsers: defineEndpoint({
     operationId: 'listUsers', method: 'GET', path: '/auth/users', tag: 'auth', summary: 'List users',

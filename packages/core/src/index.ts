@@ -26,3 +26,5 @@ export * from './schemas/events.js';
 export * from './schemas/actor.js';
 export * from './schemas/processes.js';
 export * from './events/catalogue.js';
+export * from './schemas/scopes.js';
+export * from './schemas/api-keys.js';

@@ -19,6 +19,14 @@ export function resources(c: { call: CallFn }) {
       changePassword: (current_password: string, new_password: string): Result<'changePassword'> =>
         c.call('changePassword', { body: { current_password, new_password } }),
     },
+    /** API keys for bots: `new GarrisonClient({ baseUrl, token: key })` acts with one. */
+    keys: {
+      /** One's own keys; `{ all: true }`: everyone's (admins). */
+      list: (query: Query<'listApiKeys'> = {}): Result<'listApiKeys'> => c.call('listApiKeys', { query }),
+      /** The answer carries the `key` this once. */
+      create: (body: Body<'createApiKey'>): Result<'createApiKey'> => c.call('createApiKey', { body }),
+      revoke: (key_id: number): Result<'revokeApiKey'> => c.call('revokeApiKey', { params: { key_id } }),
+    },
     users: {
       list: (): Result<'listUsers'> => c.call('listUsers'),
       create: (body: Body<'createUser'>): Result<'createUser'> => c.call('createUser', { body }),

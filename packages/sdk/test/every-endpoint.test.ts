@@ -47,6 +47,12 @@ describe('the SDK on every endpoint', () => {
     assert.equal(node!.online, true);
     assert.equal((await client.nodes.update(node!.id, { draining: false })).draining, false);
     assert.deepEqual(await client.system.integrations(), { metrics: { enabled: false, path: '/metrics', address: null } });
+    const made = await client.keys.create({ name: 'sdk bot', scopes: ['servers:read'] });
+    const bot = tracked(new GarrisonClient({ baseUrl: g.url, token: made.key }));
+    assert.ok(Array.isArray(await bot.servers.list()), 'a key works as the token');
+    assert.equal((await client.keys.list({ all: true })).length, 1);
+    await client.keys.revoke(made.id);
+    await assert.rejects(bot.servers.list(), (err: GarrisonApiError) => err.status === 401);
 
     // Webhooks, to a receiver of the test's own.
     const receiver = createServer((req, res) => void req.resume().on('end', () => res.end('ok')));

@@ -7,6 +7,7 @@ import jwt from 'jsonwebtoken';
 import { ADMIN_PASSWORD, createServer, startHarness, type Harness } from './helpers.js';
 import { requestArbitrary, type Dictionary, type FuzzRequest, type Identity, type OpenApiDoc } from './fuzz/requests.js';
 import { judge, type Secrets } from './fuzz/oracle.js';
+import { KEY_SCOPES } from '@garrison/core';
 
 // Seeded: FUZZ_SEED replays a run, FUZZ_RUNS sets its length. Every route of the served OpenAPI document
 // is covered, so a route added later is fuzzed without touching this file.
@@ -39,6 +40,12 @@ describe('fuzzing every route of the OpenAPI document', () => {
     tokens.garbage = 'garbage.garbage.garbage';
     tokens['deleted-user'] = doomed.token;
     tokens['not-bearer'] = Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64');
+    for (const scope of KEY_SCOPES) {
+      tokens[`key:${scope}`] = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: `fuzz ${scope}`, scopes: [scope] } })).body.data.key;
+    }
+    const revoked = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'fuzz revoked', scopes: [...KEY_SCOPES] } })).body.data;
+    await h.api('DELETE', `/auth/keys/${revoked.id}`, { token: h.adminToken });
+    tokens['key-revoked'] = revoked.key;
 
     const games = (await h.api('GET', '/games')).body.data as { game_type: string }[];
     const details = await Promise.all(games.map(async (g) => (await h.api('GET', `/games/${g.game_type}`)).body.data));
@@ -55,7 +62,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       fieldNames: [...new Set(schemas.flatMap((s) => Object.values(s as Record<string, { properties?: object }>).flatMap((sec) => Object.keys(sec.properties ?? {}))))],
     };
     secrets = {
-      never: [ADMIN_PASSWORD, viewer.password, throwaway.password, jwtSecret],
+      never: [ADMIN_PASSWORD, viewer.password, throwaway.password, jwtSecret, ...Object.entries(tokens).filter(([id]) => id.startsWith('key')).map(([, key]) => key!.replace(/^gar_\d+_/, ''))],
       previewOnly: servers.flatMap((s) => [s.password_admin, s.rcon_password]).filter(Boolean),
     };
   });

@@ -4,6 +4,7 @@ import type { ReadCache } from '../db/read-cache.js';
 import type { Principal } from './principal.js';
 import type { TokenService } from './tokens.js';
 import type { UserService } from './service.js';
+import { isApiKey, type ApiKeyService } from './api-keys.js';
 
 export function bearerToken(ctx: Context): string | null {
   const header = ctx.get('authorization');
@@ -18,9 +19,12 @@ const PRINCIPAL_SOURCES = { tables: ['users'] } as const;
  * role or password (which moves their token generation on), takes effect at once; a token checked before is reused, with its user, until its expiry or a write to the
  * users, which saves every request of a busy client the signature check and the read.
  */
-export function makeAuthenticator(tokens: TokenService, users: UserService, known: ReadCache<Principal>) {
-  return async (token: string | null): Promise<Principal> => {
+export function makeAuthenticator(tokens: TokenService, users: UserService, known: ReadCache<Principal>, keys: ApiKeyService) {
+  /** `address`: the caller's, for a key's address ranges; null for a request a peer forwarded (it checked them). */
+  return async (token: string | null, address: string | null): Promise<Principal> => {
     if (!token) throw new ApiError('UNAUTHORIZED', 'missing bearer token');
+    // A key is read anew on every request: its revocation, expiry and ranges count at once.
+    if (isApiKey(token)) return keys.principalOf(token, address);
     const kept = known.get(token, PRINCIPAL_SOURCES);
     if (kept) return kept;
     const claims = tokens.verify(token);

@@ -1,7 +1,23 @@
-import { userActor, type Actor, type UserSummary } from '@garrison/core';
+import { userActor, type Actor, type KeyScope, type UserSummary } from '@garrison/core';
 
-/** The caller of a request, as read from the database on every request (so a deleted user is refused at once). */
-export type Principal = UserSummary;
+/** What an API key lets its bearer do, besides its owner's current role. */
+export interface KeyGrant {
+  id: number;
+  name: string;
+  scopes: readonly KeyScope[];
+  /** Only these servers; null: every server. */
+  server_ids: readonly number[] | null;
+}
 
-/** Who acts when a request's caller does. */
-export const actorOf = (principal: Principal): Actor => userActor(principal);
+/**
+ * The caller of a request, as read from the database on every request (so a deleted user is refused at
+ * once): a user, through a session token or through one of their API keys (`key`).
+ */
+export type Principal = UserSummary & { key?: KeyGrant };
+
+/** Who acts when a request's caller does: the user, or their key (named with its owner, for the audit trail). */
+export const actorOf = (principal: Principal): Actor =>
+  principal.key ? { kind: 'api_key', id: String(principal.key.id), name: `${principal.key.name} (key of ${principal.username})` } : userActor(principal);
+
+/** Whether the caller may see this server at all (a key limited to servers sees no other). */
+export const seesServer = (principal: Principal | null, serverId: number): boolean => !principal?.key?.server_ids || principal.key.server_ids.includes(serverId);

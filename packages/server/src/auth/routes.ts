@@ -1,8 +1,12 @@
 import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { UserService } from './service.js';
+import type { ApiKeyService } from './api-keys.js';
 
-export function authRoutes(routes: RouteTable, users: UserService): void {
+export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService): void {
+  routes.implement(endpoints.listApiKeys, async ({ principal, query }) => keys.list(principal, query.all ?? false));
+  routes.implement(endpoints.createApiKey, async ({ principal, body }) => keys.create(principal, body));
+  routes.implement(endpoints.revokeApiKey, async ({ principal, params }) => keys.revoke(principal, params.key_id));
   routes.implement(endpoints.login, async ({ body }) => users.login(body.username, body.password));
   routes.implement(endpoints.logout, async () => ({ message: 'logged out; discard the token on the client' }));
   routes.implement(endpoints.me, async ({ principal }) => principal);

@@ -1,5 +1,5 @@
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
-import { DetailFailure, ErrorCodes, FailureEnvelope, type EndpointDef, type ErrorCode, type TSchema } from '@garrison/core';
+import { DetailFailure, ENDPOINT_SCOPES, ErrorCodes, FailureEnvelope, type EndpointDef, type EndpointId, type ErrorCode, type TSchema } from '@garrison/core';
 
 /** Replaces every nested schema that has an `$id` by a reference, registering it under components.schemas. */
 function toSchema(schema: TSchema, components: Map<string, SchemaObject>): SchemaObject {
@@ -107,6 +107,8 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       ...(endpoint.access === 'public' ? { security: [] } : { security: [{ bearer: [] }] }),
       ...(endpoint.capability ? { 'x-capability': endpoint.capability } : {}),
       ...(endpoint.access === 'admin' ? { 'x-role': 'admin' } : {}),
+      // The API-key scope the endpoint belongs to (`account` and `admin`: never a key's).
+      'x-scope': ENDPOINT_SCOPES[endpoint.operationId as EndpointId],
     };
     if (endpoint.body) {
       const mediaType = endpoint.upload ? 'multipart/form-data' : 'application/json';
@@ -133,6 +135,10 @@ const WHO: Record<EndpointDef['access'], string> = {
  * What the endpoint table says of an endpoint, as one paragraph for generated clients and docs: what it
  * does, who may call it, what the game must support, what it answers and how it can fail.
  */
+function scopeSentence(scope: string): string {
+  return scope === 'account' || scope === 'admin' ? `API keys cannot call it (scope \`${scope}\`).` : `An API key needs the scope \`${scope}\`.`;
+}
+
 function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): string {
   const answer = endpoint.status === 204 || !endpoint.response
     ? `${endpoint.status} with no content`
@@ -141,6 +147,7 @@ function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): stri
     `${endpoint.summary}.`,
     endpoint.notes ?? '',
     WHO[endpoint.access],
+    scopeSentence(ENDPOINT_SCOPES[endpoint.operationId as EndpointId]),
     endpoint.capability ? `The server's game must have the \`${endpoint.capability}\` capability (else 400 NOT_SUPPORTED).` : '',
     endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
     endpoint.dryRunStatus ? `A dry run answers ${endpoint.dryRunStatus}.` : '',

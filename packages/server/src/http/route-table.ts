@@ -3,6 +3,8 @@ import type { Context } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import {
   ApiError,
+  ENDPOINT_SCOPES,
+  type EndpointId,
   type AdapterDefinition,
   type BodyOf,
   type EndpointDef,
@@ -11,7 +13,7 @@ import {
   type ResponseOf,
   type Actor,
 } from '@garrison/core';
-import { actorOf, type Principal } from '../auth/principal.js';
+import { actorOf, type KeyGrant, type Principal } from '../auth/principal.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { successBody } from './envelope.js';
 import { InputValidator } from './validation.js';
@@ -94,6 +96,7 @@ export class RouteTable {
         if (endpoint.access === 'admin' && principal?.role !== 'admin') {
           throw new ApiError('FORBIDDEN', 'this action needs the admin role');
         }
+        if (principal?.key) checkKey(principal.key, endpoint, ctx.params);
         if (endpoint.onOwner) {
           const serverId = Number(ctx.params.server_id);
           const owner = Number.isSafeInteger(serverId) && serverId > 0 ? await deps.forwarder.ownerOf(serverId, ctx) : null;
@@ -115,7 +118,8 @@ export class RouteTable {
           }
           return handler(input as HandlerInput<EndpointDef>);
         };
-        if (options.reuse) {
+        // A key limited to servers gets answers of its own (the list holds its servers only).
+        if (options.reuse && !principal?.key?.server_ids) {
           // Keyed on the URL as sent: only a URL that was valid once has an answer kept.
           const bytes =
             deps.answers.get(ctx.url, options.reuse) ??
@@ -132,6 +136,19 @@ export class RouteTable {
       });
     }
   }
+}
+
+/**
+ * What an API key may not do: an endpoint outside its scopes (403, naming the scope), a server outside
+ * its servers (404: the server is not told to exist), making servers when it is limited to some.
+ */
+function checkKey(key: KeyGrant, endpoint: EndpointDef, params: Record<string, string>): void {
+  const scope = ENDPOINT_SCOPES[endpoint.operationId as EndpointId];
+  if (scope === 'account' || scope === 'admin') throw new ApiError('FORBIDDEN', `API keys cannot do this (scope ${scope}): sign in as the user`);
+  if (!key.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this API key lacks the scope ${scope}`);
+  if (!key.server_ids) return;
+  if (params.server_id !== undefined && !key.server_ids.includes(Number(params.server_id))) throw new ApiError('NOT_FOUND', `no server ${params.server_id}`);
+  if (endpoint.operationId === 'createServer' || endpoint.operationId === 'importServer') throw new ApiError('FORBIDDEN', 'a key limited to some servers cannot make servers');
 }
 
 async function readJson(

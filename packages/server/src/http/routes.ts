@@ -3,6 +3,7 @@ import { TOKENS } from '../tokens.js';
 import type { RouteTable } from './route-table.js';
 import { authRoutes } from '../auth/routes.js';
 import { UserService } from '../auth/service.js';
+import { ApiKeyService } from '../auth/api-keys.js';
 import { gameRoutes } from '../games/routes.js';
 import { systemRoutes } from '../system/routes.js';
 import { ServerService } from '../servers/service.js';
@@ -48,7 +49,7 @@ import { webhookRoutes } from '../webhooks/routes.js';
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
   const servers = c.resolve(ServerService);
-  authRoutes(routes, c.resolve(UserService));
+  authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters), c.resolve(TOKENS.Settings));
   serverRoutes(routes, servers, c.resolve(Forwarder));

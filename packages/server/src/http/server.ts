@@ -18,6 +18,7 @@ import type { Database } from '../db/connection.js';
 import { bearerToken, makeAuthenticator } from '../auth/authenticate.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserService } from '../auth/service.js';
+import { ApiKeyService } from '../auth/api-keys.js';
 import { ServerService } from '../servers/service.js';
 import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
@@ -54,13 +55,13 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is
   // refused here at once, a server made there is listed at once).
   const keptFor = isCluster(settings) ? 0 : 1_000;
-  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor));
+  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor), container.resolve(ApiKeyService));
 
   const forwarder = container.resolve(Forwarder);
   const routes = new RouteTable();
   implementRoutes(routes, container);
   const router = new Router();
-  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx)), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
+  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx), ctx.state.forwardedBy ? null : ctx.ip), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApi;
@@ -68,7 +69,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
 
   const instruments = container.resolve(PrometheusInstruments);
   const figures = container.resolve(ServerFigures);
-  const metrics = new MetricsExposition(settings, instruments, figures);
+  const metrics = new MetricsExposition(settings, instruments, figures, container.resolve(ApiKeyService));
 
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
@@ -95,8 +96,9 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock));
+  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs));
   figures.countClients(() => hub.stats().clients);
+  container.resolve(ApiKeyService).onRevoked(() => void hub.recheckKeys());
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(settings.port, settings.host, () => resolve());

@@ -8,6 +8,7 @@ import { ApiError } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { errorMiddleware } from '../http/errors.js';
 import { bearerToken } from '../auth/authenticate.js';
+import { isApiKey, type ApiKeyService } from '../auth/api-keys.js';
 import type { PrometheusInstruments } from './instruments.js';
 import type { ServerFigures } from './server-figures.js';
 
@@ -29,6 +30,7 @@ export class MetricsExposition {
     private readonly settings: Settings,
     private readonly instruments: PrometheusInstruments,
     private readonly figures: ServerFigures,
+    private readonly keys: ApiKeyService,
   ) {
     this.expected = settings.metricsToken === null ? null : digest(settings.metricsToken);
   }
@@ -71,7 +73,13 @@ export class MetricsExposition {
 
   private async answer(ctx: Koa.Context): Promise<void> {
     const given = bearerToken(ctx);
-    if (!given || !timingSafeEqual(digest(given), this.expected!)) throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>');
+    if (given && isApiKey(given)) {
+      // An API key with the `metrics` scope does as well as the token (its owner may be a viewer).
+      const { key } = await this.keys.principalOf(given, ctx.ip);
+      if (!key!.scopes.includes('metrics')) throw new ApiError('FORBIDDEN', 'this API key lacks the scope metrics');
+    } else if (!given || !timingSafeEqual(digest(given), this.expected!)) {
+      throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>, or an API key with the scope metrics');
+    }
     const openMetrics = /application\/openmetrics-text/i.test(ctx.get('accept'));
     const rendered = this.rendering.then(() => this.render(openMetrics));
     this.rendering = rendered.catch(() => undefined);

@@ -112,7 +112,8 @@ export class ServerService {
   /** What the list is made of, for reusing its answer while neither changes. */
   readonly listSources = { tables: ['servers', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
 
-  async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ServerListItem[]> {
+  /** `only`: these servers and no other (a key limited to some). */
+  async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ServerListItem[]> {
     return this.items(await this.repos.servers.list(filter));
   }
 

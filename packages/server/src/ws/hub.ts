@@ -7,6 +7,7 @@ import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
+import type { Job, JobRunner } from '../jobs/runner.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
 export const SEND_BUFFER_LIMIT = 1024 * 1024;
@@ -32,7 +33,11 @@ interface Client {
   overSince: number;
   /** Its TCP socket holds back what is sent until the current turn of the event loop ends. */
   corked: boolean;
+  /** Connected with an API key: checked again every KEY_RECHECK_MS (revoked, expired, owner gone → closed). */
+  key: { token: string; address: string | null } | null;
 }
+
+const KEY_RECHECK_MS = 5_000;
 
 export interface HubStats {
   clients: number;
@@ -57,15 +62,18 @@ export class WebSocketHub {
   private readonly clients = new Set<Client>();
   private readonly unsubscribe: () => void;
   private droppedTotal = 0;
+  private readonly keyCheck: Job;
 
   constructor(
     http: Server,
     private readonly events: InProcessEventBus,
-    private readonly authenticate: (token: string) => Promise<Principal>,
+    private readonly authenticate: (token: string, address: string | null) => Promise<Principal>,
     private readonly logger: Logger,
     private readonly clock: Clock,
+    jobs: JobRunner,
   ) {
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
+    this.keyCheck = jobs.every({ name: 'ws.key-check', everyMs: KEY_RECHECK_MS, startNow: false, run: () => this.recheckKeys() });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
@@ -73,7 +81,7 @@ export class WebSocketHub {
         socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
         return;
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url));
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, req.socket.remoteAddress ?? null));
     });
   }
 
@@ -81,17 +89,31 @@ export class WebSocketHub {
     return { clients: this.clients.size, dropped: this.droppedTotal };
   }
 
-  private async accept(socket: WebSocket, url: URL): Promise<void> {
+  /** Closes the sockets of API keys that no longer authenticate (revoked here or on another instance, expired, owner gone). */
+  async recheckKeys(): Promise<void> {
+    for (const client of [...this.clients]) {
+      if (!client.key) continue;
+      await this.authenticate(client.key.token, client.key.address).catch(() => client.socket.close(4001, 'the API key was revoked or has expired'));
+    }
+  }
+
+  private async accept(socket: WebSocket, url: URL, address: string | null): Promise<void> {
     socket.on('error', () => socket.terminate());
     let client: Client;
     let principal: Principal;
     try {
       const token = url.searchParams.get('token');
       if (!token) throw new Refused(4001, 'missing token');
-      principal = await this.authenticate(token).catch(() => {
+      principal = await this.authenticate(token, address).catch(() => {
         throw new Refused(4001, 'invalid or expired token');
       });
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false };
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, key: principal.key ? { token, address } : null };
+      if (principal.key) {
+        if (!principal.key.scopes.includes('servers:read')) throw new Refused(4003, 'this API key lacks the scope servers:read');
+        // A key limited to servers hears only theirs, whatever it asked for (the others are not told to exist).
+        const allowed = principal.key.server_ids;
+        if (allowed) client.servers = new Set([...(client.servers ?? allowed)].filter((id) => allowed.includes(id)));
+      }
     } catch (err) {
       const refused = err instanceof Refused ? err : new Refused(1011, 'internal error');
       socket.close(refused.code, refused.message);
@@ -217,6 +239,7 @@ export class WebSocketHub {
   /** Closes every connection with 1001 (going away), as the service stops. */
   async close(): Promise<void> {
     this.unsubscribe();
+    this.keyCheck.cancel();
     for (const client of this.clients) client.socket.close(1001, 'service shutting down');
     // Each closes with its closing handshake; one that does not answer within CLOSE_WAIT_MS is cut.
     const closed = Promise.all([...this.clients].map((c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve)))));

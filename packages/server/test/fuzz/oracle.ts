@@ -47,17 +47,21 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
 
   if (status >= 200 && status < 300) {
     const access = template?.access ?? 'none';
+    // The keys are an admin's: a key may do what its scope holds, no more.
+    const keyScope = request.identity.startsWith('key:') ? request.identity.slice(4) : null;
     const allowed =
       access === 'public' ||
       (access === 'any' && (request.identity === 'admin' || request.identity === 'viewer')) ||
-      (access === 'admin' && request.identity === 'admin');
+      (access === 'admin' && request.identity === 'admin') ||
+      (keyScope !== null && (access === 'any' || access === 'admin') && template?.scope === keyScope);
     if (!allowed) return `${status} for ${request.identity} on a route for ${access}`;
   }
 
   for (const secret of secrets.never) if (text.includes(secret)) return 'a password or the signing secret in the answer';
   if (/scrypt\$/.test(text)) return 'a password hash in the answer';
   const mayShowCredentials =
-    request.identity === 'admin' && status === 200 && ['/servers/{server_id}/config/preview', '/servers/{server_id}/config/download/{filename}'].includes(template?.path ?? '');
+    // An admin, or an admin's key for files (the rendered files are files, with their passwords).
+    (request.identity === 'admin' || request.identity === 'key:files') && status === 200 && ['/servers/{server_id}/config/preview', '/servers/{server_id}/config/download/{filename}'].includes(template?.path ?? '');
   if (!mayShowCredentials) for (const secret of secrets.previewOnly) if (text.includes(secret)) return 'a game server credential in the answer';
   return null;
 }

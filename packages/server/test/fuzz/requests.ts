@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { KEY_SCOPES, type KeyScope } from '@garrison/core';
 
 /** The parts of the served OpenAPI document the fuzzer reads. */
 export interface OpenApiDoc {
@@ -8,6 +9,7 @@ export interface OpenApiDoc {
 export interface Operation {
   security?: unknown[];
   'x-role'?: string;
+  'x-scope': string;
   parameters?: { name: string; in: 'path' | 'query'; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
@@ -20,6 +22,8 @@ export interface Route {
   path: string;
   operation: Operation;
   access: 'public' | 'any' | 'admin';
+  /** The API-key scope it belongs to. */
+  scope: string;
 }
 
 export function routesOf(doc: OpenApiDoc): Route[] {
@@ -29,6 +33,7 @@ export function routesOf(doc: OpenApiDoc): Route[] {
       path,
       operation,
       access: operation.security?.length === 0 ? 'public' : operation['x-role'] === 'admin' ? 'admin' : 'any',
+      scope: operation['x-scope'],
     })),
   );
 }
@@ -41,7 +46,8 @@ export interface Dictionary {
   fieldNames: string[];
 }
 
-export type Identity = 'admin' | 'viewer' | 'anonymous' | 'forged' | 'alg-none' | 'expired' | 'garbage' | 'deleted-user' | 'not-bearer';
+/** Callers: users by token, API keys of an admin with one scope each (and a revoked one), and every kind of wrong credential. */
+export type Identity = 'admin' | 'viewer' | `key:${KeyScope}` | 'key-revoked' | 'anonymous' | 'forged' | 'alg-none' | 'expired' | 'garbage' | 'deleted-user' | 'not-bearer';
 
 export interface FuzzRequest {
   route: string;
@@ -194,6 +200,7 @@ export function requestArbitrary(doc: OpenApiDoc, dict: Dictionary): fc.Arbitrar
   const identity = fc.oneof(
     { weight: 5, arbitrary: fc.constant<Identity>('admin') },
     { weight: 4, arbitrary: fc.constant<Identity>('viewer') },
+    { weight: 4, arbitrary: fc.constantFrom<Identity>(...KEY_SCOPES.map((s) => `key:${s}` as const), 'key-revoked') },
     { weight: 5, arbitrary: fc.constantFrom<Identity>('anonymous', 'forged', 'alg-none', 'expired', 'garbage', 'deleted-user', 'not-bearer') },
   );
   return fc.constantFrom(...routes).chain((route) => {

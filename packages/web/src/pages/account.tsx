@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { NewPassword } from '@garrison/core';
 import { client, session } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
+import { ApiKeys } from './api-keys.js';
 
-/** One's own account: the role, and a change of password (which needs the current one). */
+/** One's own account: the role, a change of password (which needs the current one), and API keys. */
 export function Account() {
   const action = useAction();
   const [done, setDone] = useState(false);
@@ -24,6 +25,7 @@ export function Account() {
     setBusy(false);
   };
   return (
+    <>
     <section aria-labelledby="account-title" class="narrow">
       <h1 id="account-title">Account</h1>
       <p>
@@ -54,5 +56,7 @@ export function Account() {
         </button>
       </form>
     </section>
+    <ApiKeys />
+    </>
   );
 }

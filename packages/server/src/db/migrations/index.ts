@@ -11,6 +11,7 @@ import * as schedules from './009_schedules.js';
 import * as backups from './010_backups.js';
 import * as nodes from './011_nodes.js';
 import * as webhooks from './012_webhooks.js';
+import * as apiKeys from './013_api_keys.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const all: [string, Migration][] = [
   ['010_backups', backups],
   ['011_nodes', nodes],
   ['012_webhooks', webhooks],
+  ['013_api_keys', apiKeys],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

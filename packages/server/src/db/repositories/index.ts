@@ -14,6 +14,7 @@ import { NodeRepository } from './nodes.js';
 import { LeaseRepository } from './leases.js';
 import { RateLimitRepository } from './rate-limits.js';
 import { WebhookRepository } from './webhooks.js';
+import { ApiKeyRepository } from './api-keys.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -36,6 +37,7 @@ export function bindRepositories(knex: Knex) {
     leases: new LeaseRepository(knex),
     rateLimits: new RateLimitRepository(knex),
     webhooks: new WebhookRepository(knex),
+    apiKeys: new ApiKeyRepository(knex),
   };
 }
 

@@ -64,9 +64,10 @@ export class ServerRepository {
   }
 
   /** The dashboard's hot read: plain rows of the list columns, without building models. */
-  async list(filter: { game_type?: string; limit?: number; offset?: number }): Promise<ListRow[]> {
+  async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ListRow[]> {
     const query = this.knex('servers').select(LIST_COLUMNS).orderBy('id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
     if (filter.game_type) query.where('game_type', filter.game_type);
+    if (filter.only) query.whereIn('id', filter.only);
     return query;
   }
 

@@ -1,0 +1,60 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+
+const PASSWORD = 'admin-password-1';
+
+// The Account page's API keys: an admin makes a key limited to one server, copies it once, a bot uses
+// it, the admin revokes it and the bot is refused at once.
+describe('API keys in the console', () => {
+  let g: TestGarrison;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    g = await startGarrison({ adminPassword: PASSWORD, rateLimit: 60 });
+    browser = await launchChromium();
+  }, { timeout: 60_000 });
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await browser?.close();
+    await g?.close();
+  });
+
+  it('makes a key with scopes and a server, shows it once, and revokes it', { timeout: 120_000 }, async () => {
+    const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 } });
+    await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Bravo', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2502, rcon_port: 2506 } });
+    const context = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, g.url, 'admin', PASSWORD);
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+
+    await page.getByRole('button', { name: 'New key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    await dialog.getByLabel('Name').fill('Discord bot');
+    await dialog.getByRole('checkbox', { name: /servers:control/ }).check();
+    await dialog.getByLabel(/^Servers/).selectOption({ label: 'Alpha' });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const key = (await page.getByTestId('new-key').locator('code').textContent()) ?? '';
+    assert.match(key, /^gar_\d+_[A-Za-z0-9_-]{43}$/);
+    const row = page.locator('tr[data-key-id]');
+    await row.getByText('servers:read, servers:control').waitFor();
+    await screenshot(page, 'account-keys-desktop');
+
+    const listed = await g.api('GET', '/servers', { token: key });
+    assert.deepEqual(listed.body.data.map((s: { name: string }) => s.name), ['Alpha'], 'the bot sees its one server');
+    assert.equal((await g.api('POST', `/servers/${made.body.data.id}/stop`, { token: key })).status, 409, 'and may control it (it is not running)');
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Revoke Discord bot' }).click();
+    await page.getByRole('dialog', { name: 'Revoke Discord bot?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No keys.').waitFor();
+    assert.equal((await g.api('GET', '/servers', { token: key })).status, 401);
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { ENDPOINT_SCOPES, endpoints, KEY_SCOPES, type EndpointId } from '@garrison/core';
 import { FakeClock } from '@garrison/server';
 import { createServer, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
@@ -170,5 +171,15 @@ describe('API keys and the rate limit', () => {
     for (let i = 0; i < 3; i++) assert.equal((await h.api('GET', '/servers', { token: busy.key })).status, 200);
     expectError(await h.api('GET', '/servers', { token: busy.key }), 429, 'RATE_LIMITED');
     assert.equal((await h.api('GET', '/servers', { token: other.key })).status, 200, 'another key has its own budget');
+  });
+});
+
+describe('the API keys documentation', () => {
+  it('gives every endpoint of the table with its scope', async () => {
+    const doc = await readFile(new URL('../../../docs/security.md', import.meta.url), 'utf8');
+    for (const id of Object.keys(endpoints) as EndpointId[]) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${ENDPOINT_SCOPES[id]}\` |`));
+      assert.ok(row?.includes(`\`${endpoints[id].method} ${endpoints[id].path}\``), `${id} is listed under ${ENDPOINT_SCOPES[id]} in docs/security.md`);
+    }
   });
 });

@@ -15,7 +15,7 @@ import {
 } from './schemas/auth.js';
 import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
 import { Health, Integrations, SystemStatus } from './schemas/system.js';
-import { ApiKey, ApiKeyIdParams, ApiKeyQuery, CreateApiKeyRequest, CreatedApiKey } from './schemas/api-keys.js';
+import { ApiKey, ApiKeyIdParams, ApiKeyQuery, CreateApiKeyRequest, CreatedApiKey, Session, SessionIdParams } from './schemas/api-keys.js';
 import {
   CreatedWebhook, CreateWebhookRequest, RotatedSecret, UpdateWebhookRequest, Webhook, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryParams,
   WebhookDeliveryQuery, WebhookIdParams,
@@ -86,6 +86,18 @@ export const endpoints = {
   revokeApiKey: defineEndpoint({
     operationId: 'revokeApiKey', method: 'DELETE', path: '/auth/keys/{key_id}', tag: 'auth', summary: 'Revoke an API key (one\'s own; an admin, anyone\'s): refused at once everywhere',
     access: 'any', params: ApiKeyIdParams, status: 204, errors: ['NOT_FOUND'],
+  }),
+  listSessions: defineEndpoint({
+    operationId: 'listSessions', method: 'GET', path: '/auth/sessions', tag: 'auth', summary: "One's open sign-in sessions: when, from where, with what",
+    access: 'any', status: 200, response: Type.Array(Session),
+  }),
+  endSession: defineEndpoint({
+    operationId: 'endSession', method: 'DELETE', path: '/auth/sessions/{session_id}', tag: 'auth', summary: 'End one of one\'s sessions: its token is refused at once',
+    access: 'any', params: SessionIdParams, status: 204, errors: ['NOT_FOUND'],
+  }),
+  endAllSessions: defineEndpoint({
+    operationId: 'endAllSessions', method: 'DELETE', path: '/auth/sessions', tag: 'auth', summary: 'Sign out everywhere: every one of one\'s sessions ends, this one too',
+    access: 'any', status: 204,
   }),
   listUsers: defineEndpoint({
     operationId: 'listUsers', method: 'GET', path: '/auth/users', tag: 'auth', summary: 'List users',

@@ -18,6 +18,11 @@ export function resources(c: { call: CallFn }) {
       me: (): Result<'me'> => c.call('me'),
       changePassword: (current_password: string, new_password: string): Result<'changePassword'> =>
         c.call('changePassword', { body: { current_password, new_password } }),
+      /** One's open sessions (`current` marks this client's). */
+      sessions: (): Result<'listSessions'> => c.call('listSessions'),
+      endSession: (session_id: string): Result<'endSession'> => c.call('endSession', { params: { session_id } }),
+      /** Sign out everywhere, this client too. */
+      endAllSessions: (): Result<'endAllSessions'> => c.call('endAllSessions'),
     },
     /** API keys for bots: `new GarrisonClient({ baseUrl, token: key })` acts with one. */
     keys: {

@@ -84,7 +84,15 @@ describe('the SDK on every endpoint', () => {
     const viewer = tracked(new GarrisonClient({ baseUrl: g.url }));
     await viewer.login('sdk_viewer', 'viewer-password-1');
     assert.equal(typeof (await viewer.auth.changePassword('viewer-password-1', 'viewer-password-2')).message, 'string');
+    const [current] = await viewer.auth.sessions();
+    assert.equal(current!.current, true);
+    const elsewhere = tracked(new GarrisonClient({ baseUrl: g.url }));
+    await elsewhere.login('sdk_viewer', 'viewer-password-2');
+    await viewer.auth.endSession((await viewer.auth.sessions()).find((s) => !s.current)!.id);
+    await assert.rejects(elsewhere.auth.me(), (err: GarrisonApiError) => err.status === 401);
     assert.equal(typeof (await viewer.auth.logout()).message, 'string');
+    await viewer.auth.endAllSessions();
+    await assert.rejects(viewer.auth.me(), (err: GarrisonApiError) => err.status === 401);
     assert.equal((await client.users.update(user.id, { role: 'admin' })).role, 'admin');
     await client.users.delete(user.id);
 

@@ -179,7 +179,7 @@ describe('the API keys documentation', () => {
     const doc = await readFile(new URL('../../../docs/security.md', import.meta.url), 'utf8');
     for (const id of Object.keys(endpoints) as EndpointId[]) {
       const row = doc.split('\n').find((line) => line.startsWith(`| \`${ENDPOINT_SCOPES[id]}\` |`));
-      assert.ok(row?.includes(`\`${endpoints[id].method} ${endpoints[id].path}\``), `${id} is listed under ${ENDPOINT_SCOPES[id]} in docs/security.md`);
+      assert.ok(row?.includes(`\`${endpoints[id].method} ${endpoints[id].path}\``), `${id} is listed under ${ENDPOINT_SCOPES[id]} in docs/security.md (npm run build && node scripts/scopes-table.mjs)`);
     }
   });
 });

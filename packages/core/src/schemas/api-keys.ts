@@ -53,3 +53,19 @@ export const ApiKeyQuery = Type.Object({
 });
 
 export const ApiKeyIdParams = Type.Object({ key_id: Id });
+
+export const Session = Type.Object(
+  {
+    id: Type.String(),
+    created_at: Timestamp,
+    last_seen_at: Timestamp,
+    address: Nullable(Type.String()),
+    user_agent: Nullable(Type.String()),
+    expires_at: Timestamp,
+    current: Type.Boolean({ description: 'The session of the token this request came with.' }),
+  },
+  { $id: 'Session' },
+);
+export type Session = Static<typeof Session>;
+
+export const SessionIdParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$' }) });

@@ -2,16 +2,20 @@ import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { UserService } from './service.js';
 import type { ApiKeyService } from './api-keys.js';
+import type { SessionService } from './sessions.js';
 
-export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService): void {
+export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService, sessions: SessionService): void {
+  routes.implement(endpoints.listSessions, async ({ principal }) => sessions.list(principal));
+  routes.implement(endpoints.endSession, async ({ principal, params }) => sessions.end(principal, params.session_id));
+  routes.implement(endpoints.endAllSessions, async ({ principal }) => sessions.endAll(principal.id));
   routes.implement(endpoints.listApiKeys, async ({ principal, query }) => keys.list(principal, query.all ?? false));
   routes.implement(endpoints.createApiKey, async ({ principal, body }) => keys.create(principal, body));
   routes.implement(endpoints.revokeApiKey, async ({ principal, params }) => keys.revoke(principal, params.key_id));
-  routes.implement(endpoints.login, async ({ body }) => users.login(body.username, body.password));
+  routes.implement(endpoints.login, async ({ body, ctx }) => users.login(body.username, body.password, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }));
   routes.implement(endpoints.logout, async () => ({ message: 'logged out; discard the token on the client' }));
-  routes.implement(endpoints.me, async ({ principal }) => principal);
+  routes.implement(endpoints.me, async ({ principal }) => ({ id: principal.id, username: principal.username, role: principal.role }));
   routes.implement(endpoints.changePassword, async ({ principal, body }) => {
-    await users.changePassword(principal.id, body.current_password, body.new_password);
+    await users.changePassword(principal.id, body.current_password, body.new_password, principal.session_id ?? null);
     return { message: 'password changed' };
   });
   routes.implement(endpoints.listUsers, async () => users.list());

@@ -9,6 +9,7 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
+import { SessionService, type SignInClient } from './sessions.js';
 import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
 function toUser(row: UserRow): User {
@@ -23,6 +24,7 @@ export class UserService {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TokenService) private readonly tokens: TokenService,
+    @inject(SessionService) private readonly sessions: SessionService,
   ) {}
 
   /**
@@ -35,10 +37,11 @@ export class UserService {
   }
 
   /** A token for these credentials, or 401. */
-  async login(username: string, password: string) {
+  async login(username: string, password: string, client: SignInClient = { address: null, userAgent: null }) {
     const row = await this.authenticate(username, password);
     const user = { id: row.id, username: row.username, role: row.role };
-    return { access_token: this.tokens.issue(row), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };
+    const session = await this.sessions.begin(row.id, client, this.tokens.ttlSeconds);
+    return { access_token: this.tokens.issue(row, session), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };
   }
 
   /** The user for these credentials, or 401; both failures take the same time. */
@@ -72,12 +75,14 @@ export class UserService {
     return toUser(row);
   }
 
-  async changePassword(id: number, current: string, next: string): Promise<void> {
+  /** One's own password: the other sessions end (the one it was changed in goes on). */
+  async changePassword(id: number, current: string, next: string, keepSession: string | null = null): Promise<void> {
     const row = await this.repos.users.byId(id);
     if (!row || !(await verifyPassword(current, row.password_hash))) {
       throw new ApiError('UNAUTHORIZED', 'the current password is wrong');
     }
     await this.setPassword(row.username, next);
+    await this.sessions.endAll(id, keepSession);
   }
 
   /** Replaces a user's password without the current one (`garrison admin reset-password`); 404 for no such user. */

@@ -13,6 +13,8 @@ export interface TokenClaims {
   exp: number;
   /** The user's token generation when it was issued (absent in tokens of earlier versions: 0). */
   gen?: number;
+  /** The sign-in session it belongs to (absent in tokens of earlier versions, which end with their generation). */
+  sid?: string;
 }
 
 /** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
@@ -36,8 +38,8 @@ export class TokenService {
     return this.settings.tokenTtlSeconds;
   }
 
-  issue(user: { id: number; username: string; role: Role; token_generation: number }): string {
-    return jwt.sign({ username: user.username, role: user.role, gen: user.token_generation }, this.secret, {
+  issue(user: { id: number; username: string; role: Role; token_generation: number }, sessionId?: string): string {
+    return jwt.sign({ username: user.username, role: user.role, gen: user.token_generation, ...(sessionId ? { sid: sessionId } : {}) }, this.secret, {
       algorithm: 'HS256',
       subject: String(user.id),
       expiresIn: this.settings.tokenTtlSeconds,

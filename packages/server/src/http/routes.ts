@@ -4,6 +4,7 @@ import type { RouteTable } from './route-table.js';
 import { authRoutes } from '../auth/routes.js';
 import { UserService } from '../auth/service.js';
 import { ApiKeyService } from '../auth/api-keys.js';
+import { SessionService } from '../auth/sessions.js';
 import { gameRoutes } from '../games/routes.js';
 import { systemRoutes } from '../system/routes.js';
 import { ServerService } from '../servers/service.js';
@@ -49,7 +50,7 @@ import { webhookRoutes } from '../webhooks/routes.js';
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
   const servers = c.resolve(ServerService);
-  authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService));
+  authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters), c.resolve(TOKENS.Settings));
   serverRoutes(routes, servers, c.resolve(Forwarder));

@@ -19,6 +19,7 @@ import { bearerToken, makeAuthenticator } from '../auth/authenticate.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserService } from '../auth/service.js';
 import { ApiKeyService } from '../auth/api-keys.js';
+import { SessionService } from '../auth/sessions.js';
 import { ServerService } from '../servers/service.js';
 import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
@@ -55,7 +56,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is
   // refused here at once, a server made there is listed at once).
   const keptFor = isCluster(settings) ? 0 : 1_000;
-  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor), container.resolve(ApiKeyService));
+  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor), container.resolve(ApiKeyService), container.resolve(SessionService));
 
   const forwarder = container.resolve(Forwarder);
   const routes = new RouteTable();
@@ -98,7 +99,8 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const inFlight = trackInFlight(http);
   const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs));
   figures.countClients(() => hub.stats().clients);
-  container.resolve(ApiKeyService).onRevoked(() => void hub.recheckKeys());
+  container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());
+  container.resolve(SessionService).onEnded(() => void hub.recheck());
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(settings.port, settings.host, () => resolve());

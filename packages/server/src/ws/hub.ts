@@ -33,11 +33,11 @@ interface Client {
   overSince: number;
   /** Its TCP socket holds back what is sent until the current turn of the event loop ends. */
   corked: boolean;
-  /** Connected with an API key: checked again every KEY_RECHECK_MS (revoked, expired, owner gone → closed). */
-  key: { token: string; address: string | null } | null;
+  /** Its credentials, checked again every RECHECK_MS: a key revoked or expired, a session ended, an owner gone → closed. */
+  credentials: { token: string; address: string | null };
 }
 
-const KEY_RECHECK_MS = 5_000;
+const RECHECK_MS = 5_000;
 
 export interface HubStats {
   clients: number;
@@ -62,7 +62,7 @@ export class WebSocketHub {
   private readonly clients = new Set<Client>();
   private readonly unsubscribe: () => void;
   private droppedTotal = 0;
-  private readonly keyCheck: Job;
+  private readonly recheckJob: Job;
 
   constructor(
     http: Server,
@@ -73,7 +73,7 @@ export class WebSocketHub {
     jobs: JobRunner,
   ) {
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
-    this.keyCheck = jobs.every({ name: 'ws.key-check', everyMs: KEY_RECHECK_MS, startNow: false, run: () => this.recheckKeys() });
+    this.recheckJob = jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
@@ -89,11 +89,14 @@ export class WebSocketHub {
     return { clients: this.clients.size, dropped: this.droppedTotal };
   }
 
-  /** Closes the sockets of API keys that no longer authenticate (revoked here or on another instance, expired, owner gone). */
-  async recheckKeys(): Promise<void> {
+  /**
+   * Closes the sockets whose credentials no longer hold: a key revoked or expired, a session ended, a user
+   * deleted (here or on another instance of a cluster). Each check reads the database, unless the
+   * principal of that token is still cached.
+   */
+  async recheck(): Promise<void> {
     for (const client of [...this.clients]) {
-      if (!client.key) continue;
-      await this.authenticate(client.key.token, client.key.address).catch(() => client.socket.close(4001, 'the API key was revoked or has expired'));
+      await this.authenticate(client.credentials.token, client.credentials.address).catch(() => client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired'));
     }
   }
 
@@ -107,7 +110,7 @@ export class WebSocketHub {
       principal = await this.authenticate(token, address).catch(() => {
         throw new Refused(4001, 'invalid or expired token');
       });
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, key: principal.key ? { token, address } : null };
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address } };
       if (principal.key) {
         if (!principal.key.scopes.includes('servers:read')) throw new Refused(4003, 'this API key lacks the scope servers:read');
         // A key limited to servers hears only theirs, whatever it asked for (the others are not told to exist).
@@ -239,7 +242,7 @@ export class WebSocketHub {
   /** Closes every connection with 1001 (going away), as the service stops. */
   async close(): Promise<void> {
     this.unsubscribe();
-    this.keyCheck.cancel();
+    this.recheckJob.cancel();
     for (const client of this.clients) client.socket.close(1001, 'service shutting down');
     // Each closes with its closing handshake; one that does not answer within CLOSE_WAIT_MS is cut.
     const closed = Promise.all([...this.clients].map((c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve)))));

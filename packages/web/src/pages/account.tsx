@@ -3,8 +3,9 @@ import { NewPassword } from '@garrison/core';
 import { client, session } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { ApiKeys } from './api-keys.js';
+import { Sessions } from './sessions.js';
 
-/** One's own account: the role, a change of password (which needs the current one), and API keys. */
+/** One's own account: the role, a change of password (which needs the current one), one's sessions, and API keys. */
 export function Account() {
   const action = useAction();
   const [done, setDone] = useState(false);
@@ -26,37 +27,38 @@ export function Account() {
   };
   return (
     <>
-    <section aria-labelledby="account-title" class="narrow">
-      <h1 id="account-title">Account</h1>
-      <p>
-        Signed in as <strong>{session.value?.username}</strong> ({session.value?.role}).
-      </p>
-      <form onSubmit={submit}>
-        <h2>Change password</h2>
-        <label>
-          Current password
-          <input name="current_password" type="password" required autoComplete="current-password" />
-        </label>
-        <label>
-          New password
-          <input name="new_password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
-        </label>
-        <label>
-          New password again
-          <input name="repeat" type="password" required autoComplete="new-password" />
-        </label>
-        <Problem error={action.error} />
-        {done && (
-          <p class="notice success" role="status">
-            Your password was changed.
-          </p>
-        )}
-        <button type="submit" disabled={busy}>
-          Change password
-        </button>
-      </form>
-    </section>
-    <ApiKeys />
+      <section aria-labelledby="account-title" class="narrow">
+        <h1 id="account-title">Account</h1>
+        <p>
+          Signed in as <strong>{session.value?.username}</strong> ({session.value?.role}).
+        </p>
+        <form onSubmit={submit}>
+          <h2>Change password</h2>
+          <label>
+            Current password
+            <input name="current_password" type="password" required autoComplete="current-password" />
+          </label>
+          <label>
+            New password
+            <input name="new_password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+          </label>
+          <label>
+            New password again
+            <input name="repeat" type="password" required autoComplete="new-password" />
+          </label>
+          <Problem error={action.error} />
+          {done && (
+            <p class="notice success" role="status">
+              Your password was changed.
+            </p>
+          )}
+          <button type="submit" disabled={busy}>
+            Change password
+          </button>
+        </form>
+      </section>
+      <Sessions />
+      <ApiKeys />
     </>
   );
 }

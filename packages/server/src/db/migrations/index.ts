@@ -12,6 +12,7 @@ import * as backups from './010_backups.js';
 import * as nodes from './011_nodes.js';
 import * as webhooks from './012_webhooks.js';
 import * as apiKeys from './013_api_keys.js';
+import * as sessions from './014_sessions.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const all: [string, Migration][] = [
   ['011_nodes', nodes],
   ['012_webhooks', webhooks],
   ['013_api_keys', apiKeys],
+  ['014_sessions', sessions],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

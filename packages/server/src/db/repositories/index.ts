@@ -15,6 +15,7 @@ import { LeaseRepository } from './leases.js';
 import { RateLimitRepository } from './rate-limits.js';
 import { WebhookRepository } from './webhooks.js';
 import { ApiKeyRepository } from './api-keys.js';
+import { SessionRepository } from './sessions.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -38,6 +39,7 @@ export function bindRepositories(knex: Knex) {
     rateLimits: new RateLimitRepository(knex),
     webhooks: new WebhookRepository(knex),
     apiKeys: new ApiKeyRepository(knex),
+    sessions: new SessionRepository(knex),
   };
 }
 

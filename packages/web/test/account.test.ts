@@ -6,9 +6,9 @@ import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from '
 
 const PASSWORD = 'admin-password-1';
 
-// The Account page's API keys: an admin makes a key limited to one server, copies it once, a bot uses
-// it, the admin revokes it and the bot is refused at once.
-describe('API keys in the console', () => {
+// The Account page: an admin makes an API key limited to one server, copies it once, a bot uses
+// it, the admin revokes it and the bot is refused at once; sessions are listed, ended, ended everywhere.
+describe('the account page: sessions and API keys', () => {
   let g: TestGarrison;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -55,6 +55,29 @@ describe('API keys in the console', () => {
     await page.getByRole('dialog', { name: 'Revoke Discord bot?' }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('No keys.').waitFor();
     assert.equal((await g.api('GET', '/servers', { token: key })).status, 401);
+    assert.deepEqual(errors, []);
+  });
+
+  it('lists the sessions, ends another one, and signs out everywhere', { timeout: 120_000 }, async () => {
+    const elsewhere = await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD }, headers: { 'user-agent': 'Elsewhere Bot/3' } });
+    const otherToken = elsewhere.body.data.access_token as string;
+    const context = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, g.url, 'admin', PASSWORD);
+    await page.getByRole('link', { name: 'Account' }).click();
+    const sessions = page.getByRole('region', { name: 'Sessions' });
+    await sessions.getByText('Elsewhere Bot/3').waitFor();
+    await sessions.getByText('this one').waitFor();
+    await screenshot(page, 'account-sessions-desktop');
+    await sessions.locator('tr', { hasText: 'Elsewhere Bot/3' }).getByRole('button', { name: /^End the session/ }).click();
+    await sessions.getByText('Elsewhere Bot/3').waitFor({ state: 'detached' });
+    assert.equal((await g.api('GET', '/auth/me', { token: otherToken })).status, 401, 'ended at once');
+
+    await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('dialog', { name: 'Sign out everywhere?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     assert.deepEqual(errors, []);
   });
 });

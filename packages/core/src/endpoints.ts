@@ -15,6 +15,7 @@ import {
 } from './schemas/auth.js';
 import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, GameTypeParams } from './schemas/games.js';
 import { Health, Integrations, SystemStatus } from './schemas/system.js';
+import { DisableTwoFactorRequest, LoginSecondStepRequest, MfaChallenge, RecoveryCodes, TwoFactorCodeRequest, TwoFactorSetup, TwoFactorStatus } from './schemas/two-factor.js';
 import { ApiKey, ApiKeyIdParams, ApiKeyQuery, CreateApiKeyRequest, CreatedApiKey, Session, SessionIdParams } from './schemas/api-keys.js';
 import {
   CreatedWebhook, CreateWebhookRequest, RotatedSecret, UpdateWebhookRequest, Webhook, WebhookDelivery, WebhookDeliveryPage, WebhookDeliveryParams,
@@ -62,7 +63,28 @@ export const endpoints = {
   // --- auth
   login: defineEndpoint({
     operationId: 'login', method: 'POST', path: '/auth/login', tag: 'auth', summary: 'Exchange credentials for a token',
-    access: 'public', body: LoginRequest, status: 200, response: LoginResponse, errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+    access: 'public', body: LoginRequest, status: 200, response: Type.Union([LoginResponse, MfaChallenge]), errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+    notes: 'A user with two-factor sign-in gets an `MfaChallenge` instead of the token: the second step is POST /auth/login/2fa.',
+  }),
+  loginTwoFactor: defineEndpoint({
+    operationId: 'loginTwoFactor', method: 'POST', path: '/auth/login/2fa', tag: 'auth', summary: 'The second step of a sign-in with two factors: the code',
+    access: 'public', body: LoginSecondStepRequest, status: 200, response: LoginResponse, errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+  }),
+  getTwoFactor: defineEndpoint({
+    operationId: 'getTwoFactor', method: 'GET', path: '/auth/2fa', tag: 'auth', summary: 'Whether one has two-factor sign-in, and whether it is required',
+    access: 'any', status: 200, response: TwoFactorStatus,
+  }),
+  setupTwoFactor: defineEndpoint({
+    operationId: 'setupTwoFactor', method: 'POST', path: '/auth/2fa/setup', tag: 'auth', summary: 'Start enrolling: a new secret for the authenticator app',
+    access: 'any', status: 200, response: TwoFactorSetup, errors: ['CONFLICT'],
+  }),
+  enableTwoFactor: defineEndpoint({
+    operationId: 'enableTwoFactor', method: 'POST', path: '/auth/2fa/enable', tag: 'auth', summary: "Turn it on with the app's code; answers the recovery codes, once",
+    access: 'any', body: TwoFactorCodeRequest, status: 200, response: RecoveryCodes, errors: ['CONFLICT', 'VALIDATION_ERROR'],
+  }),
+  disableTwoFactor: defineEndpoint({
+    operationId: 'disableTwoFactor', method: 'POST', path: '/auth/2fa/disable', tag: 'auth', summary: 'Turn it off, with the password and a code',
+    access: 'any', body: DisableTwoFactorRequest, status: 200, response: MessageResponse, errors: ['UNAUTHORIZED', 'CONFLICT'],
   }),
   logout: defineEndpoint({
     operationId: 'logout', method: 'POST', path: '/auth/logout', tag: 'auth', summary: 'Log out (the client forgets its token)',

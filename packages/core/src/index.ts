@@ -28,3 +28,4 @@ export * from './schemas/processes.js';
 export * from './events/catalogue.js';
 export * from './schemas/scopes.js';
 export * from './schemas/api-keys.js';
+export * from './schemas/two-factor.js';

@@ -78,9 +78,19 @@ export class GarrisonClient {
     };
   }
 
-  /** Logs in and keeps the token for the calls that follow. */
+  /**
+   * Logs in and keeps the token for the calls that follow. A user with two-factor sign-in gets
+   * `{ mfa_required: true, mfa_token }` instead: then `loginSecondStep(mfa_token, code)`.
+   */
   async login(username: string, password: string): Promise<CallResult<Endpoints['login']>> {
     const result = await this.call('login', { body: { username, password } });
+    if ('access_token' in result) this.token = result.access_token;
+    return result;
+  }
+
+  /** The second step of a two-factor sign-in: the app's code (or a recovery code); keeps the token. */
+  async loginSecondStep(mfa_token: string, code: string): Promise<CallResult<Endpoints['loginTwoFactor']>> {
+    const result = await this.call('loginTwoFactor', { body: { mfa_token, code } });
     this.token = result.access_token;
     return result;
   }

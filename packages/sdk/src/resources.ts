@@ -23,6 +23,13 @@ export function resources(c: { call: CallFn }) {
       endSession: (session_id: string): Result<'endSession'> => c.call('endSession', { params: { session_id } }),
       /** Sign out everywhere, this client too. */
       endAllSessions: (): Result<'endAllSessions'> => c.call('endAllSessions'),
+      /** Two-factor sign-in (TOTP): `setup()` gives the secret and its otpauth URL, `enable(code)` the recovery codes. */
+      twoFactor: {
+        status: (): Result<'getTwoFactor'> => c.call('getTwoFactor'),
+        setup: (): Result<'setupTwoFactor'> => c.call('setupTwoFactor'),
+        enable: (code: string): Result<'enableTwoFactor'> => c.call('enableTwoFactor', { body: { code } }),
+        disable: (password: string, code: string): Result<'disableTwoFactor'> => c.call('disableTwoFactor', { body: { password, code } }),
+      },
     },
     /** API keys for bots: `new GarrisonClient({ baseUrl, token: key })` acts with one. */
     keys: {

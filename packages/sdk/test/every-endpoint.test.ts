@@ -8,6 +8,7 @@ import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit'
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { endpoints, type EndpointId } from '@garrison/core';
 import { GarrisonApiError, GarrisonClient } from '@garrison/sdk';
+import { Secret, TOTP } from 'otpauth';
 
 const GUID = 'b'.repeat(32);
 
@@ -84,6 +85,18 @@ describe('the SDK on every endpoint', () => {
     const viewer = tracked(new GarrisonClient({ baseUrl: g.url }));
     await viewer.login('sdk_viewer', 'viewer-password-1');
     assert.equal(typeof (await viewer.auth.changePassword('viewer-password-1', 'viewer-password-2')).message, 'string');
+    // Two-factor sign-in, with codes as an authenticator app makes them.
+    const setup = await viewer.auth.twoFactor.setup();
+    const code = (at: number) => TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
+    const { recovery_codes } = await viewer.auth.twoFactor.enable(code(Date.now()));
+    assert.equal((await viewer.auth.twoFactor.status()).enabled, true);
+    const second = tracked(new GarrisonClient({ baseUrl: g.url }));
+    const challenge = await second.login('sdk_viewer', 'viewer-password-2');
+    assert.ok('mfa_token' in challenge);
+    await second.loginSecondStep(challenge.mfa_token, recovery_codes[0]!);
+    assert.equal((await second.auth.me()).username, 'sdk_viewer');
+    await second.auth.endSession((await second.auth.sessions()).find((s) => s.current)!.id);
+    assert.equal((await viewer.auth.twoFactor.disable('viewer-password-2', recovery_codes[1]!)).message.length > 0, true);
     const [current] = await viewer.auth.sessions();
     assert.equal(current!.current, true);
     const elsewhere = tracked(new GarrisonClient({ baseUrl: g.url }));

@@ -28,6 +28,7 @@ import { TokenService } from './auth/tokens.js';
 import { UserService } from './auth/service.js';
 import { ApiKeyService } from './auth/api-keys.js';
 import { SessionService } from './auth/sessions.js';
+import { TwoFactorService } from './auth/two-factor.js';
 import { LiveFigures } from './metrics/live-values.js';
 import { ServerLocks } from './servers/locks.js';
 import { ServerService } from './servers/service.js';
@@ -78,7 +79,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, TwoFactorService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,

@@ -176,5 +176,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     },
   },
   { key: 'webhookPollMs', env: 'GARRISON_WEBHOOK_POLL_MS', meaning: 'how often due webhook deliveries (retries, other instances\' events) are looked for', parse: integer(100) },
+  {
+    key: 'require2faForAdmins',
+    env: 'GARRISON_REQUIRE_2FA_FOR_ADMINS',
+    shownDefault: '0',
+    meaning: '1: admins must have two-factor sign-in; an admin without it can sign in only to enrol',
+    parse: (raw, name) => {
+      if (raw !== '0' && raw !== '1') throw new SettingError(`${name} must be 0 or 1; got ${JSON.stringify(raw)}`);
+      return raw === '1';
+    },
+  },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
 ];

@@ -68,6 +68,8 @@ export interface Settings {
   webhookAllowPrivate: boolean;
   /** How often the delivering instance looks for webhook deliveries that came due (new ones wake it at once). */
   webhookPollMs: number;
+  /** Admins must have two-factor sign-in: one without it can sign in only to enrol. */
+  require2faForAdmins: boolean;
   /** The game type of a server created without one. */
   defaultGameType: string;
 }
@@ -115,6 +117,7 @@ const DEFAULTS: Settings = {
   metricsAddress: null,
   webhookAllowPrivate: false,
   webhookPollMs: 1_000,
+  require2faForAdmins: false,
   defaultGameType: 'gamea',
 };
 

@@ -16,6 +16,9 @@ const route = signal(location.hash.slice(1) || '/');
 addEventListener('hashchange', () => (route.value = location.hash.slice(1) || '/'));
 
 function Page({ path }: { path: string }) {
+  // An admin who must enrol in two-factor sign-in sees the account page only, until they have.
+  const twoFactor = useQuery('two-factor:', () => client.auth.twoFactor.status());
+  if (twoFactor.data?.required && !twoFactor.data.enabled) return <Account />;
   const server = /^\/servers\/(\d+)(?:\/([a-z]+))?$/.exec(path);
   if (server) return <ServerPage id={Number(server[1])} tab={server[2] ?? 'console'} />;
   if (path === '/users' && isAdmin()) return <Users />;

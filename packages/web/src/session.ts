@@ -28,10 +28,22 @@ export const signOutReason = signal<string | null>(null);
 /** The one client of the service: every request and the live events go through the SDK. */
 export const client = new GarrisonClient({ baseUrl: location.origin, token: session.value?.token ?? null, onRateLimit: noteBudget });
 
-export async function signIn(username: string, password: string): Promise<void> {
+/** Signs in; for a user with two-factor sign-in, answers the token of the second step instead. */
+export async function signIn(username: string, password: string): Promise<{ mfaToken: string } | null> {
   const result = await client.login(username, password);
+  if (!('access_token' in result)) return { mfaToken: result.mfa_token };
+  await signedIn(result.access_token);
+  return null;
+}
+
+/** The second step: the authenticator app's code, or a recovery code. */
+export async function signInSecondStep(mfaToken: string, code: string): Promise<void> {
+  await signedIn((await client.loginSecondStep(mfaToken, code)).access_token);
+}
+
+async function signedIn(token: string): Promise<void> {
   const me = await client.auth.me();
-  const next: Session = { token: result.access_token, username: me.username, role: me.role };
+  const next: Session = { token, username: me.username, role: me.role };
   sessionStorage.setItem(KEY, JSON.stringify(next));
   signOutReason.value = null;
   session.value = next;

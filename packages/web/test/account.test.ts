@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
 import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
@@ -78,6 +79,42 @@ describe('the account page: sessions and API keys', () => {
     await sessions.getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('dialog', { name: 'Sign out everywhere?' }).getByRole('button', { name: 'Sign out everywhere' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.deepEqual(errors, []);
+  });
+
+  it('turns on two-factor sign-in with a QR code, shows the recovery codes, and asks for a code at the next sign-in', { timeout: 120_000 }, async () => {
+    // The harness's admin token was ended by "sign out everywhere" above: a fresh sign-in.
+    const admin = (await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data.access_token as string;
+    const made = await g.api('POST', '/auth/users', { token: admin, body: { username: 'totp_person', password: 'totp-password-1', role: 'viewer' } });
+    assert.equal(made.status, 201);
+    const context = await browser.newContext({ viewport: DESKTOP });
+    contexts.push(context);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signIn(page, g.url, 'totp_person', 'totp-password-1');
+    await page.getByRole('link', { name: 'Account' }).click();
+    const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+    await section.getByRole('button', { name: 'Turn on' }).click();
+    await section.getByRole('img', { name: 'QR code of the two-factor secret' }).waitFor();
+    const secret = (await section.getByTestId('totp-secret').textContent())!;
+    await screenshot(page, 'account-two-factor-desktop');
+    await section.getByLabel('Code').fill(TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }));
+    await section.getByRole('button', { name: 'Turn on' }).click();
+    const codes = await section.getByTestId('recovery-codes').locator('code').allTextContents();
+    assert.equal(codes.length, 10);
+    await section.getByRole('button', { name: 'Done' }).click();
+    await section.getByTestId('two-factor-state').filter({ hasText: '10 recovery codes left' }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByLabel('Username').fill('totp_person');
+    await page.getByLabel('Password').fill('totp-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const code = page.getByLabel(/Code from your authenticator app/);
+    await code.waitFor();
+    await screenshot(page, 'sign-in-code-desktop');
+    await code.fill(codes[0]!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     assert.deepEqual(errors, []);
   });
 });

@@ -24,6 +24,11 @@ export const SCOPE_MEANINGS: Record<Scope, string> = {
 /** The scope of each endpoint of core's table. */
 export const ENDPOINT_SCOPES: Record<EndpointId, Scope> = {
   login: 'account',
+  loginTwoFactor: 'account',
+  getTwoFactor: 'account',
+  setupTwoFactor: 'account',
+  enableTwoFactor: 'account',
+  disableTwoFactor: 'account',
   logout: 'account',
   me: 'account',
   changePassword: 'account',

@@ -7,6 +7,7 @@ import type { Repositories } from '../db/repositories/index.js';
 import type { ApiKeyRow, KeyWithOwner } from '../db/repositories/api-keys.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import type { Principal } from './principal.js';
+import { TwoFactorService } from './two-factor.js';
 
 const KEY = /^gar_(\d{1,10})_([A-Za-z0-9_-]{43})$/;
 const DEFAULT_LIFETIME_MS = 90 * 86_400_000;
@@ -54,6 +55,7 @@ export class ApiKeyService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TwoFactorService) private readonly twoFactor: TwoFactorService,
   ) {}
 
   async create(owner: Principal, input: CreateApiKeyRequest): Promise<ApiKey & { key: string }> {
@@ -130,7 +132,8 @@ export class ApiKeyService {
     if (address !== null && (!row.last_used_at || now - Date.parse(row.last_used_at) >= USE_NOTED_EVERY_MS)) {
       await this.repos.apiKeys.used(row.id, new Date(now).toISOString(), address);
     }
-    return principalOfRow(row);
+    const principal = principalOfRow(row);
+    return this.twoFactor.mustEnrol({ role: row.role, has2fa: Boolean(row.has_2fa) }) ? { ...principal, must_enrol: true } : principal;
   }
 }
 

@@ -13,7 +13,12 @@ export interface KeyGrant {
  * The caller of a request, as read from the database on every request (so a deleted user is refused at
  * once): a user, through a session token or through one of their API keys (`key`).
  */
-export type Principal = UserSummary & { key?: KeyGrant; session_id?: string };
+export type Principal = UserSummary & {
+  key?: KeyGrant;
+  session_id?: string;
+  /** Two-factor sign-in is required of this user and they have none yet: they may only enrol. */
+  must_enrol?: boolean;
+};
 
 /** Who acts when a request's caller does: the user, or their key (named with its owner, for the audit trail). */
 export const actorOf = (principal: Principal): Actor =>

@@ -3,8 +3,17 @@ import type { RouteTable } from '../http/route-table.js';
 import type { UserService } from './service.js';
 import type { ApiKeyService } from './api-keys.js';
 import type { SessionService } from './sessions.js';
+import type { TwoFactorService } from './two-factor.js';
 
-export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService, sessions: SessionService): void {
+export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService, sessions: SessionService, twoFactor: TwoFactorService): void {
+  routes.implement(endpoints.loginTwoFactor, async ({ body, ctx }) => users.loginSecondStep(body.mfa_token, body.code, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }));
+  routes.implement(endpoints.getTwoFactor, async ({ principal }) => twoFactor.status(principal.id));
+  routes.implement(endpoints.setupTwoFactor, async ({ principal }) => twoFactor.setup(principal.id));
+  routes.implement(endpoints.enableTwoFactor, async ({ principal, body }) => twoFactor.enable(principal.id, body.code));
+  routes.implement(endpoints.disableTwoFactor, async ({ principal, body }) => {
+    await users.disableTwoFactor(principal.id, body.password, body.code);
+    return { message: 'two-factor sign-in is off' };
+  });
   routes.implement(endpoints.listSessions, async ({ principal }) => sessions.list(principal));
   routes.implement(endpoints.endSession, async ({ principal, params }) => sessions.end(principal, params.session_id));
   routes.implement(endpoints.endAllSessions, async ({ principal }) => sessions.endAll(principal.id));

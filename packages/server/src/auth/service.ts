@@ -10,6 +10,7 @@ import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } fr
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
 import { SessionService, type SignInClient } from './sessions.js';
+import { TwoFactorService } from './two-factor.js';
 import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
 function toUser(row: UserRow): User {
@@ -25,6 +26,7 @@ export class UserService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TokenService) private readonly tokens: TokenService,
     @inject(SessionService) private readonly sessions: SessionService,
+    @inject(TwoFactorService) private readonly twoFactor: TwoFactorService,
   ) {}
 
   /**
@@ -33,12 +35,36 @@ export class UserService {
    */
   async findPrincipal(id: number, generation: number): Promise<Principal | undefined> {
     const row = await this.repos.users.principal(id);
-    return row && row.token_generation === generation ? { id: row.id, username: row.username, role: row.role } : undefined;
+    if (!row || row.token_generation !== generation) return undefined;
+    const principal: Principal = { id: row.id, username: row.username, role: row.role };
+    return this.twoFactor.mustEnrol({ role: row.role, has2fa: Boolean(row.has_2fa) }) ? { ...principal, must_enrol: true } : principal;
   }
 
   /** A token for these credentials, or 401. */
+  /** A token for these credentials, or, for a user with two-factor sign-in, the challenge of the second step; 401 otherwise. */
   async login(username: string, password: string, client: SignInClient = { address: null, userAgent: null }) {
     const row = await this.authenticate(username, password);
+    if ((await this.twoFactor.row(row.id)).totp_secret) return { mfa_required: true as const, mfa_token: this.tokens.issueMfa(row) };
+    return this.signedIn(row, client);
+  }
+
+  /** The second step: the first step's token and a code (the app's, not used before, or a recovery code). */
+  async loginSecondStep(mfaToken: string, code: string, client: SignInClient) {
+    const claims = this.tokens.verifyMfa(mfaToken);
+    const row = await this.repos.users.byId(Number(claims.sub));
+    if (!row || row.token_generation !== (claims.gen ?? 0)) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: sign in again');
+    if (!(await this.twoFactor.verify(await this.twoFactor.row(row.id), code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    return this.signedIn(row, client);
+  }
+
+  /** Turning two-factor sign-in off needs the password as well as a code. */
+  async disableTwoFactor(id: number, password: string, code: string): Promise<void> {
+    const row = await this.repos.users.byId(id);
+    if (!row || !(await verifyPassword(password, row.password_hash))) throw new ApiError('UNAUTHORIZED', 'the password is wrong');
+    await this.twoFactor.disable(id, code);
+  }
+
+  private async signedIn(row: UserRow, client: SignInClient) {
     const user = { id: row.id, username: row.username, role: row.role };
     const session = await this.sessions.begin(row.id, client, this.tokens.ttlSeconds);
     return { access_token: this.tokens.issue(row, session), token_type: 'bearer' as const, expires_in: this.tokens.ttlSeconds, user };

@@ -15,7 +15,12 @@ export interface TokenClaims {
   gen?: number;
   /** The sign-in session it belongs to (absent in tokens of earlier versions, which end with their generation). */
   sid?: string;
+  /** `mfa`: only the second step of a sign-in takes it; it is never a bearer token. */
+  purpose?: 'mfa';
 }
+
+/** How long the first step of a two-factor sign-in stays good. */
+const MFA_TOKEN_SECONDS = 300;
 
 /** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
 export function loadOrCreateSecret(settings: Settings): string {
@@ -46,7 +51,25 @@ export class TokenService {
     });
   }
 
+  /** The token of a sign-in's first step (the password was right): good for the second step only. */
+  issueMfa(user: { id: number; token_generation: number }): string {
+    return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, { algorithm: 'HS256', subject: String(user.id), expiresIn: MFA_TOKEN_SECONDS });
+  }
+
+  /** A bearer token's claims; a sign-in's first-step token is refused here. */
   verify(token: string): TokenClaims {
+    const claims = this.decode(token);
+    if (claims.purpose) throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    return claims;
+  }
+
+  verifyMfa(token: string): TokenClaims {
+    const claims = this.decode(token);
+    if (claims.purpose !== 'mfa') throw new ApiError('UNAUTHORIZED', 'not the token of a sign-in\'s first step, or it expired: sign in again');
+    return claims;
+  }
+
+  private decode(token: string): TokenClaims {
     try {
       const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
       if (typeof claims !== 'object' || typeof claims.sub !== 'string') throw new Error('claims missing');

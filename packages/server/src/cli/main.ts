@@ -63,6 +63,12 @@ async function run(argv: string[]): Promise<void> {
       const { resetPassword } = await usersCommands();
       return (await store()).withStore(values, (s) => resetPassword(s, positionals[0] ?? s.settings.adminUsername, Boolean(values['password-stdin'])));
     }
+    case 'admin reset-2fa': {
+      const { values, positionals } = parse(name, args, STORE_OPTIONS, 1);
+      if (!positionals[0]) throw new UsageError('the user name is missing', name);
+      const { resetTwoFactor } = await usersCommands();
+      return (await store()).withStore(values, (s) => resetTwoFactor(s, positionals[0]!));
+    }
     case 'users list': {
       const { values } = parse(name, args, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 0);
       const { listUsers } = await usersCommands();

@@ -46,6 +46,14 @@ Sets a new password for USERNAME (default: GARRISON_ADMIN_USERNAME, or admin) an
 with --password-stdin, reads the password from standard input instead. Safe while the service runs.
 ${flagLines('data')}`,
   },
+  'admin reset-2fa': {
+    summary: "turn off a user's two-factor sign-in (a locked-out admin)",
+    usage: () => `usage: garrison admin reset-2fa USERNAME [flags]
+
+Turns off two-factor sign-in for USERNAME and drops their recovery codes: they sign in with their
+password alone, and may enrol again. Safe while the service runs.
+${flagLines('data')}`,
+  },
   'users list': {
     summary: 'list the users',
     usage: () => `usage: garrison users list [--json] [flags]

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ApiError, NewPassword, Username, Value, type Role, type TSchema } from '@garrison/core';
 import { UserService } from '../auth/service.js';
 import { generatePassword } from '../auth/passwords.js';
+import { TwoFactorService } from '../auth/two-factor.js';
 import { UsageError } from './usage.js';
 import type { Store } from './store.js';
 
@@ -35,6 +36,17 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
     throw err;
   }
   console.log(fromStdin ? `password of ${username} changed` : `new password of ${username}: ${password}`);
+}
+
+/** For a user who lost their authenticator app and their recovery codes: two-factor sign-in turned off. */
+export async function resetTwoFactor(store: Store, username: string): Promise<void> {
+  try {
+    await store.container.resolve(TwoFactorService).reset(username);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`);
+    throw err;
+  }
+  console.log(`two-factor sign-in of ${username} is off: they sign in with their password, and may enrol again`);
 }
 
 export async function createUser(store: Store, username: string, role: Role, fromStdin: boolean): Promise<void> {

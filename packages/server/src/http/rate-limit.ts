@@ -31,7 +31,8 @@ export function rateLimitMiddleware(settings: Settings, limits: RateLimits): Mid
   return async (ctx, next) => {
     // A request a peer forwarded was counted where the client sent it.
     if (ctx.state.forwardedBy) return next();
-    const isLogin = ctx.method === 'POST' && ctx.path === '/api/auth/login';
+    // A sign-in's second step counts as a login attempt: codes are guessed as passwords are.
+    const isLogin = ctx.method === 'POST' && (ctx.path === '/api/auth/login' || ctx.path === '/api/auth/login/2fa');
     const token = isLogin ? null : bearerToken(ctx);
     const active = isLogin ? login : token ? general : null;
     const points = isLogin ? settings.loginRateLimit : settings.rateLimit;

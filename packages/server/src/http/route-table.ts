@@ -96,6 +96,9 @@ export class RouteTable {
         if (endpoint.access === 'admin' && principal?.role !== 'admin') {
           throw new ApiError('FORBIDDEN', 'this action needs the admin role');
         }
+        if (principal?.must_enrol && !WHILE_ENROLLING.has(endpoint.operationId)) {
+          throw new ApiError('FORBIDDEN', 'two-factor sign-in is required for admins: enrol first (POST /auth/2fa/setup, then /auth/2fa/enable)');
+        }
         if (principal?.key) checkKey(principal.key, endpoint, ctx.params);
         if (endpoint.onOwner) {
           const serverId = Number(ctx.params.server_id);
@@ -137,6 +140,9 @@ export class RouteTable {
     }
   }
 }
+
+/** What a user who must enrol in two-factor sign-in may still do: enrol, and look after their sign-in. */
+const WHILE_ENROLLING: ReadonlySet<string> = new Set(['me', 'logout', 'changePassword', 'getTwoFactor', 'setupTwoFactor', 'enableTwoFactor', 'listSessions', 'endSession', 'endAllSessions']);
 
 /**
  * What an API key may not do: an endpoint outside its scopes (403, naming the scope), a server outside

@@ -5,6 +5,7 @@ import { authRoutes } from '../auth/routes.js';
 import { UserService } from '../auth/service.js';
 import { ApiKeyService } from '../auth/api-keys.js';
 import { SessionService } from '../auth/sessions.js';
+import { TwoFactorService } from '../auth/two-factor.js';
 import { gameRoutes } from '../games/routes.js';
 import { systemRoutes } from '../system/routes.js';
 import { ServerService } from '../servers/service.js';
@@ -50,7 +51,7 @@ import { webhookRoutes } from '../webhooks/routes.js';
 /** Every endpoint of core's table, each implemented by the routes of its resource over its service. */
 export function implementRoutes(routes: RouteTable, c: DependencyContainer): void {
   const servers = c.resolve(ServerService);
-  authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService));
+  authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService), c.resolve(TwoFactorService));
   gameRoutes(routes, c.resolve(TOKENS.Adapters));
   systemRoutes(routes, servers, c.resolve(TOKENS.Adapters), c.resolve(TOKENS.Settings));
   serverRoutes(routes, servers, c.resolve(Forwarder));

@@ -4,6 +4,7 @@ import { client, session } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { ApiKeys } from './api-keys.js';
 import { Sessions } from './sessions.js';
+import { TwoFactor } from './two-factor.js';
 
 /** One's own account: the role, a change of password (which needs the current one), one's sessions, and API keys. */
 export function Account() {
@@ -57,6 +58,7 @@ export function Account() {
           </button>
         </form>
       </section>
+      <TwoFactor />
       <Sessions />
       <ApiKeys />
     </>

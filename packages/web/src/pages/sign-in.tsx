@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { signIn, signOutReason } from '../session.js';
+import { signIn, signInSecondStep, signOutReason } from '../session.js';
 import { Problem } from '../components/problem.js';
 
 export function SignIn() {
@@ -7,6 +7,9 @@ export function SignIn() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  /** Set once the password was right for a user with two-factor sign-in: the code is asked next. */
+  const [mfaToken, setMfaToken] = useState<string | null>(null);
+  const [code, setCode] = useState('');
   // Focused once on the page, not through `autofocus`, which the browser applies only at a later frame.
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -15,7 +18,8 @@ export function SignIn() {
     setBusy(true);
     setError(null);
     try {
-      await signIn(username, password);
+      if (mfaToken) await signInSecondStep(mfaToken, code.trim());
+      else setMfaToken((await signIn(username, password))?.mfaToken ?? null);
     } catch (err) {
       setError(err);
     } finally {
@@ -31,17 +35,26 @@ export function SignIn() {
             {signOutReason.value}
           </p>
         )}
-        <label>
-          Username
-          <input ref={first} name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
-        </label>
+        {mfaToken ? (
+          <label>
+            Code from your authenticator app (or a recovery code)
+            <input name="code" autocomplete="one-time-code" inputMode="numeric" required autoFocus value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </label>
+        ) : (
+          <>
+            <label>
+              Username
+              <input ref={first} name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+            </label>
+            <label>
+              Password
+              <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
         <Problem error={error} />
         <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? 'Signing in…' : mfaToken ? 'Verify' : 'Sign in'}
         </button>
       </form>
     </main>

@@ -13,6 +13,7 @@ import * as nodes from './011_nodes.js';
 import * as webhooks from './012_webhooks.js';
 import * as apiKeys from './013_api_keys.js';
 import * as sessions from './014_sessions.js';
+import * as twoFactor from './015_two_factor.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -34,6 +35,7 @@ const all: [string, Migration][] = [
   ['012_webhooks', webhooks],
   ['013_api_keys', apiKeys],
   ['014_sessions', sessions],
+  ['015_two_factor', twoFactor],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -18,7 +18,7 @@ export interface ApiKeyRow {
 }
 
 /** An API key with its owner as they are now (their role decides what the key can still do). */
-export type KeyWithOwner = ApiKeyRow & { username: string; role: 'admin' | 'viewer'; token_generation: number };
+export type KeyWithOwner = ApiKeyRow & { username: string; role: 'admin' | 'viewer'; token_generation: number; has_2fa: number | boolean };
 
 /** The api_keys table. */
 export class ApiKeyRepository {
@@ -33,7 +33,7 @@ export class ApiKeyRepository {
   live(id: number): Promise<KeyWithOwner | undefined> {
     return this.knex('api_keys')
       .join('users', 'users.id', 'api_keys.user_id')
-      .select('api_keys.*', 'users.username', 'users.role', 'users.token_generation')
+      .select('api_keys.*', 'users.username', 'users.role', 'users.token_generation', this.knex.raw('(users.totp_secret is not null) as has_2fa'))
       .where('api_keys.id', id)
       .whereNull('api_keys.revoked_at')
       .first();

@@ -16,6 +16,7 @@ import { RateLimitRepository } from './rate-limits.js';
 import { WebhookRepository } from './webhooks.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { SessionRepository } from './sessions.js';
+import { TwoFactorRepository } from './two-factor.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -40,6 +41,7 @@ export function bindRepositories(knex: Knex) {
     webhooks: new WebhookRepository(knex),
     apiKeys: new ApiKeyRepository(knex),
     sessions: new SessionRepository(knex),
+    twoFactor: new TwoFactorRepository(knex),
   };
 }
 

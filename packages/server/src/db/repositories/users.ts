@@ -21,8 +21,8 @@ export class UserRepository {
   }
 
   /** The columns every authenticated request needs, without building a model. */
-  async principal(id: number): Promise<Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> | undefined> {
-    return this.knex('users').select('id', 'username', 'role', 'token_generation').where('id', id).first();
+  async principal(id: number): Promise<(Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> & { has_2fa: number | boolean }) | undefined> {
+    return this.knex('users').select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa')).where('id', id).first();
   }
 
   async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>): Promise<void> {

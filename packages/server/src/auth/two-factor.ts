@@ -1,0 +1,121 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { inject, injectable } from 'tsyringe';
+import { Secret, TOTP } from 'otpauth';
+import { ApiError } from '@garrison/core';
+import { TOKENS } from '../tokens.js';
+import type { Settings } from '../settings.js';
+import type { Repositories } from '../db/repositories/index.js';
+import type { TwoFactorRow } from '../db/repositories/two-factor.js';
+import { isoNow, type Clock } from '../jobs/clock.js';
+import { loadOrCreateSecret } from './tokens.js';
+
+const PERIOD = 30;
+const RECOVERY_CODES = 10;
+const totpOf = (secret: Secret, label: string) => new TOTP({ issuer: 'Garrison', label, secret, algorithm: 'SHA1', digits: 6, period: PERIOD });
+const digestOf = (code: string) => createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase()).digest('hex');
+
+/** `xxxxx-xxxxx` in a base32 alphabet without look-alikes. */
+function recoveryCode(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const chars = [...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+/**
+ * Two-factor sign-in with TOTP (what authenticator apps expect: SHA-1, 6 digits, 30 s, a step either side
+ * accepted). A code is good once: the last step taken is kept and an earlier or equal one refused. The
+ * secret is stored encrypted (AES-256-GCM, the key derived with HKDF from the service's signing secret).
+ */
+@injectable()
+export class TwoFactorService {
+  private readonly key: Buffer;
+
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+  ) {
+    this.key = Buffer.from(hkdfSync('sha256', loadOrCreateSecret(settings), 'garrison', 'totp-secret', 32));
+  }
+
+  /** Whether this user must enrol before doing anything else. */
+  mustEnrol(user: { role: string; has2fa: boolean }): boolean {
+    return this.settings.require2faForAdmins && user.role === 'admin' && !user.has2fa;
+  }
+
+  async status(userId: number) {
+    const row = await this.row(userId);
+    return { enabled: row.totp_secret !== null, required: this.settings.require2faForAdmins && row.role === 'admin', recovery_codes_left: await this.repos.twoFactor.recoveryCodesLeft(userId) };
+  }
+
+  async setup(userId: number): Promise<{ otpauth_url: string; secret: string }> {
+    const row = await this.row(userId);
+    if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on: turn it off first to enrol again');
+    const secret = new Secret({ size: 20 });
+    await this.repos.twoFactor.setPending(userId, this.encrypt(secret.base32));
+    return { otpauth_url: totpOf(secret, row.username).toString(), secret: secret.base32 };
+  }
+
+  async enable(userId: number, code: string): Promise<{ recovery_codes: string[] }> {
+    const row = await this.row(userId);
+    if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on');
+    if (!row.totp_pending) throw new ApiError('CONFLICT', 'start with POST /auth/2fa/setup');
+    const step = this.stepOf(this.decrypt(row.totp_pending), row.username, code);
+    if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
+    const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
+    await this.repos.twoFactor.enable(userId, row.totp_pending, step, codes.map(digestOf));
+    return { recovery_codes: codes };
+  }
+
+  async disable(userId: number, code: string): Promise<void> {
+    const row = await this.row(userId);
+    if (!row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is not on');
+    if (!(await this.verify(row, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    await this.repos.twoFactor.disable(userId);
+  }
+
+  /** `garrison admin reset-2fa`: for a locked-out user. */
+  async reset(username: string): Promise<void> {
+    const row = await this.repos.twoFactor.byUsername(username);
+    if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
+    await this.repos.twoFactor.disable(row.id);
+  }
+
+  /** A sign-in's second factor: an app code not used before, or an unused recovery code (then used up). */
+  async verify(row: TwoFactorRow, code: string): Promise<boolean> {
+    if (!row.totp_secret) return false;
+    if (/^\d{6}$/.test(code.trim())) {
+      const step = this.stepOf(this.decrypt(row.totp_secret), row.username, code.trim());
+      return step !== null && (await this.repos.twoFactor.takeStep(row.id, step));
+    }
+    return this.repos.twoFactor.useRecoveryCode(row.id, digestOf(code), isoNow(this.clock));
+  }
+
+  row(userId: number): Promise<TwoFactorRow> {
+    return this.repos.twoFactor.of(userId).then((row) => {
+      if (!row) throw new ApiError('UNAUTHORIZED', 'no such user');
+      return row;
+    });
+  }
+
+  /** The time step the code belongs to (now, or one either side), or null. */
+  private stepOf(base32: string, label: string, code: string): number | null {
+    const now = this.clock.now();
+    const delta = totpOf(Secret.fromBase32(base32), label).validate({ token: code, timestamp: now, window: 1 });
+    return delta === null ? null : TOTP.counter({ period: PERIOD, timestamp: now }) + delta;
+  }
+
+  private encrypt(text: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+  }
+
+  private decrypt(stored: string): string {
+    const [, iv, tag, data] = stored.split(':');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv!, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag!, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(data!, 'base64')), decipher.final()]).toString('utf8');
+  }
+}

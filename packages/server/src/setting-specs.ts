@@ -40,6 +40,18 @@ const oneOf =
     return raw;
   };
 const list: Parse = (raw) => raw.split(',').map((p) => p.trim()).filter(Boolean);
+/** `0` or `1`, as a switch. */
+const onOff: Parse = (raw, name) => {
+  if (raw !== '0' && raw !== '1') throw new SettingError(`${name} must be 0 or 1; got ${JSON.stringify(raw)}`);
+  return raw === '1';
+};
+/** A secret the deployer makes up: long enough not to be guessed. */
+const secretOf =
+  (minLength: number): Parse =>
+  (raw, name) => {
+    if (raw.length < minLength) throw new SettingError(`${name} must be at least ${minLength} characters`);
+    return raw;
+  };
 
 /** Every setting a deployer can make, in the order help and docs show them. */
 export const SETTINGS: readonly SettingSpec[] = [
@@ -137,10 +149,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'GARRISON_CLUSTER_SECRET',
     shownDefault: 'none',
     meaning: 'signs the requests instances forward to each other; the same on every instance, at least 32 characters',
-    parse: (raw, name) => {
-      if (raw.length < 32) throw new SettingError(`${name} must be at least 32 characters`);
-      return raw;
-    },
+    parse: secretOf(32),
   },
   { key: 'nodeHeartbeatMs', env: 'GARRISON_NODE_HEARTBEAT_MS', meaning: 'how often an instance of a cluster says it is alive', parse: integer(100) },
   { key: 'nodeOfflineAfterMs', env: 'GARRISON_NODE_OFFLINE_AFTER_MS', meaning: "a node silent this long is offline: its servers show status unknown and requests for them 503", parse: integer(500) },
@@ -149,10 +158,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'GARRISON_METRICS_TOKEN',
     shownDefault: 'none (no /metrics)',
     meaning: 'turns GET /metrics (Prometheus text, OpenMetrics on request) on for requests with Authorization: Bearer <this>; at least 16 characters',
-    parse: (raw, name) => {
-      if (raw.length < 16) throw new SettingError(`${name} must be at least 16 characters`);
-      return raw;
-    },
+    parse: secretOf(16),
   },
   {
     key: 'metricsAddress',
@@ -170,10 +176,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'GARRISON_WEBHOOK_ALLOW_PRIVATE',
     shownDefault: '0',
     meaning: '1 lets webhooks go to loopback, link-local and private addresses (a receiver on your own network); 0 refuses them',
-    parse: (raw, name) => {
-      if (raw !== '0' && raw !== '1') throw new SettingError(`${name} must be 0 or 1; got ${JSON.stringify(raw)}`);
-      return raw === '1';
-    },
+    parse: onOff,
   },
   { key: 'webhookPollMs', env: 'GARRISON_WEBHOOK_POLL_MS', meaning: 'how often due webhook deliveries (retries, other instances\' events) are looked for', parse: integer(100) },
   {
@@ -181,10 +184,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'GARRISON_REQUIRE_2FA_FOR_ADMINS',
     shownDefault: '0',
     meaning: '1: admins must have two-factor sign-in; an admin without it can sign in only to enrol',
-    parse: (raw, name) => {
-      if (raw !== '0' && raw !== '1') throw new SettingError(`${name} must be 0 or 1; got ${JSON.stringify(raw)}`);
-      return raw === '1';
-    },
+    parse: onOff,
   },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
 ];

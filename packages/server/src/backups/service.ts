@@ -149,6 +149,8 @@ export class BackupService implements Lifecycle {
     } catch (err) {
       const reason = signal.aborted ? 'the service stopped while it was written' : (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
       this.logger.warn({ serverId, backupId: id, err: (err as Error).message }, 'backup failed');
+      // Cleaned up before the failure is told: whoever reads `failed` finds nothing half-written.
+      await rm(manifestFile, { force: true }).catch(() => undefined);
       await this.repos.backups.update(id, { status: 'failed', error: reason.slice(0, 500), finished_at: isoNow(this.clock) }).catch(() => undefined);
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'failed', bytes: 0, error: reason } });
       void this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });

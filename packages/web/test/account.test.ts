@@ -100,6 +100,7 @@ describe('the account page: sessions and API keys', () => {
     await screenshot(page, 'account-two-factor-desktop');
     await section.getByLabel('Code').fill(TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }));
     await section.getByRole('button', { name: 'Turn on' }).click();
+    await section.getByTestId('recovery-codes').waitFor();
     const codes = await section.getByTestId('recovery-codes').locator('code').allTextContents();
     assert.equal(codes.length, 10);
     await section.getByRole('button', { name: 'Done' }).click();

@@ -76,9 +76,10 @@ export class ApiKeyService {
     for (const cidr of input.cidrs ?? []) {
       if (!ipaddr.isValidCIDR(cidr)) throw new ApiError('VALIDATION_ERROR', `field 'cidrs': ${JSON.stringify(cidr)} is not an address range (203.0.113.0/24, 2001:db8::/32)`);
     }
-    for (const id of input.server_ids ?? []) if (!(await this.repos.servers.find(id))) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${id}`);
+    const [unknown] = await this.repos.servers.unknownOf(input.server_ids ?? []);
+    if (unknown !== undefined) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${unknown}`);
     const secret = randomBytes(32).toString('base64url');
-    const id = await this.repos.apiKeys.create({
+    const row: Omit<ApiKeyRow, 'id'> = {
       user_id: owner.id,
       name: input.name,
       secret_sha256: digest(secret).toString('hex'),
@@ -91,9 +92,9 @@ export class ApiKeyService {
       last_used_at: null,
       last_used_address: null,
       revoked_at: null,
-    });
-    const [made] = (await this.repos.apiKeys.list(owner.id)).filter((k) => k.id === id);
-    return { ...toApiKey(made!), key: `gar_${id}_${secret}` };
+    };
+    const id = await this.repos.apiKeys.create(row);
+    return { ...toApiKey({ ...row, id, username: owner.username }), key: `gar_${id}_${secret}` };
   }
 
   async list(caller: Principal, all: boolean): Promise<ApiKey[]> {

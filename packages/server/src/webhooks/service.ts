@@ -160,6 +160,7 @@ export class WebhookService {
   }
 
   private async checkServers(ids: number[] | null): Promise<void> {
-    for (const id of ids ?? []) if (!(await this.repos.servers.find(id))) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${id}`);
+    const [unknown] = await this.repos.servers.unknownOf(ids ?? []);
+    if (unknown !== undefined) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${unknown}`);
   }
 }

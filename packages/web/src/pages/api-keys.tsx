@@ -7,10 +7,10 @@ import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
+import { when } from '../format.js';
 
 type Key = ResponseOf<Endpoints['listApiKeys']>[number];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
 
 /** Who may make what: a viewer's key can read (and scrape metrics), not act. */
 const VIEWER_SCOPES: readonly KeyScope[] = ['servers:read', 'files', 'metrics'];

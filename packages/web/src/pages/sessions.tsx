@@ -3,8 +3,8 @@ import { Problem, useAction } from '../components/problem.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
+import { when } from '../format.js';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** Where one is signed in: each session with where and what from; end one, or sign out everywhere. */
 export function Sessions() {

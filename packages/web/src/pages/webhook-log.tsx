@@ -2,8 +2,8 @@ import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
+import { when } from '../format.js';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '–');
 
 /**
  * One endpoint's delivery log, newest first: what was sent, how it went (status, the answer's first

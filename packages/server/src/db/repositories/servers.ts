@@ -35,6 +35,13 @@ export class ServerRepository {
     return (trx ?? this.knex)('servers').select('id', 'name', 'restart_count', 'max_restarts', 'auto_restart').where({ id }).first();
   }
 
+  /** Which of these ids name no server (one query, however many). */
+  async unknownOf(ids: readonly number[]): Promise<number[]> {
+    if (!ids.length) return [];
+    const known = new Set((await this.knex('servers').whereIn('id', ids).select('id')).map((r: { id: number }) => r.id));
+    return ids.filter((id) => !known.has(id));
+  }
+
   /** Every server, or those a node owns. */
   async all(nodeId?: string): Promise<ServerRow[]> {
     const query = this.Server.query().orderBy('id');

@@ -23,6 +23,3 @@ export type Principal = UserSummary & {
 /** Who acts when a request's caller does: the user, or their key (named with its owner, for the audit trail). */
 export const actorOf = (principal: Principal): Actor =>
   principal.key ? { kind: 'api_key', id: String(principal.key.id), name: `${principal.key.name} (key of ${principal.username})` } : userActor(principal);
-
-/** Whether the caller may see this server at all (a key limited to servers sees no other). */
-export const seesServer = (principal: Principal | null, serverId: number): boolean => !principal?.key?.server_ids || principal.key.server_ids.includes(serverId);

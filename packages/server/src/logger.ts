@@ -22,7 +22,16 @@ export function createLogger({ level, format = null, destination = process.stdou
     },
   };
   const readable = (format ?? (destination.isTTY ? 'pretty' : 'json')) === 'pretty';
-  if (!readable) return pino(options, destination === process.stdout ? standardOutput() : destination);
+  if (!readable) {
+    if (destination !== process.stdout) return pino(options, destination);
+    const output = standardOutput();
+    const ending = { now: false };
+    // Lines logged once the log is ending (by whatever still runs while the process exits) are dropped,
+    // not written to a closed stream, which would throw in the code that logged them.
+    const logger = pino(options, { write: (line: string) => void (ending.now || output.write(line)) });
+    asyncOutputs.set(logger, { output, ending });
+    return logger;
+  }
   const stream = pretty({
     destination,
     sync: true,
@@ -40,6 +49,31 @@ export function createLogger({ level, format = null, destination = process.stdou
  * fifth of its CPU in bench/http-read). pino writes what is left synchronously when the process exits.
  * Bounded: lines that would grow the backlog past 16 MiB (a reader that stopped reading) are dropped.
  */
-function standardOutput() {
+function standardOutput(): SonicBoom {
   return pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 });
+}
+
+type SonicBoom = ReturnType<typeof pino.destination>;
+const asyncOutputs = new WeakMap<Logger, { output: SonicBoom; ending: { now: boolean } }>();
+
+/**
+ * Writes out the log before the process exits. At exit pino writes synchronously what is queued, but a
+ * write still under way finishes on its own, after: the last lines came out ahead of earlier ones, and a
+ * service's "stopped" before its "listening" (seen in a CI run). Bounded: a reader that stopped reading
+ * does not hold the exit past the deadline.
+ */
+export function endLog(logger: Logger, deadlineMs = 2_000): Promise<void> {
+  const log = asyncOutputs.get(logger);
+  if (!log || log.ending.now) return Promise.resolve();
+  const { output, ending } = log;
+  return new Promise((resolve) => {
+    const deadline = setTimeout(resolve, deadlineMs);
+    deadline.unref();
+    output.once('close', () => {
+      clearTimeout(deadline);
+      resolve();
+    });
+    output.end();
+    ending.now = true;
+  });
 }

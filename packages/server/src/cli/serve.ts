@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createLogger } from '../logger.js';
+import { createLogger, endLog } from '../logger.js';
 import type { Settings } from '../settings.js';
 import { startServer, type RunningServer } from '../app.js';
 import { PluginLoadError } from '../plugins/loader.js';
@@ -13,12 +13,13 @@ export async function serve(settings: Settings): Promise<void> {
   // than killing it half-way (the default action) between its listening line and its handlers.
   let running: RunningServer | null = null;
   let signals = 0;
+  const exit = (code: number) => void endLog(logger).then(() => process.exit(code));
   const stop = (server: RunningServer) =>
     server.close().then(
-      () => process.exit(0),
+      () => exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
-        process.exit(1);
+        exit(1);
       },
     );
   // A Ctrl-C in a terminal reaches node twice (from the terminal, and forwarded by npm), and a service
@@ -32,7 +33,7 @@ export async function serve(settings: Settings): Promise<void> {
       logger.info({ signal }, 'already shutting down: waiting for in-flight work; a third signal forces the exit');
     } else {
       logger.warn({ signal }, 'shutdown forced by a third signal: in-flight requests are cut off, game servers keep running');
-      process.exit(1);
+      exit(1);
     }
   };
   process.on('SIGINT', shutdown);
@@ -42,7 +43,7 @@ export async function serve(settings: Settings): Promise<void> {
     running = await startServer({ ...settings, logger });
   } catch (err) {
     reportStartFailure(err, settings, logger);
-    process.exit(1);
+    return exit(1);
   }
   if (signals > 0) void stop(running);
 }

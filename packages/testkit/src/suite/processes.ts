@@ -15,8 +15,12 @@ export interface TestProcess {
 }
 
 const live = new Set<TestProcess>();
-/** How long the output may keep arriving after the exit (from a grandchild still holding the pipes). */
-const STDIO_GRACE_MS = 2000;
+/**
+ * How long the output may keep arriving after the exit (from a grandchild still holding the pipes).
+ * Generous: a test process whose event loop was held up sees the timer and the end of the output
+ * together, and the timer came first (a CLI test missed the service's last line on a busy machine).
+ */
+const STDIO_GRACE_MS = 5000;
 /** Children started with `detached`: each leads its own process group, which is killed whole. */
 const groupLeaders = new WeakSet<ChildProcess>();
 
@@ -58,7 +62,8 @@ export function startProcess(command: string, args: string[] = [], options: Spaw
     child.once('exit', (code, signal) => {
       const result = code ?? signal ?? 'unknown';
       child.once('close', () => resolve(result));
-      setTimeout(() => resolve(result), STDIO_GRACE_MS).unref();
+      // setImmediate: output already waiting to be read is read (the poll phase) before this resolves.
+      setTimeout(() => setImmediate(() => resolve(result)), STDIO_GRACE_MS).unref();
     });
   });
   const p: TestProcess = {

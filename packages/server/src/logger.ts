@@ -1,6 +1,7 @@
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat } from './settings.js';
+import { settlesWithin, type Clock } from './jobs/clock.js';
 
 export interface LoggerOptions {
   level: string;
@@ -62,18 +63,12 @@ const asyncOutputs = new WeakMap<Logger, { output: SonicBoom; ending: { now: boo
  * service's "stopped" before its "listening" (seen in a CI run). Bounded: a reader that stopped reading
  * does not hold the exit past the deadline.
  */
-export function endLog(logger: Logger, deadlineMs = 2_000): Promise<void> {
+export async function endLog(logger: Logger, clock: Clock, deadlineMs = 2_000): Promise<void> {
   const log = asyncOutputs.get(logger);
-  if (!log || log.ending.now) return Promise.resolve();
+  if (!log || log.ending.now) return;
   const { output, ending } = log;
-  return new Promise((resolve) => {
-    const deadline = setTimeout(resolve, deadlineMs);
-    deadline.unref();
-    output.once('close', () => {
-      clearTimeout(deadline);
-      resolve();
-    });
-    output.end();
-    ending.now = true;
-  });
+  const closed = new Promise((resolve) => output.once('close', resolve));
+  output.end();
+  ending.now = true;
+  await settlesWithin(clock, closed, deadlineMs, 'the log written out');
 }

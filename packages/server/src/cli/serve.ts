@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createLogger, endLog } from '../logger.js';
 import type { Settings } from '../settings.js';
 import { startServer, type RunningServer } from '../app.js';
+import { SystemClock } from '../jobs/clock.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
 import { SettingError } from '../settings.js';
@@ -13,7 +14,7 @@ export async function serve(settings: Settings): Promise<void> {
   // than killing it half-way (the default action) between its listening line and its handlers.
   let running: RunningServer | null = null;
   let signals = 0;
-  const exit = (code: number) => void endLog(logger).then(() => process.exit(code));
+  const exit = (code: number) => void endLog(logger, new SystemClock()).then(() => process.exit(code));
   const stop = (server: RunningServer) =>
     server.close().then(
       () => exit(0),

@@ -11,7 +11,10 @@ import { ADMIN_PASSWORD, multipart, type Harness } from './helpers.js';
 import { CLI, cliEnv, listeningUrl } from './cli-run.js';
 import { otherHost, type OtherHost } from './netns.js';
 import { isAlive, wsClient, type FakeInstall } from './games.js';
+import { pino } from 'pino';
 import { LeaseRepository } from '../src/db/repositories/leases.js';
+import { bindRepositories } from '../src/db/repositories/index.js';
+import { ClusterLeases } from '../src/cluster/leases.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /**
@@ -263,6 +266,22 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const stale = await leases.fence(first)(knex('fence_probe')).delete();
     assert.equal(stale, 0, 'the old holder cannot write');
     assert.equal(await leases.fence({ name: 'test.race', holder: now.holder, token: Number(now.token) })(knex('fence_probe')).delete(), 1, 'the new one can');
+  });
+
+  it('runs a cluster-wide job once each time its two instances race for it', async () => {
+    const quiet = pino({ level: 'silent' });
+    const instances = ['node-a', 'node-b'].map((node) => ({ node, leases: new ClusterLeases(bindRepositories(knex), node, quiet) }));
+    const ran: string[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      // Both instances' job comes round at the same moment; the work takes a while, as a prune would.
+      const outcomes = await Promise.all(instances.map(({ node, leases }) => leases.once('test.job', 60_000, async () => {
+        ran.push(node);
+        await new Promise((resolve) => setImmediate(resolve));
+      })));
+      assert.equal(outcomes.filter(Boolean).length, 1, `round ${round}: one instance did the work`);
+    }
+    assert.equal(ran.length, 10);
+    assert.equal(new Set(ran).size, 1, 'the lease stays with its holder, renewed at each run');
   });
 
   it('counts the rate limits across the cluster and refuses a deleted user everywhere at once', async () => {

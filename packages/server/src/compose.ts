@@ -49,6 +49,7 @@ import { DatabaseBackups } from './backups/database.js';
 import { NodeService } from './nodes/service.js';
 import { ClusterEvents } from './cluster/event-bridge.js';
 import { ClusterLeases } from './cluster/leases.js';
+import { DatabaseTime } from './cluster/database-time.js';
 import { Forwarder } from './cluster/forwarding.js';
 import { RemoteFigures } from './cluster/remote-figures.js';
 import { RateLimits } from './cluster/rate-limits.js';
@@ -79,7 +80,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, TwoFactorService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, DatabaseTime, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, TwoFactorService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,

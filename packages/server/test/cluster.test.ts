@@ -11,10 +11,13 @@ import { ADMIN_PASSWORD, multipart, type Harness } from './helpers.js';
 import { CLI, cliEnv, listeningUrl } from './cli-run.js';
 import { otherHost, type OtherHost } from './netns.js';
 import { isAlive, wsClient, type FakeInstall } from './games.js';
+import { createHash, createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { LeaseRepository } from '../src/db/repositories/leases.js';
 import { bindRepositories } from '../src/db/repositories/index.js';
 import { ClusterLeases } from '../src/cluster/leases.js';
+import { DatabaseTime } from '../src/cluster/database-time.js';
+import { SystemClock } from '../src/jobs/clock.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /**
@@ -282,6 +285,29 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     }
     assert.equal(ran.length, 10);
     assert.equal(new Set(ran).size, 1, 'the lease stays with its holder, renewed at each run');
+  });
+
+  it('refuses a request that says it was forwarded unless the cluster secret signed it, lately by the database\'s clock', async () => {
+    const path = '/api/servers';
+    const authorization = `Bearer ${a.viewerToken}`;
+    const stamped = (time: number, secret: string) => {
+      const token = createHash('sha256').update(authorization).digest('base64url');
+      const signature = createHmac('sha256', secret).update(['GET', path, 'node-b', String(time), token].join('\n')).digest('base64url');
+      return { 'x-garrison-node': 'node-b', 'x-garrison-time': String(time), 'x-garrison-signature': signature };
+    };
+    const get = async (headers: Record<string, string>) => (await fetch(`${a.url}${path}`, { headers: { authorization, ...headers } })).status;
+    // A host whose own clock is an hour ahead still reckons the database's time.
+    const skewed = new SystemClock();
+    skewed.now = () => Date.now() + 3_600_000;
+    const reckoned = new DatabaseTime(skewed, bindRepositories(knex));
+    await reckoned.measure();
+    const [[{ now }]] = (await knex.raw('SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now')) as [[{ now: string }]];
+    assert.ok(Math.abs(reckoned.now() - Number(now)) < 2_000, `reckoned ${reckoned.now()}, the database says ${now}`);
+
+    assert.equal(await get(stamped(reckoned.now(), SECRETS.clusterSecret)), 200, 'signed by a peer whose clock is an hour ahead');
+    assert.equal(await get(stamped(reckoned.now(), 'not-the-cluster-secret-0123456789abcdef')), 401, 'another secret');
+    assert.equal(await get(stamped(reckoned.now() - 10 * 60_000, SECRETS.clusterSecret)), 401, 'a copy replayed ten minutes later');
+    assert.equal(await get({ 'x-garrison-node': 'node-b' }), 401, 'not signed at all');
   });
 
   it('counts the rate limits across the cluster and refuses a deleted user everywhere at once', async () => {

@@ -10,6 +10,7 @@ import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { NodeService, type Owner } from '../nodes/service.js';
 import { isCluster } from './mode.js';
+import { DatabaseTime } from './database-time.js';
 import type { Clock } from '../jobs/clock.js';
 
 /** What a handler returns when the answer was relayed from the owner as it came. */
@@ -43,6 +44,7 @@ export class Forwarder {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(NodeService) private readonly nodes: NodeService,
+    @inject(DatabaseTime) private readonly databaseTime: DatabaseTime,
   ) {}
 
   /** The owner to forward to, or null to serve here (a single instance, this node's server, or no such server: answered here). */
@@ -109,7 +111,7 @@ export class Forwarder {
   }
 
   private sign(method: string, url: string, authorization: string): Record<string, string> {
-    const time = String(this.clock.now());
+    const time = String(this.databaseTime.now());
     return { [NODE_HEADER]: this.nodeId, [TIME_HEADER]: time, [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, authorization) };
   }
 
@@ -133,8 +135,10 @@ export class Forwarder {
       this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request with a wrong signature (is GARRISON_CLUSTER_SECRET the same on every instance?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is not signed with this cluster\'s secret');
     }
-    if (Math.abs(this.clock.now() - Number(time)) > SIGNATURE_TOLERANCE_MS) {
-      this.logger.warn({ node, skew_ms: this.clock.now() - Number(time) }, 'refused a forwarded request signed more than 5 minutes away from this host\'s time (are the hosts\' clocks synchronised?)');
+    // By the database's clock as each host reckons it: the hosts' own clocks may differ by any amount.
+    const age = this.databaseTime.now() - Number(time);
+    if (!(Math.abs(age) <= SIGNATURE_TOLERANCE_MS)) {
+      this.logger.warn({ node, age_ms: age }, 'refused a forwarded request stamped more than 5 minutes from the database\'s time (a copy replayed later?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is too old');
     }
     return node;

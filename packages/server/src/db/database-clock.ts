@@ -17,6 +17,12 @@ export class DatabaseClock {
     return this.knex.raw("strftime('%Y-%m-%d %H:%M:%f', 'now', ?)", [`${offsetMs >= 0 ? '+' : ''}${offsetMs / 1000} seconds`]);
   }
 
+  /** The database's time now, in milliseconds since the epoch. */
+  epochMs(): Knex.Raw {
+    if (this.mysql) return this.knex.raw('ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000)');
+    return this.knex.raw("ROUND((julianday('now') - 2440587.5) * 86400000)");
+  }
+
   /** Milliseconds from a stored time of `column` to the database's now. */
   ageMs(column: string): Knex.Raw {
     if (this.mysql) return this.knex.raw('TIMESTAMPDIFF(MICROSECOND, ??, UTC_TIMESTAMP(3)) / 1000', [column]);

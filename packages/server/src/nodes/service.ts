@@ -11,6 +11,7 @@ import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Database } from '../db/connection.js';
 import { isoOfDatabaseTime } from '../db/database-clock.js';
+import { DatabaseTime } from '../cluster/database-time.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { ClusterEvents } from '../cluster/event-bridge.js';
 import { NodeLock } from '../db/node-lock.js';
@@ -53,6 +54,7 @@ export class NodeService implements Lifecycle {
     @inject(ClusterEvents) private readonly clusterEvents: ClusterEvents,
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
+    @inject(DatabaseTime) private readonly databaseTime: DatabaseTime,
   ) {
     this.url = settings.advertiseUrl ?? '';
   }
@@ -64,7 +66,9 @@ export class NodeService implements Lifecycle {
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
     await this.refresh();
     // A single instance is its only node, always online: nothing to tell anyone.
-    if (isCluster(this.settings)) this.job = this.jobs.every({ name: 'nodes.heartbeat', everyMs: this.settings.nodeHeartbeatMs, startNow: false, run: () => this.beat() });
+    if (!isCluster(this.settings)) return;
+    await this.databaseTime.measure();
+    this.job = this.jobs.every({ name: 'nodes.heartbeat', everyMs: this.settings.nodeHeartbeatMs, startNow: false, run: () => this.beat() });
   }
 
   async stop(): Promise<void> {
@@ -97,6 +101,7 @@ export class NodeService implements Lifecycle {
       await this.register();
     }
     await this.refresh();
+    await this.databaseTime.measure();
   }
 
   private register(): Promise<void> {

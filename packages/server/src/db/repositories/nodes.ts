@@ -55,6 +55,12 @@ export class NodeRepository {
     return row && toRow(row);
   }
 
+  /** The database's clock, in milliseconds since the epoch. */
+  async databaseTime(): Promise<number> {
+    const row = (await this.knex.select(this.knex.raw('? as now', [this.clock.epochMs()])).first()) as { now: number | string };
+    return Number(row.now);
+  }
+
   async setUrl(id: string, url: string): Promise<void> {
     await this.knex('nodes').where({ id }).update({ url });
   }

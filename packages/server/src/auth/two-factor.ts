@@ -60,7 +60,7 @@ export class TwoFactorService {
     const row = await this.row(userId);
     if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on');
     if (!row.totp_pending) throw new ApiError('CONFLICT', 'start with POST /auth/2fa/setup');
-    const step = this.stepOf(this.decrypt(row.totp_pending), row.username, code);
+    const step = this.stepOf(this.decrypt(row.totp_pending), row.username, code.trim());
     if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     await this.repos.twoFactor.enable(userId, row.totp_pending, step, codes.map(digestOf));
@@ -100,6 +100,8 @@ export class TwoFactorService {
 
   /** The time step the code belongs to (now, or one either side), or null. */
   private stepOf(base32: string, label: string, code: string): number | null {
+    // Six digits only: otpauth compares by bytes and throws on six characters of other lengths (é…).
+    if (!/^\d{6}$/.test(code)) return null;
     const now = this.clock.now();
     const delta = totpOf(Secret.fromBase32(base32), label).validate({ token: code, timestamp: now, window: 1 });
     return delta === null ? null : TOTP.counter({ period: PERIOD, timestamp: now }) + delta;

@@ -61,8 +61,7 @@ const asyncOutputs = new WeakMap<Logger, { output: SonicBoom; ending: { now: boo
  * Writes out the log before the process exits. At exit pino writes synchronously what is queued, but a
  * write still under way finishes on its own, after: the last lines may come out ahead of earlier ones, or
  * not at all (the likely cause of a CI run that read "listening" as a stopped service's last line).
- * Bounded: a reader that stopped reading
- * does not hold the exit past the deadline.
+ * Bounded: a reader that stopped reading does not hold the exit past the deadline.
  */
 export async function endLog(logger: Logger, clock: Clock, deadlineMs = 2_000): Promise<void> {
   const log = asyncOutputs.get(logger);

@@ -1,10 +1,10 @@
 /** A machine name as a heading or label: `password_admin` → `Password admin`. */
 export const humanise = (name: string): string => name.replace(/_/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 
-/** A size as people read it: 1.4 MB, 512 B. */
 /** A time as the reader's locale writes it; a dash for none. */
 export const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '–');
 
+/** A size as people read it: 1.4 MB, 512 B. */
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB', 'TB'];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+import { launchChromium, screenshot, signedInPage } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 
@@ -27,11 +27,7 @@ describe('the account page: sessions and API keys', () => {
   it('makes a key with scopes and a server, shows it once, and revokes it', { timeout: 120_000 }, async () => {
     const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 } });
     await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Bravo', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2502, rcon_port: 2506 } });
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, g.url, 'admin', PASSWORD);
+    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
 
@@ -62,11 +58,7 @@ describe('the account page: sessions and API keys', () => {
   it('lists the sessions, ends another one, and signs out everywhere', { timeout: 120_000 }, async () => {
     const elsewhere = await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD }, headers: { 'user-agent': 'Elsewhere Bot/3' } });
     const otherToken = elsewhere.body.data.access_token as string;
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, g.url, 'admin', PASSWORD);
+    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Account' }).click();
     const sessions = page.getByRole('region', { name: 'Sessions' });
     await sessions.getByText('Elsewhere Bot/3').waitFor();
@@ -87,11 +79,7 @@ describe('the account page: sessions and API keys', () => {
     const admin = (await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data.access_token as string;
     const made = await g.api('POST', '/auth/users', { token: admin, body: { username: 'totp_person', password: 'totp-password-1', role: 'viewer' } });
     assert.equal(made.status, 201);
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, g.url, 'totp_person', 'totp-password-1');
+    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'totp_person', password: 'totp-password-1' });
     await page.getByRole('link', { name: 'Account' }).click();
     const section = page.getByRole('region', { name: 'Two-factor sign-in' });
     await section.getByRole('button', { name: 'Turn on' }).click();

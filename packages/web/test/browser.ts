@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.GARRISON_TEST_CHROMIUM ?? '/usr/bin/chromium';
 // No network on these machines: nothing may try to reach Google's hosts or download anything.
@@ -42,4 +42,17 @@ export async function signIn(page: Page, url: string, username: string, password
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Servers' }).waitFor();
+}
+
+/**
+ * A page of a new browser context, signed in, with what it logs as errors. The context joins `contexts`,
+ * which the suite's `after` closes.
+ */
+export async function signedInPage(browser: Browser, contexts: BrowserContext[], at: { url: string; username: string; password: string }, options: BrowserContextOptions = { viewport: DESKTOP }) {
+  const context = await browser.newContext(options);
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await signIn(page, at.url, at.username, at.password);
+  return { page, errors };
 }

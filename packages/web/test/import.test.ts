@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+import { DESKTOP, launchChromium, screenshot, signedInPage } from './browser.js';
 
 const FIXTURES = new URL('../../server/test/fixtures/', import.meta.url).pathname;
 
@@ -38,11 +38,7 @@ describe('importing a server and loading a launcher preset in the console', () =
   const servers = async () => (await h.api('GET', '/servers', { token: (await h.userToken('admin')).token })).body.data as { id: number; name: string }[];
 
   it('shows the dry-run plan, then imports, then compares, applies and downloads a preset', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, h.url, 'admin', h.adminPassword);
+    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, acceptDownloads: true });
 
     await page.getByRole('button', { name: 'Import existing server' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import an existing server' });

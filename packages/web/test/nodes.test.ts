@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { freeGamePorts, installFakeGameaTemp, startNatsServer, waitFor, type TestProcess } from '@garrison/testkit';
 import { freshMysqlDatabase, startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+import { launchChromium, screenshot, signedInPage } from './browser.js';
 
 const MYSQL = process.env.GARRISON_TEST_DATABASE ?? 'mysql://root@127.0.0.1:3306/test';
 const PASSWORD = 'admin-password-1';
@@ -47,11 +47,7 @@ describe('the console of a cluster', () => {
   });
 
   it('lists the nodes, drains one, and shows a server of a node that went away as unknown', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, a.url, 'admin', PASSWORD);
+    const { page, errors } = await signedInPage(browser, contexts, { url: a.url, username: 'admin', password: PASSWORD });
 
     // Made on node B through A while the dashboard of A is shown: it appears from the live events B sends.
     await waitFor(() => a.server.webSocketStats().clients > 0, { timeoutMs: 15_000, what: "the console's live connection" });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { waitFor } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+import { launchChromium, screenshot, signedInPage } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 
@@ -41,11 +41,7 @@ describe('the notifications page', () => {
   });
 
   it('adds an endpoint with its events, shows its secret once, tests it, shows the delivery log, redelivers, and turns it off', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, g.url, 'admin', PASSWORD);
+    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Notifications' }).click();
     await page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await page.getByTestId('metrics-state').filter({ hasText: 'metrics are on' }).waitFor();

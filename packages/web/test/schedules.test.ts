@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, screenshot, signIn } from './browser.js';
+import { DESKTOP, launchChromium, screenshot, signedInPage } from './browser.js';
 
 // The Schedules and Backups tabs in a real Chromium, within the default rate limit.
 describe('the schedules and backups tabs', () => {
@@ -27,11 +27,7 @@ describe('the schedules and backups tabs', () => {
   });
 
   it('creates a nightly restart from the template, shows its next runs, runs it now with its history, and disables it', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, timezoneId: 'Europe/Berlin' });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, h.url, 'admin', h.adminPassword);
+    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, timezoneId: 'Europe/Berlin' });
     await page.goto(`${h.url}/#/servers/${serverId}/schedules`);
     await page.getByText('No schedules.').waitFor();
 
@@ -63,11 +59,7 @@ describe('the schedules and backups tabs', () => {
   });
 
   it('backs up with progress, locks, restores after naming what it overwrites, and downloads', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors = collectPageErrors(page);
-    await signIn(page, h.url, 'admin', h.adminPassword);
+    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, acceptDownloads: true });
     await page.goto(`${h.url}/#/servers/${serverId}/backups`);
     await page.getByText('No backups yet.').waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();

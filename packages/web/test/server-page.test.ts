@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signIn } from './browser.js';
+import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signedInPage, signIn } from './browser.js';
 
 // The service's default rate limit (60 requests a minute per token) stays on: the console must live within it.
 describe('the server page in a real Chromium, within the default rate limit', () => {
@@ -392,11 +392,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const hcServer = created.body.data.id as number;
     try {
-      const context = await browser.newContext({ viewport: DESKTOP });
-      contexts.push(context);
-      const page = await context.newPage();
-      const errors = collectPageErrors(page);
-      await signIn(page, h.url, 'admin', h.adminPassword);
+      const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword });
       await page.goto(`${h.url}/#/servers/${hcServer}/console`);
       await page.getByRole('heading', { name: 'HC Ops' }).waitFor();
       const row = (index: number) => page.getByTestId(`process-headless-${index}`);

@@ -133,8 +133,7 @@ export class ApiKeyService {
     if (address !== null && (!row.last_used_at || now - Date.parse(row.last_used_at) >= USE_NOTED_EVERY_MS)) {
       await this.repos.apiKeys.used(row.id, new Date(now).toISOString(), address);
     }
-    const principal = principalOfRow(row);
-    return this.twoFactor.mustEnrol({ role: row.role, has2fa: Boolean(row.has_2fa) }) ? { ...principal, must_enrol: true } : principal;
+    return this.twoFactor.withEnrolment(principalOfRow(row), row.has_2fa);
   }
 }
 

@@ -36,15 +36,13 @@ export class UserService {
   async findPrincipal(id: number, generation: number): Promise<Principal | undefined> {
     const row = await this.repos.users.principal(id);
     if (!row || row.token_generation !== generation) return undefined;
-    const principal: Principal = { id: row.id, username: row.username, role: row.role };
-    return this.twoFactor.mustEnrol({ role: row.role, has2fa: Boolean(row.has_2fa) }) ? { ...principal, must_enrol: true } : principal;
+    return this.twoFactor.withEnrolment({ id: row.id, username: row.username, role: row.role }, row.has_2fa);
   }
 
-  /** A token for these credentials, or 401. */
   /** A token for these credentials, or, for a user with two-factor sign-in, the challenge of the second step; 401 otherwise. */
   async login(username: string, password: string, client: SignInClient = { address: null, userAgent: null }) {
     const row = await this.authenticate(username, password);
-    if ((await this.twoFactor.row(row.id)).totp_secret) return { mfa_required: true as const, mfa_token: this.tokens.issueMfa(row) };
+    if (row.totp_secret) return { mfa_required: true as const, mfa_token: this.tokens.issueMfa(row) };
     return this.signedIn(row, client);
   }
 
@@ -53,7 +51,7 @@ export class UserService {
     const claims = this.tokens.verifyMfa(mfaToken);
     const row = await this.repos.users.byId(Number(claims.sub));
     if (!row || row.token_generation !== (claims.gen ?? 0)) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: sign in again');
-    if (!(await this.twoFactor.verify(await this.twoFactor.row(row.id), code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    if (!(await this.twoFactor.verify(row, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
     return this.signedIn(row, client);
   }
 
@@ -61,7 +59,7 @@ export class UserService {
   async disableTwoFactor(id: number, password: string, code: string): Promise<void> {
     const row = await this.repos.users.byId(id);
     if (!row || !(await verifyPassword(password, row.password_hash))) throw new ApiError('UNAUTHORIZED', 'the password is wrong');
-    await this.twoFactor.disable(id, code);
+    await this.twoFactor.disable(row, code);
   }
 
   private async signedIn(row: UserRow, client: SignInClient) {

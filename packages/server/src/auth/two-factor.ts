@@ -8,6 +8,10 @@ import type { Repositories } from '../db/repositories/index.js';
 import type { TwoFactorRow } from '../db/repositories/two-factor.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { loadOrCreateSecret } from './tokens.js';
+import type { Principal } from './principal.js';
+
+/** What checking a user's second factor needs of their record. */
+type SecondFactorOf = Pick<TwoFactorRow, 'id' | 'username' | 'totp_secret'>;
 
 const PERIOD = 30;
 const RECOVERY_CODES = 10;
@@ -38,9 +42,9 @@ export class TwoFactorService {
     this.key = Buffer.from(hkdfSync('sha256', loadOrCreateSecret(settings), 'garrison', 'totp-secret', 32));
   }
 
-  /** Whether this user must enrol before doing anything else. */
-  mustEnrol(user: { role: string; has2fa: boolean }): boolean {
-    return this.settings.require2faForAdmins && user.role === 'admin' && !user.has2fa;
+  /** The caller as they may act: one who must enrol before doing anything else is marked so. */
+  withEnrolment(principal: Principal, has2fa: number | boolean): Principal {
+    return this.settings.require2faForAdmins && principal.role === 'admin' && !has2fa ? { ...principal, must_enrol: true } : principal;
   }
 
   async status(userId: number) {
@@ -67,11 +71,10 @@ export class TwoFactorService {
     return { recovery_codes: codes };
   }
 
-  async disable(userId: number, code: string): Promise<void> {
-    const row = await this.row(userId);
-    if (!row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is not on');
-    if (!(await this.verify(row, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
-    await this.repos.twoFactor.disable(userId);
+  async disable(user: SecondFactorOf, code: string): Promise<void> {
+    if (!user.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is not on');
+    if (!(await this.verify(user, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    await this.repos.twoFactor.disable(user.id);
   }
 
   /** `garrison admin reset-2fa`: for a locked-out user. */
@@ -82,7 +85,7 @@ export class TwoFactorService {
   }
 
   /** A sign-in's second factor: an app code not used before, or an unused recovery code (then used up). */
-  async verify(row: TwoFactorRow, code: string): Promise<boolean> {
+  async verify(row: SecondFactorOf, code: string): Promise<boolean> {
     if (!row.totp_secret) return false;
     if (/^\d{6}$/.test(code.trim())) {
       const step = this.stepOf(this.decrypt(row.totp_secret), row.username, code.trim());

@@ -11,7 +11,6 @@ import { when } from '../format.js';
 
 type Key = ResponseOf<Endpoints['listApiKeys']>[number];
 
-
 /** Who may make what: a viewer's key can read (and scrape metrics), not act. */
 const VIEWER_SCOPES: readonly KeyScope[] = ['servers:read', 'files', 'metrics'];
 

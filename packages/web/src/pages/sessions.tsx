@@ -5,7 +5,6 @@ import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
 import { when } from '../format.js';
 
-
 /** Where one is signed in: each session with where and what from; end one, or sign out everywhere. */
 export function Sessions() {
   const { data, error, reload } = useQuery('sessions:', () => client.auth.sessions(), 0);

@@ -4,7 +4,6 @@ import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
 import { when } from '../format.js';
 
-
 /**
  * One endpoint's delivery log, newest first: what was sent, how it went (status, the answer's first
  * characters, how long it took, the attempts), when it is tried next; any delivery can be sent again.

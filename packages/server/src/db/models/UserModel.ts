@@ -9,4 +9,6 @@ export class UserModel extends Model {
   created_at!: string;
   last_login!: string | null;
   token_generation!: number;
+  /** Encrypted; null while two-factor sign-in is off. */
+  totp_secret!: string | null;
 }

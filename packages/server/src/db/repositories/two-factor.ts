@@ -9,16 +9,18 @@ export interface TwoFactorRow {
   totp_last_step: number | string | null;
 }
 
+const COLUMNS = ['id', 'username', 'role', 'totp_secret', 'totp_pending', 'totp_last_step'] as const;
+
 /** The users' two-factor columns and their recovery codes. */
 export class TwoFactorRepository {
   constructor(private readonly knex: Knex) {}
 
   of(userId: number): Promise<TwoFactorRow | undefined> {
-    return this.knex('users').select('id', 'username', 'role', 'totp_secret', 'totp_pending', 'totp_last_step').where({ id: userId }).first();
+    return this.knex('users').select(COLUMNS).where({ id: userId }).first();
   }
 
   byUsername(username: string): Promise<TwoFactorRow | undefined> {
-    return this.knex('users').select('id', 'username', 'role', 'totp_secret', 'totp_pending', 'totp_last_step').where({ username }).first();
+    return this.knex('users').select(COLUMNS).where({ username }).first();
   }
 
   async setPending(userId: number, encrypted: string): Promise<void> {

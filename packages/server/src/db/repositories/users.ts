@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Role } from '@garrison/core';
 import { UserModel } from '../models/UserModel.js';
 
-export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login' | 'token_generation'>;
+export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login' | 'token_generation' | 'totp_secret'>;
 
 /** The users table. */
 export class UserRepository {

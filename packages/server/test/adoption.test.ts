@@ -1,9 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { installFakeGameaTemp, startProcess, withDeadline, type TestProcess } from '@garrison/testkit';
+import { installFakeGameaTemp, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 import { ADMIN_PASSWORD, makeApi, startHarness, withDatabase, type Harness } from './helpers.js';
 import { serveProcess } from './cli-run.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 import { FAST_SUPERVISION, createGameServer, isAlive, killGames, serverRecord, statusBecomes, type FakeInstall } from './games.js';
 
 /** The service again, on the same data dir and database as `h`. */
@@ -13,6 +14,7 @@ const restartOn = (h: Harness, options: Record<string, unknown> = {}) =>
 describe('games outlive the service and are re-adopted', () => {
   let fake: FakeInstall;
   const harnesses: Harness[] = [];
+  const receivers: Receiver[] = [];
   const pids: number[] = [];
   before(async () => {
     fake = await installFakeGameaTemp();
@@ -22,6 +24,7 @@ describe('games outlive the service and are re-adopted', () => {
       await killGames(h, pids);
       await h.close().catch(() => {});
     }
+    for (const r of receivers) await r.close();
     await fake.remove();
   });
   const harness = async (options: Record<string, unknown> = {}) => {
@@ -67,11 +70,15 @@ describe('games outlive the service and are re-adopted', () => {
     await statusBecomes(second, s.id, 'crashed');
   });
 
-  it('marks crashed, and auto-restarts, a game that died while the service was down; a recycled pid is not adopted', async () => {
-    const first = await harness();
+  it('marks crashed, reports as a crash, and auto-restarts, a game that died while the service was down; a recycled pid is not adopted', async () => {
+    const first = await harness({ webhookAllowPrivate: true });
     const plain = await createGameServer(first, fake);
     const restarting = await createGameServer(first, fake, { auto_restart: true, max_restarts: 3 });
     const recycled = await createGameServer(first, fake);
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    const hooked = await first.api('POST', '/webhooks', { token: first.adminToken, body: { url: receiver.url, kind: 'generic', events: ['server.crashed', 'server.restarted'] } });
+    assert.equal(hooked.status, 201, JSON.stringify(hooked.body));
     const started: number[] = [];
     for (const s of [plain, restarting, recycled]) {
       started.push((await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data.pid);
@@ -89,7 +96,7 @@ describe('games outlive the service and are re-adopted', () => {
     const impostor: TestProcess = startProcess('sleep', ['60']);
     try {
       await withDatabase(first, (knex) => knex('servers').where({ id: recycled.id }).update({ pid: impostor.pid }));
-      const second = await restartOn(first);
+      const second = await restartOn(first, { webhookAllowPrivate: true });
       harnesses.push(second);
       assert.equal((await serverRecord(second, plain.id)).status, 'crashed');
       assert.equal((await serverRecord(second, recycled.id)).status, 'crashed');
@@ -97,8 +104,19 @@ describe('games outlive the service and are re-adopted', () => {
       const back = await statusBecomes(second, restarting.id, 'running');
       pids.push(back.pid);
       assert.equal(back.restart_count, 1);
-      const lost = (await second.api('GET', `/servers/${plain.id}/events?event_type=lost`, { token: second.adminToken })).body.data;
-      assert.equal(lost.total, 1);
+      // The crash as any other: its entry (with when it was found) and its webhook, then the restart's.
+      const crashed = (await second.api('GET', `/servers/${plain.id}/events?event_type=crashed`, { token: second.adminToken })).body.data;
+      assert.equal(crashed.total, 1);
+      assert.equal(crashed.events[0].detail.found_at_start, true);
+      assert.ok(Date.parse(crashed.events[0].detail.found_at) >= Date.parse(crashed.events[0].timestamp) - 1_000, 'the time it was found');
+      const told = await waitFor(() => {
+        const types = receiver.received.map((r) => r.json as { type: string; data: { server_id: number } });
+        const crashes = new Set(types.filter((t) => t.type === 'server.crashed').map((t) => t.data.server_id));
+        const restarts = types.filter((t) => t.type === 'server.restarted' && t.data.server_id === restarting.id);
+        return crashes.size === 3 && restarts.length === 1 && types;
+      }, { what: 'server.crashed for the three games and server.restarted for the one that restarts' });
+      const firstOfRestarting = told.findIndex((t) => t.data.server_id === restarting.id);
+      assert.equal(told[firstOfRestarting]!.type, 'server.crashed', 'the crash is told before the restart');
     } finally {
       await impostor.kill();
     }
@@ -127,7 +145,7 @@ describe('games outlive the service and are re-adopted', () => {
         assert.ok(record.pid === null || isAlive(record.pid), `a recorded pid runs (status ${record.status})`);
         const trail = (await second.api('GET', `/servers/${s.id}/events?limit=100`, { token: second.adminToken })).body.data;
         const types = trail.events.map((e: { event_type: string }) => e.event_type);
-        assert.ok(types.includes('crashed') || types.includes('lost'), `the crash is in the trail: ${types.join(', ')}`);
+        assert.ok(types.includes('crashed'), `the crash is in the trail: ${types.join(', ')}`);
       }
       assert.deepEqual(late, [], 'nothing failed after the service stopped');
     } finally {

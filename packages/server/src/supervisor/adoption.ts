@@ -6,7 +6,7 @@ import { serverKey, type Supervisor } from './supervisor.js';
 /**
  * At service start: this instance's processes (and none of another's) are re-adopted when the recorded
  * pid still runs the recorded executable and is the same process (same kernel start time); a server
- * whose game is gone is marked crashed (audit `lost`), and auto-restart applies to it. Headless clients
+ * whose game is gone is marked crashed (audit `crashed`, `found_at_start`), and auto-restart applies to it. Headless clients
  * are adopted with their running server, and ended with one that is gone.
  */
 export async function adoptAll(sup: Supervisor): Promise<void> {
@@ -52,7 +52,9 @@ async function adoptServer(sup: Supervisor, serverId: number, processes: Process
   const stopping = server.status === 'stopping';
   await sup.states.set(serverId, { status: stopping ? 'stopped' : 'crashed', ...NO_PROCESS });
   if (stopping) return;
-  sup.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running is gone');
-  void sup.audit.record(serverId, 'lost', SYSTEM_ACTOR, { pid: server.pid });
+  sup.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running died while the service was down');
+  // A crash like any other (its webhook, its entry), only noticed late: when is the time it was found.
+  // Recorded before the auto-restart is planned, so that the trail and the webhooks have it first.
+  await sup.audit.record(serverId, 'crashed', SYSTEM_ACTOR, { pid: server.pid, exit_code: null, signal: null, found_at_start: true, found_at: sup.now() });
   await sup.scheduleAutoRestart(serverId);
 }

@@ -248,6 +248,11 @@ export class Supervisor {
     await this.scheduleAutoRestart(serverId);
   }
 
+  /** The service clock's time, as the trail writes it. */
+  now(): string {
+    return isoNow(this.clock);
+  }
+
   /** With auto_restart on and restarts left: started again after its back-off (AutoRestarts). */
   scheduleAutoRestart(serverId: number): Promise<void> {
     return this.restarts.schedule(serverId, () => this.startLocked(serverId, { resetRestarts: false }));

@@ -309,8 +309,9 @@ describe('the garrison command', () => {
       assert.doesNotMatch(failed.stdout, /generated password/, 'not shown before listening');
       const file = join(dataDir, 'data', 'initial-admin-password');
       assert.equal(await mode(file), '600');
-      const password = /^password: (\S+)$/m.exec(await readFile(file, 'utf8'))?.[1];
-      assert.ok(password);
+      // The password alone, as `PW=$(cat data/initial-admin-password)` reads it.
+      const password = (await readFile(file, 'utf8')).trim();
+      assert.match(await readFile(file, 'utf8'), /^\S{12,}\n$/);
 
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
       const second = await serveProcess(['--data-dir', join(dataDir, 'data')], { GARRISON_ADMIN_PASSWORD: 'ignored-password' });

@@ -11,7 +11,7 @@ import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
 import { SessionService, type SignInClient } from './sessions.js';
 import { TwoFactorService } from './two-factor.js';
-import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
+import { forgetInitialPassword, holdsInitialPassword, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
 function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, role: row.role, created_at: row.created_at, last_login: row.last_login };
@@ -94,7 +94,7 @@ export class UserService {
     const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
     if (!(await this.repos.users.changeAccess(id, patch))) throw new ApiError('NOT_FOUND', `no user ${id}`);
     const row = (await this.repos.users.byId(id))!;
-    if (change.password) await forgetInitialPassword(this.settings.dataDir, row.username);
+    if (change.password) await forgetInitialPassword(this.settings.dataDir, current.password_hash);
     this.logger.info({ user: row.username, by: caller.username, role: change.role, password: change.password ? 'set' : undefined }, 'user access changed; their tokens end');
     return toUser(row);
   }
@@ -114,7 +114,7 @@ export class UserService {
     const row = await this.repos.users.byUsername(username);
     if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
     await this.repos.users.update(row.id, { password_hash: await hashPassword(password) });
-    await forgetInitialPassword(this.settings.dataDir, row.username);
+    await forgetInitialPassword(this.settings.dataDir, row.password_hash);
     return toUser(row);
   }
 
@@ -149,8 +149,10 @@ export class UserService {
     const { adminUsername: username, adminPassword, dataDir } = this.settings;
     const existing = async () => {
       if (adminPassword) this.logger.warn('GARRISON_ADMIN_PASSWORD is set but ignored: users exist already (to set a password, use garrison admin reset-password)');
-      const owner = await initialPasswordOwner(dataDir);
-      return { username: owner ?? username, generatedPassword: null, passwordFile: owner ? initialPasswordPath(dataDir) : null };
+      // The file names no user: it is the first admin's (the setting's name) while it still signs them in.
+      const admin = await this.repos.users.byUsername(username);
+      const kept = admin !== undefined && (await holdsInitialPassword(dataDir, admin.password_hash));
+      return { username, generatedPassword: null, passwordFile: kept ? initialPasswordPath(dataDir) : null };
     };
     if ((await this.repos.users.count()) > 0) return existing();
     const password = adminPassword ?? generatePassword();
@@ -162,6 +164,6 @@ export class UserService {
     }
     this.logger.info({ username }, 'created the first admin user');
     if (adminPassword) return { username, generatedPassword: null, passwordFile: null };
-    return { username, generatedPassword: password, passwordFile: await keepInitialPassword(dataDir, username, password) };
+    return { username, generatedPassword: password, passwordFile: await keepInitialPassword(dataDir, password) };
   }
 }

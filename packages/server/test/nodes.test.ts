@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { freshMysqlDatabase } from '@garrison/testkit/harness';
 import { startServer } from '../src/app.js';
-import { createServer, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
+import { createServer, expectError, startHarness, tokenFor, withDatabase, type Harness } from './helpers.js';
 
 const MYSQL = process.env.GARRISON_TEST_DATABASE ?? 'mysql://root@127.0.0.1:3306/test';
 const SECRET = 'a-cluster-secret-of-at-least-32-characters';
@@ -36,6 +36,14 @@ describe('nodes of a single instance', () => {
     assert.ok(node.game_types.includes('gamea'));
     assert.ok(!Number.isNaN(Date.parse(node.last_seen)));
     expectError(await h.api('PUT', '/nodes/solo-1', { token: viewer.token, body: { draining: true } }), 403, 'FORBIDDEN');
+  });
+
+  it("says the instance answering was last heard now, however long ago it registered", async () => {
+    await withDatabase(h, (knex) => knex('nodes').where({ id: 'solo-1' }).update({ last_seen: knex.raw(h.databaseUrl ? 'DATE_SUB(UTC_TIMESTAMP(3), INTERVAL 6 MINUTE)' : "strftime('%Y-%m-%d %H:%M:%f', 'now', '-6 minutes')") }));
+    const asked = Date.now();
+    const [node] = (await h.api('GET', '/nodes', { token: h.adminToken })).body.data;
+    assert.equal(node.online, true);
+    assert.ok(Math.abs(Date.parse(node.last_seen) - asked) < 5_000, `last heard ${node.last_seen}, asked at ${new Date(asked).toISOString()}`);
   });
 
   it('drains: no new server is placed on a draining node, and it takes them again once undrained', async () => {

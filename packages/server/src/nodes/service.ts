@@ -205,7 +205,8 @@ export class NodeService implements Lifecycle {
       version: row.version,
       game_types: row.game_types,
       online: this.onlineOf(row),
-      last_seen: isoOfDatabaseTime(row.last_seen),
+      // The instance answering is alive now, whatever its last heartbeat (a single instance has none).
+      last_seen: row.id === this.nodeId ? new Date(this.databaseTime.now()).toISOString() : isoOfDatabaseTime(row.last_seen),
       draining: row.draining,
       server_count: serverCount,
       events_connected: row.id === this.nodeId ? this.clusterEvents.state() : row.events_connected,

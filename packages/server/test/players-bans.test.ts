@@ -107,7 +107,11 @@ describe('players and bans', () => {
     assert.equal(guidBan.body.data.guid, GUID_A);
     const ipBan = (await create({ player_uid: '192.0.2.7', ban_type: 'IP', duration_minutes: 90 })).body.data;
     assert.ok(Math.abs(Date.parse(ipBan.expires_at) - Date.now() - 90 * 60_000) < 60_000);
-    expectError(await create({ player_uid: 'not-a-guid' }), 400, 'VALIDATION_ERROR');
+    assert.doesNotMatch(expectError(await create({ player_uid: 'not-a-guid' }), 400, 'VALIDATION_ERROR').message, /IP address/);
+    // An address without its type: the refusal says which field to send.
+    for (const address of ['192.0.2.8', '2001:db8::8']) {
+      assert.match(expectError(await create({ player_uid: address }), 400, 'VALIDATION_ERROR').message, /this looks like an IP address: send ban_type: "IP"/);
+    }
     expectError(await create({ player_uid: '300.1.1.1', ban_type: 'IP' }), 400, 'VALIDATION_ERROR');
     expectError(await create({ player_uid: GUID_B }, suite.h.viewerToken), 403, 'FORBIDDEN');
 

@@ -294,6 +294,17 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await bans.getByRole('button', { name: `Revoke the ban of ${GUID}` }).click();
     await page.getByRole('dialog', { name: 'Revoke this ban?' }).getByRole('button', { name: 'Revoke' }).click();
     await page.getByText('No bans.').waitFor();
+    // An address typed in: the dialog picks the IP type by itself.
+    await page.getByRole('button', { name: 'Add ban' }).click();
+    await add.getByLabel('GUID or IP address').fill('203.0.113.7');
+    assert.equal(await add.getByLabel('Ban by').inputValue(), 'IP');
+    await add.getByRole('button', { name: 'Ban' }).click();
+    await bans.getByText('203.0.113.7').waitFor();
+    const ipBan = (await h.api('GET', `/servers/${serverId}/bans`, { token })).body.data[0];
+    assert.deepEqual([ipBan.guid, ipBan.ban_type], ['203.0.113.7', 'IP']);
+    await bans.getByRole('button', { name: 'Revoke the ban of 203.0.113.7' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this ban?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No bans.').waitFor();
 
     await page.getByRole('link', { name: 'Mods', exact: true }).click();
     await page.getByLabel('Enable @cba').check();
@@ -316,7 +327,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await page.getByRole('link', { name: 'Audit', exact: true }).click();
     const audit = page.getByRole('table', { name: /Audit trail/ });
     await audit.getByRole('cell', { name: 'kick', exact: true }).waitFor();
-    await audit.getByRole('cell', { name: 'unban', exact: true }).waitFor();
+    await audit.getByRole('cell', { name: 'unban', exact: true }).nth(1).waitFor(); // the GUID's and the address's
 
     await page.getByRole('link', { name: 'Log files', exact: true }).click();
     const download = page.waitForEvent('download');

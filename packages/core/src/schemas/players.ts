@@ -37,7 +37,7 @@ export const Ban = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
-    guid: Type.String(),
+    guid: Type.String({ description: 'What is banned: the GUID (lower case) of a GUID ban, the address of an IP ban (as `ban_type` says); sent as `player_uid`.' }),
     name: Nullable(Type.String()),
     reason: Type.String(),
     banned_by: Type.String(),
@@ -56,7 +56,7 @@ export type Ban = Static<typeof Ban>;
 export const CreateBanRequest = Type.Object(
   {
     player_uid: Type.String({ minLength: 1, maxLength: 64, description: 'A 32-character GUID, or an IPv4/IPv6 address for an IP ban.' }),
-    ban_type: Type.Optional(BanType),
+    ban_type: Type.Optional(Type.Union(BanType.anyOf, { description: '`GUID` (the default): `player_uid` is a GUID; `IP`: `player_uid` is an address.' })),
     reason: Type.Optional(Reason),
     duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 52_560_000, description: '0: permanent' })),
   },
@@ -64,7 +64,7 @@ export const CreateBanRequest = Type.Object(
 );
 
 export const CreatedBan = Type.Object(
-  { id: Type.Integer(), server_id: Type.Integer(), guid: Type.String(), reason: Type.String(), ban_type: BanType, expires_at: Nullable(Timestamp) },
+  { id: Type.Integer(), server_id: Type.Integer(), guid: Type.String({ description: 'The GUID, or the address of an IP ban, as sent in `player_uid`.' }), reason: Type.String(), ban_type: BanType, expires_at: Nullable(Timestamp) },
   { $id: 'CreatedBan' },
 );
 

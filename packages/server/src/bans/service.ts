@@ -92,7 +92,11 @@ export class BanService implements Lifecycle {
     const server = await this.servers.row(serverId);
     const banType = input.ban_type ?? 'GUID';
     const uid = input.player_uid.trim();
-    if (banType === 'GUID' && !GUID.test(uid)) throw new ApiError('VALIDATION_ERROR', "field 'player_uid': a GUID ban needs a 32-character hexadecimal GUID");
+    if (banType === 'GUID' && !GUID.test(uid)) {
+      // The type defaults to GUID: an address sent without it is the likely slip, and the fix is one field.
+      const hint = input.ban_type === undefined && isIP(uid) ? '; this looks like an IP address: send ban_type: "IP"' : '';
+      throw new ApiError('VALIDATION_ERROR', `field 'player_uid': a GUID ban needs a 32-character hexadecimal GUID${hint}`);
+    }
     if (banType === 'IP' && !isIP(uid)) throw new ApiError('VALIDATION_ERROR', "field 'player_uid': an IP ban needs an IPv4 or IPv6 address");
     const minutes = input.duration_minutes ?? 0;
     const created = new Date(this.clock.now());

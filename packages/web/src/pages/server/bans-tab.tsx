@@ -10,6 +10,9 @@ import { useQuery } from '../../cache/use-query.js';
 
 const PAGE = 50;
 
+/** An IPv4 address, or anything with a colon (an IPv6 one): the server checks it exactly. */
+const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || text.includes(':');
+
 /** The server's bans; admins add one by GUID or IP address, or revoke one. */
 export function BansTab({ server }: TabProps) {
   const admin = isAdmin();
@@ -17,6 +20,9 @@ export function BansTab({ server }: TabProps) {
   const [offset, setOffset] = useState(0);
   const { data, error, reload } = useQuery(`bans:${server.id}:${activeOnly}:${offset}`, () => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }));
   const [creating, setCreating] = useState(false);
+  // Picked from what is typed, until the admin picks it themselves.
+  const [banType, setBanType] = useState<'GUID' | 'IP'>('GUID');
+  const [banTypeChosen, setBanTypeChosen] = useState(false);
   const action = useAction();
 
   return (
@@ -72,17 +78,26 @@ export function BansTab({ server }: TabProps) {
           title="Add a ban"
           submitLabel="Ban"
           danger
-          onClose={() => setCreating(false)}
+          onClose={() => (setCreating(false), setBanType('GUID'), setBanTypeChosen(false))}
           onSubmit={async (form) => {
             const minutes = fieldText(form, 'minutes');
             const reason = fieldText(form, 'reason');
-            await client.bans.create(server.id, { player_uid: fieldText(form, 'player_uid'), ...(reason ? { reason } : {}), duration_minutes: minutes ? Number(minutes) : 0 });
+            await client.bans.create(server.id, { player_uid: fieldText(form, 'player_uid'), ban_type: banType, ...(reason ? { reason } : {}), duration_minutes: minutes ? Number(minutes) : 0 });
+            setBanType('GUID');
+            setBanTypeChosen(false);
             reload();
           }}
         >
           <label>
             GUID or IP address
-            <input name="player_uid" required maxLength={64} class="mono" />
+            <input name="player_uid" required maxLength={64} class="mono" onInput={(e) => banTypeChosen || setBanType(looksLikeAddress(e.currentTarget.value) ? 'IP' : 'GUID')} />
+          </label>
+          <label>
+            Ban by
+            <select name="ban_type" value={banType} onChange={(e) => (setBanType(e.currentTarget.value as 'GUID' | 'IP'), setBanTypeChosen(true))}>
+              <option value="GUID">GUID</option>
+              <option value="IP">IP address</option>
+            </select>
           </label>
           <label>
             Reason

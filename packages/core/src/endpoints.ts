@@ -44,7 +44,7 @@ import {
 import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
 import { ProcessInfo } from './schemas/processes.js';
 import { AuditPage, AuditQuery, StartResponse, StoppedResponse, StopRequest } from './schemas/lifecycle.js';
-import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, PresetDiff, PresetQuery, PresetUpload, Rotation, RotationUpdate, UploadedMission } from './schemas/missions.js';
+import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, PresetDiff, PresetQuery, PresetUpload, Rotation, RotationSaved, RotationUpdate, UploadedMission } from './schemas/missions.js';
 import { FileNameParams, FileText, LogFile, LogPage, LogQuery, MetricsPoint, MetricsQuery } from './schemas/live.js';
 import {
   Ban, BanIdParams, BanListQuery, CreateBanRequest, CreatedBan, KickRequest, PlayerBanRequest, PlayerHistoryPage,
@@ -342,7 +342,7 @@ export const endpoints = {
   setRotation: defineEndpoint({
     operationId: 'setRotation', onOwner: true, method: 'PUT', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
     summary: "Replace the rotation (guarded by the server section's config_version)", access: 'admin', capability: 'mission_manager',
-    params: ServerIdParams, body: RotationUpdate, status: 200, response: Rotation,
+    params: ServerIdParams, body: RotationUpdate, status: 200, response: RotationSaved,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'CONFIG_VERSION_CONFLICT', 'VALIDATION_ERROR'],
   }),
   deleteMission: defineEndpoint({

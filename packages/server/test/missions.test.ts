@@ -128,6 +128,16 @@ describe('missions: upload, list, rotation, delete', () => {
     await suite.h.api('PUT', `/servers/${s.id}/missions/rotation`, { token: suite.h.adminToken, body: { missions: [], config_version: put.body.data.config_version } });
     assert.equal((await suite.h.api('DELETE', `/servers/${s.id}/missions/co12_Hold.Tanoa.pbo`, { token: suite.h.adminToken })).status, 200);
     expectError(await suite.h.api('DELETE', `/servers/${s.id}/missions/co12_Hold.Tanoa.pbo`, { token: suite.h.adminToken }), 404, 'NOT_FOUND');
+
+    // A rotation may name a mission not uploaded yet: saved, and said.
+    const current = (await suite.h.api('GET', `/servers/${s.id}/missions/rotation`, { token: suite.h.adminToken })).body.data;
+    const missing = await suite.h.api('PUT', `/servers/${s.id}/missions/rotation`, { token: suite.h.adminToken, body: { missions: [{ name: 'co12_Hold.Tanoa', difficulty: '' }], config_version: current.config_version } });
+    assert.equal(missing.status, 200, JSON.stringify(missing.body));
+    assert.deepEqual(missing.body.data.warnings, ['co12_Hold.Tanoa is not installed: no co12_Hold.Tanoa.pbo in the missions folder']);
+    await upload(s.id, [{ name: 'file', filename: 'co12_Hold.Tanoa.pbo', content: 'x' }]);
+    const installed = await suite.h.api('PUT', `/servers/${s.id}/missions/rotation`, { token: suite.h.adminToken, body: { missions: [{ name: 'co12_Hold.Tanoa', difficulty: '' }], config_version: missing.body.data.config_version } });
+    assert.deepEqual(installed.body.data.warnings, []);
+    await suite.h.api('PUT', `/servers/${s.id}/missions/rotation`, { token: suite.h.adminToken, body: { missions: [], config_version: installed.body.data.config_version } });
   });
 
   it('never deletes outside the missions folder', async () => {

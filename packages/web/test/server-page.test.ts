@@ -171,7 +171,9 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
-    await page.getByLabel(/Upload a mission/).setInputFiles([escape, arena]);
+    // A file the game would not load among them: said, and the others still go up.
+    const unnamed = { name: 'readme.pbo', mimeType: 'application/octet-stream', buffer: Buffer.from('no terrain in the name') };
+    await page.getByLabel(/Upload a mission/).setInputFiles([escape, unnamed, arena]);
     const progress = page.getByRole('progressbar');
     const seen = await waitFor(
       async () => {
@@ -182,7 +184,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     );
     assert.ok(seen > 0);
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.getByRole('status').filter({ hasText: 'tdm_Arena.Stratis.pbo uploaded' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status').filter({ hasText: /Uploaded co10_Escape\.Altis\.pbo \(.*\), tdm_Arena\.Stratis\.pbo/ }).waitFor({ timeout: 30_000 });
+    assert.match(await page.getByRole('alert').filter({ hasText: 'Not uploaded' }).innerText(), /readme\.pbo: /);
     const files = page.getByRole('table', { name: /Mission files/ });
     await files.getByRole('cell', { name: 'co10_Escape.Altis', exact: true }).waitFor();
     await files.getByRole('cell', { name: 'tdm_Arena.Stratis', exact: true }).waitFor();
@@ -204,7 +207,17 @@ describe('the server page in a real Chromium, within the default rate limit', ()
       { name: 'co10_Escape.Altis', difficulty: 'Veteran' },
     ]);
     await screenshot(page, 'server-missions-desktop');
-    assert.deepEqual(errors, []);
+
+    // A rotation entry with no mission file: saved, said in the answer, and marked in the editor.
+    const rotation = `/servers/${serverId}/missions/rotation`;
+    const withGone = await h.api('PUT', rotation, { token, body: { missions: [...saved.missions, { name: 'co99_Gone.Altis', difficulty: '' }], config_version: saved.config_version } });
+    assert.equal(withGone.status, 200, JSON.stringify(withGone.body));
+    assert.equal(withGone.body.data.warnings.length, 1);
+    assert.match(withGone.body.data.warnings[0], /^co99_Gone\.Altis is not installed/);
+    await entries.filter({ hasText: 'co99_Gone.Altis' }).getByText('not installed').waitFor({ timeout: 20_000 });
+    assert.equal(await entries.filter({ hasText: 'tdm_Arena.Stratis' }).getByText('not installed').count(), 0);
+    await h.api('PUT', rotation, { token, body: { missions: saved.missions, config_version: withGone.body.data.config_version } });
+    assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 400 (Bad Request)'], 'the refused readme.pbo only');
   });
 
   it('edits a config field, and resolves a conflict with a second session by reapplying the change', { timeout: 90_000 }, async () => {

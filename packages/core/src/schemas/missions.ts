@@ -56,6 +56,15 @@ export const Rotation = Type.Object(
   { $id: 'Rotation' },
 );
 
+export const RotationSaved = Type.Object(
+  {
+    missions: Type.Array(RotationEntry),
+    config_version: Type.Integer({ description: "The server section's version, to send back with a change." }),
+    warnings: Type.Array(Type.String(), { description: 'Entries saved that name no installed mission file: the game cannot load them until one is uploaded.' }),
+  },
+  { $id: 'RotationSaved' },
+);
+
 export const RotationUpdate = Type.Object(
   { missions: Type.Array(RotationEntryInput, { maxItems: 500 }), config_version: ConfigVersion },
   { additionalProperties: false },

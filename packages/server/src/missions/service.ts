@@ -108,7 +108,10 @@ export class MissionService {
     });
     try {
       const updated = await this.config.update(serverId, manager.rotation.section, { [manager.rotation.field]: missions, config_version: configVersion }, actor, { rotation: missions.length });
-      return { missions: updated[manager.rotation.field] as RotationEntry[], config_version: updated._meta.config_version };
+      // Saved all the same (the file may be uploaded next), but said: the game would skip it.
+      const installed = new Set((await this.list(serverId)).missions.map((m) => m.name.toLowerCase()));
+      const warnings = missions.filter((m) => !installed.has(m.name.toLowerCase())).map((m) => `${m.name} is not installed: no ${m.name}${manager.missionExtension} in the missions folder`);
+      return { missions: updated[manager.rotation.field] as RotationEntry[], config_version: updated._meta.config_version, warnings };
     } catch (err) {
       // Not a config section PUT: a rotation the game would refuse is a plain validation error here.
       if (err instanceof ApiError && err.code === 'INVALID_CONFIG') throw new ApiError('VALIDATION_ERROR', err.message);

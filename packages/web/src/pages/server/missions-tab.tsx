@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { client, isAdmin } from '../../session.js';
-import { Problem, useAction } from '../../components/problem.js';
+import { client, endIfUnauthorized, isAdmin } from '../../session.js';
+import { describe, Problem, useAction } from '../../components/problem.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { RotationEditor } from './rotation-editor.js';
 import { bytes } from '../../format.js';
@@ -17,22 +17,29 @@ export function MissionsTab({ server }: TabProps) {
   const [upload, setUpload] = useState<Upload | null>(null);
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
+  const [refused, setRefused] = useState<{ name: string; why: string }[]>([]);
   const [dragOver, setDragOver] = useState(false);
 
+  /** Every good file goes up, one after another; each bad one is said, and stops none of the others. */
   const send = async (files: FileList | null) => {
-    let uploaded = 0;
+    const uploaded: string[] = [];
+    const failed: { name: string; why: string }[] = [];
+    setNotice(null);
+    setRefused([]);
     for (const file of Array.from(files ?? [])) {
-      setNotice(null);
       setUpload({ name: file.name, sent: 0, total: file.size });
-      const done = await action.run(async () => {
+      try {
         const result = await client.missions.upload(server.id, file, file.name, { onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }) });
-        setNotice(`${result.filename} uploaded (${bytes(result.file_size)}).`);
-      });
-      setUpload(null);
-      if (!done) break;
-      uploaded += 1;
+        uploaded.push(`${result.filename} (${bytes(result.file_size)})`);
+      } catch (err) {
+        endIfUnauthorized(err);
+        failed.push({ name: file.name, why: describe(err) });
+      }
     }
-    if (uploaded) reload(); // once for all the files: each read counts against the rate limit
+    setUpload(null);
+    if (uploaded.length) setNotice(`Uploaded ${uploaded.join(', ')}.`);
+    setRefused(failed);
+    if (uploaded.length) reload(); // once for all the files: each read counts against the rate limit
   };
 
   return (
@@ -43,6 +50,23 @@ export function MissionsTab({ server }: TabProps) {
         <p class="notice success" role="status">
           {notice}
         </p>
+      )}
+      {refused.length > 0 && (
+        <div class="problem" role="alert">
+          <span>
+            Not uploaded:
+            <ul>
+              {refused.map((r) => (
+                <li key={r.name}>
+                  {r.name}: {r.why}
+                </li>
+              ))}
+            </ul>
+          </span>
+          <button type="button" class="quiet" onClick={() => setRefused([])} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
       )}
       {admin && (
         <div

@@ -30,6 +30,8 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
   const [saveError, setSaveError] = useState<unknown>(null);
   const [conflict, setConflict] = useState<{ theirs: Entry[]; version: number } | null>(null);
   const [saved, setSaved] = useState(false);
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const installed = new Set(missions.map((m) => m.name.toLowerCase()));
   const [adding, setAdding] = useState('');
   useEffect(() => {
     if (!data) return;
@@ -57,6 +59,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
       setVersion(result.config_version);
       setDirty(false);
       setSaved(true);
+      setWarnings(result.warnings);
       setConflict(null);
     } catch (err) {
       endIfUnauthorized(err);
@@ -96,6 +99,11 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
               </span>
             )}
             <span class="rotation-name">{entry.name}</span>
+            {!installed.has(entry.name.toLowerCase()) && (
+              <span class="badge" title="No mission file of this name is installed: the game skips it until one is uploaded.">
+                not installed
+              </span>
+            )}
             <label class="inline">
               <span class="sr-only">Difficulty of {entry.name}</span>
               <select
@@ -153,6 +161,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
           {saved && !dirty && (
             <span role="status" class="small">
               Saved. It applies at the next mission change or start.
+              {warnings.length > 0 && ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed mission.`}
             </span>
           )}
         </div>

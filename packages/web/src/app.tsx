@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import { client, isAdmin, session, signOut } from './session.js';
+import { client, isAdmin, session, signOutHere } from './session.js';
 import { closeLive } from './live.js';
 import { useQuery } from './cache/use-query.js';
 import { SignIn } from './pages/sign-in.js';
@@ -79,7 +79,7 @@ function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
         <span class="who">
           {who.username} <span class="role">{who.role}</span>
         </span>
-        <button type="button" class="quiet" onClick={() => signOut()}>
+        <button type="button" class="quiet" onClick={() => void signOutHere()}>
           Sign out
         </button>
       </header>

@@ -63,6 +63,22 @@ export function signOut(reason: string | null = null): void {
   session.value = null;
 }
 
+/**
+ * The console's Sign out: this session is ended on the service before its token is forgotten, so that
+ * a copy of the token (a shared machine, a saved page) is refused from then on. Signing out happens
+ * whatever the service answers; what it could not end is said.
+ */
+export async function signOutHere(): Promise<void> {
+  try {
+    const mine = (await client.auth.sessions()).find((s) => s.current);
+    if (mine) await client.auth.endSession(mine.id);
+    signOut('You signed out: this session has ended.');
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    signOut(`You signed out here, but the service could not end the session (${why}): end it from Account, Sessions, or it ends by itself when it expires.`);
+  }
+}
+
 /** A refused token (expired, or its user deleted) ends the session with a message instead of a broken page. */
 export function endIfUnauthorized(err: unknown): void {
   if (err instanceof GarrisonApiError && err.status === 401 && session.value) {

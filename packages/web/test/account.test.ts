@@ -65,6 +65,8 @@ describe('the account page: sessions and API keys', () => {
     await sessions.getByText('this one').waitFor();
     await screenshot(page, 'account-sessions-desktop');
     await sessions.locator('tr', { hasText: 'Elsewhere Bot/3' }).getByRole('button', { name: /^End the session/ }).click();
+    // Asked first: a slip of the mouse ends nobody's sign-in.
+    await page.getByRole('dialog', { name: 'End this session?' }).getByRole('button', { name: 'End' }).click();
     await sessions.getByText('Elsewhere Bot/3').waitFor({ state: 'detached' });
     assert.equal((await g.api('GET', '/auth/me', { token: otherToken })).status, 401, 'ended at once');
 
@@ -94,12 +96,20 @@ describe('the account page: sessions and API keys', () => {
     await section.getByRole('button', { name: 'Done' }).click();
     await section.getByTestId('two-factor-state').filter({ hasText: '10 recovery codes left' }).waitFor();
 
+    // Sign out ends this session on the service: its token, copied before, is refused afterwards.
+    const pageToken = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('garrison.session') ?? '{}') as { token?: string }).token);
+    assert.ok(pageToken);
+    assert.equal((await g.api('GET', '/auth/me', { token: pageToken })).status, 200);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByText('You signed out: this session has ended.').waitFor();
+    assert.equal((await g.api('GET', '/auth/me', { token: pageToken })).status, 401, 'the session ended with the sign-out');
     await page.getByLabel('Username').fill('totp_person');
     await page.getByLabel('Password').fill('totp-password-1');
     await page.getByRole('button', { name: 'Sign in' }).click();
     const code = page.getByLabel(/Code from your authenticator app/);
     await code.waitFor();
+    // Recovery codes hold letters: a phone must offer its full keyboard.
+    assert.equal(await code.getAttribute('inputmode'), 'text');
     await screenshot(page, 'sign-in-code-desktop');
     await code.fill(codes[0]!);
     await page.getByRole('button', { name: 'Verify' }).click();

@@ -39,9 +39,13 @@ export function Sessions() {
                 </td>
                 <td class="actions">
                   {!s.current && (
-                    <button type="button" class="quiet" aria-label={`End the session from ${s.address ?? 'somewhere'} signed in ${when(s.created_at)}`} onClick={() => void action.run(() => client.auth.endSession(s.id)).then(() => reload())}>
-                      End
-                    </button>
+                    <ConfirmButton
+                      label="End"
+                      ariaLabel={`End the session from ${s.address ?? 'somewhere'} signed in ${when(s.created_at)}`}
+                      title="End this session?"
+                      message={`The browser or client signed in ${when(s.created_at)} from ${s.address ?? 'an unknown address'} is signed out at once.`}
+                      onConfirm={() => void action.run(() => client.auth.endSession(s.id)).then(() => reload())}
+                    />
                   )}
                 </td>
               </tr>

@@ -38,7 +38,7 @@ export function SignIn() {
         {mfaToken ? (
           <label>
             Code from your authenticator app (or a recovery code)
-            <input name="code" autocomplete="one-time-code" inputMode="numeric" required autoFocus value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+            <input name="code" autocomplete="one-time-code" inputMode="text" autocapitalize="off" spellcheck={false} required autoFocus value={code} onInput={(e) => setCode(e.currentTarget.value)} />
           </label>
         ) : (
           <>

@@ -13,9 +13,14 @@ const codeAt = (secret: string, at: number) => TOTP.generate({ secret: Secret.fr
 const QUIET = { metricsIntervalMs: 3_600_000, playersPollMs: 3_600_000, banExpiryCheckMs: 3_600_000 };
 
 async function enrol(h: Harness, token: string, clock: FakeClock): Promise<string> {
+  return (await enrolWithCodes(h, token, clock)).secret;
+}
+
+async function enrolWithCodes(h: Harness, token: string, clock: FakeClock) {
   const setup = (await h.api('POST', '/auth/2fa/setup', { token })).body.data as { secret: string };
-  assert.equal((await h.api('POST', '/auth/2fa/enable', { token, body: { code: codeAt(setup.secret, clock.now()) } })).status, 200);
-  return setup.secret;
+  const enabled = await h.api('POST', '/auth/2fa/enable', { token, body: { code: codeAt(setup.secret, clock.now()) } });
+  assert.equal(enabled.status, 200);
+  return { secret: setup.secret, recovery: enabled.body.data.recovery_codes as string[] };
 }
 
 /**
@@ -144,5 +149,17 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     assert.equal((await second(a!, codeAt(secret, clock.now() + 30_000))).status, 200);
     await clock.advance(60_000);
     assert.equal((await second(b!, codeAt(secret, clock.now()))).status, 200);
+  });
+
+  it('end with two-factor sign-in: one who turns it off (or is reset) and enrols again starts from no wrong codes', async () => {
+    const user = await h.userToken('viewer', 'reset_user');
+    const { secret, recovery } = await enrolWithCodes(h, user.token, clock);
+    const mfa = await login(user);
+    for (let i = 0; i < 10; i++) expectError(await second(mfa, codeAt(secret, clock.now() + 10 * 60_000)), 401, 'UNAUTHORIZED');
+    expectError(await second(mfa, recovery[0]!), 429, 'RATE_LIMITED');
+    assert.equal((await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1]! } })).status, 200);
+    const again = await enrol(h, user.token, clock);
+    await clock.advance(30_000);
+    assert.equal((await second(await login(user), codeAt(again, clock.now()))).status, 200, 'not paused');
   });
 });

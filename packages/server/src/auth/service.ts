@@ -9,9 +9,9 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
+import { SecondStepGuard } from './second-steps.js';
 import { SessionService, type SignInClient } from './sessions.js';
 import { TwoFactorService } from './two-factor.js';
-import { SecondStepGuard } from './second-steps.js';
 import { forgetInitialPassword, initialPasswordOwner, initialPasswordPath, keepInitialPassword } from './first-admin.js';
 
 function toUser(row: UserRow): User {

@@ -44,6 +44,11 @@ export interface EndpointDef {
   onOwner?: true;
   /** Failures this endpoint may answer with, besides the ones every endpoint has. */
   errors?: ErrorCode[];
+  /**
+   * The limit a call counts against, whatever spelling of the path the router answered: `login`, per
+   * client address (`GARRISON_LOGIN_RATE_LIMIT`); without it, per token (`GARRISON_RATE_LIMIT`).
+   */
+  rateLimit?: 'login';
 }
 
 export const defineEndpoint = <const E extends EndpointDef>(endpoint: E): E => endpoint;

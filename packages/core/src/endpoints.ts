@@ -63,12 +63,15 @@ export const endpoints = {
   // --- auth
   login: defineEndpoint({
     operationId: 'login', method: 'POST', path: '/auth/login', tag: 'auth', summary: 'Exchange credentials for a token',
-    access: 'public', body: LoginRequest, status: 200, response: Type.Union([LoginResponse, MfaChallenge]), errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+    access: 'public', body: LoginRequest, status: 200, response: Type.Union([LoginResponse, MfaChallenge]), errors: ['UNAUTHORIZED', 'RATE_LIMITED'], rateLimit: 'login',
     notes: 'A user with two-factor sign-in gets an `MfaChallenge` instead of the token: the second step is POST /auth/login/2fa.',
   }),
   loginTwoFactor: defineEndpoint({
     operationId: 'loginTwoFactor', method: 'POST', path: '/auth/login/2fa', tag: 'auth', summary: 'The second step of a sign-in with two factors: the code',
     access: 'public', body: LoginSecondStepRequest, status: 200, response: LoginResponse, errors: ['UNAUTHORIZED', 'RATE_LIMITED'],
+    // Codes are guessed as passwords are: the same limit per address, besides the account's own pause.
+    rateLimit: 'login',
+    notes: 'A first step\'s `mfa_token` is good for one successful second step. After 10 wrong codes in a row for an account (over any number of `mfa_token`s), its second steps pause: 429 `RATE_LIMITED` with `Retry-After`, 1 minute, doubling with each further wrong code up to an hour; a right code ends the count.',
   }),
   getTwoFactor: defineEndpoint({
     operationId: 'getTwoFactor', method: 'GET', path: '/auth/2fa', tag: 'auth', summary: 'Whether one has two-factor sign-in, and whether it is required',

@@ -46,6 +46,11 @@ export const WebhookEventCatalogue = {
   'rcon.restored': { severity: 'good', description: 'Remote admin answers again.', data: Type.Object(server) },
   'node.offline': { severity: 'bad', description: 'A node (Garrison instance) of the cluster stopped sending heartbeats; its servers show unknown.', data: Type.Object({ node_id: Type.String() }) },
   'node.online': { severity: 'good', description: 'A node of the cluster is back.', data: Type.Object({ node_id: Type.String() }) },
+  'auth.second_step_paused': {
+    severity: 'bad',
+    description: "Wrong two-factor codes in a row for an account: its sign-ins' second steps pause (someone may know its password).",
+    data: Type.Object({ user_id: Type.Integer(), username: Type.String(), failures: Type.Integer(), paused_until: Timestamp }),
+  },
   'webhook.test': { severity: 'info', description: 'Sent by the test button (POST /webhooks/{id}/test).', data: Type.Object({ webhook_id: Type.Integer(), message: Type.String() }) },
 } as const satisfies Record<string, { severity: Severity; description: string; data: TSchema }>;
 

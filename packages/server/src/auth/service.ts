@@ -9,6 +9,7 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
+import { SecondStepGuard } from './second-steps.js';
 import { SessionService, type SignInClient } from './sessions.js';
 import { TwoFactorService } from './two-factor.js';
 import { forgetInitialPassword, holdsInitialPassword, initialPasswordPath, keepInitialPassword } from './first-admin.js';
@@ -27,6 +28,7 @@ export class UserService {
     @inject(TokenService) private readonly tokens: TokenService,
     @inject(SessionService) private readonly sessions: SessionService,
     @inject(TwoFactorService) private readonly twoFactor: TwoFactorService,
+    @inject(SecondStepGuard) private readonly secondSteps: SecondStepGuard,
   ) {}
 
   /**
@@ -46,12 +48,20 @@ export class UserService {
     return this.signedIn(row, client);
   }
 
-  /** The second step: the first step's token and a code (the app's, not used before, or a recovery code). */
+  /**
+   * The second step: the first step's token and a code (the app's, not used before, or a recovery code).
+   * The token signs in once; the account's wrong codes in a row pause its second steps (SecondStepGuard).
+   */
   async loginSecondStep(mfaToken: string, code: string, client: SignInClient) {
     const claims = this.tokens.verifyMfa(mfaToken);
     const row = await this.repos.users.byId(Number(claims.sub));
     if (!row || row.token_generation !== (claims.gen ?? 0)) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: sign in again');
-    if (!(await this.twoFactor.verify(row, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    await this.secondSteps.admit(row.id, mfaToken);
+    if (!(await this.twoFactor.verify(row, code))) {
+      await this.secondSteps.failed(row);
+      throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
+    }
+    if (!(await this.secondSteps.succeeded(row.id, mfaToken, claims.exp))) throw new ApiError('UNAUTHORIZED', 'this sign-in was completed already: sign in again');
     return this.signedIn(row, client);
   }
 

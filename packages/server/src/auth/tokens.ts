@@ -1,4 +1,4 @@
-import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type Role } from '@garrison/core';
@@ -51,9 +51,12 @@ export class TokenService {
     });
   }
 
-  /** The token of a sign-in's first step (the password was right): good for the second step only. */
+  /**
+   * The token of a sign-in's first step (the password was right): good for one second step only. Its
+   * own id makes two first steps in the same second two tokens, each used up on its own.
+   */
   issueMfa(user: { id: number; token_generation: number }): string {
-    return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, { algorithm: 'HS256', subject: String(user.id), expiresIn: MFA_TOKEN_SECONDS });
+    return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, { algorithm: 'HS256', subject: String(user.id), expiresIn: MFA_TOKEN_SECONDS, jwtid: randomUUID() });
   }
 
   /** A bearer token's claims; a sign-in's first-step token is refused here. */

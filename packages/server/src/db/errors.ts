@@ -7,5 +7,5 @@ import { UniqueViolationError } from 'objection';
 export function isUniqueViolation(err: unknown): boolean {
   if (err instanceof UniqueViolationError) return true;
   const code = (err as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'ER_DUP_ENTRY';
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'ER_DUP_ENTRY';
 }

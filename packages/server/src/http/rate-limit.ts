@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import { ApiError } from '@garrison/core';
+import { ApiError, type EndpointDef } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { bearerToken } from '../auth/authenticate.js';
 import type { RateLimits } from '../cluster/rate-limits.js';
@@ -23,16 +23,16 @@ function budgetHeaders(points: number, res: RateLimiterRes): Record<string, stri
 /**
  * Login attempts per client IP, and every other request that carries a token, per token: the two limits
  * the spec names. Token-less requests are public reads or are refused with 401 at once. Answers 429
- * `RATE_LIMITED` with `Retry-After`.
+ * `RATE_LIMITED` with `Retry-After`. Which limit a request meets is told by the endpoint the router
+ * matched (`endpointOf`), so that `/api/auth/LOGIN/` counts as `/api/auth/login` does.
  */
-export function rateLimitMiddleware(settings: Settings, limits: RateLimits): Middleware {
+export function rateLimitMiddleware(settings: Settings, limits: RateLimits, endpointOf: (ctx: Context) => EndpointDef | null): Middleware {
   const login = limits.limiter('login', settings.loginRateLimit);
   const general = limits.limiter('general', settings.rateLimit);
   return async (ctx, next) => {
     // A request a peer forwarded was counted where the client sent it.
     if (ctx.state.forwardedBy) return next();
-    // A sign-in's second step counts as a login attempt: codes are guessed as passwords are.
-    const isLogin = ctx.method === 'POST' && (ctx.path === '/api/auth/login' || ctx.path === '/api/auth/login/2fa');
+    const isLogin = endpointOf(ctx)?.rateLimit === 'login';
     const token = isLogin ? null : bearerToken(ctx);
     const active = isLogin ? login : token ? general : null;
     const points = isLogin ? settings.loginRateLimit : settings.rateLimit;

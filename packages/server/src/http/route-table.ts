@@ -82,6 +82,19 @@ export class RouteTable {
     return this.routes.map((r) => r.endpoint);
   }
 
+  /**
+   * The endpoint the router answers a request with, found as the router finds it (a trailing slash, any
+   * case): what limits are keyed by, never the path as spelt. Null for no route.
+   */
+  endpointOf(router: Router): (ctx: Context) => EndpointDef | null {
+    const byId = new Map(this.routes.map((r) => [r.endpoint.operationId, r.endpoint]));
+    return (ctx) => {
+      // The first route of the path and method answers: every handler ends the request.
+      const layer = router.match(ctx.path, ctx.method).pathAndMethod.find((l) => l.methods.length > 0);
+      return (layer?.name && byId.get(layer.name)) || null;
+    };
+  }
+
   mount(router: Router, deps: RouteDependencies): void {
     for (const { endpoint, handler, options } of this.routes) {
       const invalidCode = endpoint.invalidBodyCode ?? 'VALIDATION_ERROR';
@@ -136,7 +149,7 @@ export class RouteTable {
         if ((data as unknown) === FORWARDED) return;
         ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
-      });
+      }, { name: endpoint.operationId });
     }
   }
 }

@@ -85,7 +85,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   });
   app.use(metrics.route());
   app.use(webConsole());
-  app.use(rateLimitMiddleware(settings, container.resolve(RateLimits)));
+  app.use(rateLimitMiddleware(settings, container.resolve(RateLimits), routes.endpointOf(router)));
   app.use(router.routes());
 
   // Host is checked by requireHost, so that its absence is answered in the envelope like every failure.

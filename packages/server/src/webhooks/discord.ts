@@ -32,6 +32,7 @@ const what: { [K in WebhookEventType]: (data: Extract<WebhookPayload, { type: K 
   'rcon.restored': () => 'remote admin answers again',
   'node.offline': (d) => `node ${escapeMarkdown(d.node_id)} is offline`,
   'node.online': (d) => `node ${escapeMarkdown(d.node_id)} is back online`,
+  'auth.second_step_paused': (d) => `${d.failures} wrong two-factor codes in a row for ${escapeMarkdown(d.username)}: sign-ins pause until ${d.paused_until}`,
   'webhook.test': (d) => escapeMarkdown(d.message),
 };
 

@@ -17,6 +17,7 @@ import { WebhookRepository } from './webhooks.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { SessionRepository } from './sessions.js';
 import { TwoFactorRepository } from './two-factor.js';
+import { SecondStepRepository } from './second-steps.js';
 
 /**
  * Data access, one repository per table, bound to one connection (several services can share a
@@ -42,6 +43,7 @@ export function bindRepositories(knex: Knex) {
     apiKeys: new ApiKeyRepository(knex),
     sessions: new SessionRepository(knex),
     twoFactor: new TwoFactorRepository(knex),
+    secondSteps: new SecondStepRepository(knex),
   };
 }
 

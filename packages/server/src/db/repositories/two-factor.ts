@@ -38,7 +38,8 @@ export class TwoFactorRepository {
 
   async disable(userId: number): Promise<void> {
     await this.knex.transaction(async (trx) => {
-      await trx('users').where({ id: userId }).update({ totp_secret: null, totp_pending: null, totp_last_step: null });
+      // A pause of second steps ends with them: a user enrolling again starts from no wrong codes.
+      await trx('users').where({ id: userId }).update({ totp_secret: null, totp_pending: null, totp_last_step: null, second_step_failures: 0, second_step_paused_until: null });
       await trx('recovery_codes').where({ user_id: userId }).delete();
     });
   }

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
 import { waitFor } from '@garrison/testkit';
 import { createServer, expectError, startHarness, withDatabase, type Harness } from './helpers.js';
@@ -118,10 +119,12 @@ describe('two instances on one database', () => {
   const harnesses: Harness[] = [];
   before(async () => {
     // Schedules run on the node that owns the server: for both to race for the same due times, both
-    // are that node (outside a cluster nothing stops two processes from being one node, as when a
-    // replacement starts while the old one still finishes).
+    // are that node. A data dir is one service's (its lock refuses a second), so the second has its
+    // own and shares the first one's database (outside a cluster nothing stops two processes on two
+    // data dirs from being one node).
     const first = await startHarness({ clock: clocks[0], ...QUIET, schedulePollMs: 10_000, nodeId: 'node-a' });
-    harnesses.push(first, await startHarness({ clock: clocks[1], ...QUIET, schedulePollMs: 10_000, nodeId: 'node-a', dataDir: first.dataDir, databaseUrl: first.databaseUrl }));
+    const database = first.databaseUrl ?? `sqlite:${join(first.dataDir, 'garrison.db')}`;
+    harnesses.push(first, await startHarness({ clock: clocks[1], ...QUIET, schedulePollMs: 10_000, nodeId: 'node-a', databaseUrl: database }));
   });
   after(async () => {
     for (const h of harnesses.reverse()) await h.close();

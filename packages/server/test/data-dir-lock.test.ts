@@ -58,6 +58,32 @@ describe('one service per data dir', () => {
     }
   });
 
+  it('on MySQL/MariaDB, refuses a second process of one node id from another data dir, naming where the holder runs; a SIGKILL lets it go', { ...SLOW, skip: !MYSQL && 'needs GARRISON_TEST_DATABASE' }, async () => {
+    const dirs = [await mkdtemp(join(tmpdir(), 'garrison-node-')), await mkdtemp(join(tmpdir(), 'garrison-node-'))];
+    const database = await freshMysqlDatabase(MYSQL!);
+    const env = { GARRISON_ADMIN_PASSWORD: 'lock-admin-password-1', GARRISON_NODE_ID: 'node-twice', GARRISON_DATABASE_URL: database.url };
+    const first = await serveProcess(['--data-dir', dirs[0]!], env);
+    let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
+    try {
+      const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]!], { env });
+      assert.equal(second.code, 1, second.stdout + second.stderr);
+      const said = second.stdout + second.stderr;
+      assert.match(said, /another instance is running with node id node-twice on this database \(it holds the lock garrison\.node\.\w+; database connection \d+ from [^;]+; started [^,]+, listening at http:\/\/[^)]+\)/);
+      assert.doesNotMatch(said, /listening on|re-adopted/, 'refused before it adopted anything');
+
+      first.process.child.kill('SIGKILL');
+      await withDeadline(first.process.exited, 10_000, 'the first service to die');
+      third = await serveProcess(['--data-dir', dirs[1]!], env);
+      const login = await apiClient(third.url)('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } });
+      assert.equal(login.status, 200, 'the node starts again at once after a SIGKILL');
+    } finally {
+      await first.process.kill();
+      await third?.process.kill();
+      await database.drop();
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('lets the data dir go when the service stops, for the next one in the same process', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-lock-'));
     const database = MYSQL ? await freshMysqlDatabase(MYSQL) : null;

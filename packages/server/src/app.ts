@@ -8,7 +8,7 @@ import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
 import { SystemClock, type Clock } from './jobs/clock.js';
 import { Lifecycles } from './lifecycle/lifecycle.js';
-import { DataDirLock } from './data-dir-lock.js';
+import { DataDirLock } from './db/data-dir-lock.js';
 import { compose, lifecycleParts } from './compose.js';
 import { listen } from './http/server.js';
 import type { HubStats } from './ws/hub.js';

@@ -6,7 +6,7 @@ import { SystemClock } from '../jobs/clock.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
 import { SettingError } from '../settings.js';
-import { DataDirInUseError } from '../data-dir-lock.js';
+import { DataDirInUseError } from '../db/data-dir-lock.js';
 
 /** Runs the service until SIGTERM or SIGINT, then stops as decisions.md says: games keep running. */
 export async function serve(settings: Settings): Promise<void> {

@@ -10,8 +10,9 @@ import { killAll, withDeadline } from '@garrison/testkit';
 import { garrison, serveProcess } from './cli-run.js';
 
 const MYSQL = process.env.GARRISON_TEST_DATABASE;
-// Several service processes, one after the other, on a loaded machine.
-const SLOW = { timeout: 180_000 };
+// Several service processes, one after the other, on a loaded machine (a first start migrates a fresh database).
+const SLOW = { timeout: 240_000 };
+const LISTEN_MS = 90_000;
 
 describe('one service per data dir', () => {
   after(() => killAll());
@@ -21,7 +22,7 @@ describe('one service per data dir', () => {
     const database = MYSQL ? await freshMysqlDatabase(MYSQL) : null;
     const flags = ['--data-dir', dataDir, ...(database ? ['--database', database.url] : [])];
     const env = { GARRISON_ADMIN_PASSWORD: 'lock-admin-password-1' };
-    const first = await serveProcess(flags, env);
+    const first = await serveProcess(flags, env, LISTEN_MS);
     let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
     try {
       const second = await garrison(['serve', '--port', '0', ...flags], { env });
@@ -47,7 +48,7 @@ describe('one service per data dir', () => {
 
       first.process.child.kill('SIGKILL');
       await withDeadline(first.process.exited, 10_000, 'the first service to die');
-      third = await serveProcess(flags, env);
+      third = await serveProcess(flags, env, LISTEN_MS);
       const again = await apiClient(third.url)('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } });
       assert.equal(again.status, 200, 'the next one starts at once after a SIGKILL');
     } finally {
@@ -62,7 +63,7 @@ describe('one service per data dir', () => {
     const dirs = [await mkdtemp(join(tmpdir(), 'garrison-node-')), await mkdtemp(join(tmpdir(), 'garrison-node-'))];
     const database = await freshMysqlDatabase(MYSQL!);
     const env = { GARRISON_ADMIN_PASSWORD: 'lock-admin-password-1', GARRISON_NODE_ID: 'node-twice', GARRISON_DATABASE_URL: database.url };
-    const first = await serveProcess(['--data-dir', dirs[0]!], env);
+    const first = await serveProcess(['--data-dir', dirs[0]!], env, LISTEN_MS);
     let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
     try {
       const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]!], { env });
@@ -73,7 +74,7 @@ describe('one service per data dir', () => {
 
       first.process.child.kill('SIGKILL');
       await withDeadline(first.process.exited, 10_000, 'the first service to die');
-      third = await serveProcess(['--data-dir', dirs[1]!], env);
+      third = await serveProcess(['--data-dir', dirs[1]!], env, LISTEN_MS);
       const login = await apiClient(third.url)('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } });
       assert.equal(login.status, 200, 'the node starts again at once after a SIGKILL');
     } finally {

@@ -11,7 +11,7 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `garrison ARGS` to its end (with a deadline), feeding `input` on standard input. */
-export async function garrison(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
+export async function garrison(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}) {
   const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], { env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -21,7 +21,7 @@ export async function garrison(args: string[], options: { env?: Record<string, s
   child.stdin.end(options.input ?? '');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const code = await withDeadline(exited, 30_000, `garrison ${args.join(' ')}`);
+    const code = await withDeadline(exited, options.timeoutMs ?? 30_000, `garrison ${args.join(' ')}`);
     return { code, stdout, stderr };
   } finally {
     child.kill('SIGKILL');

@@ -25,7 +25,7 @@ describe('one service per data dir', () => {
     const first = await serveProcess(flags, env, LISTEN_MS);
     let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
     try {
-      const second = await garrison(['serve', '--port', '0', ...flags], { env });
+      const second = await garrison(['serve', '--port', '0', ...flags], { env, timeoutMs: LISTEN_MS });
       assert.equal(second.code, 1, second.stdout + second.stderr);
       const said = second.stdout + second.stderr;
       assert.match(said, new RegExp(`data dir ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by garrison serve with pid ${first.process.pid} on host ${hostname()}`));
@@ -34,9 +34,9 @@ describe('one service per data dir', () => {
       assert.equal(login.status, 200, 'the first one serves on');
 
       // Only a second service is refused: the commands that work on the database run beside it.
-      const created = await garrison(['users', 'create', 'lockuser', ...flags]);
+      const created = await garrison(['users', 'create', 'lockuser', ...flags], { timeoutMs: LISTEN_MS });
       assert.equal(created.code, 0, created.stderr);
-      const listed = await garrison(['users', 'list', '--json', ...flags]);
+      const listed = await garrison(['users', 'list', '--json', ...flags], { timeoutMs: LISTEN_MS });
       assert.equal(listed.code, 0, listed.stderr);
       assert.ok((JSON.parse(listed.stdout) as { username: string }[]).some((u) => u.username === 'lockuser'));
 
@@ -66,7 +66,7 @@ describe('one service per data dir', () => {
     const first = await serveProcess(['--data-dir', dirs[0]!], env, LISTEN_MS);
     let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
     try {
-      const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]!], { env });
+      const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]!], { env, timeoutMs: LISTEN_MS });
       assert.equal(second.code, 1, second.stdout + second.stderr);
       const said = second.stdout + second.stderr;
       assert.match(said, /another instance is running with node id node-twice on this database \(it holds the lock garrison\.node\.\w+; database connection \d+ from [^;]+; started [^,]+, listening at http:\/\/[^)]+\)/);

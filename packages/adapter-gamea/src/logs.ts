@@ -59,19 +59,33 @@ export function parseLogLine(line: string): LogEntry | null {
 }
 
 /**
- * The lines of one log in order. A line without a time, after lines that had one, is the rest of the
- * entry above it (the lines of an error block, an XML fragment): it gets that entry's level and time.
- * Where no line has a time (timeStampFormat "none", the header block), every line stands alone.
+ * A line that begins with one of the game's level words (`Error: Object(23 : 706) not found`,
+ * `ErrorMessage: File …`, `Warning: Convex component …`), unindented: the game writes these without a
+ * time even in a log that has times (`ErrorMessage:` after `Application terminated intentionally`), and
+ * every line without one under timeStampFormat "none", so such a line is an entry of its own.
+ */
+const LEVEL_WORD = /^(?:error(?=\b|message\b)|warning\b|debug\b)/i;
+
+/**
+ * The lines of one log in order. A line with a time, or without one but beginning with a level word,
+ * starts an entry. A line without a time that does not is the rest of the entry above it (the lines of
+ * an error block, an XML fragment) and gets that entry's level and time: an indented line always, a
+ * plain line where the log has times. Where no line has a time (timeStampFormat "none", the header
+ * block), a plain line cannot be told from a new message, so it stands alone.
  */
 export function logReader(): LogLineReader {
   let entry: { level: LogLevel; at?: Date } | null = null;
+  let timedLog = false;
   return (raw) => {
-    const { message, timed, at } = stripTime(raw.replace(/\r$/, ''));
+    const { message, timed, at: ownTime } = stripTime(raw.replace(/\r$/, ''));
     if (!message.trim()) return null;
-    if (!timed && entry) return { level: entry.level, message, ...(entry.at ? { timestamp: entry.at } : {}) };
-    const level = levelOf(message);
-    if (timed) entry = { level, ...(at ? { at } : {}) };
-    return { level, message, ...(at ? { timestamp: at } : {}) };
+    const continues = !timed && entry !== null && !LEVEL_WORD.test(message) && (timedLog || /^\s/.test(message));
+    if (continues) return { level: entry!.level, message, ...(entry!.at ? { timestamp: entry!.at } : {}) };
+    timedLog ||= timed;
+    // An entry without a time of its own was written at or after the one above: it keeps that time, not the read time, so that it sorts where the game wrote it.
+    const at = timed ? ownTime : entry?.at;
+    entry = { level: levelOf(message), ...(at ? { at } : {}) };
+    return { level: entry.level, message, ...(at ? { timestamp: at } : {}) };
   };
 }
 

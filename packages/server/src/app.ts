@@ -8,6 +8,7 @@ import { loadAdapters } from './plugins/loader.js';
 import { AdapterRegistry } from './plugins/registry.js';
 import { SystemClock, type Clock } from './jobs/clock.js';
 import { Lifecycles } from './lifecycle/lifecycle.js';
+import { DataDirLock } from './db/data-dir-lock.js';
 import { compose, lifecycleParts } from './compose.js';
 import { listen } from './http/server.js';
 import type { HubStats } from './ws/hub.js';
@@ -43,23 +44,29 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const settings = resolveSettings(input);
   const logger = givenLogger ?? createLogger({ level: settings.logLevel, format: settings.logFormat });
   await prepareDataDir(settings.dataDir, logger);
-
-  const loaded = await loadAdapters({ plugins: settings.plugins, projectRoot });
-  for (const { definition, source } of loaded) logger.info({ game_type: definition.identity.game_type, source }, 'adapter loaded');
-  const adapters = new AdapterRegistry(loaded.map((l) => l.definition));
-
-  const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
+  // Before anything reads the data dir: a second service on it would adopt the first one's games.
+  const lock = DataDirLock.take(settings.dataDir);
   try {
-    checkClusterSettings(settings, db.dialect);
-    return await serve(settings, logger, adapters, db, clock);
+    const loaded = await loadAdapters({ plugins: settings.plugins, projectRoot });
+    for (const { definition, source } of loaded) logger.info({ game_type: definition.identity.game_type, source }, 'adapter loaded');
+    const adapters = new AdapterRegistry(loaded.map((l) => l.definition));
+
+    const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
+    try {
+      checkClusterSettings(settings, db.dialect);
+      return await serve(settings, logger, adapters, db, clock, lock);
+    } catch (err) {
+      await db.knex.destroy();
+      throw err;
+    }
   } catch (err) {
-    await db.knex.destroy();
+    lock.release();
     throw err;
   }
 }
 
 /** Everything after the database is open; a failure here leaves the caller to close the database. */
-async function serve(settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database, clock: Clock): Promise<RunningServer> {
+async function serve(settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database, clock: Clock, lock: DataDirLock): Promise<RunningServer> {
   await migrate(db, clock);
   logger.info({ database: db.safeUrl }, 'database ready');
   const nodeId = nodeIdOf(settings);
@@ -88,6 +95,7 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
       await lifecycles.stop();
       await db.knex.destroy();
       container.clearInstances();
+      lock.release();
       logger.info('stopped');
     })());
   return { url: front.url, host: settings.host, port: front.port, settings, logger, nodeId, close, webSocketStats: () => front.stats() };

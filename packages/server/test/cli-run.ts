@@ -11,7 +11,7 @@ export function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `garrison ARGS` to its end (with a deadline), feeding `input` on standard input. */
-export async function garrison(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
+export async function garrison(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}) {
   const child = spawn(process.execPath, [...process.execArgv, CLI, ...args], { env: cliEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -21,7 +21,7 @@ export async function garrison(args: string[], options: { env?: Record<string, s
   child.stdin.end(options.input ?? '');
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   try {
-    const code = await withDeadline(exited, 30_000, `garrison ${args.join(' ')}`);
+    const code = await withDeadline(exited, options.timeoutMs ?? 30_000, `garrison ${args.join(' ')}`);
     return { code, stdout, stderr };
   } finally {
     child.kill('SIGKILL');
@@ -33,10 +33,10 @@ export const listeningUrl = (service: TestProcess, what: string, timeoutMs = 30_
   waitFor(() => service.stdout.map((l) => /listening on (http:\/\/[^\s"]+)/.exec(l)?.[1]).find(Boolean), { timeoutMs, what });
 
 /** `garrison serve` as its own process, once it listens: its URL, and the process to stop. */
-export async function serveProcess(args: string[], env: Record<string, string> = {}): Promise<{ url: string; process: TestProcess }> {
+export async function serveProcess(args: string[], env: Record<string, string> = {}, listenTimeoutMs = 30_000): Promise<{ url: string; process: TestProcess }> {
   const process_ = startProcess(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', ...args], { env: cliEnv(env) });
   try {
-    const url = await listeningUrl(process_, 'garrison serve to listen');
+    const url = await listeningUrl(process_, 'garrison serve to listen', listenTimeoutMs);
     return { url, process: process_ };
   } catch (err) {
     await process_.kill();

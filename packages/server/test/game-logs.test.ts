@@ -21,7 +21,8 @@ async function rptOf(pid: number): Promise<string> {
 }
 
 // RPT text as real servers write it: error blocks with indented lines, levels in the middle of a line,
-// untimestamped continuations (the rest of an error, XML), 1-digit hours padded with a space, UTF-8.
+// untimestamped continuations (the rest of an error, XML), lines the game writes without a time that
+// start an entry of their own (a level word first), 1-digit hours padded with a space, UTF-8.
 const SHORT_FORMS = [
   ' 3:45:43 Mission rpt-a read from bank.',
   ' 3:45:44 Error in expression <if (_rptA > 0) then {>',
@@ -36,9 +37,14 @@ const SHORT_FORMS = [
   '17:24:02   Error Zero divisor rpt-b',
   'File \\x\\cba\\addons\\xeh\\fnc_init.sqf [rpt-b]..., line 3',
   '<?xml version="1.0"?><config rpt-b="1"><entry name="x"/></config>',
+  'Error: Object(23 : 706) not found rpt-b',
+  'Warning: Convex component 12 not found in rpt-b.p3d:0',
+  '  indented under the warning rpt-b',
+  '17:24:03 Application terminated intentionally rpt-b',
+  "ErrorMessage: File mpmissions\\__cur_mp.Altis\\description.ext, line 61: rpt-b '/CfgRemoteExec/': Missing '}'",
   '17:24:03 Игрок rpt-c: привет 👋 — 作弊者 — naïve café  ',
 ];
-const SHORT_LEVELS = ['info', 'error', 'error', 'error', 'info', 'warning', 'error', 'warning', 'error', 'error', 'error', 'error', 'error', 'info'];
+const SHORT_LEVELS = ['info', 'error', 'error', 'error', 'info', 'warning', 'error', 'warning', 'error', 'error', 'error', 'error', 'error', 'error', 'warning', 'warning', 'info', 'error', 'info'];
 /** The text after the time: what is stored as the message. */
 const afterTime = (line: string) => line.replace(/^ ?\d{1,2}:\d{2}:\d{2} /, '').replace(/^\d{4}\/\d{2}\/\d{2}, +\d{1,2}:\d{2}:\d{2} /, '');
 
@@ -111,14 +117,19 @@ describe('game logs in the forms real servers write them', () => {
     assert.ok(Math.abs(Date.parse(own.timestamp) - Date.now()) < 120_000, `the game's time, now: ${own.timestamp}`);
     assert.equal(new Date(own.timestamp).getMilliseconds(), 0, 'to the second, as the game writes it');
 
-    await appendFile(s.rpt, '2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of rpt-full\n2021/09/29, 11:11:20 Warning: rpt-full done\n');
+    await appendFile(s.rpt, '2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of rpt-full\n2021/09/29, 11:11:20 Application terminated intentionally rpt-full\r\nErrorMessage: rpt-full Missing \'}\'\r\n2021/09/29, 11:11:20 Warning: rpt-full done\n');
     const later = await storedUntil(s.id, 'Warning: rpt-full done');
     const at = (message: string) => later.find((l) => l.message === message)!;
     assert.equal(at('Error in expression <rpt-full>').timestamp, new Date(2021, 8, 29, 11, 11, 19).toISOString());
     assert.equal(at('rest of rpt-full').timestamp, new Date(2021, 8, 29, 11, 11, 19).toISOString(), 'a continuation is of its entry');
     assert.equal(at('rest of rpt-full').level, 'error');
+    assert.deepEqual(
+      { ...at("ErrorMessage: rpt-full Missing '}'"), id: 0 },
+      { id: 0, level: 'error', message: "ErrorMessage: rpt-full Missing '}'", timestamp: new Date(2021, 8, 29, 11, 11, 20).toISOString() },
+      'an entry of its own, at the time of the line above',
+    );
     assert.equal(at('Warning: rpt-full done').timestamp, new Date(2021, 8, 29, 11, 11, 20).toISOString());
-    assert.equal((await logs(s.id, `&since=${encodeURIComponent(new Date(2021, 8, 29, 11, 11, 20).toISOString())}&search=rpt-full`)).total, 1);
+    assert.equal((await logs(s.id, `&since=${encodeURIComponent(new Date(2021, 8, 29, 11, 11, 20).toISOString())}&search=rpt-full`)).total, 3);
     await ws.next((m) => m.type === 'log' && m.data.message === 'Warning: rpt-full done', 'the last line sent live');
     const sent = live(ws, 'rest of rpt-full');
     assert.equal(sent.length, 1);
@@ -130,12 +141,23 @@ describe('game logs in the forms real servers write them', () => {
     const s = await game('none');
     const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     await storedUntil(s.id, 'Dedicated host created.');
-    const header = ['=====================================================================', 'Exe timestamp: 2021/09/29 10:00:00', 'Warning: rpt-none stands alone', 'rpt-none after it, info'];
-    await appendFile(s.rpt, header.map((l) => `${l}\n`).join(''));
-    const stored = await storedUntil(s.id, 'rpt-none after it, info');
-    assert.deepEqual(header.map((m) => stored.find((l) => l.message === m)?.level), ['info', 'info', 'warning', 'info']);
+    const header = [
+      '=====================================================================',
+      'Exe timestamp: 2021/09/29 10:00:00',
+      'Warning: rpt-none stands alone',
+      'rpt-none after it, info',
+      'Error: Object(23 : 706) not found rpt-none',
+      '  <texture name="rpt-none"/>',
+      'Warning: Convex component 12 not found in rpt-none.p3d:0',
+      "ErrorMessage: File description.ext, line 61: rpt-none Missing '}'",
+      'rpt-none the last, info',
+    ];
+    await appendFile(s.rpt, header.map((l) => `${l}\r\n`).join(''));
+    const levels = ['info', 'info', 'warning', 'info', 'error', 'error', 'warning', 'error', 'info'];
+    const stored = await storedUntil(s.id, header.at(-1)!);
+    assert.deepEqual(header.map((m) => stored.find((l) => l.message === m)?.level), levels);
     await ws.next((m) => m.type === 'log' && m.data.message === header.at(-1), 'the last line sent live');
-    assert.deepEqual(header.map((m) => live(ws, m).map((e) => e.data.level)), [['info'], ['info'], ['warning'], ['info']], 'sent live once each');
+    assert.deepEqual(header.map((m) => live(ws, m).map((e) => e.data.level)), levels.map((l) => [l]), 'sent live once each');
     ws.close();
 
     // The server dies right after writing why: what it wrote last is read before letting go.

@@ -6,6 +6,7 @@ import { SystemClock } from '../jobs/clock.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
 import { SettingError } from '../settings.js';
+import { DataDirInUseError } from '../db/data-dir-lock.js';
 
 /** Runs the service until SIGTERM or SIGINT, then stops as decisions.md says: games keep running. */
 export async function serve(settings: Settings): Promise<void> {
@@ -51,6 +52,7 @@ export async function serve(settings: Settings): Promise<void> {
 
 function reportStartFailure(err: unknown, settings: Settings, logger: Logger): void {
   if (err instanceof PluginLoadError) logger.fatal({ phase: err.phase, source: err.source, hint: err.hint }, err.message);
+  else if (err instanceof DataDirInUseError) logger.fatal({ data_dir: err.dataDir, holder: err.holder }, err.message);
   else if (err instanceof DatabaseUnavailableError || err instanceof SettingError) logger.fatal(err.message);
   else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
   else logger.fatal({ err }, 'start-up failed');

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { SettingError } from '../settings.js';
 
 /**
- * One process per node id in a cluster: a named lock of the database, held by a connection of its own
+ * One process per node id on a MySQL/MariaDB database (in a cluster or not): a named lock of the database, held by a connection of its own
  * for as long as the process lives. The database lets it go the moment that connection ends, a SIGKILL
  * included, so a node that died can start again at once while a second live one is refused.
  */
@@ -22,8 +22,9 @@ export class NodeLock {
     const name = `garrison.node.${createHash('sha256').update(`${config.database}/${nodeId}`).digest('hex').slice(0, 40)}`;
     const [rows] = (await connection.query('SELECT GET_LOCK(?, 0) AS got', [name])) as unknown as [{ got: number | null }[]];
     if (rows[0]?.got !== 1) {
+      const holder = await describeHolder(connection, knex, name, nodeId).catch(() => `it holds the lock ${name}`);
       await connection.end().catch(() => {});
-      throw new SettingError(`another instance is running with node id ${nodeId} on this database (it holds the lock ${name}): give each instance its own GARRISON_NODE_ID`);
+      throw new SettingError(`another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`);
     }
     return new NodeLock(connection, name);
   }
@@ -42,4 +43,22 @@ export class NodeLock {
     await this.connection.query('SELECT RELEASE_LOCK(?)', [this.name]).catch(() => {});
     await this.connection.end().catch(() => {});
   }
+}
+
+/**
+ * Which process holds a node's lock, as far as the database can say: the connection holding it and
+ * where from, and what that node wrote in its row when it started (its start time and address).
+ */
+async function describeHolder(connection: Connection, knex: Knex, name: string, nodeId: string): Promise<string> {
+  const [held] = (await connection.query('SELECT IS_USED_LOCK(?) AS id', [name])) as unknown as [{ id: number | null }[]];
+  const id = held[0]?.id;
+  const parts = [`it holds the lock ${name}`];
+  if (id != null) {
+    // Without the PROCESS privilege only the user's own connections are listed: the peers' usually are.
+    const [hosts] = (await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = ?', [id])) as unknown as [{ host: string }[]];
+    parts.push(`database connection ${id}${hosts[0] ? ` from ${hosts[0].host}` : ''}`);
+  }
+  const row = (await knex('nodes').where({ id: nodeId }).first('started_at', 'url')) as { started_at: string; url: string } | undefined;
+  if (row) parts.push(`started ${row.started_at}${row.url ? `, listening at ${row.url}` : ''}`);
+  return parts.join('; ');
 }

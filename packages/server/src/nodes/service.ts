@@ -30,7 +30,7 @@ export interface Owner {
 /**
  * The instances of a cluster (for a single instance, itself): each says it is alive every few seconds
  * by writing the database's clock into its row; a node whose last word is older than the offline
- * limit is offline, whatever the hosts' own clocks say. A node id is one process's: in a cluster the
+ * limit is offline, whatever the hosts' own clocks say. A node id is one process's: on MySQL/MariaDB the
  * database's named lock keeps a second one from starting.
  */
 @injectable()
@@ -60,7 +60,8 @@ export class NodeService implements Lifecycle {
   }
 
   async start(): Promise<void> {
-    if (isCluster(this.settings)) this.lock = await NodeLock.take(this.db.knex, this.nodeId);
+    // A node id is one process's wherever the database is shared; on SQLite the data dir's lock is that one.
+    if (this.db.dialect === 'mysql') this.lock = await NodeLock.take(this.db.knex, this.nodeId);
     await this.register();
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');

@@ -32,6 +32,7 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
     container.register(TOKENS.Logger, { useValue: logger });
     container.register(TOKENS.Repositories, { useValue: bindRepositories(db.knex) });
     container.register(TOKENS.Clock, { useValue: new SystemClock() });
+    container.register(TOKENS.Database, { useValue: db });
     return await run({ settings, logger, db, container });
   } finally {
     await db.knex.destroy();

@@ -1,4 +1,4 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar';
 import { waitFor } from '@garrison/testkit';
-import { expectError, withDatabase, type Harness } from './helpers.js';
+import { expectError, startHarness, withDatabase, type Harness } from './helpers.js';
 import { FAST_SUPERVISION, createGameServer, gameService } from './games.js';
 
 const PROFILE = 'server';
@@ -223,5 +223,26 @@ describe("a backup's archive and the game's passwords", () => {
       { backup_id: backup.id, locked: false, actor: 'admin' },
       { backup_id: backup.id, note: null, actor: 'admin' },
     ]);
+  });
+});
+
+describe('archives written by an earlier version', () => {
+  let h: Harness;
+  let root: string;
+  before(async () => {
+    root = await mkdtemp(join(tmpdir(), 'garrison-old-backups-'));
+    await mkdir(join(root, '7'), { mode: 0o755 });
+    await chmod(join(root, '7'), 0o755);
+    await writeFile(join(root, '7', 'backup-2026-01-01.tar.gz'), 'an archive', { mode: 0o644 });
+    h = await startHarness({ backupDir: root });
+  });
+  after(async () => {
+    await h?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('are made 0600 in 0700 folders when the service starts', async () => {
+    assert.equal((await stat(join(root, '7'))).mode & 0o777, 0o700);
+    assert.equal((await stat(join(root, '7', 'backup-2026-01-01.tar.gz'))).mode & 0o777, 0o600);
   });
 });

@@ -110,6 +110,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   { key: 'backupDir', env: 'GARRISON_BACKUP_DIR', shownDefault: '<data dir>/backups', meaning: 'where server backups are written, one folder per server', parse: text },
   { key: 'dbBackupKeep', env: 'GARRISON_DB_BACKUP_KEEP', meaning: "daily copies of Garrison's own SQLite database kept in <backup dir>/garrison-db; 0 turns them off", parse: integer(0) },
+  { key: 'restoreMaxBytes', env: 'GARRISON_RESTORE_MAX_BYTES', meaning: 'a restore refuses (400) an archive whose files add up to more than this (16 GiB), or to more than the free space where they go', parse: integer(1) },
+  { key: 'restoreMaxFiles', env: 'GARRISON_RESTORE_MAX_FILES', meaning: 'a restore refuses (400) an archive holding more entries (files, folders, links) than this', parse: integer(1) },
   { key: 'schedulePollMs', env: 'GARRISON_SCHEDULE_POLL_MS', meaning: 'how often due schedule runs are looked for', parse: integer(100) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },

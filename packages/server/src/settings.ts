@@ -42,6 +42,9 @@ export interface Settings {
   scheduleTimezone: string;
   backupDir: string | null;
   dbBackupKeep: number;
+  /** A restore refuses an archive that expands past this many bytes, or holds more entries than `restoreMaxFiles` (a bomb fills no disk). */
+  restoreMaxBytes: number;
+  restoreMaxFiles: number;
   schedulePollMs: number;
   /** How often timed bans are checked for expiry (decisions: gone within 60 s of `expires_at`). */
   banExpiryCheckMs: number;
@@ -103,6 +106,9 @@ const DEFAULTS: Settings = {
   scheduleTimezone: 'UTC',
   backupDir: null,
   dbBackupKeep: 7,
+  // A profile and its config are a few MiB; missions (a backup may hold them) are the bulk.
+  restoreMaxBytes: 16 * 1024 ** 3,
+  restoreMaxFiles: 100_000,
   schedulePollMs: 1_000,
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,

@@ -28,7 +28,7 @@ export const AuditEventType = Type.Union(
     'running', 'start_failed', 'crashed', 'auto_restart', 'adopted', 'lost', 'stop_timeout',
     'headless_crashed', 'headless_restarted', 'headless_gave_up',
     'schedule_created', 'schedule_updated', 'schedule_deleted', 'schedule_disabled', 'schedule_run',
-    'backup_started', 'backup_failed', 'backup_deleted', 'backup_restored',
+    'backup_started', 'backup_failed', 'backup_updated', 'backup_deleted', 'backup_restored',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { Secret, TOTP } from 'otpauth';
 import { ApiError } from '@garrison/core';
@@ -8,6 +8,7 @@ import type { Repositories } from '../db/repositories/index.js';
 import type { TwoFactorRow } from '../db/repositories/two-factor.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { loadOrCreateSecret } from './tokens.js';
+import { Sealer } from './sealing.js';
 import type { Principal } from './principal.js';
 
 /** What checking a user's second factor needs of their record. */
@@ -32,14 +33,14 @@ function recoveryCode(): string {
  */
 @injectable()
 export class TwoFactorService {
-  private readonly key: Buffer;
+  private readonly sealer: Sealer;
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {
-    this.key = Buffer.from(hkdfSync('sha256', loadOrCreateSecret(settings), 'garrison', 'totp-secret', 32));
+    this.sealer = new Sealer(loadOrCreateSecret(settings), 'totp-secret');
   }
 
   /** The caller as they may act: one who must enrol before doing anything else is marked so. */
@@ -56,7 +57,7 @@ export class TwoFactorService {
     const row = await this.row(userId);
     if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on: turn it off first to enrol again');
     const secret = new Secret({ size: 20 });
-    await this.repos.twoFactor.setPending(userId, this.encrypt(secret.base32));
+    await this.repos.twoFactor.setPending(userId, this.sealer.seal(secret.base32));
     return { otpauth_url: totpOf(secret, row.username).toString(), secret: secret.base32 };
   }
 
@@ -64,7 +65,7 @@ export class TwoFactorService {
     const row = await this.row(userId);
     if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on');
     if (!row.totp_pending) throw new ApiError('CONFLICT', 'start with POST /auth/2fa/setup');
-    const step = this.stepOf(this.decrypt(row.totp_pending), row.username, code.trim());
+    const step = this.stepOf(this.sealer.open(row.totp_pending), row.username, code.trim());
     if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     await this.repos.twoFactor.enable(userId, row.totp_pending, step, codes.map(digestOf));
@@ -88,7 +89,7 @@ export class TwoFactorService {
   async verify(row: SecondFactorOf, code: string): Promise<boolean> {
     if (!row.totp_secret) return false;
     if (/^\d{6}$/.test(code.trim())) {
-      const step = this.stepOf(this.decrypt(row.totp_secret), row.username, code.trim());
+      const step = this.stepOf(this.sealer.open(row.totp_secret), row.username, code.trim());
       return step !== null && (await this.repos.twoFactor.takeStep(row.id, step));
     }
     return this.repos.twoFactor.useRecoveryCode(row.id, digestOf(code), isoNow(this.clock));
@@ -108,19 +109,5 @@ export class TwoFactorService {
     const now = this.clock.now();
     const delta = totpOf(Secret.fromBase32(base32), label).validate({ token: code, timestamp: now, window: 1 });
     return delta === null ? null : TOTP.counter({ period: PERIOD, timestamp: now }) + delta;
-  }
-
-  private encrypt(text: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const data = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
-  }
-
-  private decrypt(stored: string): string {
-    const [, iv, tag, data] = stored.split(':');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv!, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag!, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(data!, 'base64')), decipher.final()]).toString('utf8');
   }
 }

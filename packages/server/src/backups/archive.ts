@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, statfs } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix, relative } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -86,8 +86,9 @@ export async function writeArchive(parts: ArchivePart[], manifestFile: string, t
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
   const digest = new Digest(onProgress);
   try {
-    await mkdir(dirname(target), { recursive: true });
-    await pipeline(pack, digest, createWriteStream(temp, { flags: 'wx', flush: true }), { signal });
+    // Owner only: the archive holds the rendered config files, with the game's passwords as the game reads them.
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await pipeline(pack, digest, createWriteStream(temp, { flags: 'wx', flush: true, mode: 0o600 }), { signal });
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true });
@@ -102,22 +103,81 @@ export async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** The entry types a restore writes; devices, FIFOs and the like are refused, not skipped. */
+const WRITTEN = new Set(['File', 'OldFile', 'ContiguousFile', 'Directory', 'SymbolicLink', 'Link']);
+/** The manifest is read whole into memory: far larger than any a backup writes is refused. */
+const MANIFEST_MAX_BYTES = 16 * 1024 * 1024;
+
+export interface RestoreLimits {
+  maxBytes: number;
+  maxFiles: number;
+}
+
+/**
+ * Reads the archive's headers (nothing written) and refuses it when it would expand past the limits or the
+ * free space of `freeSpaceOf`, or holds an entry of a type a restore does not write. Stops reading at the
+ * first entry past a limit: a bomb is not expanded to find out how big it is.
+ */
+export async function checkArchive(file: string, limits: RestoreLimits, freeSpaceOf: string[]): Promise<void> {
+  let files = 0;
+  let bytes = 0;
+  let refused: string | null = null;
+  const parser = new tar.Parser({
+    strict: true,
+    onReadEntry: (entry) => {
+      files += 1;
+      bytes += entry.size ?? 0;
+      if (files > limits.maxFiles) refused ??= `it holds more than ${limits.maxFiles} entries (GARRISON_RESTORE_MAX_FILES)`;
+      else if (bytes > limits.maxBytes) refused ??= `its files add up to more than ${limits.maxBytes} bytes (GARRISON_RESTORE_MAX_BYTES)`;
+      else if (!WRITTEN.has(entry.type)) refused ??= `it holds ${entry.path}, of type ${entry.type}, which a restore does not write`;
+      else if (entry.path === 'manifest.json' && (entry.size ?? 0) > MANIFEST_MAX_BYTES) refused ??= `its manifest is over ${MANIFEST_MAX_BYTES} bytes`;
+      entry.resume();
+    },
+  });
+  const ended = new Promise<void>((resolve, reject) => {
+    parser.on('end', resolve);
+    parser.on('close', resolve);
+    parser.on('error', reject);
+  });
+  for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
+    if (refused) break;
+    parser.write(chunk as Buffer);
+  }
+  if (!refused) {
+    parser.end();
+    await ended;
+  }
+  if (refused) throw new Error(refused);
+  for (const folder of freeSpaceOf) {
+    const fs = await statfs(folder).catch(() => null);
+    if (fs && bytes > fs.bavail * fs.bsize) throw new Error(`its files add up to ${bytes} bytes, more than the ${fs.bavail * fs.bsize} free where they go (${folder})`);
+  }
+}
+
 /**
  * Extracts part `name` of the archive into `into` (a new folder beside where it will go). node-tar refuses
  * absolute paths and `..`; a link that would point out of the part is refused here: the restore fails.
+ * Files get the service's user as owner and lose setuid, setgid and sticky bits, whatever the archive says
+ * (a backup never holds them; a crafted archive would plant a program that runs as someone else).
  */
 export async function extractPart(file: string, name: string, into: string): Promise<void> {
   await mkdir(into, { recursive: true });
   const refused: string[] = [];
+  const unwritten: string[] = [];
   await tar.x({
     file,
     cwd: into,
     strict: true,
     strip: 1,
+    preserveOwner: false,
     filter: (path, entry) => {
       if (!path.startsWith(`${name}/`) || path === `${name}/`) return false;
       const type = (entry as { type?: string }).type;
       const link = (entry as { linkpath?: string }).linkpath;
+      if (!type || !WRITTEN.has(type)) {
+        unwritten.push(`${path} (${type ?? 'no type'})`);
+        return false;
+      }
       if ((type === 'SymbolicLink' || type === 'Link') && link) {
         const from = type === 'Link' ? '' : posix.dirname(path.slice(name.length + 1));
         const target = posix.normalize(posix.join(from, link));
@@ -126,10 +186,13 @@ export async function extractPart(file: string, name: string, into: string): Pro
           return false;
         }
       }
+      const read = entry as { mode?: number };
+      if (typeof read.mode === 'number') read.mode &= 0o777;
       return true;
     },
   });
   if (refused.length) throw new Error(`the archive holds links that point out of ${name}: ${refused.slice(0, 3).join(', ')}`);
+  if (unwritten.length) throw new Error(`the archive holds entries a restore does not write: ${unwritten.slice(0, 3).join(', ')}`);
 }
 
 /** One file of the archive (by its path there), as text, or null when it holds none. */

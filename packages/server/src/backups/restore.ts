@@ -4,15 +4,19 @@ import { inject, injectable } from 'tsyringe';
 import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Clock } from '../jobs/clock.js';
+import type { Settings } from '../settings.js';
+import type { Logger } from 'pino';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { ConfigService } from '../config/service.js';
 import { AuditService } from '../audit/service.js';
 import { BackupService } from './service.js';
-import { entriesOf, extractFile, extractPart, sha256Of } from './archive.js';
+import { checkArchive, entriesOf, extractFile, extractPart, sha256Of } from './archive.js';
+import { unsealedConfig } from './secrets.js';
 
 interface Manifest {
   config_sections: Record<string, Record<string, unknown>>;
+  sealed_secrets?: unknown;
   parts: { name: string; path: string }[];
 }
 interface Swap {
@@ -24,12 +28,16 @@ interface Swap {
  * Puts a backup back, on a stopped server only (under its lock, so no start races it): the archive's
  * checksum first, then each part extracted beside where it goes and swapped in entry by entry by
  * renames; its config sections written back (each a new version). Whatever fails on the way, what was
- * swapped is swapped back: a failed restore leaves the server as it was.
+ * swapped is swapped back: a failed restore leaves the server as it was. Before anything is written, the
+ * archive's headers are read: too many entries, too many bytes (settings), or an entry of a type a
+ * restore does not write refuse it.
  */
 @injectable()
 export class BackupRestore {
   constructor(
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
     @inject(ConfigService) private readonly config: ConfigService,
@@ -52,9 +60,16 @@ export class BackupRestore {
       const parts = await this.backups.partsOf(server);
       const work = `.restore-${backupId}-${this.clock.now().toString(36)}`;
       const swaps: Swap[] = [];
+      let warning: string | null = null;
       try {
+        const limits = { maxBytes: this.settings.restoreMaxBytes, maxFiles: this.settings.restoreMaxFiles };
+        await checkArchive(file, limits, [this.backups.dirOf(serverId), ...parts.map((p) => dirname(p.root))]).catch((err: Error) => {
+          throw new ApiError('VALIDATION_ERROR', `backup ${backupId} was not restored, and nothing was changed: ${err.message}`);
+        });
         const manifest = await this.readManifest(file, join(this.backups.dirOf(serverId), work));
-        const sections = this.checkedSections(adapter.capabilities.config_generator?.sections ?? {}, manifest.config_sections);
+        const unsealed = unsealedConfig(this.settings, manifest, await this.config.effectiveConfig(server));
+        warning = unsealed.warning;
+        const sections = this.checkedSections(adapter.capabilities.config_generator?.sections ?? {}, unsealed.sections);
         for (const part of parts.filter((p) => manifest.parts.some((m) => m.name === p.name))) {
           const into = join(dirname(part.root), `${work}-${basename(part.root)}`);
           await extractPart(file, part.name, into);
@@ -69,8 +84,9 @@ export class BackupRestore {
       } finally {
         await this.cleanUp(parts, work, serverId);
       }
-      void this.audit.record(serverId, 'backup_restored', actor, { backup_id: backupId });
-      return { message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}` };
+      void this.audit.record(serverId, 'backup_restored', actor, { backup_id: backupId, ...(warning ? { passwords: 'kept' } : {}) });
+      if (warning) this.logger.warn({ serverId, backupId }, `backup restored: ${warning}`);
+      return { message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}${warning ? `, except that ${warning}` : ''}` };
     });
   }
 

@@ -14,7 +14,7 @@ export function backupRoutes(routes: RouteTable, backups: BackupService, restore
     ctx.length = archive.size;
     return archive.stream() as unknown as string; // streamed by Koa, never read whole into memory
   });
-  routes.implement(endpoints.updateBackup, async ({ params, body }) => backups.update(params.server_id, params.backup_id, body));
+  routes.implement(endpoints.updateBackup, async ({ params, body, actor }) => backups.update(params.server_id, params.backup_id, body ?? {}, actor));
   routes.implement(endpoints.restoreBackup, async ({ params, actor }) => restore.restore(params.server_id, params.backup_id, actor));
   routes.implement(endpoints.deleteBackup, async ({ params, actor }) => {
     await backups.delete(params.server_id, params.backup_id, actor);

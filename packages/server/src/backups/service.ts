@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
@@ -19,6 +19,7 @@ import { maskSections } from '../config/masking.js';
 import { AuditService } from '../audit/service.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { choose, writeArchive } from './archive.js';
+import { sealedConfig } from './secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
@@ -82,6 +83,21 @@ export class BackupService implements Lifecycle {
       await this.repos.backups.update(row.id, { status: 'failed', error: 'the service stopped while it was written', finished_at: isoNow(this.clock) });
       await this.removeTemp(row.server_id);
     }
+    await this.tightenModes();
+  }
+
+  /**
+   * Archives written before they were made 0600 in 0700 folders are made so: they hold the rendered config
+   * files with the game's passwords. The backup root itself is left as it is when the deployer chose it.
+   */
+  private async tightenModes(): Promise<void> {
+    const root = backupRoot(this.settings);
+    for (const name of await readdir(root).catch(() => [] as string[])) {
+      if (!/^\d+$/.test(name)) continue;
+      const dir = join(root, name);
+      await chmod(dir, 0o700).catch(() => undefined);
+      for (const file of await readdir(dir).catch(() => [] as string[])) if (file.endsWith('.tar.gz')) await chmod(join(dir, file), 0o600).catch(() => undefined);
+    }
   }
 
   async stop(): Promise<void> {
@@ -138,7 +154,7 @@ export class BackupService implements Lifecycle {
       const excluded = server.backup_exclude ?? [];
       const parts = await choose(declared.filter((p) => !p.missions || withMissions).map((p) => ({ ...p, exclude: [...(p.exclude ?? []), ...excluded] })));
       const { manifest, shown } = await this.manifest(serverId, parts.map((p) => ({ name: p.name, path: p.root })));
-      await mkdir(this.dirOf(serverId), { recursive: true });
+      await mkdir(this.dirOf(serverId), { recursive: true, mode: 0o700 });
       await writeFile(manifestFile, JSON.stringify(manifest, null, 2), { mode: 0o600 });
       const result = await writeArchive(parts, manifestFile, join(this.dirOf(serverId), file), progress, signal);
       shown.parts = parts.map((p) => ({ name: p.name, path: p.root, files: result.files[p.name] ?? 0 }));
@@ -160,7 +176,7 @@ export class BackupService implements Lifecycle {
     return toBackup((await this.repos.backups.find(serverId, id))!);
   }
 
-  /** The manifest in the archive (with the secrets, for a restore), and as shown (masked). */
+  /** The manifest in the archive (the secrets masked, and sealed for a restore: secrets.ts), and as shown (masked). */
   private async manifest(serverId: number, parts: { name: string; path: string }[]) {
     const server = await this.servers.row(serverId);
     const adapter = await this.servers.adapterOf(serverId);
@@ -180,7 +196,7 @@ export class BackupService implements Lifecycle {
       mods,
       parts: parts.map((p) => ({ ...p, files: 0 })),
     };
-    return { manifest: { ...base, config_sections: sections }, shown: { ...base, config_sections: maskSections(schemas, sections) } };
+    return { manifest: { ...base, ...sealedConfig(this.settings, schemas, sections) }, shown: { ...base, config_sections: maskSections(schemas, sections) } };
   }
 
   /** Automatic backups past the server's `backup_keep` go, oldest first; locked and manual ones never. */
@@ -192,9 +208,16 @@ export class BackupService implements Lifecycle {
     }
   }
 
-  async update(serverId: number, id: number, patch: { locked?: boolean; note?: string | null }): Promise<Backup> {
-    await this.row(serverId, id);
-    await this.repos.backups.update(id, { ...(patch.locked !== undefined ? { locked: patch.locked } : {}), ...(patch.note !== undefined ? { note: patch.note } : {}) });
+  /** Locks, unlocks or notes a backup; a body that changes nothing answers the backup as it is (no entry). */
+  async update(serverId: number, id: number, patch: { locked?: boolean; note?: string | null }, actor: Actor): Promise<Backup> {
+    const row = await this.row(serverId, id);
+    const changes = {
+      ...(patch.locked !== undefined && patch.locked !== Boolean(row.locked) ? { locked: patch.locked } : {}),
+      ...(patch.note !== undefined && patch.note !== row.note ? { note: patch.note } : {}),
+    };
+    if (!Object.keys(changes).length) return toBackup(row);
+    await this.repos.backups.update(id, changes);
+    await this.audit.record(serverId, 'backup_updated', actor, { backup_id: id, ...changes });
     return toBackup(await this.row(serverId, id));
   }
 

@@ -24,6 +24,7 @@ const byAuditType: Partial<Record<AuditEvent['event_type'], string[]>> = {
   schedule_run: ['schedules:', 'schedule-runs:'],
   backup_started: ['backups:'],
   backup_failed: ['backups:'],
+  backup_updated: ['backups:'],
   backup_deleted: ['backups:'],
   backup_restored: ['backups:', 'config:', 'preview:', 'bans:'],
 };

@@ -9,7 +9,7 @@ import { startHarness, type Harness } from './helpers.js';
 import { CLI, cliEnv, listeningUrl } from './cli-run.js';
 import { FAST_SUPERVISION, createGameServer, isAlive, killGames, statusBecomes, type FakeInstall } from './games.js';
 
-const SLOW = { timeout: 120_000 };
+const SLOW = { timeout: 240_000 };
 /** Low enough to exhaust quickly, high enough for the service to start. */
 const FILE_LIMIT = 200;
 const PROC = fileURLToPath(new URL('../src/processes/proc.ts', import.meta.url));
@@ -64,9 +64,8 @@ describe('a connection flood never orphans a running game', () => {
       env: cliEnv({ GARRISON_MAX_CONNECTIONS_PER_ADDRESS: '0', GARRISON_STOP_TIMEOUT_MS: '3000', GARRISON_LOG_FORMAT: 'json' }),
     });
     services.push(service);
-    const url = await listeningUrl(service, 'the service under a low file limit to listen');
+    const url = await listeningUrl(service, 'the service under a low file limit to listen', 90_000);
     const api = apiClient(url);
-    assert.ok(service.stdout.some((l) => l.includes('"open_files_limit":200')), 'it logs its open-file limit');
     const adopted = (await api('GET', `/servers/${s.id}`, { token: first.adminToken })).body.data;
     assert.equal(adopted.status, 'running');
     assert.equal(adopted.pid, pid);
@@ -87,13 +86,17 @@ describe('a connection flood never orphans a running game', () => {
     const killed = await api('POST', `/servers/${s.id}/kill`, { token: first.adminToken });
     assert.equal(killed.status, 200, JSON.stringify(killed.body));
     await waitFor(() => !isAlive(pid), { timeoutMs: 15_000, what: 'the game to be gone' });
+    assert.ok(service.stdout.some((l) => l.includes(`"open_files_limit":${FILE_LIMIT}`)), 'it logs its open-file limit');
   });
 
   it('tells a process it cannot look at for want of descriptors as unknown, never gone', SLOW, async () => {
     // A process of its own, under a low limit: it uses its descriptors up, then looks at a running pid and a gone one.
     const script = `
       import { openSync } from 'node:fs';
-      const { liveness, processStartTime } = await import(${JSON.stringify(PROC)});
+      const proc = await import(${JSON.stringify(PROC)});
+      const { processStartTime } = proc;
+      // Before there was a third answer, the look was a yes or no: the same question asked of it.
+      const liveness = proc.liveness ?? ((pid, startTime) => (proc.isSameProcess(pid, startTime) ? 'running' : 'gone'));
       const running = Number(process.argv.at(-2)), gone = Number(process.argv.at(-1));
       const started = processStartTime(running);
       const held = [];
@@ -116,7 +119,7 @@ describe('a connection flood never orphans a running game', () => {
       const result = JSON.parse(out);
       assert.ok(result.held > 0 && result.started, out);
       assert.equal(result.running, 'unknown', out);
-      assert.match(result.why[0], /EMFILE/);
+      assert.match(result.why[0] ?? '', /EMFILE/);
       assert.equal(result.gone, 'gone', 'a pid the kernel says is gone is gone, descriptors or not');
     } finally {
       sleeper.kill('SIGKILL');

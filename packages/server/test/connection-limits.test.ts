@@ -96,6 +96,12 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     slow.socket.write('GET /api/system/health HTTP/1.1\r\nHo');
     await slow.closedWithin(15_000, 'the slow headers to be cut off');
     assert.equal(slow.status(), 408, slow.text);
+
+    // A kept-alive connection idle between requests is the keep-alive time-out's (65 s), not the headers'.
+    const kept = await open(h.url);
+    assert.equal(await kept.get('/api/system/health'), 200);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.equal(await kept.get('/api/system/health'), 200);
   });
 
   it('answers 429 on a connection past the cap of its address, HTTP and WebSocket, and takes one again once a connection closes', async () => {

@@ -10,6 +10,7 @@ import { rawAnswer } from '../http/protocol-errors.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Settings } from '../settings.js';
 import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
+import { WebSocketCap } from './cap.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
 export const SEND_BUFFER_LIMIT = 1024 * 1024;
@@ -64,9 +65,7 @@ class Refused extends Error {
 export class WebSocketHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   private readonly clients = new Set<Client>();
-  /** Open sockets per holder (see Client.holder); the holders at their cap were warned of once. */
-  private readonly held = new Map<string, number>();
-  private readonly warnedAtCap = new Set<string>();
+  private readonly cap: WebSocketCap;
   private readonly unsubscribe: () => void;
   private droppedTotal = 0;
   private readonly recheckJob: Job;
@@ -80,6 +79,7 @@ export class WebSocketHub {
     jobs: JobRunner,
     private readonly settings: Pick<Settings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
   ) {
+    this.cap = new WebSocketCap(settings.maxWebSocketsPerUser, logger);
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
     this.recheckJob = jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -138,23 +138,13 @@ export class WebSocketHub {
     }
     if (socket.readyState !== socket.OPEN) return;
     // Counted and added in one step (no await between): sockets authenticated together cannot all slip under the cap.
-    const cap = this.settings.maxWebSocketsPerUser;
-    const holding = this.held.get(client.holder) ?? 0;
-    if (cap > 0 && holding >= cap) {
-      if (!this.warnedAtCap.has(client.holder)) this.logger.warn({ holder: client.holder, cap }, 'WebSockets refused: this user or key has the most it may have open');
-      this.warnedAtCap.add(client.holder);
-      socket.close(1008, `too many WebSockets for this ${client.holder.startsWith('key:') ? 'API key' : 'user'}: at most ${cap} at once`);
-      return;
-    }
-    this.held.set(client.holder, holding + 1);
+    const refused = this.cap.take(client.holder);
+    if (refused) return socket.close(1008, refused);
     this.clients.add(client);
     this.reportLogInterest();
     socket.on('close', () => {
       this.clients.delete(client);
-      const left = (this.held.get(client.holder) ?? 1) - 1;
-      if (left > 0) this.held.set(client.holder, left);
-      else this.held.delete(client.holder);
-      this.warnedAtCap.delete(client.holder);
+      this.cap.release(client.holder);
       this.reportLogInterest();
     });
     socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : String(data)));

@@ -115,6 +115,31 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'schedulePollMs', env: 'GARRISON_SCHEDULE_POLL_MS', meaning: 'how often due schedule runs are looked for', parse: integer(100) },
   { key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) },
   { key: 'missionUploadLimitBytes', env: 'GARRISON_MISSION_UPLOAD_LIMIT_BYTES', meaning: 'largest mission upload (500 MiB); larger is cut off with 413', parse: integer(1) },
+  { key: 'headersTimeoutS', env: 'GARRISON_HEADERS_TIMEOUT_S', meaning: "seconds a client has to send a request's headers; later: 408 and the connection closes", parse: integer(1, 3600) },
+  {
+    key: 'bodyIdleTimeoutS',
+    env: 'GARRISON_BODY_IDLE_TIMEOUT_S',
+    meaning: 'seconds a request body may go without a byte arriving; then 408 and the connection closes (an upload that keeps sending is never cut by it)',
+    parse: integer(1, 3600),
+  },
+  {
+    key: 'requestTimeoutS',
+    env: 'GARRISON_REQUEST_TIMEOUT_S',
+    meaning: 'seconds in which a whole request (headers and body: a 500 MiB upload on a slow link) must arrive; 0: no bound but the idle one',
+    parse: integer(0),
+  },
+  {
+    key: 'maxConnectionsPerAddress',
+    env: 'GARRISON_MAX_CONNECTIONS_PER_ADDRESS',
+    meaning: 'connections (HTTP and WebSocket) open at once from one client address; past it each request is answered 429 and its connection closed; 0 turns the cap off',
+    parse: integer(0),
+  },
+  {
+    key: 'maxWebSocketsPerUser',
+    env: 'GARRISON_MAX_WEBSOCKETS_PER_USER',
+    meaning: 'WebSockets open at once per user (sessions) or per API key; past it a new one is closed with 1008; 0 turns the cap off',
+    parse: integer(0),
+  },
   {
     key: 'nodeId',
     env: 'GARRISON_NODE_ID',

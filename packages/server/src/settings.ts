@@ -52,6 +52,16 @@ export interface Settings {
   historyRetentionDays: number;
   /** The largest mission upload (the spec's 500 MB, as MiB so that a 500 MiB file fits). */
   missionUploadLimitBytes: number;
+  /** A client has this long to send a request's headers (from its connection, or the end of its last answer on it). */
+  headersTimeoutS: number;
+  /** A request body during which nothing arrives for this long is cut off: a slow link that still sends is never cut. */
+  bodyIdleTimeoutS: number;
+  /** The whole request (headers and body) must have arrived within this; 0: no bound but the idle one. */
+  requestTimeoutS: number;
+  /** Connections open at once from one client address (HTTP and WebSocket); over it: 429. 0: no cap. */
+  maxConnectionsPerAddress: number;
+  /** WebSockets open at once for one user (a session's token) or one API key; over it: close 1008. 0: no cap. */
+  maxWebSocketsPerUser: number;
   /** This instance's id: it owns the processes it runs. Null: generated once into the data dir. */
   nodeId: string | null;
   /** The address this instance's peers reach it at (`http://host:port`); null: its own listening address. */
@@ -113,6 +123,11 @@ const DEFAULTS: Settings = {
   banExpiryCheckMs: 15_000,
   historyRetentionDays: 180,
   missionUploadLimitBytes: 500 * 1024 * 1024,
+  headersTimeoutS: 20,
+  bodyIdleTimeoutS: 30,
+  requestTimeoutS: 3600,
+  maxConnectionsPerAddress: 256,
+  maxWebSocketsPerUser: 64,
   nodeId: null,
   advertiseUrl: null,
   natsUrl: null,
@@ -160,6 +175,9 @@ export function resolveSettings(input: SettingsInput = {}): Settings {
   if (!Number.isInteger(settings.port) || settings.port < 0 || settings.port > 65535) throw new SettingError(`port out of range: ${settings.port}`);
   if (settings.tokenTtlSeconds < 1) throw new SettingError('the token lifetime must be at least one second');
   if (!(LOG_LEVELS as readonly string[]).includes(settings.logLevel)) throw new SettingError(`the log level must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(settings.logLevel)}`);
+  if (settings.requestTimeoutS > 0 && settings.requestTimeoutS < settings.headersTimeoutS) {
+    throw new SettingError(`GARRISON_REQUEST_TIMEOUT_S (${settings.requestTimeoutS}) must be 0 or at least GARRISON_HEADERS_TIMEOUT_S (${settings.headersTimeoutS})`);
+  }
   settings.dataDir = resolve(settings.dataDir);
   return settings;
 }

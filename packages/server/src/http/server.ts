@@ -11,6 +11,7 @@ import { rateLimitMiddleware } from './rate-limit.js';
 import { answerProtocolErrors, requireHost } from './protocol-errors.js';
 import { boundUnreadBody, lingerOnClose } from './lingering-close.js';
 import { trackInFlight } from './in-flight.js';
+import { applyFileLimit, boundBodyIdleTime, capConnectionsPerAddress, TIMEOUT_CHECK_MS } from './connection-limits.js';
 import { buildOpenApi } from './openapi.js';
 import { TableVersions } from '../db/table-versions.js';
 import { ReadCache } from '../db/read-cache.js';
@@ -89,15 +90,23 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   app.use(router.routes());
 
   // Host is checked by requireHost, so that its absence is answered in the envelope like every failure.
-  const http: Server = createServer({ requireHostHeader: false }, app.callback());
-  // Node's default of 5 minutes per request would cut off a 500 MB mission upload on a slow link.
-  http.requestTimeout = 60 * 60_000;
+  // The whole-request time stays long (a 500 MB mission upload on a slow link); a client that stops
+  // sending is cut by the headers time-out, or by the body's idle time-out (boundBodyIdleTime).
+  const http: Server = createServer({
+    requireHostHeader: false,
+    headersTimeout: settings.headersTimeoutS * 1000,
+    requestTimeout: settings.requestTimeoutS * 1000,
+    connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+  });
+  http.on('request', capConnectionsPerAddress(http, settings, logger, app.callback()));
+  boundBodyIdleTime(http, settings);
+  applyFileLimit(http, settings, logger);
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs));
+  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), settings);
   figures.countClients(() => hub.stats().clients);
   container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());
   container.resolve(SessionService).onEnded(() => void hub.recheck());

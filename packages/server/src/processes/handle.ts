@@ -3,7 +3,7 @@ import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
-import { isSameProcess, processStartTime, runsExecutable, signalGroup } from './proc.js';
+import { liveness, processStartTime, runsExecutable, signalGroup } from './proc.js';
 
 /** An output file past this size is moved aside to `<name>.1` when a process starts writing to it. */
 const OUTPUT_ROTATE_BYTES = 16 * 1024 * 1024;
@@ -82,17 +82,35 @@ export class ProcessHandle {
   /**
    * The process recorded as `pid` (started at `startTime`, running `executable`), when it still runs:
    * watched through a job that polls its pid. Null when it is gone (or the pid is now someone else's).
+   * A look that cannot read the process table (out of file descriptors) decides nothing: the pid, which
+   * a signal 0 says exists, is kept and looked at again at the next poll; `unreadable` hears of each
+   * such streak once, and of its end.
    */
-  static adopt(recorded: { name: string; pid: number; startTime: string | null; executable: string }, clock: Clock, jobs: JobRunner): ProcessHandle | null {
+  static adopt(
+    recorded: { name: string; pid: number; startTime: string | null; executable: string },
+    clock: Clock,
+    jobs: JobRunner,
+    unreadable: (event: { pid: number; why: string | null }) => void = () => {},
+  ): ProcessHandle | null {
     const { pid, startTime, executable } = recorded;
-    if (!isSameProcess(pid, startTime) || !runsExecutable(pid, executable)) return null;
+    let blind = false;
+    const look = () => {
+      let why = '';
+      const state = liveness(pid, startTime, (reason) => (why = reason));
+      if (state === 'unknown' && !blind) unreadable({ pid, why });
+      else if (state !== 'unknown' && blind) unreadable({ pid, why: null });
+      blind = state === 'unknown';
+      return state;
+    };
+    const state = look();
+    if (state === 'gone' || (state === 'running' && !runsExecutable(pid, executable))) return null;
     const handle = new ProcessHandle(pid, startTime, null, clock);
     handle.poll = jobs.every({
       name: `processes.watch:${recorded.name}`,
       everyMs: ADOPTED_POLL_MS,
       startNow: false,
       run: async () => {
-        if (!isSameProcess(pid, startTime)) handle.ended({ code: null, signal: null });
+        if (look() === 'gone') handle.ended({ code: null, signal: null });
       },
     });
     return handle;

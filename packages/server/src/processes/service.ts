@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import type { Logger } from 'pino';
 import { ApiError, type ProcessInfo } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ProcessKey, ProcessRow } from '../db/repositories/index.js';
@@ -27,6 +28,7 @@ export class ProcessService implements Lifecycle {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.NodeId) readonly nodeId: string,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
 
   handle(key: ProcessKey): ProcessHandle | undefined {
@@ -73,7 +75,10 @@ export class ProcessService implements Lifecycle {
   /** Watches the recorded process again when it still runs; null when it is gone. */
   adopt(row: ProcessRow): ProcessHandle | null {
     if (row.pid === null) return null;
-    const handle = ProcessHandle.adopt({ name: nameOf(row), pid: row.pid, startTime: row.start_time, executable: row.executable }, this.clock, this.jobs);
+    const handle = ProcessHandle.adopt({ name: nameOf(row), pid: row.pid, startTime: row.start_time, executable: row.executable }, this.clock, this.jobs, ({ pid, why }) => {
+      if (why === null) this.logger.info({ pid, server_id: row.server_id, role: row.role }, 'the process table is readable again');
+      else this.logger.warn({ pid, server_id: row.server_id, role: row.role, why }, 'could not read the process table: the process is taken as still running, and looked at again');
+    });
     if (handle) this.handles.set(nameOf(row), handle);
     return handle;
   }

@@ -8,6 +8,9 @@ import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
+import type { Settings } from '../settings.js';
+import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
+import { WebSocketCap } from './cap.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
 export const SEND_BUFFER_LIMIT = 1024 * 1024;
@@ -35,6 +38,8 @@ interface Client {
   corked: boolean;
   /** Its credentials, checked again every RECHECK_MS: a key revoked or expired, a session ended, an owner gone → closed. */
   credentials: { token: string; address: string | null };
+  /** Whose WebSockets it counts among (a user's sessions together, each API key apart), for the cap. */
+  holder: string;
 }
 
 const RECHECK_MS = 5_000;
@@ -60,6 +65,7 @@ class Refused extends Error {
 export class WebSocketHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   private readonly clients = new Set<Client>();
+  private readonly cap: WebSocketCap;
   private readonly unsubscribe: () => void;
   private droppedTotal = 0;
   private readonly recheckJob: Job;
@@ -71,7 +77,9 @@ export class WebSocketHub {
     private readonly logger: Logger,
     private readonly clock: Clock,
     jobs: JobRunner,
+    private readonly settings: Pick<Settings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
   ) {
+    this.cap = new WebSocketCap(settings.maxWebSocketsPerUser, logger);
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
     this.recheckJob = jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -79,6 +87,11 @@ export class WebSocketHub {
       if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
         // Like every unknown route: 404 in the envelope (the path only; the query may carry a token).
         socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
+        return;
+      }
+      if (isOverCap(socket)) {
+        const { status, headers, body } = tooManyConnections(this.settings.maxConnectionsPerAddress);
+        socket.end([`HTTP/1.1 ${status} Too Many Requests`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', body].join('\r\n'));
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, req.socket.remoteAddress ?? null));
@@ -110,7 +123,8 @@ export class WebSocketHub {
       principal = await this.authenticate(token, address).catch(() => {
         throw new Refused(4001, 'invalid or expired token');
       });
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address } };
+      const holder = principal.key ? `key:${principal.key.id}` : `user:${principal.id}`;
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address }, holder };
       if (principal.key) {
         if (!principal.key.scopes.includes('servers:read')) throw new Refused(4003, 'this API key lacks the scope servers:read');
         // A key limited to servers hears only theirs, whatever it asked for (the others are not told to exist).
@@ -123,10 +137,14 @@ export class WebSocketHub {
       return;
     }
     if (socket.readyState !== socket.OPEN) return;
+    // Counted and added in one step (no await between): sockets authenticated together cannot all slip under the cap.
+    const refused = this.cap.take(client.holder);
+    if (refused) return socket.close(1008, refused);
     this.clients.add(client);
     this.reportLogInterest();
     socket.on('close', () => {
       this.clients.delete(client);
+      this.cap.release(client.holder);
       this.reportLogInterest();
     });
     socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : String(data)));

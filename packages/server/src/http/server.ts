@@ -11,6 +11,7 @@ import { rateLimitMiddleware } from './rate-limit.js';
 import { answerProtocolErrors, requireHost } from './protocol-errors.js';
 import { boundUnreadBody, lingerOnClose } from './lingering-close.js';
 import { trackInFlight } from './in-flight.js';
+import { clientAddressMiddleware, clientAddressOf, trustedRange } from './client-address.js';
 import { buildOpenApi } from './openapi.js';
 import { TableVersions } from '../db/table-versions.js';
 import { ReadCache } from '../db/read-cache.js';
@@ -72,8 +73,10 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const figures = container.resolve(ServerFigures);
   const metrics = new MetricsExposition(settings, instruments, figures, container.resolve(ApiKeyService));
 
+  const trusted = settings.trustProxy.map(trustedRange);
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  app.use(clientAddressMiddleware(trusted));
   if (instruments.enabled) app.use(measureRequests(instruments));
   app.use(accessLog(logger));
   app.use(boundUnreadBody());
@@ -97,7 +100,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs));
+  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), (req) => clientAddressOf(req, trusted));
   figures.countClients(() => hub.stats().clients);
   container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());
   container.resolve(SessionService).onEnded(() => void hub.recheck());

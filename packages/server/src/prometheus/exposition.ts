@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { ApiError } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { errorMiddleware } from '../http/errors.js';
+import { clientAddressMiddleware, trustedRange } from '../http/client-address.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { isApiKey, type ApiKeyService } from '../auth/api-keys.js';
 import type { PrometheusInstruments } from './instruments.js';
@@ -69,6 +70,7 @@ export class MetricsExposition {
     const host = address.slice(0, at).replace(/^\[|\]$/g, '');
     const app = new Koa();
     app.silent = true;
+    app.use(clientAddressMiddleware(this.settings.trustProxy.map(trustedRange)));
     app.use(errorMiddleware(logger));
     app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
     const http: Server = createServer(app.callback());

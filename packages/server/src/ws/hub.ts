@@ -71,6 +71,8 @@ export class WebSocketHub {
     private readonly logger: Logger,
     private readonly clock: Clock,
     jobs: JobRunner,
+    /** The client's address (X-Forwarded-For read only from a trusted proxy). */
+    private readonly addressOf: (req: IncomingMessage) => string | null = (req) => req.socket.remoteAddress ?? null,
   ) {
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
     this.recheckJob = jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
@@ -81,7 +83,7 @@ export class WebSocketHub {
         socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
         return;
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, req.socket.remoteAddress ?? null));
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, this.addressOf(req)));
     });
   }
 

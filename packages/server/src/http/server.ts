@@ -26,7 +26,8 @@ import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { implementRoutes } from './routes.js';
-import { Forwarder } from '../cluster/forwarding.js';
+import { Forwarder, FORWARDED_HEADERS } from '../cluster/forwarding.js';
+import { watchForwardedBodies } from '../cluster/signed-body.js';
 import { RateLimits } from '../cluster/rate-limits.js';
 import { isCluster } from '../cluster/mode.js';
 import { NodeService } from '../nodes/service.js';
@@ -83,7 +84,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   app.use(errorMiddleware(logger));
   app.use(requireHost());
   app.use(async (ctx, next) => {
-    ctx.state.forwardedBy = forwarder.forwardedBy(ctx);
+    ctx.state.forwardedBy = await forwarder.forwardedBy(ctx);
     await next();
   });
   app.use(metrics.route());
@@ -97,6 +98,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   http.requestTimeout = 60 * 60_000;
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  watchForwardedBodies(http, FORWARDED_HEADERS);
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);

@@ -1,4 +1,5 @@
 import type { Settings } from './settings.js';
+import { trustedRange } from './http/client-address.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -87,6 +88,23 @@ export const SETTINGS: readonly SettingSpec[] = [
   { key: 'tokenTtlSeconds', env: 'GARRISON_TOKEN_TTL_SECONDS', meaning: 'token lifetime', parse: integer(1) },
   { key: 'loginRateLimit', env: 'GARRISON_LOGIN_RATE_LIMIT', meaning: 'login attempts per minute per client IP; 0 turns it off', parse: integer(0) },
   { key: 'rateLimit', env: 'GARRISON_RATE_LIMIT', meaning: 'requests per minute per token; 0 turns it off', parse: integer(0) },
+  {
+    key: 'trustProxy',
+    env: 'GARRISON_TRUST_PROXY',
+    shownDefault: 'none',
+    meaning: 'comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client; unset: the header is ignored',
+    parse: (raw, name) => {
+      const entries = list(raw, name) as string[];
+      for (const entry of entries) {
+        try {
+          trustedRange(entry);
+        } catch {
+          throw new SettingError(`${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`);
+        }
+      }
+      return entries;
+    },
+  },
   { key: 'plugins', env: 'GARRISON_PLUGINS', shownDefault: 'none', meaning: 'comma-separated paths of extra adapter modules or package folders', parse: list },
   { key: 'stopTimeoutMs', env: 'GARRISON_STOP_TIMEOUT_MS', meaning: 'how long a graceful stop waits for the game before killing it', parse: integer(1) },
   { key: 'logLinesPerSecond', env: 'GARRISON_LOG_LINES_PER_SECOND', meaning: 'game log lines kept and streamed per server and second', parse: integer(1) },

@@ -17,6 +17,8 @@ export interface Settings {
   /** Requests per minute; 0 turns the limit off. */
   loginRateLimit: number;
   rateLimit: number;
+  /** Reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For is believed; empty: none. */
+  trustProxy: string[];
   /** Extra adapter modules to load besides the discovered packages. */
   plugins: string[];
   logLevel: string;
@@ -100,6 +102,7 @@ const DEFAULTS: Settings = {
   tokenTtlSeconds: 86400,
   loginRateLimit: 5,
   rateLimit: 60,
+  trustProxy: [],
   plugins: [],
   logLevel: 'info',
   logFormat: null,

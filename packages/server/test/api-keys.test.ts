@@ -96,6 +96,30 @@ describe('API keys', () => {
     }
   });
 
+  it('limited to servers: /metrics shows only their series, /system/status counts only them', async () => {
+    const mine = await createServer(h, { name: 'Scraped' });
+    const other = await createServer(h, { name: 'Not scraped' });
+    const scrape = async (token: string) => {
+      const res = await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 200);
+      return res.text();
+    };
+    const serversIn = (text: string) => new Set([...text.matchAll(/[{,]server_id="(\d+)"/g)].map((m) => Number(m[1])));
+    const everything = serversIn(await scrape(METRICS_TOKEN));
+    assert.ok(everything.has(mine.id) && everything.has(other.id), 'the metrics token sees every server');
+    const { key } = await makeKey(h, h.adminToken, { name: 'one server scraper', scopes: ['metrics', 'servers:read'], server_ids: [mine.id] });
+    const text = await scrape(key);
+    assert.deepEqual([...serversIn(text)], [mine.id], 'no series of another server');
+    assert.match(text, /^garrison_server_up\{server_id="\d+",game="gamea"\} 0$/m);
+    assert.match(text, /^# TYPE garrison_process_process_resident_memory_bytes gauge$/m, "the service's own series stay");
+
+    const total = (await h.api('GET', '/system/status', { token: h.adminToken })).body.data.total_servers as number;
+    assert.ok(total >= 2);
+    const counted = (await h.api('GET', '/system/status', { token: key })).body.data;
+    assert.equal(counted.total_servers, 1);
+    assert.equal(counted.running_servers, 0);
+  });
+
   it('are refused from outside their address ranges, and after they expire', async () => {
     const outside = await makeKey(h, h.adminToken, { name: 'lan only', scopes: ['servers:read'], cidrs: ['10.20.30.0/24', '2001:db8::/32'] });
     expectError(await h.api('GET', '/servers', { token: outside.key }), 401, 'UNAUTHORIZED');

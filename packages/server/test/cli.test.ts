@@ -71,6 +71,7 @@ describe('the garrison command', () => {
       [['serve'], { GARRISON_LOG_LEVEL: 'loud' }, /GARRISON_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent; got "loud"/],
       [['serve', '--log-format', 'xml'], {}, /--log-format must be one of json, pretty; got "xml"/],
       [['serve'], { GARRISON_STOP_TIMEOUT_MS: '0' }, /GARRISON_STOP_TIMEOUT_MS must be an integer from 1/],
+      [['serve'], { GARRISON_TRUST_PROXY: '127.0.0.1, proxy.lan' }, /GARRISON_TRUST_PROXY must be comma-separated addresses or CIDR ranges .*got "proxy\.lan"/],
       [['users', 'create', 'carol', '--role', 'owner'], {}, /--role must be viewer or admin; got "owner"/],
       [['users', 'list', 'extra'], {}, /unexpected argument "extra"/],
       [['help', 'nothing'], {}, /no command "nothing"/],

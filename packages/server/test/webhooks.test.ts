@@ -169,11 +169,28 @@ describe('webhooks', () => {
   it('refuse a private destination unless allowed, when saved and again at send time', async () => {
     const strict = await startHarness();
     try {
-      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[::ffff:192.168.0.1]/x']) {
+      const embedding = [
+        'http://[::7f00:1]/x', // IPv4-compatible 127.0.0.1
+        'http://[::127.0.0.1]/x',
+        'http://[::a00:1]/x',
+        'http://[::ffff:127.0.0.1]/x', // IPv4-mapped
+        'http://[::ffff:7f00:1]/x',
+        'http://[::ffff:10.0.0.1]/x',
+        'http://[::ffff:0:7f00:1]/x', // IPv4-translated
+        'http://[64:ff9b::7f00:1]/x', // NAT64 of loopback and of a private address
+        'http://[64:ff9b::c0a8:1]/x',
+        'http://[2002:7f00:1::1]/x', // 6to4 and Teredo: refused whole
+        'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x',
+      ];
+      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[::ffff:192.168.0.1]/x', ...embedding]) {
         const res = await strict.api('POST', '/webhooks', { token: strict.adminToken, body: { url, kind: 'generic', events: ['webhook.test'] } });
         expectError(res, 400, 'VALIDATION_ERROR');
-        assert.match(res.body.error.message, /public addresses only/);
+        assert.match(res.body.error.message, /public addresses only/, url);
       }
+      // NAT64 of a public host is public: an IPv6-only network's DNS64 hands out such addresses for every IPv4-only receiver.
+      const nat64 = await strict.api('POST', '/webhooks', { token: strict.adminToken, body: { url: 'http://[64:ff9b::808:808]/x', kind: 'generic', events: ['webhook.test'] } });
+      assert.equal(nat64.status, 201, JSON.stringify(nat64.body));
+      await strict.api('DELETE', `/webhooks/${(nat64.body.data as { id: number }).id}`, { token: strict.adminToken });
       // A name that pointed elsewhere when it was saved now leads to a private address (as DNS rebinding would).
       const id = await withDatabase(strict, async (knex) => {
         const [made] = await knex('webhooks').insert({ url: receiver.url, kind: 'generic', events: '["webhook.test"]', server_ids: null, enabled: true, secret: `whsec_${randomBytes(24).toString('base64')}`, created_at: new Date().toISOString() });
@@ -184,6 +201,17 @@ describe('webhooks', () => {
       const refused = await waitFor(async () => (await deliveries(strict, id)).items.find((d) => d.error), { what: 'the send refused' });
       assert.match(String(refused.error), /public addresses only/);
       assert.equal(refused.response_status, null);
+      assert.equal(receiver.received.length, count, 'nothing was sent');
+
+      // Saved before the check knew better: ::7f00:1 is the receiver's 127.0.0.1 in an IPv6 disguise.
+      const disguised = await withDatabase(strict, async (knex) => {
+        const url = `http://[::7f00:1]:${new URL(receiver.url).port}/x`;
+        const [made] = await knex('webhooks').insert({ url, kind: 'generic', events: '["webhook.test"]', server_ids: null, enabled: true, secret: `whsec_${randomBytes(24).toString('base64')}`, created_at: new Date().toISOString() });
+        return Number(made);
+      });
+      await strict.api('POST', `/webhooks/${disguised}/test`, { token: strict.adminToken });
+      const refusedToo = await waitFor(async () => (await deliveries(strict, disguised)).items.find((d) => d.error), { what: 'the disguised send refused' });
+      assert.match(String(refusedToo.error), /public addresses only/);
       assert.equal(receiver.received.length, count, 'nothing was sent');
     } finally {
       await strict.close();

@@ -97,7 +97,8 @@ describe('the account page: sessions and API keys', () => {
     await section.getByTestId('two-factor-state').filter({ hasText: '10 recovery codes left' }).waitFor();
 
     // Sign out ends this session on the service: its token, copied before, is refused afterwards.
-    const pageToken = await page.evaluate(() => (JSON.parse(sessionStorage.getItem('garrison.session') ?? '{}') as { token?: string }).token);
+    type PageStorage = { sessionStorage: { getItem(key: string): string | null } };
+    const pageToken = await page.evaluate(() => (JSON.parse((globalThis as unknown as PageStorage).sessionStorage.getItem('garrison.session') ?? '{}') as { token?: string }).token);
     assert.ok(pageToken);
     assert.equal((await g.api('GET', '/auth/me', { token: pageToken })).status, 200);
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();

@@ -8,11 +8,12 @@ import { PlayerService } from '../players/service.js';
 import { ClusterLeases } from '../cluster/leases.js';
 import { WebhookService } from '../webhooks/service.js';
 import { SessionService } from '../auth/sessions.js';
+import { Forwarder } from '../cluster/forwarding.js';
 
 const EVERY_MS = 3_600_000;
 const JITTER_MS = 5 * 60_000;
 
-/** The audit trail, the player history, the webhooks' delivery log and old sessions kept for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
+/** The audit trail, the player history, the webhooks' delivery log and old sessions kept (and the nonces of forwarded requests, past their tolerance) for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
 @injectable()
 export class HistoryRetention implements Lifecycle {
   private job: Job | null = null;
@@ -25,6 +26,7 @@ export class HistoryRetention implements Lifecycle {
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
     @inject(WebhookService) private readonly webhooks: WebhookService,
     @inject(SessionService) private readonly sessions: SessionService,
+    @inject(Forwarder) private readonly forwarder: Forwarder,
   ) {}
 
   start(): void {
@@ -34,7 +36,7 @@ export class HistoryRetention implements Lifecycle {
       name: 'history.prune',
       everyMs: EVERY_MS,
       jitterMs: JITTER_MS,
-      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence), this.webhooks.prune(days, fence), this.sessions.prune(days, fence)]))),
+      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence), this.webhooks.prune(days, fence), this.sessions.prune(days, fence), this.forwarder.pruneNonces(fence)]))),
     });
   }
 

@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Agent, request, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as TlsAgent, request as tlsRequest } from 'node:https';
 import { inject, injectable } from 'tsyringe';
 import type { Context } from 'koa';
@@ -12,6 +12,8 @@ import { NodeService, type Owner } from '../nodes/service.js';
 import { isCluster } from './mode.js';
 import { DatabaseTime } from './database-time.js';
 import type { Clock } from '../jobs/clock.js';
+import type { Fence } from '../db/repositories/leases.js';
+import { bodyDigest, SIGNED_BODY_HEADERS } from './signed-body.js';
 
 /** What a handler returns when the answer was relayed from the owner as it came. */
 export const FORWARDED: unique symbol = Symbol('forwarded');
@@ -19,18 +21,30 @@ export const FORWARDED: unique symbol = Symbol('forwarded');
 const NODE_HEADER = 'x-garrison-node';
 const TIME_HEADER = 'x-garrison-time';
 const SIGNATURE_HEADER = 'x-garrison-signature';
+const NONCE_HEADER = 'x-garrison-nonce';
+/** The headers that say a request was forwarded: such a request's body is hashed as it arrives. */
+export const FORWARDED_HEADERS = [NODE_HEADER, SIGNATURE_HEADER] as const;
+/** The body's SHA-256 (base64url), or `trailer`: a streamed body's digest and its signature follow it as trailers. */
+const BODY_HEADER = 'x-garrison-body';
+const { digest: BODY_TRAILER, signature: BODY_SIGNATURE_TRAILER } = SIGNED_BODY_HEADERS;
+const EMPTY_DIGEST = createHash('sha256').digest('base64url');
 /** A forwarded request older than this (or this far ahead) is refused: a copy replayed later is useless. */
 const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** Hop-by-hop headers (RFC 9110 7.6.1) and our own: never passed on. */
-const NOT_PASSED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', NODE_HEADER, TIME_HEADER, SIGNATURE_HEADER]);
+const NOT_PASSED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', NODE_HEADER, TIME_HEADER, SIGNATURE_HEADER, NONCE_HEADER, BODY_HEADER, BODY_TRAILER, BODY_SIGNATURE_TRAILER]);
 
 /**
  * Requests that need a server's processes or files go to the node that owns it. The caller's own token
  * goes along (the JWT secret is the cluster's), so the owner checks the caller, their role and whether
  * they still exist itself, and records them in the audit trail; the cluster secret signs the hop (method,
- * URL, the forwarding node, the time and a digest of the token), which tells the owner the request came
- * from a peer: it is not counted against the rate limit a second time, and never forwarded again.
+ * URL, the forwarding node, the time, a nonce, a digest of the token and one of the body), which tells
+ * the owner the request came from a peer: it is not counted against the rate limit a second time, and
+ * never forwarded again. The owner keeps each nonce in the database while its stamp is within the
+ * tolerance, so a hop sent twice is refused, across a restart too. A streamed body (a mission upload) is
+ * not held anywhere to be hashed first: the forwarder hashes it as it passes and sends the digest, signed
+ * with the nonce, as trailers; the owner hashes what it receives the same way and, if they differ, cuts
+ * the request off before its handler sees the body's end (see signed-body.ts).
  */
 @injectable()
 export class Forwarder {
@@ -81,8 +95,17 @@ export class Forwarder {
       headers['content-length'] = String(body.length);
       headers['content-type'] = 'application/json';
     }
+    const streamed = !body && !ctx.req.readableEnded && hasBody(ctx.req.headers);
+    if (streamed) {
+      // Chunked, so that the digest can follow the body as a trailer.
+      delete headers['content-length'];
+      headers['transfer-encoding'] = 'chunked';
+      headers['trailer'] = `${BODY_TRAILER}, ${BODY_SIGNATURE_TRAILER}`;
+    }
     headers['x-forwarded-for'] = ctx.ip;
-    Object.assign(headers, this.sign(ctx.method, ctx.originalUrl, ctx.get('authorization')));
+    const nonce = randomBytes(16).toString('base64url');
+    const digest = streamed ? 'trailer' : body ? createHash('sha256').update(body).digest('base64url') : EMPTY_DIGEST;
+    Object.assign(headers, this.sign(ctx.method, ctx.originalUrl, ctx.get('authorization'), nonce, digest));
     const started = this.clock.now();
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const send = target.protocol === 'https:' ? tlsRequest : request;
@@ -95,8 +118,17 @@ export class Forwarder {
       upstream.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => upstream.setTimeout(0)) : upstream.setTimeout(0)));
       ctx.req.on('aborted', () => upstream.destroy());
       if (body) upstream.end(body);
-      else if (ctx.req.readableEnded) upstream.end();
-      else ctx.req.pipe(upstream);
+      else if (!streamed) upstream.end();
+      else {
+        const hash = createHash('sha256');
+        ctx.req.on('data', (chunk: Buffer) => hash.update(chunk));
+        ctx.req.once('end', () => {
+          const sent = hash.digest('base64url');
+          upstream.addTrailers({ [BODY_TRAILER]: sent, [BODY_SIGNATURE_TRAILER]: this.bodySignature(nonce, sent) });
+          upstream.end();
+        });
+        ctx.req.pipe(upstream, { end: false });
+      }
     });
     this.logger.debug({ node: owner.nodeId, method: ctx.method, path: ctx.path, status: answer.statusCode, ms: this.clock.now() - started }, 'forwarded to the owner');
     ctx.status = answer.statusCode ?? 502;
@@ -110,28 +142,35 @@ export class Forwarder {
     ctx.body = answer;
   }
 
-  private sign(method: string, url: string, authorization: string): Record<string, string> {
+  private sign(method: string, url: string, authorization: string, nonce: string, body: string): Record<string, string> {
     const time = String(this.databaseTime.now());
-    return { [NODE_HEADER]: this.nodeId, [TIME_HEADER]: time, [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, authorization) };
+    return { [NODE_HEADER]: this.nodeId, [TIME_HEADER]: time, [NONCE_HEADER]: nonce, [BODY_HEADER]: body, [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, nonce, body, authorization) };
   }
 
-  private signature(method: string, url: string, node: string, time: string, authorization: string): string {
+  private signature(method: string, url: string, node: string, time: string, nonce: string, body: string, authorization: string): string {
     const token = createHash('sha256').update(authorization).digest('base64url');
-    return createHmac('sha256', this.settings.clusterSecret ?? '').update([method, url, node, time, token].join('\n')).digest('base64url');
+    return createHmac('sha256', this.settings.clusterSecret ?? '').update([method, url, node, time, nonce, body, token].join('\n')).digest('base64url');
+  }
+
+  /** What a streamed body's digest is signed with: the hop's nonce ties it to that hop's signed head. */
+  private bodySignature(nonce: string, digest: string): string {
+    return createHmac('sha256', this.settings.clusterSecret ?? '').update(['body', nonce, digest].join('\n')).digest('base64url');
   }
 
   /**
    * The peer that forwarded this request, or null for a client's own. A request that says it was
    * forwarded and is not signed right is refused (401), never served as a client's.
    */
-  forwardedBy(ctx: Context): string | null {
+  async forwardedBy(ctx: Context): Promise<string | null> {
     const node = ctx.get(NODE_HEADER);
     if (!node && !ctx.get(SIGNATURE_HEADER)) return null;
     if (!isCluster(this.settings)) throw new ApiError('UNAUTHORIZED', 'a forwarded request reached an instance that is not part of a cluster');
     const time = ctx.get(TIME_HEADER);
-    const expected = Buffer.from(this.signature(ctx.method, ctx.originalUrl, node, time, ctx.get('authorization')));
+    const nonce = ctx.get(NONCE_HEADER);
+    const body = ctx.get(BODY_HEADER);
+    const expected = Buffer.from(this.signature(ctx.method, ctx.originalUrl, node, time, nonce, body, ctx.get('authorization')));
     const given = Buffer.from(ctx.get(SIGNATURE_HEADER));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (!/^[A-Za-z0-9_-]{22}$/.test(nonce) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request with a wrong signature (is GARRISON_CLUSTER_SECRET the same on every instance?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is not signed with this cluster\'s secret');
     }
@@ -141,11 +180,35 @@ export class Forwarder {
       this.logger.warn({ node, age_ms: age }, 'refused a forwarded request stamped more than 5 minutes from the database\'s time (a copy replayed later?)');
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is too old');
     }
+    if (!(await this.repos.clusterNonces.first(nonce, Number(time)))) {
+      this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request whose nonce was seen before (a copy sent again?)');
+      throw new ApiError('UNAUTHORIZED', 'the forwarded request was received before');
+    }
+    // The body is checked as it arrives: a small one has arrived already and is refused here, a long one is cut off at its end.
+    bodyDigest(ctx.req, (received, trailers) => {
+      const claimed = body === 'trailer' ? String(trailers[BODY_TRAILER] ?? '') : body;
+      const signed = body !== 'trailer' || safeEqual(String(trailers[BODY_SIGNATURE_TRAILER] ?? ''), this.bodySignature(nonce, claimed));
+      if (signed && safeEqual(received, claimed)) return null;
+      this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request whose body is not the one signed');
+      return new ApiError('UNAUTHORIZED', 'the forwarded request\'s body is not the one its signature covers');
+    });
     return node;
+  }
+
+  /** Forgets the nonces whose hops are past the tolerance (a copy of those is refused as too old). */
+  pruneNonces(fence?: Fence): Promise<number> {
+    return this.repos.clusterNonces.pruneBefore(this.databaseTime.now() - 2 * SIGNATURE_TOLERANCE_MS, fence);
   }
 
   close(): void {
     this.agent.destroy();
     this.tlsAgent.destroy();
   }
+}
+
+const hasBody = (headers: IncomingHttpHeaders) => headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+
+function safeEqual(a: string, b: string): boolean {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -12,6 +12,7 @@ import { answerProtocolErrors, requireHost } from './protocol-errors.js';
 import { boundUnreadBody, lingerOnClose } from './lingering-close.js';
 import { trackInFlight } from './in-flight.js';
 import { applyFileLimit, boundBodyIdleTime, capConnectionsPerAddress, TIMEOUT_CHECK_MS } from './connection-limits.js';
+import { clientAddressMiddleware, clientAddressOf, trustedRange } from './client-address.js';
 import { buildOpenApi } from './openapi.js';
 import { TableVersions } from '../db/table-versions.js';
 import { ReadCache } from '../db/read-cache.js';
@@ -26,7 +27,8 @@ import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { implementRoutes } from './routes.js';
-import { Forwarder } from '../cluster/forwarding.js';
+import { Forwarder, FORWARDED_HEADERS } from '../cluster/forwarding.js';
+import { watchForwardedBodies } from '../cluster/signed-body.js';
 import { RateLimits } from '../cluster/rate-limits.js';
 import { isCluster } from '../cluster/mode.js';
 import { NodeService } from '../nodes/service.js';
@@ -73,15 +75,17 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const figures = container.resolve(ServerFigures);
   const metrics = new MetricsExposition(settings, instruments, figures, container.resolve(ApiKeyService));
 
+  const trusted = settings.trustProxy.map(trustedRange);
   const app = new Koa();
   app.silent = true; // errorMiddleware logs what matters; Koa's own printing would bypass the logger
+  app.use(clientAddressMiddleware(trusted));
   if (instruments.enabled) app.use(measureRequests(instruments));
   app.use(accessLog(logger));
   app.use(boundUnreadBody());
   app.use(errorMiddleware(logger));
   app.use(requireHost());
   app.use(async (ctx, next) => {
-    ctx.state.forwardedBy = forwarder.forwardedBy(ctx);
+    ctx.state.forwardedBy = await forwarder.forwardedBy(ctx);
     await next();
   });
   app.use(metrics.route());
@@ -103,10 +107,11 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   applyFileLimit(http, settings, logger);
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.
   http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  watchForwardedBodies(http, FORWARDED_HEADERS);
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), settings);
+  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), settings, (req) => clientAddressOf(req, trusted));
   figures.countClients(() => hub.stats().clients);
   container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());
   container.resolve(SessionService).onEnded(() => void hub.recheck());

@@ -7,6 +7,7 @@ import { Registry } from 'prom-client';
 import { ApiError } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { errorMiddleware } from '../http/errors.js';
+import { clientAddressMiddleware, trustedRange } from '../http/client-address.js';
 import { bearerToken } from '../auth/authenticate.js';
 import { isApiKey, type ApiKeyService } from '../auth/api-keys.js';
 import type { PrometheusInstruments } from './instruments.js';
@@ -16,6 +17,23 @@ export const METRICS_PATH = '/metrics';
 
 const isScrape = (ctx: Koa.Context) => ctx.path === METRICS_PATH && (ctx.method === 'GET' || ctx.method === 'HEAD');
 const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * The exposition without the samples of servers other than these (a key limited to servers): a sample
+ * line naming another `server_id` goes, the service's own series (no `server_id`) stay. A label's value
+ * has its quotes escaped, so `server_id="` right after `{` or `,` is always the label itself.
+ */
+export function ofServers(exposition: string, serverIds: readonly number[]): string {
+  const allowed = new Set(serverIds.map(String));
+  return exposition
+    .split('\n')
+    .filter((line) => {
+      if (line.startsWith('#')) return true;
+      const named = /[{,]server_id="([^"]*)"/.exec(line);
+      return !named || allowed.has(named[1]!);
+    })
+    .join('\n');
+}
 
 /**
  * `GET /metrics`: the registry in Prometheus' text format, or OpenMetrics when the scraper asks for it
@@ -52,6 +70,7 @@ export class MetricsExposition {
     const host = address.slice(0, at).replace(/^\[|\]$/g, '');
     const app = new Koa();
     app.silent = true;
+    app.use(clientAddressMiddleware(this.settings.trustProxy.map(trustedRange)));
     app.use(errorMiddleware(logger));
     app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
     const http: Server = createServer(app.callback());
@@ -73,10 +92,12 @@ export class MetricsExposition {
 
   private async answer(ctx: Koa.Context): Promise<void> {
     const given = bearerToken(ctx);
+    let only: readonly number[] | null = null;
     if (given && isApiKey(given)) {
-      // An API key with the `metrics` scope does as well as the token (its owner may be a viewer).
+      // An API key with the `metrics` scope does as well as the token (its owner may be a viewer), for its servers.
       const { key } = await this.keys.principalOf(given, ctx.ip);
       if (!key!.scopes.includes('metrics')) throw new ApiError('FORBIDDEN', 'this API key lacks the scope metrics');
+      only = key!.server_ids;
     } else if (!given || !timingSafeEqual(digest(given), this.expected!)) {
       throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>, or an API key with the scope metrics');
     }
@@ -86,7 +107,7 @@ export class MetricsExposition {
     const { body, contentType } = await rendered;
     ctx.set('Cache-Control', 'no-store');
     ctx.type = contentType;
-    ctx.body = body;
+    ctx.body = only ? ofServers(body, only) : body;
   }
 
   private async render(openMetrics: boolean): Promise<{ body: string; contentType: string }> {

@@ -135,8 +135,8 @@ export class ServerService {
     return { ...toDetail(row, this.clock.now()), ...(await this.glance.of([row])).get(row.id)!, ...this.nodes.view(row) };
   }
 
-  counts(): Promise<{ running: number; total: number }> {
-    return this.repos.servers.counts();
+  counts(only: readonly number[] | null = null): Promise<{ running: number; total: number }> {
+    return this.repos.servers.counts(only);
   }
 
   assertExecutableAllowed(adapter: AdapterDefinition, exePath: string): void {

@@ -11,8 +11,9 @@ export function systemRoutes(routes: RouteTable, servers: ServerService, adapter
     metrics: { enabled: settings.metricsToken !== null, path: '/metrics' as const, address: settings.metricsToken !== null ? settings.metricsAddress : null },
   }));
   routes.implement(endpoints.health, async () => ({ status: 'ok' as const }));
-  routes.implement(endpoints.systemStatus, async () => {
-    const counts = await servers.counts();
+  routes.implement(endpoints.systemStatus, async ({ principal }) => {
+    // A key limited to servers is not told how many others there are.
+    const counts = await servers.counts(principal?.key?.server_ids ?? null);
     return {
       version: SERVICE_VERSION,
       running_servers: counts.running,

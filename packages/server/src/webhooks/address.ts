@@ -10,6 +10,31 @@ export interface Destination {
   family: 4 | 6;
 }
 
+/** IPv6 prefixes whose last 32 bits are the IPv4 address the packet ends up at. */
+const EMBEDDING_IPV4 = [
+  ipaddr.parseCIDR('::/96'), // IPv4-compatible (deprecated; some stacks still send it to the IPv4 host)
+  ipaddr.parseCIDR('::ffff:0:0:0/96'), // IPv4-translated (SIIT)
+  ipaddr.parseCIDR('64:ff9b::/96'), // NAT64's well-known prefix: a DNS64 network gives every IPv4-only host such an address
+];
+
+/**
+ * An address's range as ipaddr.js names it, an IPv6 address that carries an IPv4 one judged by that:
+ * `::7f00:1` is 127.0.0.1 in disguise, and a NAT64 address of a public host is as public as the host.
+ * IPv4-mapped ones ipaddr.process already turns into IPv4. 6to4 and Teredo stay refused whole (ipaddr.js
+ * names them so): the IPv4 address in them is a relay's or a tunnel's end, not the destination.
+ */
+export function rangeOf(address: string): string {
+  const ip = ipaddr.process(address);
+  if (ip.kind() === 'ipv4') return ip.range();
+  const v6 = ip as ipaddr.IPv6;
+  if (v6.range() === 'unspecified' || v6.range() === 'loopback') return v6.range();
+  if (EMBEDDING_IPV4.some((prefix) => v6.match(prefix))) {
+    const bytes = v6.toByteArray().slice(12);
+    return new ipaddr.IPv4(bytes).range();
+  }
+  return v6.range();
+}
+
 /**
  * Where a webhook URL leads, checked: every address its host resolves to must be public unicast (not
  * loopback, link-local, private, carrier-grade NAT, unique-local, multicast or reserved) unless private
@@ -29,7 +54,7 @@ export async function checkDestination(url: URL, allowPrivate: boolean): Promise
   if (!found.length) throw new WebhookAddressError(`${host} does not resolve`);
   if (!allowPrivate) {
     for (const { address } of found) {
-      const range = ipaddr.process(address).range();
+      const range = rangeOf(address);
       if (range !== 'unicast') {
         throw new WebhookAddressError(`${host} resolves to ${address} (${range}): webhooks go to public addresses only, unless GARRISON_WEBHOOK_ALLOW_PRIVATE=1`);
       }

@@ -78,6 +78,8 @@ export class WebSocketHub {
     private readonly clock: Clock,
     jobs: JobRunner,
     private readonly settings: Pick<Settings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
+    /** The client's address (X-Forwarded-For read only from a trusted proxy). */
+    private readonly addressOf: (req: IncomingMessage) => string | null = (req) => req.socket.remoteAddress ?? null,
   ) {
     this.cap = new WebSocketCap(settings.maxWebSocketsPerUser, logger);
     this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
@@ -94,7 +96,7 @@ export class WebSocketHub {
         socket.end([`HTTP/1.1 ${status} Too Many Requests`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', body].join('\r\n'));
         return;
       }
-      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, req.socket.remoteAddress ?? null));
+      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, this.addressOf(req)));
     });
   }
 

@@ -15,6 +15,7 @@ import * as apiKeys from './013_api_keys.js';
 import * as sessions from './014_sessions.js';
 import * as twoFactor from './015_two_factor.js';
 import * as secondStepLimits from './016_second_step_limits.js';
+import * as clusterNonces from './017_cluster_nonces.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -38,6 +39,7 @@ const all: [string, Migration][] = [
   ['014_sessions', sessions],
   ['015_two_factor', twoFactor],
   ['016_second_step_limits', secondStepLimits],
+  ['017_cluster_nonces', clusterNonces],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

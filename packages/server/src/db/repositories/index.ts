@@ -16,6 +16,7 @@ import { RateLimitRepository } from './rate-limits.js';
 import { WebhookRepository } from './webhooks.js';
 import { ApiKeyRepository } from './api-keys.js';
 import { SessionRepository } from './sessions.js';
+import { ClusterNonceRepository } from './cluster-nonces.js';
 import { TwoFactorRepository } from './two-factor.js';
 import { SecondStepRepository } from './second-steps.js';
 
@@ -42,6 +43,7 @@ export function bindRepositories(knex: Knex) {
     webhooks: new WebhookRepository(knex),
     apiKeys: new ApiKeyRepository(knex),
     sessions: new SessionRepository(knex),
+    clusterNonces: new ClusterNonceRepository(knex),
     twoFactor: new TwoFactorRepository(knex),
     secondSteps: new SecondStepRepository(knex),
   };

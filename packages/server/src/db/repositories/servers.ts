@@ -78,8 +78,10 @@ export class ServerRepository {
     return query;
   }
 
-  async counts(): Promise<{ running: number; total: number }> {
-    const [total, running] = await Promise.all([this.Server.query().resultSize(), this.Server.query().whereIn('status', ACTIVE_STATUSES).resultSize()]);
+  /** `only`: these servers' (a key limited to them); null: every server's. */
+  async counts(only: readonly number[] | null = null): Promise<{ running: number; total: number }> {
+    const of = () => (only ? this.Server.query().whereIn('id', only) : this.Server.query());
+    const [total, running] = await Promise.all([of().resultSize(), of().whereIn('status', ACTIVE_STATUSES).resultSize()]);
     return { running, total };
   }
 

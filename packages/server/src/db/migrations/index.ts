@@ -14,6 +14,7 @@ import * as webhooks from './012_webhooks.js';
 import * as apiKeys from './013_api_keys.js';
 import * as sessions from './014_sessions.js';
 import * as twoFactor from './015_two_factor.js';
+import * as installationKeys from './016_installation_keys.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -36,6 +37,7 @@ const all: [string, Migration][] = [
   ['013_api_keys', apiKeys],
   ['014_sessions', sessions],
   ['015_two_factor', twoFactor],
+  ['016_installation_keys', installationKeys],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -42,13 +42,33 @@ describe('two servers on one installation', () => {
   const h = () => suite.h;
   const api = (method: string, path: string, body?: unknown) => h().api(method, path, { token: h().adminToken, body });
 
+  it('says so when a server is made on an installation another server uses, naming it', async () => {
+    const other = await installFakeGameaTemp();
+    try {
+      const first = await createGameServer(h(), other, { name: 'Alone' });
+      assert.ok(!(first.warnings as string[]).includes('shares_installation'), 'alone on its installation');
+      assert.deepEqual(first.installation_shared_with, []);
+      const second = await createGameServer(h(), other, { name: 'Beside' });
+      assert.ok((second.warnings as string[]).includes('shares_installation'), JSON.stringify(second.warnings));
+      assert.deepEqual(second.installation_shared_with, [{ id: first.id, name: 'Alone' }]);
+      // Said once: the record's own warnings are what needs attention, and this does not.
+      assert.ok(!(await api('GET', `/servers/${second.id}`)).body.data.warnings.includes('shares_installation'));
+      // Moved onto it later: folders of its own there too; the first keeps the usual ones, whoever goes.
+      const elsewhere = await createGameServer(h(), suite.fake, { name: 'Elsewhere', exe_path: join(suite.fake.dir, 'gameaserver.exe') });
+      assert.equal((await api('PUT', `/servers/${elsewhere.id}`, { exe_path: other.exePath })).status, 200);
+      assert.equal((await api('DELETE', `/servers/${first.id}`)).status, 204);
+      const keys = await withDatabase(h(), (knex) => knex('servers').whereIn('id', [second.id, elsewhere.id]).orderBy('id').pluck('installation_key'));
+      assert.deepEqual(keys, [String(second.id), String(elsewhere.id)]);
+      await api('DELETE', `/servers/${second.id}`);
+      await api('DELETE', `/servers/${elsewhere.id}`);
+    } finally {
+      await other.remove();
+    }
+  });
+
   it('each runs with its own profile folder and name, writes only its own profile, lists only its own logs and backs up only its own files', async () => {
     const first = await createGameServer(h(), suite.fake, { name: 'First' });
-    assert.ok(!(first.warnings as string[]).includes('shares_installation'), 'alone on its installation');
-    assert.deepEqual(first.installation_shared_with, []);
     const second = await createGameServer(h(), suite.fake, { name: 'Second' });
-    assert.ok((second.warnings as string[]).includes('shares_installation'), JSON.stringify(second.warnings));
-    assert.deepEqual(second.installation_shared_with, [{ id: first.id, name: 'First' }]);
     const own = join(suite.fake.dir, `server_${second.id}`);
     const shared = join(suite.fake.dir, 'server');
 

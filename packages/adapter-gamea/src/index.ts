@@ -7,6 +7,7 @@ import { checkSection } from './config/extra-lines.js';
 import { generateCredentials } from './credentials.js';
 import { headlessArguments, launchArguments } from './launch.js';
 import { layout } from './layout.js';
+import { GAME_LOG_FILES, separateFolders } from './own-folders.js';
 import { logReader, missionOf, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
@@ -48,11 +49,12 @@ export const gamea = defineAdapter({
       backupParts: (ctx: ServerContext) => {
         const paths = layout(ctx);
         return [
-          { name: 'profile', root: paths.profiles, exclude: ['*.rpt', '*.log', '*.mdmp', '*.bidmp', '*.dmp'] },
+          { name: 'profile', root: paths.profiles, exclude: GAME_LOG_FILES },
           { name: 'config', root: ctx.serverDir, entries: ['server.cfg', 'basic.cfg', 'battleye'] },
           { name: 'missions', root: paths.missions, missions: true },
         ];
       },
+      separateFolders,
       // Ready once BattlEye RCon takes a login; a server with RCon off is ready when it runs.
       async isReady(config: ConfigValues, ctx: ServerContext) {
         const target = remoteAdminTarget(config, ctx);

@@ -1,5 +1,5 @@
 import { ApiError, type ConfigValues, type HeadlessOptions, type LaunchOptions, type ServerContext } from '@garrison/core';
-import { layout, PROFILE_NAME } from './layout.js';
+import { layout } from './layout.js';
 import { modNameProblem } from './mods.js';
 
 /**
@@ -24,7 +24,7 @@ export function launchArguments(config: ConfigValues, ctx: ServerContext, option
     `-config=${paths.serverCfg}`,
     `-cfg=${paths.basicCfg}`,
     `-profiles=${paths.profiles}`,
-    `-name=${PROFILE_NAME}`,
+    `-name=${paths.name}`,
     `-world=${launch.world}`,
     `-limitFPS=${launch.limit_fps}`,
   ];

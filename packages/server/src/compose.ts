@@ -32,6 +32,7 @@ import { TwoFactorService } from './auth/two-factor.js';
 import { LiveFigures } from './metrics/live-values.js';
 import { ServerLocks } from './servers/locks.js';
 import { ServerService } from './servers/service.js';
+import { OwnFolders } from './servers/own-folders.js';
 import { ConfigService } from './config/service.js';
 import { LogFileService } from './logfiles/service.js';
 import { MissionService } from './missions/service.js';
@@ -80,7 +81,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
 
 /** Every service class: one of each per container. */
 const SERVICES = [
-  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, DatabaseTime, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, TwoFactorService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, ConfigService, RemoteAdminService, AuditService, ProcessService,
+  PrometheusInstruments, ServerFigures, WebhookOutbox, WebhookDeliverer, WebhookService, DatabaseTime, NodeService, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits, TokenService, SessionService, TwoFactorService, UserService, ApiKeyService, LiveFigures, ServerLocks, ServerGlance, ServerService, OwnFolders, ConfigService, RemoteAdminService, AuditService, ProcessService,
   ProcessWatchers, ServerStates, HeadlessClients, Supervisor, LogService, MetricsService, PlayerService, BanService, LogFileService,
   MissionService, ModService, ModPresets, ImportService, HistoryRetention, AutoRestarts,
   ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext, BackupService, BackupRestore, DatabaseBackups,
@@ -95,6 +96,8 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
   const supervisor = container.resolve(Supervisor);
   const bans = container.resolve(BanService);
   supervisor.beforeLaunch((id) => bans.beforeLaunch(id));
+  const ownFolders = container.resolve(OwnFolders);
+  supervisor.beforeFiles((id) => ownFolders.separateLocked(id));
   const jobs = container.resolve(TOKENS.Jobs);
   return [
     ['jobs', { stop: () => jobs.stop() }],
@@ -113,6 +116,8 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['bans', bans],
     ['history retention', container.resolve(HistoryRetention)],
     ['server glance', container.resolve(ServerGlance)],
+    // Before adoption: a crashed server auto-restarted at the start finds its own folders ready.
+    ['own folders', ownFolders],
     ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
     ['backups', container.resolve(BackupService)],
     ['database backups', container.resolve(DatabaseBackups)],

@@ -11,7 +11,8 @@ describe('log files and config downloads', () => {
   const suite = gameService(FAST_SUPERVISION);
 
   const raw = (path: string, token = suite.h.viewerToken) => fetch(`${suite.h.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const logDir = () => join(suite.fake.dir, 'server');
+  /** The server's log folder: `<exe dir>/server`, or its own beside it when it was not alone on the installation. */
+  const logDir = (s: { id: number; installation_shared_with: unknown[] }) => join(suite.fake.dir, s.installation_shared_with.length ? `server_${s.id}` : 'server');
 
   it('lists the .rpt files, streams one as text, and refuses to delete the one the running game writes', async () => {
     const s = await runningGameServer(suite.h, suite.fake);
@@ -44,11 +45,11 @@ describe('log files and config downloads', () => {
   });
 
   it('never serves or deletes a file outside the log folder, whatever the name holds', async () => {
-    const s = await createGameServer(suite.h, suite.fake);
-    await mkdir(logDir(), { recursive: true });
+    const s = (await createGameServer(suite.h, suite.fake)) as Awaited<ReturnType<typeof createGameServer>> & { installation_shared_with: unknown[] };
+    await mkdir(logDir(s), { recursive: true });
     await writeFile(join(suite.fake.dir, 'secret.rpt'), 'outside the folder');
-    await symlink('/etc/passwd', join(logDir(), 'passwd.rpt')); // a link that cannot be made fails the test: it would test nothing
-    await symlink(join(suite.fake.dir, 'secret.rpt'), join(logDir(), 'escape.rpt'));
+    await symlink('/etc/passwd', join(logDir(s), 'passwd.rpt')); // a link that cannot be made fails the test: it would test nothing
+    await symlink(join(suite.fake.dir, 'secret.rpt'), join(logDir(s), 'escape.rpt'));
     // Sent over a plain socket: an HTTP client would resolve `..` (and `%2E%2E`) before sending.
     const names = [
       '..%2Fsecret.rpt', '..%5Csecret.rpt', '%2Fetc%2Fpasswd', '..', '.', '%2E%2E', '%2E%2E%2Fsecret.rpt', 'a%00.rpt', '....%2F%2Fsecret.rpt',

@@ -29,6 +29,13 @@ export interface ServerContext {
   serverDir: string;
   /** The folder that holds the server executable. */
   exeDir: string;
+  /**
+   * Null (or absent) for the server that had its installation to itself when it was made: it keeps the
+   * game's usual folders there. Any further server on the same installation has a key of its own (stable:
+   * kept when the first server goes), from which the adapter names that server's own folders in the
+   * installation, so that two servers never write one profile or one log folder.
+   */
+  installationKey?: string | null;
 }
 
 /** Section name → field name → value, with secrets in plain text (never shown to a reader as such). */
@@ -84,6 +91,13 @@ export interface ProcessConfig {
   headlessArguments?(config: ConfigValues, ctx: ServerContext, options: HeadlessOptions): string[];
   /** What a backup of a server holds (its state: profiles, generated files, bans); without it, a backup holds the server's own folder. */
   backupParts?(ctx: ServerContext): BackupPart[];
+  /**
+   * Gives a server that shared its installation's folders (`shared`: its context without a key) folders of
+   * its own (`own`: with its key), for servers made before each had its own: copies what the game keeps
+   * of the server there (its profile, the game's own lines in it), never removes or changes the shared
+   * files, and may run again after an interruption. Returns the folders written, for the service's log.
+   */
+  separateFolders?(shared: ServerContext, own: ServerContext): Promise<string[]>;
 }
 
 /**

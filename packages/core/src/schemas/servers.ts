@@ -29,7 +29,7 @@ export const BackupExclude = Type.Array(Type.String({ minLength: 1, maxLength: 1
 });
 export const HeadlessClients = Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'Headless clients to run beside the server once it is running (0 to 10).' });
 
-export const ServerWarning = Type.Union([Type.Literal('exe_missing'), Type.Literal('crash_loop'), Type.Literal('restart_needed')]);
+export const ServerWarning = Type.Union([Type.Literal('exe_missing'), Type.Literal('crash_loop'), Type.Literal('restart_needed'), Type.Literal('shares_installation')]);
 export type ServerWarning = Static<typeof ServerWarning>;
 
 export const ServerListItem = Type.Object(
@@ -56,7 +56,8 @@ export const ServerListItem = Type.Object(
     node_id: Type.String({ description: 'The node (Garrison instance) that runs the server\'s processes and keeps its files.' }),
     node_online: Type.Boolean({ description: 'Whether that node is alive; while it is not, `status` is `unknown`.' }),
     warnings: Type.Array(ServerWarning, {
-      description: 'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), `restart_needed` (the config changed since the running process started).',
+      description:
+        'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), `restart_needed` (the config changed since the running process started), `shares_installation` (in the answer of a creation or an import only: another server of the node runs from the same installation, named in `installation_shared_with`; each has its own profile and config folders, but the missions and mod folders of the installation are shared, as the game reads them).',
     }),
   },
   { $id: 'ServerListItem' },
@@ -69,7 +70,11 @@ export const ServerDetail = Type.Object(
 );
 export type ServerDetail = Static<typeof ServerDetail>;
 
-export const CreatedServer = Type.Object(ServerDetail.properties, {
+export const InstallationSharedWith = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }), {
+  description: 'The other servers of the node that run from the same installation (the folder of the executable); empty when none.',
+});
+
+export const CreatedServer = Type.Object({ ...ServerDetail.properties, installation_shared_with: InstallationSharedWith }, {
   $id: 'CreatedServer',
   additionalProperties: Type.String(),
   description: "The full server plus its generated credentials (the adapter's, e.g. password_admin and rcon_password), shown only here.",

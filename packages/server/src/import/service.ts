@@ -23,6 +23,7 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
+import { sharingWarning, sharingWith } from '../servers/installation.js';
 import { maskSections } from '../config/masking.js';
 import { BanService } from '../bans/service.js';
 import { AuditService } from '../audit/service.js';
@@ -56,6 +57,8 @@ export class ImportService {
     if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
     const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
     await assertPortsFree(this.repos.servers, server, this.nodeId);
+    const sharing = sharingWith({ exe_path: request.exe_path, node_id: this.nodeId }, await this.repos.servers.installations([this.nodeId]));
+    const warnings = [...draft.warnings, ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : [])];
     const inFolder = (file: string) => (file.startsWith(`${files.root}/`) ? file.slice(files.root.length + 1) : file);
     const plan = (made: Record<string, unknown> | null): ImportPlan => ({
       dry_run: made === null,
@@ -69,7 +72,7 @@ export class ImportService {
       // Where in the game folder: the report is read beside the folder's own listing.
       unknown: draft.unknown.map((u) => ({ ...u, file: inFolder(u.file) })),
       refused: draft.refused.map((r) => ({ ...r, file: inFolder(r.file) })),
-      warnings: draft.warnings,
+      warnings,
     });
     if (request.dry_run) return plan(null);
 

@@ -31,6 +31,7 @@ import { assertPortsFree } from './ports.js';
 import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
 import { NodeService } from '../nodes/service.js';
+import { installationOf, sharingWith } from './installation.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
 export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
@@ -158,7 +159,7 @@ export class ServerService {
    * Creates the record, its config sections with defaults and fresh credentials (under what an import
    * read, `imported`), and its folder; the credentials are returned beside the server, this once.
    */
-  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & Record<string, unknown>> {
+  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & { installation_shared_with: { id: number; name: string }[] } & Record<string, unknown>> {
     const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
     this.assertHeadlessClients(adapter, input.headless_clients);
@@ -177,10 +178,12 @@ export class ServerService {
       return { section, data: JSON.stringify(data) };
     });
     const nodeId = await this.nodes.placement(input.node_id);
+    let sharedWith: { id: number; name: string }[] = [];
     const row = await this.portLock.runExclusive(async () => {
       await assertPortsFree(this.repos.servers, ports, nodeId);
       const stamp = isoNow(this.clock);
-      return this.repos.servers.create(
+      sharedWith = sharingWith({ exe_path: input.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId]));
+      const created = await this.repos.servers.create(
         {
           name: input.name,
           description: input.description ?? null,
@@ -200,17 +203,23 @@ export class ServerService {
           started_config_version: null,
           current_mission: null,
           node_id: nodeId,
+          installation_key: null,
+          folders_pending: false,
           created_at: stamp,
           updated_at: stamp,
         },
         sections,
       );
+      // Its id is its key: chosen now and kept, so that no later create or delete moves its files.
+      return sharedWith.length ? this.repos.servers.update(created.id, { installation_key: String(created.id) }) : created;
     });
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
     void this.audit.record(row.id, 'server_created', actor, { name: row.name });
     // Said at once, not only at the first start: a path that points at nothing.
     await this.glance.checkExe(row);
-    return { ...(await this.detailOf(row)), ...secrets };
+    const detail = await this.detailOf(row);
+    // Said once, here: each server has its own folders, but what the game reads from its installation is shared.
+    return { ...detail, warnings: [...detail.warnings, ...(sharedWith.length ? (['shares_installation'] as const) : [])], installation_shared_with: sharedWith, ...secrets };
   }
 
   async update(id: number, patch: UpdateServerRequest, actor: Actor): Promise<ServerDetail> {
@@ -221,7 +230,12 @@ export class ServerService {
       if (patch.game_port !== undefined || patch.rcon_port !== undefined) {
         await assertPortsFree(this.repos.servers, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, row.node_id ?? this.nodes.nodeId, id);
       }
-      const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const changes: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      // Moved onto an installation another server uses: folders of its own there, as a new server gets.
+      if (patch.exe_path !== undefined && row.installation_key === null && installationOf(patch.exe_path) !== installationOf(row.exe_path)) {
+        const nodeId = row.node_id ?? this.nodes.nodeId;
+        if (sharingWith({ id, exe_path: patch.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId])).length) changes.installation_key = String(id);
+      }
       return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });
     });
     void this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });

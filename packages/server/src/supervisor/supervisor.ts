@@ -36,6 +36,7 @@ export const serverKey = (serverId: number): ProcessKey => ({ server_id: serverI
 @injectable()
 export class Supervisor {
   private readonly launchSteps: ((serverId: number) => Promise<void>)[] = [];
+  private readonly folderSteps: ((serverId: number) => Promise<void>)[] = [];
   private readonly attached = new Set<number>();
   /** Aborted at the service's stop: a probe waiting between its tries ends at once. */
   private readonly stopping = new AbortController();
@@ -64,6 +65,11 @@ export class Supervisor {
   /** Work to finish before each game process is spawned (files the game reads at launch); it must not throw. */
   beforeLaunch(step: (serverId: number) => Promise<void>): void {
     this.launchSteps.push(step);
+  }
+
+  /** Work on the server's folders before its config files are written into them (under the server's lock); a throw fails the start. */
+  beforeFiles(step: (serverId: number) => Promise<void>): void {
+    this.folderSteps.push(step);
   }
 
   // --- actions ------------------------------------------------------------------------------------
@@ -120,6 +126,7 @@ export class Supervisor {
     await access(row.exe_path, constants.X_OK).catch(() => {
       throw new ApiError('EXE_NOT_FOUND', `the executable ${row.exe_path} does not exist or cannot be run`);
     });
+    for (const step of this.folderSteps) await step(serverId);
     const { config, args, configVersion } = await this.config.prepareLaunch(row);
     for (const step of this.launchSteps) await step(serverId);
     await assertHostPortsFree({ game_port: row.game_port, rcon_port: row.rcon_port });

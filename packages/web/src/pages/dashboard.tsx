@@ -14,9 +14,11 @@ import { CreateServer } from './create-server.js';
 import { ImportServer } from './import-server.js';
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
-/** A created server as the list holds it: its record without the credentials shown once. */
-const listed = (created: ServerItem & Record<string, unknown>): ServerItem =>
-  Object.fromEntries(Object.keys(ServerListItem.properties).map((key) => [key, created[key]])) as ServerItem;
+/** A created server as the list holds it: its record without what is shown once (credentials, a shared installation). */
+const listed = (created: ServerItem & Record<string, unknown>): ServerItem => {
+  const item = Object.fromEntries(Object.keys(ServerListItem.properties).map((key) => [key, created[key]])) as ServerItem;
+  return { ...item, warnings: item.warnings.filter((w) => w !== 'shares_installation') };
+};
 
 export function Dashboard() {
   const admin = isAdmin();

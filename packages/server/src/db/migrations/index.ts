@@ -16,6 +16,7 @@ import * as sessions from './014_sessions.js';
 import * as twoFactor from './015_two_factor.js';
 import * as secondStepLimits from './016_second_step_limits.js';
 import * as clusterNonces from './017_cluster_nonces.js';
+import * as installationKeys from './018_installation_keys.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -40,6 +41,7 @@ const all: [string, Migration][] = [
   ['015_two_factor', twoFactor],
   ['016_second_step_limits', secondStepLimits],
   ['017_cluster_nonces', clusterNonces],
+  ['018_installation_keys', installationKeys],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

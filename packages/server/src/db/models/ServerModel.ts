@@ -24,6 +24,8 @@ export class ServerModel extends Model {
   started_config_version!: number | null;
   current_mission!: string | null;
   node_id!: string | null;
+  installation_key!: string | null;
+  folders_pending!: boolean;
   created_at!: string;
   updated_at!: string;
 
@@ -31,6 +33,7 @@ export class ServerModel extends Model {
   override $parseDatabaseJson(json: Record<string, unknown>) {
     const parsed = super.$parseDatabaseJson(json);
     if ('auto_restart' in parsed) parsed.auto_restart = Boolean(parsed.auto_restart);
+    if ('folders_pending' in parsed) parsed.folders_pending = Boolean(parsed.folders_pending);
     return parsed;
   }
 }

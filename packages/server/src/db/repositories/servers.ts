@@ -6,7 +6,7 @@ import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
 export type ServerRow = Pick<
   ServerModel,
   | 'id' | 'name' | 'description' | 'game_type' | 'status' | 'pid' | 'exe_path' | 'game_port' | 'rcon_port' | 'auto_restart'
-  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'backup_exclude' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'node_id' | 'created_at' | 'updated_at'
+  | 'max_restarts' | 'restart_count' | 'headless_clients' | 'backup_keep' | 'backup_exclude' | 'started_at' | 'process_start_time' | 'started_config_version' | 'current_mission' | 'node_id' | 'installation_key' | 'folders_pending' | 'created_at' | 'updated_at'
 >;
 export type NewServer = Omit<ServerRow, 'id'>;
 
@@ -47,6 +47,17 @@ export class ServerRepository {
     const query = this.Server.query().orderBy('id');
     if (nodeId !== undefined) query.where('node_id', nodeId);
     return query;
+  }
+
+  /** Where the servers of these nodes run from: what tells which of them share an installation. */
+  async installations(nodeIds: readonly string[]): Promise<Pick<ServerRow, 'id' | 'name' | 'exe_path' | 'node_id'>[]> {
+    if (!nodeIds.length) return [];
+    return this.knex('servers').select('id', 'name', 'exe_path', 'node_id').whereIn('node_id', nodeIds).orderBy('id');
+  }
+
+  /** This node's servers whose files still wait to be copied into folders of their own (made before each had its own). */
+  async foldersPending(nodeId: string): Promise<ServerRow[]> {
+    return this.Server.query().where({ node_id: nodeId, folders_pending: true }).orderBy('id');
   }
 
   /** Servers recorded before there were nodes become this node's (a single instance's, or the first of a new cluster's). */

@@ -51,6 +51,8 @@ async function plant(h: Harness, backupId: number, archive: string, build: (work
   }
 }
 
+/** The server's profile folder: its own once another server shares the installation (the adapter's layout). */
+const profileOf = (s: { id: number; installation_shared_with?: unknown[] }) => (s.installation_shared_with?.length ? `server_${s.id}` : PROFILE);
 const PROFILE_ONLY = JSON.stringify({ config_sections: {}, parts: [{ name: 'profile', path: '/x' }] });
 
 /** The stored (unmasked) value of a config field. */
@@ -86,7 +88,7 @@ describe('restoring an archive made to harm', () => {
     const error = expectError(await restore(h(), s.id, backup.id), 400, 'VALIDATION_ERROR');
     assert.match(error.message, /more than 1048576 bytes \(GARRISON_RESTORE_MAX_BYTES\)/);
     assert.match(error.message, /nothing was changed/);
-    await assert.rejects(stat(join(suite.fake.dir, PROFILE, 'bomb.bin')), { code: 'ENOENT' });
+    await assert.rejects(stat(join(suite.fake.dir, profileOf(s), 'bomb.bin')), { code: 'ENOENT' });
     assert.equal(await readFile(join(suite.fake.dir, VARS), 'utf8'), 'persistence: 42 vehicles');
     await noLeftovers(s.id);
   });
@@ -101,7 +103,7 @@ describe('restoring an archive made to harm', () => {
     });
     const error = expectError(await restore(h(), s.id, backup.id), 400, 'VALIDATION_ERROR');
     assert.match(error.message, /more than 50 entries \(GARRISON_RESTORE_MAX_FILES\)/);
-    await assert.rejects(stat(join(suite.fake.dir, PROFILE, 'many')), { code: 'ENOENT' });
+    await assert.rejects(stat(join(suite.fake.dir, profileOf(s), 'many')), { code: 'ENOENT' });
     await noLeftovers(s.id);
   });
 
@@ -117,9 +119,9 @@ describe('restoring an archive made to harm', () => {
     });
     const res = await restore(h(), s.id, backup.id);
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const tool = await stat(join(suite.fake.dir, PROFILE, 'tool'));
+    const tool = await stat(join(suite.fake.dir, profileOf(s), 'tool'));
     assert.equal(tool.mode & 0o7777, 0o755, `tool is ${(tool.mode & 0o7777).toString(8)}`);
-    const shared = await stat(join(suite.fake.dir, PROFILE, 'shared'));
+    const shared = await stat(join(suite.fake.dir, profileOf(s), 'shared'));
     assert.equal(shared.mode & 0o7000, 0, `shared is ${(shared.mode & 0o7777).toString(8)}`);
   });
 });

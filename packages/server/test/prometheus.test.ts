@@ -74,7 +74,10 @@ describe('Prometheus metrics', () => {
       assert.ok(Math.abs(sample(text, 'garrison_server_start_time_seconds', { server_id: id })! - Date.now() / 1000) < 600);
       assert.ok(sample(text, 'garrison_rcon_command_duration_seconds_count', { server_id: id, result: 'ok' })! >= 1);
       assert.ok(sample(text, 'garrison_http_request_duration_seconds_count', { route: '/api/servers/:server_id', method: 'GET', status_class: '2xx' })! >= 1, 'the route as its template');
-      assert.match(text, /^garrison_process_process_resident_memory_bytes \d+/m);
+      assert.match(text, /^garrison_process_resident_memory_bytes \d+/m);
+      assert.match(text, /^garrison_process_cpu_seconds_total \d/m);
+      assert.doesNotMatch(text, /garrison_process_process_/, 'the prefix once');
+      assert.equal(sample(text, 'garrison_server_info', { server_id: id, name: String(s.name), game: 'gamea' }), 1);
       assert.match(text, /^garrison_job_runs_total\{job="players\.poll",result="ok"\} \d+/m, 'jobs by kind, not by server');
       for (const secret of ['Zed', GUID, '10.9.8.7', TOKEN]) assert.ok(!text.includes(secret), `${secret} is not in the metrics`);
     } finally {

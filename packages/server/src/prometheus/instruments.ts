@@ -64,10 +64,12 @@ export class PrometheusInstruments {
   constructor(@inject(TOKENS.Settings) settings: Settings) {
     this.enabled = settings.metricsToken !== null;
     if (!this.enabled) return;
-    collectDefaultMetrics({ register: this.registry, prefix: 'garrison_process_' });
+    // prom-client's own names start with process_ and nodejs_: under garrison_ once
+    // (garrison_process_cpu_seconds_total, garrison_nodejs_eventloop_lag_seconds).
+    collectDefaultMetrics({ register: this.registry, prefix: 'garrison_' });
     // Gauges with a counter's `_total` name, which Prometheus' linter refuses; the same figures remain by
-    // type in `garrison_process_nodejs_active_{handles,requests,resources}`.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(`garrison_process_${name}`);
+    // type in `garrison_nodejs_active_{handles,requests,resources}`.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(`garrison_${name}`);
   }
 
   /** Counts a restart (only what this instance did: each instance exposes its own servers). */

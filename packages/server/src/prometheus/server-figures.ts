@@ -28,6 +28,7 @@ export class ServerFigures implements Lifecycle {
   private readonly cpu: Counter<(typeof BY_SERVER)[number]>;
   private readonly memory: Gauge<(typeof BY_SERVER)[number]>;
   private readonly rconConnected: Gauge<(typeof BY_SERVER)[number]>;
+  private readonly info: Gauge<'server_id' | 'name' | 'game'>;
   private clients: () => number = () => 0;
   private readonly stops: (() => void)[] = [];
 
@@ -48,6 +49,8 @@ export class ServerFigures implements Lifecycle {
     this.cpu = new Counter({ name: 'garrison_server_cpu_seconds_total', help: "CPU time the server's process has used.", labelNames: BY_SERVER, registers });
     this.memory = gauge('garrison_server_memory_bytes', "Resident memory of the server's process.");
     this.rconConnected = gauge('garrison_rcon_connected', '1 while remote admin to the server answers, else 0.');
+    // The name only here: the other series stay keyed by id, which a rename does not break; join for names.
+    this.info = new Gauge({ name: 'garrison_server_info', help: "1 for each server, with its name and game: join on server_id for the name.", labelNames: ['server_id', 'name', 'game'], registers });
   }
 
   start(): void {
@@ -75,7 +78,7 @@ export class ServerFigures implements Lifecycle {
   /** Reads every figure anew, just before the registry is written out. */
   async refresh(): Promise<void> {
     const items = await this.servers.ownedItems();
-    for (const series of [this.up, this.state, this.players, this.slots, this.startTime, this.memory, this.rconConnected]) series.reset();
+    for (const series of [this.up, this.state, this.players, this.slots, this.startTime, this.memory, this.rconConnected, this.info]) series.reset();
     this.cpu.reset();
     for (const item of items) this.record(item);
     this.instruments.websocketClients.set(this.clients());
@@ -83,6 +86,7 @@ export class ServerFigures implements Lifecycle {
 
   private record(item: ServerListItem): void {
     const labels = { server_id: String(item.id), game: item.game_type };
+    this.info.set({ ...labels, name: item.name }, 1);
     this.up.set(labels, item.status === 'running' ? 1 : 0);
     for (const state of STATES) this.state.set({ ...labels, state }, item.status === state ? 1 : 0);
     if (item.max_players !== null) this.slots.set(labels, item.max_players);

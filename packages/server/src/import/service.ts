@@ -1,5 +1,6 @@
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import {
@@ -47,7 +48,11 @@ export class ImportService {
 
   async import(request: ImportServerRequest, actor: Actor): Promise<ImportPlan> {
     const { adapter, importer } = this.importerFor(request.exe_path);
-    const files = new ImportFiles(dirname(request.exe_path.replace(/\\/g, '/')));
+    this.servers.gameRoots.assertExecutable(request.exe_path);
+    const others = await this.serverFolders();
+    const files = new ImportFiles(dirname(request.exe_path.replace(/\\/g, '/')), this.guard(others));
+    const owner = others.find((o) => isWithin(files.root, o.folder));
+    if (owner) throw new ApiError('CONFLICT', `field 'exe_path': ${files.root} is the folder of server ${owner.id} (${owner.name}); an import adopts a server Garrison does not run yet`);
     const draft = await importer.read(request, files);
     const sections = this.checkedSections(adapter, draft);
     const game_port = draft.game_port;
@@ -83,6 +88,25 @@ export class ImportService {
     }
     void this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);
+  }
+
+  /**
+   * What an import may read besides being in the game folder: inside the game roots, outside the
+   * service's own folders, and outside the folder of every server this node runs, whose files hold that
+   * server's passwords (a plan, and the server it makes, would hand them to whoever imports).
+   */
+  private guard(others: { id: number; name: string; folder: string }[]): (path: string) => string | null {
+    return (path) => {
+      const problem = this.servers.gameRoots.problem(path);
+      if (problem) return problem;
+      const owner = others.find((o) => isWithin(path, o.folder));
+      return owner ? `${path} is in the folder of server ${owner.id} (${owner.name})` : null;
+    };
+  }
+
+  private async serverFolders(): Promise<{ id: number; name: string; folder: string }[]> {
+    const rows = await this.repos.servers.all(this.nodeId);
+    return rows.filter((r) => !/^[A-Za-z]:[\\/]/.test(r.exe_path)).map((r) => ({ id: r.id, name: r.name, folder: realPathOf(dirname(r.exe_path)) }));
   }
 
   /** The adapter whose executables include this one's name, and its importer. */

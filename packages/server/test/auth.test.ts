@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { waitFor } from '@garrison/testkit';
 import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
@@ -68,6 +70,21 @@ describe('auth', () => {
     } finally {
       await expiring.close();
     }
+  });
+
+  it('refuses a token without a session or an expiry, even signed with the real secret (issue 29: they outlive sign-out and password changes)', async () => {
+    const secret = (await readFile(join(h.dataDir, 'jwt-secret'), 'utf8')).trim();
+    const { sid } = jwt.decode(h.adminToken) as { sid: string };
+    const real = jwt.sign({ username: 'admin', role: 'admin', gen: 0, sid }, secret, { subject: '1', expiresIn: 600 });
+    assert.equal((await h.api('GET', '/auth/me', { token: real })).status, 200, 'the same claims, signed here, are good: the two below fail for what they lack');
+    const sessionless = jwt.sign({ username: 'admin', role: 'admin', gen: 0 }, secret, { subject: '1', expiresIn: 600 });
+    expectError(await h.api('GET', '/auth/me', { token: sessionless }), 401, 'UNAUTHORIZED');
+    expectError(await h.api('POST', '/auth/users', { token: sessionless, body: { username: 'forged_admin', password: 'long-enough-1', role: 'admin' } }), 401, 'UNAUTHORIZED');
+    const endless = jwt.sign({ username: 'admin', role: 'admin', gen: 0, sid }, secret, { subject: '1' });
+    assert.equal((jwt.decode(endless) as { exp?: number }).exp, undefined);
+    expectError(await h.api('GET', '/auth/me', { token: endless }), 401, 'UNAUTHORIZED');
+    const users = (await h.api('GET', '/auth/users', { token: h.adminToken })).body.data as { username: string }[];
+    assert.ok(!users.some((u) => u.username === 'forged_admin'));
   });
 
   it('reports the caller on /auth/me and answers logout with a message', async () => {

@@ -102,6 +102,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   };
   let settings = 0;
   let ended = 0;
+  let classes = 0;
 
   const scalar = (bare: string): CfgValue => {
     const t = bare.trim();
@@ -237,6 +238,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         }
         if (src[i] === '{') {
           i += 1;
+          classes += 1;
           entries.push({ kind: 'class', name, base, declaration: false, entries: body(true), file, line: lineAt(at) });
         } else {
           endOfStatement();
@@ -273,8 +275,8 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   };
 
   const entries = body(false);
-  // Settings, but never one `key = value;`: another kind of file (an environment file, a list of
-  // words) read as the game's. Refused as a whole, so that no line of it reaches a plan.
-  if (settings > 0 && ended === 0) doc.problems.push({ file, line: 1, column: 1, message: "not the game's config: not one `key = value;` in it", kind: 'syntax' });
+  // Settings, but never one `key = value;` nor a `class … { … }`: another kind of file (an environment
+  // file, a list of words) read as the game's. Refused as a whole, so that no line of it reaches a plan.
+  if (settings > 0 && ended === 0 && classes === 0) doc.problems.push({ file, line: 1, column: 1, message: "not the game's config: not one `key = value;` or class in it", kind: 'syntax' });
   return entries;
 }

@@ -1,6 +1,5 @@
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import {
@@ -24,6 +23,7 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
+import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { maskSections } from '../config/masking.js';
 import { BanService } from '../bans/service.js';
 import { AuditService } from '../audit/service.js';

@@ -245,9 +245,11 @@ export const endpoints = {
     notes:
       'Reads the files of a server that ran without Garrison (server.cfg, basic.cfg, the profile, BattlEye\'s config and bans.txt, the start command line), all inside the folder of `exe_path`, ' +
       'and makes a Garrison server of them. With `dry_run` it answers the plan (200) and writes nothing; otherwise it makes the server (201) and answers the same report, ' +
-      'with the server made and the credentials read (shown only here). A file that is not the game\'s syntax answers `INVALID_CONFIG` with its file, line and column.',
+      'with the server made and the credentials read (shown only here). A file that is not the game\'s syntax answers `INVALID_CONFIG` with its file, line and column (never its text). ' +
+      'With `GARRISON_GAME_ROOTS` set, the executable and every file read must be inside one of them; the service\'s own folders never, nor a file in the folder of another installation Garrison runs. An installation a server of this node runs already is imported beside it (`shares_installation` in `warnings`) without the passwords its files hold, which may be that server\'s: new ones are made. ' +
+      'A signed-in admin\'s act: no API key scope grants it.',
     access: 'admin', body: ImportServerRequest, status: 201, dryRunStatus: 200, response: ImportPlan,
-    errors: ['EXE_NOT_ALLOWED', 'PORT_IN_USE', 'INVALID_CONFIG'],
+    errors: ['EXE_NOT_ALLOWED', 'PORT_IN_USE', 'INVALID_CONFIG', 'CONFLICT'],
   }),
   getServer: defineEndpoint({
     operationId: 'getServer', method: 'GET', path: '/servers/{server_id}', tag: 'servers', summary: 'One server',

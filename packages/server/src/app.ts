@@ -81,6 +81,9 @@ async function serve(settings: Settings, logger: Logger, adapters: AdapterRegist
   });
   logger.info({ node: nodeId }, `listening on ${front.url}`);
   if (!consoleBuilt()) logger.warn('the web console is not built (npm run build): / answers 404');
+  if (!settings.gameRoots.length) {
+    logger.warn('no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but the data, backup and secrets folders; set them (docs/deploy.md)');
+  }
   if (firstAdmin.generatedPassword) {
     // Deliberately outside the redacted fields, and only now that the service is reachable.
     logger.warn(`created the first admin user "${firstAdmin.username}" with generated password: ${firstAdmin.generatedPassword} (also in ${firstAdmin.passwordFile} until it is changed)`);

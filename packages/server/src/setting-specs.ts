@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { Settings } from './settings.js';
 import { trustedRange } from './http/client-address.js';
 
@@ -232,4 +233,16 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: onOff,
   },
   { key: 'defaultGameType', env: 'GARRISON_DEFAULT_GAME_TYPE', meaning: 'the game type of a server created without one', parse: text },
+  {
+    key: 'gameRoots',
+    env: 'GARRISON_GAME_ROOTS',
+    shownDefault: 'none (anywhere but the data, backup and secrets folders; a warning at start)',
+    meaning: ':-separated absolute folders: every server executable (create, update, start, import) and every file an import reads must be inside one, links followed',
+    parse: (raw, name) => {
+      const roots = raw.split(':').map((r) => r.trim()).filter(Boolean);
+      const relative = roots.find((r) => !isAbsolute(r));
+      if (relative !== undefined || !roots.length) throw new SettingError(`${name} must be absolute folders separated by ':' (/srv/games:/opt/gamea); got ${JSON.stringify(raw)}`);
+      return roots;
+    },
+  },
 ];

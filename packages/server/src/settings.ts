@@ -87,6 +87,8 @@ export interface Settings {
   require2faForAdmins: boolean;
   /** The game type of a server created without one. */
   defaultGameType: string;
+  /** Folders every executable and every imported file must be in (links followed); empty: anywhere but the service's own folders. */
+  gameRoots: string[];
 }
 
 export type SettingsInput = Partial<Settings>;
@@ -143,6 +145,7 @@ const DEFAULTS: Settings = {
   webhookPollMs: 1_000,
   require2faForAdmins: false,
   defaultGameType: 'gamea',
+  gameRoots: [],
 };
 
 /** The settings given by flag: all of them for `serve`, the ones about the data for the other commands. */

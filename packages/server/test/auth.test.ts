@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import jwt from 'jsonwebtoken';
 import { waitFor } from '@garrison/testkit';
 import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
@@ -68,6 +70,28 @@ describe('auth', () => {
     } finally {
       await expiring.close();
     }
+  });
+
+  /** The admin's claims signed with the real secret, as the tester did with the leaked one (issue 29). */
+  const signedHere = async (claims: Record<string, unknown>, options: jwt.SignOptions) => {
+    const secret = (await readFile(join(h.dataDir, 'jwt-secret'), 'utf8')).trim();
+    return jwt.sign({ username: 'admin', role: 'admin', gen: 0, ...claims }, secret, { subject: '1', ...options });
+  };
+  const adminSid = () => (jwt.decode(h.adminToken) as { sid: string }).sid;
+
+  it('refuses a token without a session, even signed with the real secret (it would outlive sign-out and password changes)', async () => {
+    assert.equal((await h.api('GET', '/auth/me', { token: await signedHere({ sid: adminSid() }, { expiresIn: 600 }) })).status, 200, 'the same claims with the session are good');
+    const sessionless = await signedHere({}, { expiresIn: 600 });
+    expectError(await h.api('GET', '/auth/me', { token: sessionless }), 401, 'UNAUTHORIZED');
+    expectError(await h.api('POST', '/auth/users', { token: sessionless, body: { username: 'forged_admin', password: 'long-enough-1', role: 'admin' } }), 401, 'UNAUTHORIZED');
+    const users = (await h.api('GET', '/auth/users', { token: h.adminToken })).body.data as { username: string }[];
+    assert.ok(!users.some((u) => u.username === 'forged_admin'));
+  });
+
+  it('refuses a token without an expiry, even signed with the real secret and of a live session', async () => {
+    const endless = await signedHere({ sid: adminSid() }, {});
+    assert.equal((jwt.decode(endless) as { exp?: number }).exp, undefined);
+    expectError(await h.api('GET', '/auth/me', { token: endless }), 401, 'UNAUTHORIZED');
   });
 
   it('reports the caller on /auth/me and answers logout with a message', async () => {

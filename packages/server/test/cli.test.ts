@@ -34,7 +34,7 @@ describe('the garrison command', () => {
     const general = await garrison(['--help']);
     assert.equal(general.code, 0);
     assert.equal(general.stderr, '');
-    for (const command of ['serve', 'migrate', 'admin reset-password', 'users list', 'users create']) assert.match(general.stdout, new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['serve', 'migrate', 'admin reset-password', 'admin rotate-jwt-secret', 'users list', 'users create']) assert.match(general.stdout, new RegExp(`^  ${command} `, 'm'));
     assert.deepEqual(await garrison(['help']), general);
 
     const serve = await garrison(['help', 'serve']);
@@ -171,6 +171,9 @@ describe('the garrison command', () => {
         assert.match(dry.stdout, /Bans: 4 from /);
         assert.doesNotMatch(dry.stdout, /Sund4yRcon/, 'no secret in a dry run');
         assert.equal(await count(), before);
+        const outside = await garrison([...args, '--config', '/etc/hostname', '--dry-run']);
+        assert.equal(outside.code, 1);
+        assert.match(outside.stderr, /outside the game folder/);
 
         const done = await garrison([...args, '--json']);
         assert.equal(done.code, 0, done.stderr);
@@ -180,16 +183,59 @@ describe('the garrison command', () => {
         const made = (await h.api('GET', `/servers/${plan.server.id}`, { token: h.adminToken })).body.data;
         assert.deepEqual([made.name, made.game_port, made.rcon_port], ['From the CLI', game_port, rcon_port]);
 
-        const clash = await garrison(args);
-        assert.equal(clash.code, 1);
-        assert.match(clash.stderr, /PORT_IN_USE/);
-        const outside = await garrison([...args, '--config', '/etc/hostname', '--dry-run']);
-        assert.equal(outside.code, 1);
-        assert.match(outside.stderr, /outside the game folder/);
+        const again = await garrison(args);
+        assert.equal(again.code, 1);
+        assert.match(again.stderr, /PORT_IN_USE/, "the same folder again: a second server on the installation, whose ports are the first one's");
+        assert.doesNotMatch(again.stderr, /Sund4yRcon|adm1nPass/);
         assert.equal((await garrison(['import', ...flags])).code, 2, '--exe is required');
       } finally {
         await fake.remove();
       }
+    });
+
+    it('rotates the signing secret: every session ends, and a token signed with the old secret is refused', SLOW, async () => {
+      const secretFile = join(h.dataDir, 'jwt-secret');
+      const oldSecret = (await readFile(secretFile, 'utf8')).trim();
+      const user = await h.userToken('admin');
+      assert.equal((await h.api('GET', '/auth/me', { token: user.token })).status, 200);
+      const { sid } = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString()) as { sid: string };
+      // A user with two-factor sign-in: its secret is sealed with a key of the signing secret.
+      const { Secret, TOTP } = await import('otpauth');
+      const totpUser = await h.userToken('viewer');
+      const setup = (await h.api('POST', '/auth/2fa/setup', { token: totpUser.token })).body.data as { secret: string };
+      const code = (at: number) => TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
+      assert.equal((await h.api('POST', '/auth/2fa/enable', { token: totpUser.token, body: { code: code(Date.now()) } })).status, 200);
+
+      const rotated = await garrison(['admin', 'rotate-jwt-secret', ...flags]);
+      assert.equal(rotated.code, 0, rotated.stderr);
+      assert.match(rotated.stdout, /sessions? ended/);
+      const newSecret = (await readFile(secretFile, 'utf8')).trim();
+      assert.notEqual(newSecret, oldSecret);
+      assert.ok(newSecret.length >= 48);
+      assert.equal(await mode(secretFile), '600');
+      assert.doesNotMatch(rotated.stdout + rotated.stderr, new RegExp(newSecret), 'the secret in its file is not printed');
+
+      // The service signs with its secret from its start: a second instance on the same data stands for the restart.
+      const { startServer } = await import('../src/app.js');
+      const pino = (await import('pino')).default;
+      const restarted = await startServer({ port: 0, dataDir: h.dataDir, databaseUrl: h.databaseUrl, loginRateLimit: 0, rateLimit: 0, logger: pino({ level: 'silent' }) });
+      try {
+        const api = apiClient(restarted.url);
+        assert.equal((await api('GET', '/auth/me', { token: user.token })).status, 401, 'the session ended');
+        const { default: jwt } = await import('jsonwebtoken');
+        const forged = jwt.sign({ username: user.username, role: 'admin', gen: 0, sid }, oldSecret, { subject: String(user.id), expiresIn: 600 });
+        assert.equal((await api('GET', '/auth/me', { token: forged })).status, 401, 'the old secret signs nothing');
+        const again = await api('POST', '/auth/login', { body: { username: user.username, password: user.password } });
+        assert.equal(again.status, 200, 'signing in again works');
+        assert.equal((await api('GET', '/auth/me', { token: again.body.data.access_token })).status, 200);
+        // The two-factor secret was sealed anew: the user's app still signs them in.
+        const first = (await api('POST', '/auth/login', { body: { username: totpUser.username, password: totpUser.password } })).body.data as { mfa_token: string };
+        const second = await api('POST', '/auth/login/2fa', { body: { mfa_token: first.mfa_token, code: code(Date.now() + 30_000) } });
+        assert.equal(second.status, 200, JSON.stringify(second.body));
+      } finally {
+        await restarted.close();
+      }
+      assert.equal((await garrison(['admin', 'rotate-jwt-secret', 'extra', ...flags])).code, 2);
     });
   });
 

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
-import { ADMIN_PASSWORD, createServer, startHarness, type Harness } from './helpers.js';
+import { ADMIN_PASSWORD, createServer, startHarness, withDatabase, type Harness } from './helpers.js';
 import { requestArbitrary, type Dictionary, type FuzzRequest, type Identity, type OpenApiDoc } from './fuzz/requests.js';
 import { judge, type Secrets } from './fuzz/oracle.js';
 import { KEY_SCOPES } from '@garrison/core';
@@ -20,6 +20,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
   let dict: Dictionary;
   let secrets: Secrets;
   const tokens = {} as Record<Identity, string | null>;
+  let reopenSessions: () => Promise<unknown> = async () => undefined;
 
   before(async () => {
     h = await startHarness();
@@ -31,11 +32,20 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const servers = [await createServer(h), await createServer(h), await createServer(h, { game_type: 'gamea' })];
     const jwtSecret = (await readFile(join(h.dataDir, 'jwt-secret'), 'utf8')).trim();
 
-    // Tokens of no session (as earlier versions issued): the fuzzer ends sessions (DELETE /auth/sessions,
-    // reached by odd paths too), and must not sign its own identities out for the rest of the run.
-    const sessionless = (user: { id: number; username: string }, role: string) => jwt.sign({ username: user.username, role, gen: 0 }, jwtSecret, { subject: String(user.id), expiresIn: 3600 });
-    tokens.admin = sessionless({ id: 1, username: 'admin' }, 'admin');
-    tokens.viewer = sessionless(viewer, 'viewer');
+    // Sessions of their own, opened again after every request that may have ended them: the fuzzer ends
+    // sessions (DELETE /auth/sessions, reached by odd paths too), and must not sign its own identities out
+    // for the rest of the run. Every token needs a session, so these are rows like a sign-in's.
+    const stamp = new Date().toISOString();
+    const expires = new Date(Date.now() + 3_600_000).toISOString();
+    await withDatabase(h, (knex) =>
+      knex('sessions').insert(
+        [[1, 'fuzz-admin'], [viewer.id, 'fuzz-viewer']].map(([user_id, id]) => ({ id, user_id, created_at: stamp, last_seen_at: stamp, address: null, user_agent: null, expires_at: expires, ended_at: null })),
+      ),
+    );
+    reopenSessions = () => withDatabase(h, (knex) => knex('sessions').whereIn('id', ['fuzz-admin', 'fuzz-viewer']).update({ ended_at: null }));
+    const withSession = (user: { id: number; username: string }, role: string, sid: string) => jwt.sign({ username: user.username, role, gen: 0, sid }, jwtSecret, { subject: String(user.id), expiresIn: 3600 });
+    tokens.admin = withSession({ id: 1, username: 'admin' }, 'admin', 'fuzz-admin');
+    tokens.viewer = withSession(viewer, 'viewer', 'fuzz-viewer');
     tokens.anonymous = null;
     tokens.forged = jwt.sign({ username: 'admin', role: 'admin' }, 'not-the-secret', { subject: '1', expiresIn: 600 });
     tokens['alg-none'] = jwt.sign({ username: 'admin', role: 'admin', sub: '1' }, '', { algorithm: 'none' });
@@ -94,6 +104,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
         } catch (err) {
           throw new Error(`no answer (${(err as Error).cause ?? (err as Error).message}) to ${describeRequest(request)}`);
         }
+        if (request.method === 'DELETE') await reopenSessions();
         const broken = judge(doc, request, answer, secrets);
         if (broken) throw new Error(`${broken}\n  request: ${describeRequest(request)}\n  answer: ${answer.status} ${answer.text.slice(0, 300)}`);
       }),

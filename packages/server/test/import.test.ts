@@ -115,7 +115,8 @@ describe('importing an existing server', () => {
     assert.equal(escapeRes.status, 200, JSON.stringify(escapeRes.body));
     const escape = escapeRes.body.data;
     assert.deepEqual(escape.refused.filter((r: { key: string }) => r.key === '#include').map((r: { line: number }) => r.line), [2], 'an #include outside the game folder is refused and said');
-    const taken = await createGameServer(suite.h, suite.fake, { name: 'Squatter', game_port: ports.game + 100, rcon_port: ports.rcon });
+    // In another folder: the import's own folder, run by a server, would be refused before its ports are looked at.
+    const taken = await createGameServer(suite.h, suite.fake, { name: 'Squatter', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: ports.game + 100, rcon_port: ports.rcon });
     expectError(await importing({}), 409, 'PORT_IN_USE');
     await suite.h.api('DELETE', `/servers/${taken.id}`, { token: suite.h.adminToken });
     expectError(await importing({ dry_run: true }, suite.h.viewerToken), 403, 'FORBIDDEN');

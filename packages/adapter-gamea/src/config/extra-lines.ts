@@ -1,3 +1,4 @@
+import { ApiError } from '@garrison/core';
 import { GENERATED_FILES, managedKeys, type GeneratedFile } from './render.js';
 
 /**
@@ -5,7 +6,9 @@ import { GENERATED_FILES, managedKeys, type GeneratedFile } from './render.js';
  * game's config syntax (statements `key = value;`, `key[] = {…};`, `class Name {…};`, strings closed on
  * their line, braces balanced, every statement ended by `;`; comments and `#` directives allowed), and
  * must not set a key Garrison writes itself, which the game would then find twice. Returns what is
- * wrong, with its line number, or null.
+ * wrong, with its line number, or null. An `#include` of a file outside the server's own folder is
+ * not a mistake but a way to have the game read any file of the host (and show it in its log): 400
+ * `VALIDATION_ERROR`.
  */
 export function extraLinesProblem(file: GeneratedFile, lines: readonly string[]): string | null {
   if (!lines.length) return null;
@@ -13,6 +16,7 @@ export function extraLinesProblem(file: GeneratedFile, lines: readonly string[])
     new Checker(lines.join('\n'), managedKeys(file)).statements(0);
     return null;
   } catch (err) {
+    if (err instanceof OutsideInclude) throw new ApiError('VALIDATION_ERROR', `field 'extra_lines' of ${file}: line ${err.line}: ${err.message}`);
     if (err instanceof Problem) return `line ${err.line}: ${err.message}`;
     throw err;
   }
@@ -25,6 +29,23 @@ class Problem extends Error {
   ) {
     super(message);
   }
+}
+
+class OutsideInclude extends Problem {}
+
+/**
+ * Why an `#include` line may not stay: its file must be named in quotes (or <>) by a relative path that
+ * stays in the folder of the file that includes it, the server's own folder; null when it may.
+ */
+export function includeProblem(directive: string): string | null {
+  if (!/^#\s*include\b/i.test(directive)) return null;
+  const target = /^#\s*include\s*(?:"([^"]*)"|<([^>]*)>)\s*(\/\/.*)?$/i.exec(directive);
+  const name = target ? (target[1] ?? target[2] ?? '') : null;
+  const rule = "only a file in the server's own folder may be included (a relative path, without .., a drive or a leading /)";
+  if (name === null || !name.trim()) return `an #include must name its file in quotes: ${rule}`;
+  const parts = name.split(/[\\/]/);
+  if (/^[\\/]/.test(name) || /^[A-Za-z]:/.test(name) || parts.includes('..')) return `#include "${name}" names a file outside the server's own folder: ${rule}`;
+  return null;
 }
 
 const IDENT = /(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+/y;
@@ -54,7 +75,12 @@ class Checker {
     for (;;) {
       while (this.i < this.text.length && /\s/.test(this.text[this.i]!)) this.i += 1;
       if (this.text.startsWith('//', this.i) || (this.text[this.i] === '#' && this.atLineStart())) {
+        const start = this.i;
         while (this.i < this.text.length && this.text[this.i] !== '\n') this.i += 1;
+        if (this.text[start] === '#') {
+          const refused = includeProblem(this.text.slice(start, this.i).trim());
+          if (refused) throw new OutsideInclude(this.line(start), refused);
+        }
       } else if (this.text.startsWith('/*', this.i)) {
         const end = this.text.indexOf('*/', this.i + 2);
         if (end < 0) this.fail('a /* comment is not closed with */');

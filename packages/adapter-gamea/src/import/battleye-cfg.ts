@@ -19,7 +19,8 @@ export function readBattlEyeCfg(text: string): { settings: Map<string, BattlEyeS
       const line = raw.replace(/\/\/.*$/, '').trim();
       if (!line) return;
       const m = /^([A-Za-z][A-Za-z0-9_]*)\s+(\S.*)$/.exec(line);
-      if (!m) return void problems.push({ line: index + 1, message: `not a "Key value" line: ${JSON.stringify(line.slice(0, 40))}` });
+      // Said by its number only: what the line holds is not repeated anywhere.
+      if (!m) return void problems.push({ line: index + 1, message: 'not a "Key value" line' });
       // The last one wins, as BattlEye reads the file top to bottom.
       settings.set(m[1]!.toLowerCase(), { key: m[1]!, value: m[2]!.trim(), line: index + 1 });
     });

@@ -92,11 +92,17 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
     while (i < src.length && src[i] !== ';' && src[i] !== '\n') i += 1;
     if (src[i] === ';') i += 1;
   };
+  /** Whether the statement ended with its `;`. */
   const endOfStatement = () => {
     // A missing `;` is forgiven when the statement ends at its line or before a `}`.
     while (i < src.length && (src[i] === ' ' || src[i] === '\t')) i += 1;
-    if (src[i] === ';') i += 1;
+    if (src[i] !== ';') return false;
+    i += 1;
+    return true;
   };
+  let settings = 0;
+  let ended = 0;
+  let classes = 0;
 
   const scalar = (bare: string): CfgValue => {
     const t = bare.trim();
@@ -189,7 +195,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         i = end < 0 ? src.length : end;
         const inc = /^#include\s+["<]([^">]+)[">]/.exec(directive);
         if (!inc) {
-          problem(`the directive ${JSON.stringify(directive.slice(0, 40))} is not read`, at, 'directive');
+          problem('a directive other than #include is not read', at, 'directive');
           continue;
         }
         if (!include) problem(`#include ${inc[1]} is not followed here`, at, 'include');
@@ -207,7 +213,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
       const at = i;
       const word = wordAt(src, i);
       if (!word) {
-        problem(`${JSON.stringify(src[i])} cannot start a setting`);
+        problem('a setting cannot start with this character');
         recover();
         continue;
       }
@@ -232,6 +238,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         }
         if (src[i] === '{') {
           i += 1;
+          classes += 1;
           entries.push({ kind: 'class', name, base, declaration: false, entries: body(true), file, line: lineAt(at) });
         } else {
           endOfStatement();
@@ -252,7 +259,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         i += 2;
       } else if (src[i] === '=') i += 1;
       else {
-        problem(`expected = after ${word}`, at);
+        problem('expected = after the key', at);
         recover();
         continue;
       }
@@ -262,9 +269,14 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         continue;
       }
       entries.push({ kind: 'value', key: word, array, append, value: v, file, line: lineAt(at) });
-      endOfStatement();
+      settings += 1;
+      if (endOfStatement()) ended += 1;
     }
   };
 
-  return body(false);
+  const entries = body(false);
+  // Settings, but never one `key = value;` nor a `class … { … }`: another kind of file (an environment
+  // file, a list of words) read as the game's. Refused as a whole, so that no line of it reaches a plan.
+  if (settings > 0 && ended === 0 && classes === 0) doc.problems.push({ file, line: 1, column: 1, message: "not the game's config: not one `key = value;` or class in it", kind: 'syntax' });
+  return entries;
 }

@@ -19,7 +19,8 @@ const GAME_DEFAULT_PORT = 2302;
  * An installation that ran without Garrison, read into the plan of a Garrison server: server.cfg,
  * basic.cfg, the profile and BattlEye's config into their sections, ports, mods and the launch options
  * from the start command, the ban file, the missions. Every file through `files` (inside the game
- * folder, 1 MiB at most); a file that is not the game's syntax fails the import with its line and column.
+ * folder, 1 MiB at most); a file that is not the game's syntax fails the import with its line and column,
+ * and never with what the file says there: only a file that reads as the game's config gets into a plan.
  */
 export const importer: ServerImporter = {
   async read(source: ImportSource, files: ImportFileAccess): Promise<ImportDraft> {
@@ -143,6 +144,12 @@ function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraf
   draft.files.push({ role: 'battleye config', path: cfg?.path ?? files.resolve(cfgPath), found: cfg !== null });
   if (cfg) {
     const { settings, problems } = readBattlEyeCfg(cfg.text);
+    if (!settings.size && problems.length) {
+      throw new ApiError('INVALID_CONFIG', `${cfg.path} line ${problems[0]!.line}, column 1: not BattlEye's config: not one "Key value" line in it`, {
+        status: 400,
+        extra: { file: cfg.path, line: problems[0]!.line, column: 1, problems: problems.slice(0, 50).map((p) => ({ file: cfg.path, line: p.line, column: 1, message: p.message })) },
+      });
+    }
     for (const p of problems) draft.warnings.push(`${cfg.path} line ${p.line}: ${p.message}`);
     const imported = importBattlEye(settings, cfg.path, sections.rcon);
     merge(draft, 'rcon', imported);

@@ -6,15 +6,22 @@ import type { ImportFileAccess } from '../adapter/import.js';
 /** The most an imported file may hold: config files are a few KiB; a bigger one is not one. */
 export const IMPORT_FILE_LIMIT = 1024 * 1024;
 
+/** Why the service will not have a file read although it is in the game folder (a folder of its own, another server's); null when it may. */
+export type ImportGuard = (realPath: string) => string | null;
+
 /**
- * The only way an importer reads: inside the game folder (links resolved first, so none leads out),
- * at most 1 MiB a file, as text. A file named by the admin must be there (400 naming the field); a file
- * looked for in its usual place may be missing (null).
+ * The only way an importer reads: inside the game folder (links resolved first, so none leads out) and
+ * where the service's guard allows, at most 1 MiB a file, as text (a file with a NUL byte is not text).
+ * A file named by the admin must be there (400 naming the field); a file looked for in its usual place
+ * may be missing (null). No error holds a byte of what a file says.
  */
 export class ImportFiles implements ImportFileAccess {
   readonly root: string;
 
-  constructor(gameFolder: string) {
+  constructor(
+    gameFolder: string,
+    private readonly guard: ImportGuard = () => null,
+  ) {
     try {
       this.root = realpathSync(gameFolder);
     } catch {
@@ -40,7 +47,8 @@ export class ImportFiles implements ImportFileAccess {
     }
     const rel = relative(this.root, real);
     if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return { refused: `${path} is outside the game folder ${this.root}` };
-    return { path: real };
+    const refused = this.guard(real);
+    return refused ? { refused } : { path: real };
   }
 
   /** The text of a file the admin named (`field`): refused outside the game folder, missing, over 1 MiB, or not a file. */
@@ -92,7 +100,9 @@ export class ImportFiles implements ImportFileAccess {
       let length = 0;
       for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
       if (length > IMPORT_FILE_LIMIT) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} grew over the 1 MiB a config file may have`);
-      return buffer.subarray(0, length).toString('utf8');
+      const bytes = buffer.subarray(0, length);
+      if (bytes.includes(0)) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is not a text file (it holds NUL bytes), so not a config file`);
+      return bytes.toString('utf8');
     } catch (err) {
       if (err instanceof ApiError) throw err;
       throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);

@@ -3,7 +3,7 @@ import type { EndpointId } from '../endpoints.js';
 /**
  * What an API key may be allowed to do. Every endpoint belongs to exactly one scope (the table below; a
  * new endpoint without one does not compile). `account` and `admin` are never a key's: a key cannot
- * make keys, change a password, manage users or webhooks.
+ * make keys, change a password, manage users or webhooks, or import a server.
  */
 export const KEY_SCOPES = ['servers:read', 'servers:control', 'servers:write', 'rcon', 'players:moderate', 'files', 'metrics'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
@@ -12,13 +12,13 @@ export type Scope = KeyScope | 'account' | 'admin';
 export const SCOPE_MEANINGS: Record<Scope, string> = {
   'servers:read': 'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups and events',
   'servers:control': 'start, stop, restart and kill servers; run a schedule now',
-  'servers:write': 'create, import, update and delete servers; config, rotation, mods, schedules and backups',
+  'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups',
   rcon: 'remote-admin commands and messages to every player',
   'players:moderate': 'kick and ban players, add and revoke bans',
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
   account: 'signing in and out, one\'s own password, keys and sessions: never a key\'s',
-  admin: 'users, webhooks, nodes and integrations: never a key\'s',
+  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host): never a key\'s',
 };
 
 /** The scope of each endpoint of core's table. */
@@ -63,7 +63,8 @@ export const ENDPOINT_SCOPES: Record<EndpointId, Scope> = {
   updateNode: 'admin',
   listServers: 'servers:read',
   createServer: 'servers:write',
-  importServer: 'servers:write',
+  // Reads files of the host that no server record names yet: a signed-in admin's act, never a key's.
+  importServer: 'admin',
   getServer: 'servers:read',
   updateServer: 'servers:write',
   deleteServer: 'servers:write',

@@ -33,8 +33,8 @@ export function makeAuthenticator(tokens: TokenService, users: UserService, know
     const principal = await known.read(token, PRINCIPAL_SOURCES, async () => {
       const found = await users.findPrincipal(Number(claims.sub), claims.gen ?? 0);
       if (!found) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: the user was deleted, or an admin changed their role or password');
-      if (claims.sid && !(await sessions.check(claims.sid, found.id, address))) throw new ApiError('UNAUTHORIZED', 'this session was ended: sign in again');
-      return claims.sid ? { ...found, session_id: claims.sid } : found;
+      if (!(await sessions.check(claims.sid, found.id, address))) throw new ApiError('UNAUTHORIZED', 'this session was ended: sign in again');
+      return { ...found, session_id: claims.sid };
     }, claims.exp * 1000);
     return principal;
   };

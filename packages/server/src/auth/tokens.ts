@@ -13,7 +13,7 @@ export interface TokenClaims {
   exp: number;
   /** The user's token generation when it was issued (absent in tokens of earlier versions: 0). */
   gen?: number;
-  /** The sign-in session it belongs to (absent in tokens of earlier versions, which end with their generation). */
+  /** The sign-in session it belongs to: every bearer token has one (a token without is refused). */
   sid?: string;
   /** `mfa`: only the second step of a sign-in takes it; it is never a bearer token. */
   purpose?: 'mfa';
@@ -43,8 +43,8 @@ export class TokenService {
     return this.settings.tokenTtlSeconds;
   }
 
-  issue(user: { id: number; username: string; role: Role; token_generation: number }, sessionId?: string): string {
-    return jwt.sign({ username: user.username, role: user.role, gen: user.token_generation, ...(sessionId ? { sid: sessionId } : {}) }, this.secret, {
+  issue(user: { id: number; username: string; role: Role; token_generation: number }, sessionId: string): string {
+    return jwt.sign({ username: user.username, role: user.role, gen: user.token_generation, sid: sessionId }, this.secret, {
       algorithm: 'HS256',
       subject: String(user.id),
       expiresIn: this.settings.tokenTtlSeconds,
@@ -59,11 +59,15 @@ export class TokenService {
     return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, { algorithm: 'HS256', subject: String(user.id), expiresIn: MFA_TOKEN_SECONDS, jwtid: randomUUID() });
   }
 
-  /** A bearer token's claims; a sign-in's first-step token is refused here. */
-  verify(token: string): TokenClaims {
+  /**
+   * A bearer token's claims; a sign-in's first-step token is refused here, and so is one without a
+   * session: only a session can be ended (sign out everywhere, a password change, a rotated secret), so
+   * a token without one, however it was signed, would outlive all of them.
+   */
+  verify(token: string): TokenClaims & { sid: string } {
     const claims = this.decode(token);
-    if (claims.purpose) throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
-    return claims;
+    if (claims.purpose || typeof claims.sid !== 'string' || !claims.sid) throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    return claims as TokenClaims & { sid: string };
   }
 
   verifyMfa(token: string): TokenClaims {
@@ -75,7 +79,8 @@ export class TokenService {
   private decode(token: string): TokenClaims {
     try {
       const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
-      if (typeof claims !== 'object' || typeof claims.sub !== 'string') throw new Error('claims missing');
+      // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
+      if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new Error('claims missing');
       return claims as TokenClaims;
     } catch {
       throw new ApiError('UNAUTHORIZED', 'invalid or expired token');

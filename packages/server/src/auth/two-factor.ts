@@ -12,6 +12,9 @@ import { Sealer } from './sealing.js';
 import type { Principal } from './principal.js';
 
 /** What checking a user's second factor needs of their record. */
+/** The purpose two-factor secrets are sealed for (a key of its own; `rotate-jwt-secret` seals them anew). */
+export const TOTP_SEAL_PURPOSE = 'totp-secret';
+
 type SecondFactorOf = Pick<TwoFactorRow, 'id' | 'username' | 'totp_secret'>;
 
 const PERIOD = 30;
@@ -40,7 +43,7 @@ export class TwoFactorService {
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {
-    this.sealer = new Sealer(loadOrCreateSecret(settings), 'totp-secret');
+    this.sealer = new Sealer(loadOrCreateSecret(settings), TOTP_SEAL_PURPOSE);
   }
 
   /** The caller as they may act: one who must enrol before doing anything else is marked so. */

@@ -69,6 +69,11 @@ async function run(argv: string[]): Promise<void> {
       const { resetTwoFactor } = await usersCommands();
       return (await store()).withStore(values, (s) => resetTwoFactor(s, positionals[0]!));
     }
+    case 'admin rotate-jwt-secret': {
+      const { values } = parse(name, args, STORE_OPTIONS, 0);
+      const { rotateJwtSecret } = await import('./rotate-secret.js');
+      return (await store()).withStore(values, (s) => rotateJwtSecret(s));
+    }
     case 'users list': {
       const { values } = parse(name, args, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 0);
       const { listUsers } = await usersCommands();

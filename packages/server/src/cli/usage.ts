@@ -54,6 +54,17 @@ Turns off two-factor sign-in for USERNAME and drops their recovery codes: they s
 password alone, and may enrol again. Safe while the service runs.
 ${flagLines('data')}`,
   },
+  'admin rotate-jwt-secret': {
+    summary: 'make a new token signing secret and end every session (a leaked secret)',
+    usage: () => `usage: garrison admin rotate-jwt-secret [flags]
+
+Makes a new signing secret for access tokens, written to <data dir>/jwt-secret (0600), and ends every
+sign-in session of every user: tokens signed before are refused, whoever signed them. When
+GARRISON_JWT_SECRET is set, the new secret is printed instead, for you to put there. Restart the
+service (every instance of a cluster) afterwards so that it signs with the new secret. API keys are
+not tokens and stay valid: revoke those that may have leaked with the secret.
+${flagLines('data')}`,
+  },
   'users list': {
     summary: 'list the users',
     usage: () => `usage: garrison users list [--json] [flags]

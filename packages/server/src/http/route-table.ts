@@ -167,7 +167,7 @@ function checkKey(key: KeyGrant, endpoint: EndpointDef, params: Record<string, s
   if (!key.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this API key lacks the scope ${scope}`);
   if (!key.server_ids) return;
   if (params.server_id !== undefined && !key.server_ids.includes(Number(params.server_id))) throw new ApiError('NOT_FOUND', `no server ${params.server_id}`);
-  if (endpoint.operationId === 'createServer' || endpoint.operationId === 'importServer') throw new ApiError('FORBIDDEN', 'a key limited to some servers cannot make servers');
+  if (endpoint.operationId === 'createServer') throw new ApiError('FORBIDDEN', 'a key limited to some servers cannot make servers');
 }
 
 async function readJson(

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import {
   ApiError,
+  isSensitive,
   TypeCompiler,
   sectionDefaults,
   type Actor,
@@ -24,6 +25,7 @@ import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
 import { sharingWarning, sharingWith } from '../servers/installation.js';
+import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { maskSections } from '../config/masking.js';
 import { BanService } from '../bans/service.js';
 import { AuditService } from '../audit/service.js';
@@ -48,8 +50,15 @@ export class ImportService {
 
   async import(request: ImportServerRequest, actor: Actor): Promise<ImportPlan> {
     const { adapter, importer } = this.importerFor(request.exe_path);
-    const files = new ImportFiles(dirname(request.exe_path.replace(/\\/g, '/')));
+    this.servers.gameRoots.assertExecutable(request.exe_path);
+    const others = await this.serverFolders();
+    const root = dirname(request.exe_path.replace(/\\/g, '/'));
+    const files = new ImportFiles(root, this.guard(others, realPathOf(root)));
+    // Another server of this node runs from this installation: its files may hold that server's
+    // passwords, which neither the plan nor the server made may carry. The rest is imported, said.
+    const sharing = sharingWith({ exe_path: request.exe_path, node_id: this.nodeId }, await this.repos.servers.installations([this.nodeId]));
     const draft = await importer.read(request, files);
+    const secretsLeft = sharing.length ? withoutSecrets(adapter, draft) : [];
     const sections = this.checkedSections(adapter, draft);
     const game_port = draft.game_port;
     if (game_port === null) throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port=");
@@ -57,8 +66,11 @@ export class ImportService {
     if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
     const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
     await assertPortsFree(this.repos.servers, server, this.nodeId);
-    const sharing = sharingWith({ exe_path: request.exe_path, node_id: this.nodeId }, await this.repos.servers.installations([this.nodeId]));
-    const warnings = [...draft.warnings, ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : [])];
+    const warnings = [
+      ...draft.warnings,
+      ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : []),
+      ...(secretsLeft.length ? [`passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this installation; new ones are made, change them in the config`] : []),
+    ];
     const inFolder = (file: string) => (file.startsWith(`${files.root}/`) ? file.slice(files.root.length + 1) : file);
     const plan = (made: Record<string, unknown> | null): ImportPlan => ({
       dry_run: made === null,
@@ -86,6 +98,27 @@ export class ImportService {
     }
     void this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);
+  }
+
+  /**
+   * What an import may read besides being in the game folder: inside the game roots, outside the
+   * service's own folders, and outside the folder of every server this node runs, whose files hold that
+   * server's passwords (a plan, and the server it makes, would hand them to whoever imports).
+   */
+  private guard(others: { id: number; name: string; folder: string }[], root: string): (path: string) => string | null {
+    return (path) => {
+      const problem = this.servers.gameRoots.problem(path);
+      if (problem) return problem;
+      // The installation being imported may be another server's too (its passwords are then left out);
+      // a file of another installation is not this import's to read.
+      const owner = others.find((o) => o.folder !== root && isWithin(path, o.folder));
+      return owner ? `${path} is in the folder of server ${owner.id} (${owner.name})` : null;
+    };
+  }
+
+  private async serverFolders(): Promise<{ id: number; name: string; folder: string }[]> {
+    const rows = await this.repos.servers.all(this.nodeId);
+    return rows.filter((r) => !/^[A-Za-z]:[\\/]/.test(r.exe_path)).map((r) => ({ id: r.id, name: r.name, folder: realPathOf(dirname(r.exe_path)) }));
   }
 
   /** The adapter whose executables include this one's name, and its importer. */
@@ -145,4 +178,19 @@ export class ImportService {
     }
     await this.bans.sync(serverId);
   }
+}
+
+/** Drops every sensitive value the files gave (the server made gets generated ones); answers the fields dropped. */
+function withoutSecrets(adapter: AdapterDefinition, draft: ImportDraft): string[] {
+  const dropped: string[] = [];
+  const schemas = adapter.capabilities.config_generator?.sections ?? {};
+  for (const [section, values] of Object.entries(draft.sections)) {
+    for (const [name, field] of Object.entries(schemas[section]?.properties ?? {})) {
+      if (isSensitive(field) && values[name] !== undefined && values[name] !== '') {
+        delete values[name];
+        dropped.push(`${section}.${name}`);
+      }
+    }
+  }
+  return dropped;
 }

@@ -32,6 +32,7 @@ import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
 import { NodeService } from '../nodes/service.js';
 import { installationOf, sharingWith } from './installation.js';
+import { GameRoots } from './game-roots.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
 export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
@@ -67,6 +68,8 @@ export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostn
 export class ServerService {
   /** Serialises the check-then-write of ports, so two concurrent requests cannot take the same port. */
   readonly portLock = new Mutex();
+  /** Where executables may be (GARRISON_GAME_ROOTS) and where never (the service's own folders). */
+  readonly gameRoots: GameRoots;
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
@@ -78,7 +81,9 @@ export class ServerService {
     @inject(ServerLocks) private readonly locks: ServerLocks,
     @inject(ServerGlance) private readonly glance: ServerGlance,
     @inject(NodeService) private readonly nodes: NodeService,
-  ) {}
+  ) {
+    this.gameRoots = new GameRoots(settings);
+  }
 
   async row(id: number): Promise<ServerRow> {
     const row = await this.repos.servers.find(id);
@@ -146,6 +151,8 @@ export class ServerService {
     if (!allowed.includes(name)) {
       throw new ApiError('EXE_NOT_ALLOWED', `executable ${JSON.stringify(name)} is not allowed for ${adapter.identity.game_type}; allowed: ${allowed.join(', ') || 'none'}`);
     }
+    // The name alone would let a folder of the service's (or any folder) pass for a game's.
+    this.gameRoots.assertExecutable(exePath);
   }
 
   /** Headless clients only for a game that has them (its adapter builds their arguments). */

@@ -41,6 +41,11 @@ export class SessionRepository {
     await query.update({ ended_at: at });
   }
 
+  /** Ends every open session of every user; how many there were. */
+  async endEveryone(at: string): Promise<number> {
+    return this.knex('sessions').whereNull('ended_at').update({ ended_at: at });
+  }
+
   async seen(id: string, at: string, address: string | null): Promise<void> {
     await this.knex('sessions').where({ id }).update({ last_seen_at: at, ...(address ? { address: address.slice(0, 64) } : {}) });
   }

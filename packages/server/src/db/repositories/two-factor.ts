@@ -23,6 +23,16 @@ export class TwoFactorRepository {
     return this.knex('users').select(COLUMNS).where({ username }).first();
   }
 
+  /** Every user's sealed two-factor secrets, enrolled or pending. */
+  sealed(): Promise<Pick<TwoFactorRow, 'id' | 'totp_secret' | 'totp_pending'>[]> {
+    return this.knex('users').select('id', 'totp_secret', 'totp_pending').whereNotNull('totp_secret').orWhereNotNull('totp_pending');
+  }
+
+  /** Replaces sealed secrets (a new signing secret seals them anew), all or none. */
+  async reseal(rows: Pick<TwoFactorRow, 'id' | 'totp_secret' | 'totp_pending'>[], trx: Knex = this.knex): Promise<void> {
+    for (const row of rows) await trx('users').where({ id: row.id }).update({ totp_secret: row.totp_secret, totp_pending: row.totp_pending });
+  }
+
   async setPending(userId: number, encrypted: string): Promise<void> {
     await this.knex('users').where({ id: userId }).update({ totp_pending: encrypted });
   }

@@ -34,6 +34,11 @@ export class UserRepository {
     return (await this.knex('users').where('id', id).update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0;
   }
 
+  /** Ends every token of every user (a new signing secret): the first step of a sign-in too. */
+  async endAllTokens(): Promise<void> {
+    await this.knex('users').update({ token_generation: this.knex.raw('token_generation + 1') });
+  }
+
   async list(): Promise<UserRow[]> {
     return this.User.query().orderBy('id');
   }

@@ -111,7 +111,7 @@ describe('API keys', () => {
     const text = await scrape(key);
     assert.deepEqual([...serversIn(text)], [mine.id], 'no series of another server');
     assert.match(text, /^garrison_server_up\{server_id="\d+",game="gamea"\} 0$/m);
-    assert.match(text, /^# TYPE garrison_process_process_resident_memory_bytes gauge$/m, "the service's own series stay");
+    assert.match(text, /^# TYPE garrison_process_resident_memory_bytes gauge$/m, "the service's own series stay");
 
     const total = (await h.api('GET', '/system/status', { token: h.adminToken })).body.data.total_servers as number;
     assert.ok(total >= 2);

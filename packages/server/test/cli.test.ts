@@ -8,6 +8,7 @@ import knexFactory from 'knex';
 import { freeGamePorts, freePort, installFakeGameaTemp, killAll, startProcess, waitFor, withDeadline } from '@garrison/testkit';
 import { apiClient, freshMysqlDatabase } from '@garrison/testkit/harness';
 import { SETTINGS } from '../src/settings.js';
+import { COMMANDS } from '../src/cli/usage.js';
 import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
 import { CLI, cliEnv, garrison, listeningUrl, serveProcess } from './cli-run.js';
 
@@ -52,6 +53,15 @@ describe('the garrison command', () => {
     assert.equal(version.code, 0);
     const { version: expected } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(version.stdout.trim(), expected);
+  });
+
+  it('is documented: the README and docs/configuration.md name every command garrison --help lists', async () => {
+    const docs = { README: await readFile(join(ROOT, 'README.md'), 'utf8'), 'docs/configuration.md': await readFile(join(ROOT, 'docs/configuration.md'), 'utf8') };
+    // `users list` and `users create` are written `users list|create`.
+    const spelt = (command: string) => [command, command.replace(/^users (list|create)$/, 'users list|create')];
+    for (const command of Object.keys(COMMANDS).filter((c) => c !== 'help')) {
+      for (const [name, text] of Object.entries(docs)) assert.ok(spelt(command).some((c) => text.includes(`\`${c}\``) || text.includes(`\`garrison ${c}\``)), `${name} names \`${command}\``);
+    }
   });
 
   it('is documented: docs/configuration.md lists every setting with its flag', SLOW, async () => {
@@ -215,10 +225,14 @@ describe('the garrison command', () => {
       assert.equal(await mode(secretFile), '600');
       assert.doesNotMatch(rotated.stdout + rotated.stderr, new RegExp(newSecret), 'the secret in its file is not printed');
 
-      // The service signs with its secret from its start: a second instance on the same data stands for the restart.
+      // The service signs with the secret it read at start: a second instance on the same database with the
+      // new secret stands for the restart (a data dir of its own: the running one holds its own).
       const { startServer } = await import('../src/app.js');
       const pino = (await import('pino')).default;
-      const restarted = await startServer({ port: 0, dataDir: h.dataDir, databaseUrl: h.databaseUrl, loginRateLimit: 0, rateLimit: 0, logger: pino({ level: 'silent' }) });
+      const otherDir = await mkdtemp(join(tmpdir(), 'garrison-rotated-'));
+      const restarted = await startServer({
+        port: 0, dataDir: otherDir, databaseUrl: h.databaseUrl ?? `sqlite:${join(h.dataDir, 'garrison.db')}`, jwtSecret: newSecret, loginRateLimit: 0, rateLimit: 0, logger: pino({ level: 'silent' }),
+      });
       try {
         const api = apiClient(restarted.url);
         assert.equal((await api('GET', '/auth/me', { token: user.token })).status, 401, 'the session ended');
@@ -234,6 +248,7 @@ describe('the garrison command', () => {
         assert.equal(second.status, 200, JSON.stringify(second.body));
       } finally {
         await restarted.close();
+        await rm(otherDir, { recursive: true, force: true });
       }
       assert.equal((await garrison(['admin', 'rotate-jwt-secret', 'extra', ...flags])).code, 2);
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bindRepositories, type Repositories } from '../db/repositories/index.js';
+import { inTransaction } from '../db/transaction.js';
 import { loadOrCreateSecret } from '../auth/tokens.js';
 import { Sealer } from '../auth/sealing.js';
 import { TOTP_SEAL_PURPOSE } from '../auth/two-factor.js';
@@ -26,7 +27,7 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   const anew = (sealed: string | null) => (sealed === null ? null : after.seal(before.open(sealed)));
   const resealed = (await repos.twoFactor.sealed()).map((row) => ({ id: row.id, totp_secret: anew(row.totp_secret), totp_pending: anew(row.totp_pending) }));
   let ended = 0;
-  await store.db.knex.transaction(async (trx) => {
+  await inTransaction(store.db, async (trx) => {
     await bindRepositories(trx).twoFactor.reseal(resealed, trx);
     ended = await bindRepositories(trx).sessions.endEveryone(new Date().toISOString());
     await bindRepositories(trx).users.endAllTokens();

@@ -5,7 +5,7 @@
 // Nothing here may hang CI: every test and hook has a timeout (TEST_TIMEOUT_MS, default 60 s, set by
 // test-timeouts.js) and fails by name when it passes it; a file whose tests are done exits even if a
 // leak keeps handles open; the whole run
-// has a deadline (TEST_RUN_DEADLINE_S, default 600 s) after which everything it started is killed; and
+// has a deadline (TEST_RUN_DEADLINE_S, default 1200 s) after which everything it started is killed; and
 // the fake game servers a run starts exit by themselves once this process is gone (GAMEA_FAKE_WATCH_PID).
 import { spawn } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
@@ -39,7 +39,7 @@ const positive = (name, fallback) => {
 };
 const concurrency = positive('TEST_CONCURRENCY', Math.max(2, availableParallelism() * 2));
 positive('TEST_TIMEOUT_MS', 60_000); // checked here, read by test-timeouts.js in each file's process
-const deadlineS = positive('TEST_RUN_DEADLINE_S', 600);
+const deadlineS = positive('TEST_RUN_DEADLINE_S', 1200);
 
 const runner = spawn(
   process.execPath,

@@ -12,7 +12,7 @@ describe('log files and config downloads', () => {
 
   const raw = (path: string, token = suite.h.viewerToken) => fetch(`${suite.h.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
   /** The server's log folder: `<exe dir>/server`, or its own beside it when it was not alone on the installation. */
-  const logDir = (s: { id: number; installation_shared_with: unknown[] }) => join(suite.fake.dir, s.installation_shared_with.length ? `server_${s.id}` : 'server');
+  const logDir = (s: { id: number; installation_shared_with?: unknown[] }) => join(suite.fake.dir, s.installation_shared_with?.length ? `server_${s.id}` : 'server');
 
   it('lists the .rpt files, streams one as text, and refuses to delete the one the running game writes', async () => {
     const s = await runningGameServer(suite.h, suite.fake);
@@ -45,7 +45,7 @@ describe('log files and config downloads', () => {
   });
 
   it('never serves or deletes a file outside the log folder, whatever the name holds', async () => {
-    const s = (await createGameServer(suite.h, suite.fake)) as Awaited<ReturnType<typeof createGameServer>> & { installation_shared_with: unknown[] };
+    const s = (await createGameServer(suite.h, suite.fake)) as Awaited<ReturnType<typeof createGameServer>> & { installation_shared_with?: unknown[] };
     await mkdir(logDir(s), { recursive: true });
     await writeFile(join(suite.fake.dir, 'secret.rpt'), 'outside the folder');
     await symlink('/etc/passwd', join(logDir(s), 'passwd.rpt')); // a link that cannot be made fails the test: it would test nothing

@@ -71,10 +71,10 @@ export const ServerDetail = Type.Object(
 export type ServerDetail = Static<typeof ServerDetail>;
 
 export const InstallationSharedWith = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }), {
-  description: 'The other servers of the node that run from the same installation (the folder of the executable); empty when none.',
+  description: 'The other servers of the node that run from the same installation (the folder of the executable); present only when there are some (with the `shares_installation` warning).',
 });
 
-export const CreatedServer = Type.Object({ ...ServerDetail.properties, installation_shared_with: InstallationSharedWith }, {
+export const CreatedServer = Type.Object({ ...ServerDetail.properties, installation_shared_with: Type.Optional(InstallationSharedWith) }, {
   $id: 'CreatedServer',
   additionalProperties: Type.String(),
   description: "The full server plus its generated credentials (the adapter's, e.g. password_admin and rcon_password), shown only here.",

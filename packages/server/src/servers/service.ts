@@ -166,7 +166,7 @@ export class ServerService {
    * Creates the record, its config sections with defaults and fresh credentials (under what an import
    * read, `imported`), and its folder; the credentials are returned beside the server, this once.
    */
-  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & { installation_shared_with: { id: number; name: string }[] } & Record<string, unknown>> {
+  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & { installation_shared_with?: { id: number; name: string }[] } & Record<string, unknown>> {
     const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
     this.assertHeadlessClients(adapter, input.headless_clients);
@@ -226,7 +226,9 @@ export class ServerService {
     await this.glance.checkExe(row);
     const detail = await this.detailOf(row);
     // Said once, here: each server has its own folders, but what the game reads from its installation is shared.
-    return { ...detail, warnings: [...detail.warnings, ...(sharedWith.length ? (['shares_installation'] as const) : [])], installation_shared_with: sharedWith, ...secrets };
+    // The contract's answer as it was for a server alone on its installation; the others are named when there are some.
+    if (!sharedWith.length) return { ...detail, ...secrets };
+    return { ...detail, warnings: [...detail.warnings, 'shares_installation' as const], installation_shared_with: sharedWith, ...secrets };
   }
 
   async update(id: number, patch: UpdateServerRequest, actor: Actor): Promise<ServerDetail> {

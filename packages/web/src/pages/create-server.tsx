@@ -110,7 +110,7 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
           )}
           {created.warnings.includes('shares_installation') && (
             <p class="notice" role="status" data-warning="shares_installation">
-              {created.installation_shared_with.map((o) => `${o.name} (#${o.id})`).join(', ')} {created.installation_shared_with.length > 1 ? 'run' : 'runs'} from the same
+              {(created.installation_shared_with ?? []).map((o) => `${o.name} (#${o.id})`).join(', ')} {(created.installation_shared_with ?? []).length > 1 ? 'run' : 'runs'} from the same
               installation. This server gets its own profile, logs and config files there, but the installation's missions and mod folders stay shared, as the
               game reads them: a mission or mod added for one is there for the other.
             </p>

@@ -141,6 +141,11 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, { timeoutMs: 10_000, what: 'a connection to be taken again' });
   });
 
+  it("does not count a trusted proxy's connections against one address: they are every client's", async () => {
+    const h = await harness({ maxConnectionsPerAddress: 3, trustProxy: ['127.0.0.1', '::1'] });
+    for (let i = 0; i < 6; i += 1) assert.equal(await (await open(h.url)).get('/api/system/health'), 200, `connection ${i + 1} through the proxy`);
+  });
+
   it("closes a WebSocket past the cap of its user with 1008 and a reason; another user's are not counted", async () => {
     const h = await harness({ maxWebSocketsPerUser: 2 });
     const url = `/ws?token=${h.adminToken}`;

@@ -25,10 +25,13 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   // opened stops the rotation before anything changed.
   const [before, after] = [new Sealer(previous, TOTP_SEAL_PURPOSE), new Sealer(secret, TOTP_SEAL_PURPOSE)];
   const anew = (sealed: string | null) => (sealed === null ? null : after.seal(before.open(sealed)));
-  const resealed = (await repos.twoFactor.sealed()).map((row) => ({ id: row.id, totp_secret: anew(row.totp_secret), totp_pending: anew(row.totp_pending) }));
   let ended = 0;
+  let resealed: { id: number }[] = [];
   await inTransaction(store.db, async (trx) => {
-    await bindRepositories(trx).twoFactor.reseal(resealed, trx);
+    // Read in the transaction: an enrolment finished meanwhile is sealed anew too.
+    const twoFactor = bindRepositories(trx).twoFactor;
+    resealed = (await twoFactor.sealed()).map((row) => ({ id: row.id, totp_secret: anew(row.totp_secret), totp_pending: anew(row.totp_pending) }));
+    await twoFactor.reseal(resealed as { id: number; totp_secret: string | null; totp_pending: string | null }[], trx);
     ended = await bindRepositories(trx).sessions.endEveryone(new Date().toISOString());
     await bindRepositories(trx).users.endAllTokens();
     // The new secret is in place before the transaction commits: a failed write leaves both as they were.

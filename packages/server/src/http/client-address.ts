@@ -29,6 +29,12 @@ export function trustedRange(entry: string): Range {
  * by that client and proves nothing. An entry that is not an address ends the walk at the proxy that
  * passed it on. Without trusted proxies the header is never read: anyone can send one.
  */
+/** Whether a direct peer is one of the trusted proxies. */
+export function isTrustedProxy(peer: string | undefined, trusted: readonly Range[]): boolean {
+  const ip = trusted.length && peer ? parse(peer) : null;
+  return ip !== null && trusted.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
+}
+
 export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
   const direct = peer ?? '';
   const isTrusted = (address: ipaddr.IPv4 | ipaddr.IPv6) => trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));

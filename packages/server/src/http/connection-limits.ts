@@ -74,12 +74,16 @@ export const isOverCap = (socket: Socket | Duplex): boolean => Boolean((socket a
  * Such a connection is also bound by the headers time-out, so it cannot linger either. Returns the
  * request listener to mount (it answers those requests before the app sees them).
  */
-export function capConnectionsPerAddress(server: Server, settings: Settings, logger: Logger, app: RequestListener): RequestListener {
+export function capConnectionsPerAddress(server: Server, settings: Settings, logger: Logger, app: RequestListener, isProxy: (address: string) => boolean = () => false): RequestListener {
   const cap = settings.maxConnectionsPerAddress;
   const open = new Map<string, number>();
   if (cap > 0) {
     server.on('connection', (socket: CountedSocket) => {
       const address = addressOf(socket);
+      // A trusted proxy's connections are every client's: counting them together would let one client
+      // lock all of them out. The proxy bounds its clients (nginx's limit_conn); the time-outs, the
+      // WebSocket cap per user and the open-file budget still hold here.
+      if (isProxy(address)) return;
       const count = open.get(address) ?? 0;
       if (count >= cap) {
         socket[overCap] = true;

@@ -12,7 +12,7 @@ import { answerProtocolErrors, requireHost } from './protocol-errors.js';
 import { boundUnreadBody, lingerOnClose } from './lingering-close.js';
 import { trackInFlight } from './in-flight.js';
 import { applyFileLimit, boundBodyIdleTime, capConnectionsPerAddress, TIMEOUT_CHECK_MS } from './connection-limits.js';
-import { clientAddressMiddleware, clientAddressOf, trustedRange } from './client-address.js';
+import { clientAddressMiddleware, clientAddressOf, isTrustedProxy, trustedRange } from './client-address.js';
 import { buildOpenApi } from './openapi.js';
 import { TableVersions } from '../db/table-versions.js';
 import { ReadCache } from '../db/read-cache.js';
@@ -102,7 +102,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
     requestTimeout: settings.requestTimeoutS * 1000,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
   });
-  http.on('request', capConnectionsPerAddress(http, settings, logger, app.callback()));
+  http.on('request', capConnectionsPerAddress(http, settings, logger, app.callback(), (address) => isTrustedProxy(address, trusted)));
   boundBodyIdleTime(http, settings);
   applyFileLimit(http, settings, logger);
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.

@@ -1,12 +1,16 @@
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { realPathOf } from './game-roots.js';
 import type { AdapterDefinition, ServerContext } from '@garrison/core';
 import type { ServerRow } from '../db/repositories/servers.js';
 
 type Placed = Pick<ServerRow, 'id' | 'name' | 'exe_path' | 'node_id'>;
 
-/** The installation a server runs: the folder of its executable, as one path whatever way it was written. */
+/**
+ * The installation a server runs: the folder of its executable, as one path whatever way it was written,
+ * links followed (a folder reached through a link is the same installation, its files the same files).
+ */
 export function installationOf(exePath: string): string {
-  return resolve(dirname(exePath));
+  return realPathOf(dirname(exePath));
 }
 
 /** The other servers of the same node that run from the same installation (a host's folders are its own). */

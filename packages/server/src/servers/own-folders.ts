@@ -10,7 +10,7 @@ import { serverContext } from './context.js';
 import { ServerLocks } from './locks.js';
 
 /**
- * The upgrade to one set of folders per server (migration 016): a server that shared its installation's
+ * The upgrade to one set of folders per server (migration 018): a server that shared its installation's
  * folders with another, and now has a key of its own, gets its files copied into its own folders by its
  * adapter. Done by the node that owns the server (the files are on its host), once: at the service's
  * start for a server without a process, otherwise at its next start, before its config files are written

@@ -7,7 +7,7 @@ import { AuditService } from '../audit/service.js';
 import { fileInFolder, filesInFolder } from '../files/in-folder.js';
 import { openFiles } from '../processes/proc.js';
 
-/** The game's own log files (for `gamea`: the `.rpt` files in `<exe dir>/server/`): listed, streamed, deleted. */
+/** The game's own log files (in the folder the adapter names for the server): listed, streamed, deleted. */
 @injectable()
 export class LogFileService {
   constructor(

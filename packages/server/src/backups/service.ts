@@ -132,7 +132,7 @@ export class BackupService implements Lifecycle {
       server_id: serverId, kind, status: 'running', file, instance_id: this.nodeId, created_at: stamp, finished_at: null, size_bytes: null, sha256: null,
       locked: false, note: input.note ?? null, include_missions: Boolean(input.include_missions), error: null, manifest: null,
     });
-    void this.audit.record(serverId, 'backup_started', actor, { backup_id: id, kind });
+    await this.audit.record(serverId, 'backup_started', actor, { backup_id: id, kind });
     const controller = new AbortController();
     const done = this.write(id, server.id, file, Boolean(input.include_missions), controller.signal);
     this.running.set(id, { controller, done: done.then(() => undefined) });
@@ -169,7 +169,7 @@ export class BackupService implements Lifecycle {
       await rm(manifestFile, { force: true }).catch(() => undefined);
       await this.repos.backups.update(id, { status: 'failed', error: reason.slice(0, 500), finished_at: isoNow(this.clock) }).catch(() => undefined);
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'failed', bytes: 0, error: reason } });
-      void this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });
+      await this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });
     } finally {
       await rm(manifestFile, { force: true });
     }
@@ -227,7 +227,7 @@ export class BackupService implements Lifecycle {
     if (row.status === 'running') throw new ApiError('CONFLICT', `backup ${id} is still being written`);
     await rm(join(this.dirOf(serverId), row.file), { force: true });
     await this.repos.backups.delete(id);
-    void this.audit.record(serverId, 'backup_deleted', actor, { backup_id: id });
+    await this.audit.record(serverId, 'backup_deleted', actor, { backup_id: id });
   }
 
   /** The archive, to stream (200 with `application/gzip`). */

@@ -117,7 +117,7 @@ export class BanService implements Lifecycle {
     };
     const id = await this.repos.bans.insert(row);
     await this.sync(serverId);
-    void this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit });
+    await this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit });
     return toBan({ ...row, id });
   }
 
@@ -125,7 +125,7 @@ export class BanService implements Lifecycle {
     if (!(await this.repos.bans.find(serverId, banId))) throw new ApiError('NOT_FOUND', `server ${serverId} has no ban ${banId}`);
     await this.repos.bans.revoke(banId);
     await this.sync(serverId);
-    void this.audit.record(serverId, 'unban', actor, { ban_id: banId });
+    await this.audit.record(serverId, 'unban', actor, { ban_id: banId });
   }
 
   /** Before a game starts: its ban file holds every ban in force when the game reads it. */
@@ -187,7 +187,7 @@ export class BanService implements Lifecycle {
     if (settled) this.seen.set(row.id, version);
     else this.seen.delete(row.id);
     if (plan.imports.length || plan.vanished.length) {
-      void this.audit.record(row.id, 'ban_file_changed', SYSTEM_ACTOR, { imported: plan.imports.length, removed_outside: plan.vanished.length });
+      await this.audit.record(row.id, 'ban_file_changed', SYSTEM_ACTOR, { imported: plan.imports.length, removed_outside: plan.vanished.length });
     }
   }
 

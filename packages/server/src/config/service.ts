@@ -247,7 +247,7 @@ export class ConfigService {
     const landed = Object.keys(recordChanges).length ? await this.servers.portLock.runExclusive(write) : await write();
     if (!landed) throw this.conflict(section, await this.readSection(serverId, section));
     Object.assign(server, recordChanges);
-    void this.audit.record(serverId, 'config_changed', actor, { section, fields: Object.keys(changes), config_version: expected + 1, ...detail });
+    await this.audit.record(serverId, 'config_changed', actor, { section, fields: Object.keys(changes), config_version: expected + 1, ...detail });
     return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
   }
 

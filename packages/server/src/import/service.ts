@@ -96,7 +96,7 @@ export class ImportService {
       await this.servers.delete(made.id).catch(() => undefined);
       throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; nothing was imported`, { cause: err });
     }
-    void this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
+    await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);
   }
 

@@ -73,7 +73,7 @@ export class RunExecution {
   private async finish(status: 'succeeded' | 'failed' | 'skipped', reason: string | null, results?: StepResult[]): Promise<void> {
     await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) });
     this.hooks.publish(status === 'skipped' && !results ? 'skipped' : 'finished', status, reason);
-    void this.ctx.audit.record(this.schedule.server_id, 'schedule_run', this.actor, { schedule_id: this.schedule.id, run_id: this.id, status, reason });
+    await this.ctx.audit.record(this.schedule.server_id, 'schedule_run', this.actor, { schedule_id: this.schedule.id, run_id: this.id, status, reason });
   }
 
   private async run(): Promise<void> {

@@ -86,7 +86,7 @@ export class ScheduleRunner implements Lifecycle {
       // A stored expression that no longer reads (a croner upgrade, a hand-edited row): this schedule stops, not the service.
       const reason = `its cron expression cannot be read: ${(err as Error).message}`;
       await this.repos.schedules.update(row.id, { enabled: false, disabled_reason: reason, next_run_at: null, next_slot_at: null, updated_at: iso(now) });
-      void this.audit.record(row.server_id, 'schedule_disabled', SYSTEM_ACTOR, { schedule_id: row.id, reason });
+      await this.audit.record(row.server_id, 'schedule_disabled', SYSTEM_ACTOR, { schedule_id: row.id, reason });
       return;
     }
     const late = now - Date.parse(row.next_run_at!);

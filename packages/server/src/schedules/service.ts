@@ -74,7 +74,7 @@ export class ScheduleService {
     const fields = this.fields(input, null);
     const now = isoNow(this.clock);
     const id = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now()), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps));
-    void this.audit.record(serverId, 'schedule_created', actor, { schedule_id: id, name: fields.name, cron: fields.cron, timezone: fields.timezone });
+    await this.audit.record(serverId, 'schedule_created', actor, { schedule_id: id, name: fields.name, cron: fields.cron, timezone: fields.timezone });
     return this.get(serverId, id);
   }
 
@@ -86,14 +86,14 @@ export class ScheduleService {
     const timing = ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || row.disabled_reason !== null;
     const next = timing ? nextSlot(fields, this.clock.now()) : {};
     await this.repos.schedules.update(id, { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) }, steps && stepRows(steps));
-    void this.audit.record(serverId, 'schedule_updated', actor, { schedule_id: id, fields: Object.keys(input) });
+    await this.audit.record(serverId, 'schedule_updated', actor, { schedule_id: id, fields: Object.keys(input) });
     return this.get(serverId, id);
   }
 
   async delete(serverId: number, id: number, actor: Actor): Promise<void> {
     const row = await this.row(serverId, id);
     await this.repos.schedules.delete(serverId, id);
-    void this.audit.record(serverId, 'schedule_deleted', actor, { schedule_id: id, name: row.name });
+    await this.audit.record(serverId, 'schedule_deleted', actor, { schedule_id: id, name: row.name });
   }
 
   /** Run now: the steps at once, whatever the conditions (a person decided). */

@@ -221,7 +221,7 @@ export class ServerService {
       return sharedWith.length ? this.repos.servers.update(created.id, { installation_key: String(created.id) }) : created;
     });
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
-    void this.audit.record(row.id, 'server_created', actor, { name: row.name });
+    await this.audit.record(row.id, 'server_created', actor, { name: row.name });
     // Said at once, not only at the first start: a path that points at nothing.
     await this.glance.checkExe(row);
     const detail = await this.detailOf(row);
@@ -247,7 +247,7 @@ export class ServerService {
       }
       return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });
     });
-    void this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });
+    await this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });
     await this.glance.checkExe(updated);
     return this.detailOf(updated);
   }

@@ -28,7 +28,7 @@ async function adoptServer(sup: Supervisor, serverId: number, processes: Process
     sup.follow(serverId, handle);
     sup.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
     sup.logger.info({ serverId, pid: handle.pid }, 're-adopted a running game');
-    void sup.audit.record(serverId, 'adopted', SYSTEM_ACTOR, { pid: handle.pid, status: server.status });
+    await sup.audit.record(serverId, 'adopted', SYSTEM_ACTOR, { pid: handle.pid, status: server.status });
     if (server.status === 'stopping') {
       // The stop was cut short by the service's own stop: finish it.
       for (const row of headless) sup.processes.adopt(row)?.signal('SIGKILL');

@@ -6,6 +6,7 @@ import type { LiveEvent } from '@garrison/core';
 import { browserUploads, sendForm } from './form-upload.js';
 import type { UploadProgress } from './upload.js';
 import { rateLimitOf, type RateLimitState } from './rate-limit.js';
+import { networkError } from './network.js';
 
 export interface GarrisonClientOptions {
   /** Where the service runs, e.g. `http://127.0.0.1:8080` (the `/api` prefix is added). */
@@ -20,6 +21,11 @@ export interface GarrisonClientOptions {
   maxRetryWaitSeconds?: number;
   /** Told the budget of requests left after every answer that reports one (see `rateLimit`). */
   onRateLimit?: (state: RateLimitState) => void;
+  /**
+   * The longest a request may take, its answer read (an upload's too), in milliseconds; past it the
+   * request is abandoned with a `GarrisonNetworkError` (`reason: 'timeout'`). None by default.
+   */
+  timeoutMs?: number;
 }
 
 type Has<T, K extends string> = [T] extends [Record<string, never>] ? {} : [T] extends [undefined] ? {} : { [P in K]: T };
@@ -118,18 +124,38 @@ export class GarrisonClient {
     }
     // A browser's fetch reports no upload progress: its forms go through XMLHttpRequest.
     if (body instanceof FormData && browserUploads()) {
-      const response = this.noted(await sendForm(url, endpoint.method, headers, body, given.onProgress));
-      if (!response.ok) throw await errorFrom(response);
-      return (await this.resultOf(endpoint, response)) as never;
+      const form = body;
+      return (await this.bounded(url, async (signal) => {
+        const response = this.noted(await sendForm(url, endpoint.method, headers, form, given.onProgress, signal));
+        if (!response.ok) throw await errorFrom(response);
+        return this.resultOf(endpoint, response);
+      })) as never;
     }
     for (let attempt = 0; ; attempt++) {
-      // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
-      const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit));
-      if (streamed && !response.ok) throw await errorFrom(response);
-      if (response.ok) return (await this.resultOf(endpoint, response)) as never;
-      const error = await errorFrom(response);
-      if (!this.shouldRetry(error, attempt)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, error.retryAfterSeconds! * 1000));
+      const outcome = await this.bounded(url, async (signal) => {
+        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit));
+        // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
+        if (streamed && !response.ok) throw await errorFrom(response);
+        return response.ok ? { result: await this.resultOf(endpoint, response) } : { error: await errorFrom(response) };
+      });
+      if ('result' in outcome) return outcome.result as never;
+      if (!this.shouldRetry(outcome.error, attempt)) throw outcome.error;
+      await new Promise((resolve) => setTimeout(resolve, outcome.error.retryAfterSeconds! * 1000));
+    }
+  };
+
+  /**
+   * One request and the reading of its answer, within `timeoutMs` when one is set; a failure of the
+   * network (or the time-out) becomes a `GarrisonNetworkError`.
+   */
+  private async bounded<T>(url: string, request: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    const { timeoutMs } = this.options;
+    const signal = timeoutMs ? AbortSignal.timeout(timeoutMs) : undefined;
+    try {
+      return await request(signal);
+    } catch (err) {
+      if (err instanceof GarrisonApiError) throw err;
+      throw networkError(err, url, Boolean(signal?.aborted), timeoutMs);
     }
   }
 

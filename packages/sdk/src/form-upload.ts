@@ -8,6 +8,7 @@ interface Xhr {
   onload: (() => void) | null;
   onerror: (() => void) | null;
   onabort: (() => void) | null;
+  abort(): void;
   open(method: string, url: string): void;
   setRequestHeader(name: string, value: string): void;
   getAllResponseHeaders(): string;
@@ -28,6 +29,7 @@ export function sendForm(
   headers: Record<string, string>,
   form: FormData,
   onProgress?: (progress: UploadProgress) => void,
+  signal?: AbortSignal,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const Request = XhrClass();
@@ -39,6 +41,7 @@ export function sendForm(
     xhr.onload = () => resolve(new Response(xhr.status === 204 ? null : xhr.responseText, { status: xhr.status, headers: headersOf(xhr) }));
     xhr.onerror = () => reject(new TypeError(`Network error: the upload to ${url} failed`));
     xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });
 }

@@ -7,6 +7,7 @@ export { GarrisonClient, type GarrisonClientOptions, type CallFn, type CallInput
 export type { SectionPatch } from './resources.js';
 export type { UploadOptions, UploadProgress, UploadSource } from './upload.js';
 export { GarrisonApiError } from './errors.js';
+export { GarrisonNetworkError, type NetworkFailure } from './network.js';
 export type { RateLimitState } from './rate-limit.js';
 export type { EventHandlers, SubscribeOptions, Subscription } from './events.js';
 export type { LiveEvent, LiveEventType } from '@garrison/core';

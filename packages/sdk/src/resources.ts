@@ -1,4 +1,4 @@
-import type { BodyOf, Endpoints, QueryOf } from '@garrison/core';
+import { MAX_PAGE_SIZE, type BodyOf, type Endpoints, type QueryOf } from '@garrison/core';
 import type { CallFn, CallResult } from './client.js';
 import { multipartBody, type UploadOptions, type UploadSource } from './upload.js';
 import { browserUploads } from './form-upload.js';
@@ -82,6 +82,15 @@ export function resources(c: { call: CallFn }) {
     },
     servers: {
       list: (query: Query<'listServers'> = {}): Result<'listServers'> => c.call('listServers', { query }),
+      /** Every server, page after page (`list` answers one page: 50 servers unless `limit` says otherwise). */
+      all: async (query: Omit<Query<'listServers'>, 'limit' | 'offset'> = {}): Result<'listServers'> => {
+        const every: CallResult<Endpoints['listServers']> = [];
+        for (let offset = 0; ; offset += MAX_PAGE_SIZE) {
+          const page = await c.call('listServers', { query: { ...query, limit: MAX_PAGE_SIZE, offset } });
+          every.push(...page);
+          if (page.length < MAX_PAGE_SIZE) return every;
+        }
+      },
       create: (body: Body<'createServer'>): Result<'createServer'> => c.call('createServer', { body }),
       /** Adopts an existing installation; with `dry_run: true`, only the plan (nothing written). */
       import: (body: Body<'importServer'>): Result<'importServer'> => c.call('importServer', { body }),

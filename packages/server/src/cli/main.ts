@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve as resolvePath } from 'node:path';
 import { flagSettings, resolveSettings, SettingError, settingsFromEnv, settingsFromFlags } from '../settings.js';
-import { COMMANDS, generalUsage, UsageError } from './usage.js';
+import { COMMANDS, generalUsage, parse, redactKeys, UsageError, type Options } from './usage.js';
 
 // The commands load the service's modules when they run: help, a version or a usage error answer at once.
 const serveCommand = () => import('./serve.js');
@@ -10,21 +9,6 @@ const store = () => import('./store.js');
 const usersCommands = () => import('./users.js');
 
 const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-/** parseArgs, with its complaints turned into usage errors that name the accepted flags. */
-function parse(command: string, args: string[], options: Options, positionals: number) {
-  try {
-    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, command);
-    return parsed;
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    const accepted = Object.keys(options).map((o) => `--${o}`).join(', ');
-    throw new UsageError(`${(err as Error).message.split('. ')[0]}; garrison ${command} accepts ${accepted}`, command);
-  }
-}
 
 const optionsOf = (command: 'serve' | 'data'): Options => Object.fromEntries(flagSettings(command).map((s) => [s.flag!, { type: 'string' }]));
 const SERVE_OPTIONS = optionsOf('serve');
@@ -96,6 +80,12 @@ async function run(argv: string[]): Promise<void> {
         console.log(`database copied to ${path} (${bytes} bytes), integrity check ok`);
       });
     }
+    case 'servers list':
+    case 'servers start':
+    case 'servers stop':
+    case 'servers restart':
+    case 'rcon':
+      return (await import('./remote.js')).runRemote(name, args);
     case 'import': {
       const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, 0);
       if (!values.exe) throw new UsageError('--exe is missing: the executable of the server to import', name);
@@ -120,12 +110,12 @@ async function run(argv: string[]): Promise<void> {
 export function main(argv: string[]): void {
   run(argv).catch((err: unknown) => {
     if (err instanceof UsageError || err instanceof SettingError) {
-      console.error(`garrison: ${err.message}`);
+      console.error(`garrison: ${redactKeys(err.message, argv)}`);
       const command = err instanceof UsageError && err.command ? err.command : null;
       console.error(command ? `\n${COMMANDS[command]!.usage()}` : '\nRun garrison --help for the commands.');
       process.exit(2);
     }
-    console.error(`garrison: ${(err as Error).message ?? String(err)}`);
+    console.error(`garrison: ${redactKeys((err as Error).message ?? String(err), argv)}`);
     process.exit(1);
   });
 }

@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { flagSettings, SETTINGS, shownDefault } from '../settings.js';
 
 /** A mistake in how the command was called: the CLI prints it with the command's usage and exits 2. */
@@ -9,6 +10,47 @@ export class UsageError extends Error {
     super(message);
   }
 }
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** parseArgs, with its complaints turned into usage errors that name the accepted flags. */
+export function parse(command: string, args: string[], options: Options, positionals: number) {
+  try {
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+    if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, command);
+    return parsed;
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    const accepted = Object.keys(options).map((o) => `--${o}`).join(', ');
+    throw new UsageError(`${(err as Error).message.split('. ')[0]}; garrison ${command} accepts ${accepted}`, command);
+  }
+}
+
+/**
+ * `text` without any API key in it: the one in GARRISON_API_KEY, the one after --api-key, and anything
+ * shaped like a key (one given by mistake where another argument was expected).
+ */
+export function redactKeys(text: string, argv: string[]): string {
+  const given = argv.flatMap((arg, i) => (arg === '--api-key' ? [argv[i + 1]] : arg.startsWith('--api-key=') ? [arg.slice('--api-key='.length)] : []));
+  const keys = [process.env.GARRISON_API_KEY, ...given].filter((k): k is string => Boolean(k && k.length >= 4));
+  let redacted = text.replace(/gar_\d+_[A-Za-z0-9_-]+/g, 'gar_***');
+  for (const key of keys) redacted = redacted.split(key).join('***');
+  return redacted;
+}
+
+/** How the commands that talk to a running service reach it (see remote.ts). */
+const connectionLines = () => `Connection (a flag wins over its environment variable):
+  --url URL           GARRISON_URL       where the service runs, e.g. http://127.0.0.1:8080
+  --api-key KEY       GARRISON_API_KEY   an API key (gar_…; the console's Account page makes one); prefer
+                                         the variable: a flag is seen by every user of the host (ps)
+  --timeout SECONDS   the longest wait for each answer of the service (default ${DEFAULT_TIMEOUT_S})
+  --json              the service's answer as JSON on stdout, for scripts
+
+Exit status: 0 done, 1 the service refused (its error code and message on stderr) or could not be
+reached, 2 called wrongly.`;
+
+/** Seconds the remote commands wait for an answer: a stop waits up to the game's shutdown (30 s) and more. */
+export const DEFAULT_TIMEOUT_S = 60;
 
 const flagLines = (command: 'serve' | 'data') =>
   flagSettings(command)
@@ -89,6 +131,40 @@ the copy with PRAGMA integrity_check, and only then gives it its name (mode 0600
 servers' passwords). For MySQL/MariaDB use mariadb-dump --single-transaction instead (docs/deploy.md).
 ${flagLines('data')}`,
   },
+  'servers list': {
+    summary: 'list the servers of a running service (API key scope servers:read)',
+    usage: () => `usage: garrison servers list [--json] [connection flags]
+
+A table of the servers: id, name, game, status, players, game port, what needs attention; with --json,
+the API's list (GET /api/servers, every page) as one JSON array.
+
+${connectionLines()}`,
+  },
+  'servers start': {
+    summary: 'start a server of a running service (servers:control)',
+    usage: () => serverActionUsage('start', 'Starts the game process (POST /api/servers/{id}/start); its status is starting until the game answers.'),
+  },
+  'servers stop': {
+    summary: 'stop a server of a running service (servers:control)',
+    usage: () => serverActionUsage('stop [--force] [--reason TEXT]', `Stops the game through its remote admin, killed after the service's stop time-out; with --force, at once.
+
+  --force             skip the graceful shutdown
+  --reason TEXT       kept in the audit trail`),
+  },
+  'servers restart': {
+    summary: 'restart a server of a running service (servers:control)',
+    usage: () => serverActionUsage('restart', 'Stops the game, then starts it (POST /api/servers/{id}/restart).'),
+  },
+  rcon: {
+    summary: 'run a remote-admin command on a running server (rcon)',
+    usage: () => `usage: garrison rcon SERVER COMMAND... [--json] [connection flags]
+
+Runs COMMAND (its words joined by spaces) through the server's remote admin and prints the game's
+answer; --json prints {"response": …}. Put -- before a command that begins with a dash.
+SERVER is an id or a name (see garrison help servers start).
+
+${connectionLines()}`,
+  },
   import: {
     summary: 'adopt an existing server: its config, ports, mods, bans and missions (as POST /api/servers/import)',
     usage: () => `usage: garrison import --exe PATH [--config PATH] [--basic PATH] [--profile PATH]
@@ -109,6 +185,16 @@ start command line) and makes a Garrison server of it; every file must be inside
 ${flagLines('data')}`,
   },
 };
+
+function serverActionUsage(action: string, what: string): string {
+  return `usage: garrison servers ${action} SERVER [--json] [connection flags]
+
+${what}
+SERVER is the server's id, or its name: a name shared by several servers is refused (exit 2), the id
+then says which; a name is matched exactly, else ignoring case, and needs the scope servers:read.
+
+${connectionLines()}`;
+}
 
 export function generalUsage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));

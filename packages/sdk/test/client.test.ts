@@ -3,10 +3,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
+import { freeGamePorts, freePort, installFakeGameaTemp } from '@garrison/testkit';
 import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import { endpoints } from '@garrison/core';
-import { GarrisonApiError, GarrisonClient, type RateLimitState } from '@garrison/sdk';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { GarrisonApiError, GarrisonClient, GarrisonNetworkError, type RateLimitState } from '@garrison/sdk';
 
 describe('GarrisonClient against a real service', () => {
   let g: TestGarrison;
@@ -172,6 +173,46 @@ describe('GarrisonClient against a real service', () => {
       await rm(dir, { recursive: true, force: true });
       await fake.remove();
     }
+  });
+
+  it('throws GarrisonNetworkError when the service is not reached: at once when refused, after timeoutMs when it does not answer', async () => {
+    const closed = await freePort();
+    const refused = await new GarrisonClient({ baseUrl: `http://127.0.0.1:${closed}/`, token: 't' }).call('health').catch((e: unknown) => e);
+    assert.ok(refused instanceof GarrisonNetworkError && refused instanceof TypeError);
+    assert.deepEqual([refused.reason, refused.origin, refused.systemCode], ['unreachable', `http://127.0.0.1:${closed}`, 'ECONNREFUSED']);
+    assert.equal(refused.message, `cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)`);
+
+    const held: Socket[] = [];
+    const silent = createTcpServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      const began = Date.now();
+      const timedOut = await new GarrisonClient({ baseUrl: origin, timeoutMs: 400 }).call('health').catch((e: unknown) => e);
+      assert.ok(timedOut instanceof GarrisonNetworkError);
+      assert.deepEqual([timedOut.reason, timedOut.message], ['timeout', `no answer from ${origin} within 0.4 s`]);
+      assert.ok(Date.now() - began >= 400 && Date.now() - began < 10_000);
+      assert.equal(held.length, 1, 'it connected');
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+    // A service that answers in time is read whole, the time-out notwithstanding.
+    assert.deepEqual(await new GarrisonClient({ baseUrl: g.url, timeoutMs: 10_000 }).call('health'), { status: 'ok' });
+  });
+
+  it('reads every page of the servers with servers.all', async () => {
+    const asked: string[] = [];
+    const pages = (async (input: string | URL | Request) => {
+      const url = new URL(String(input));
+      asked.push(url.search);
+      const offset = Number(url.searchParams.get('offset'));
+      const count = offset === 0 ? 500 : 3;
+      return new Response(JSON.stringify({ success: true, data: Array.from({ length: count }, (_, i) => ({ id: offset + i + 1 })) }), { status: 200 });
+    }) as typeof fetch;
+    const all = await new GarrisonClient({ baseUrl: 'http://example.invalid', fetch: pages }).servers.all({ game_type: 'gamea' });
+    assert.deepEqual(all.map((s) => s.id), Array.from({ length: 503 }, (_, i) => i + 1));
+    assert.deepEqual(asked, ['?game_type=gamea&limit=500&offset=0', '?game_type=gamea&limit=500&offset=500']);
   });
 
   it('reads the {detail} failure form too', async () => {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { GarrisonApiError } from '@garrison/sdk';
+import { GarrisonApiError, GarrisonNetworkError } from '@garrison/sdk';
 import { endIfUnauthorized } from '../session.js';
 
 /** The service's messages are terse lower-case phrases; a person reads a sentence. */
@@ -19,7 +19,7 @@ export function describe(err: unknown): string {
     if (err.status === 0) return `The service cannot be reached (${err.message}).`;
     return err.message ? sentence(err.message) : sentence(err.code.toLowerCase().replace(/_/g, ' '));
   }
-  if (err instanceof TypeError && /fetch|network/i.test(err.message)) return `The service cannot be reached (${err.message}). Check that it is running.`;
+  if (err instanceof GarrisonNetworkError || (err instanceof TypeError && /fetch|network/i.test(err.message))) return `The service cannot be reached (${err.message}). Check that it is running.`;
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -61,6 +61,12 @@ describe('the garrison command against a running service', () => {
     const plain = await remote(key, ['rcon', String(alpha.id), 'players']);
     assert.match(plain.stdout, /^Players on server:[\s\S]*Bravo17\n\(1 players in total\)\n$/);
 
+    // Words that begin with a dash, after --: the command is the words joined, as the audit trail keeps it.
+    const said = await remote(key, ['rcon', String(alpha.id), '--', 'say', '-1', 'Hello', 'there']);
+    assert.equal(said.code, 0, said.stderr);
+    const commands = (await suite.h.api('GET', `/servers/${alpha.id}/events?event_type=command`, { token: suite.h.adminToken })).body.data.events;
+    assert.equal(commands[0].detail?.line, 'say -1 Hello there', JSON.stringify(commands[0]));
+
     const restarted = await remote(key, ['servers', 'restart', String(alpha.id), '--json']);
     assert.equal(restarted.code, 0, restarted.stderr);
     const answer = JSON.parse(restarted.stdout) as { server_id: number; status: string; pid: number };

@@ -35,7 +35,7 @@ describe('the garrison command', () => {
     const general = await garrison(['--help']);
     assert.equal(general.code, 0);
     assert.equal(general.stderr, '');
-    for (const command of ['serve', 'migrate', 'admin reset-password', 'admin rotate-jwt-secret', 'users list', 'users create']) assert.match(general.stdout, new RegExp(`^  ${command} `, 'm'));
+    for (const command of ['serve', 'migrate', 'admin reset-password', 'admin rotate-jwt-secret', 'users list', 'users create', 'servers list', 'servers restart', 'rcon']) assert.match(general.stdout, new RegExp(`^  ${command} `, 'm'));
     assert.deepEqual(await garrison(['help']), general);
 
     const serve = await garrison(['help', 'serve']);
@@ -57,8 +57,8 @@ describe('the garrison command', () => {
 
   it('is documented: the README and docs/configuration.md name every command garrison --help lists', async () => {
     const docs = { README: await readFile(join(ROOT, 'README.md'), 'utf8'), 'docs/configuration.md': await readFile(join(ROOT, 'docs/configuration.md'), 'utf8') };
-    // `users list` and `users create` are written `users list|create`.
-    const spelt = (command: string) => [command, command.replace(/^users (list|create)$/, 'users list|create')];
+    // `users list` and `users create` are written `users list|create`; the servers commands `servers list|start|stop|restart`.
+    const spelt = (command: string) => [command, command.replace(/^users (list|create)$/, 'users list|create'), command.replace(/^servers (list|start|stop|restart)$/, 'servers list|start|stop|restart')];
     for (const command of Object.keys(COMMANDS).filter((c) => c !== 'help')) {
       for (const [name, text] of Object.entries(docs)) assert.ok(spelt(command).some((c) => text.includes(`\`${c}\``) || text.includes(`\`garrison ${c}\``)), `${name} names \`${command}\``);
     }

@@ -10,7 +10,8 @@ import { onMysql } from './helpers.js';
 import { cliEnv, listeningUrl } from './cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PACKAGES = ['core', 'adapter-gamea', 'server'];
+// The server's garrison command talks to a running service through the SDK.
+const PACKAGES = ['core', 'sdk', 'adapter-gamea', 'server'];
 // npm installs third-party packages from the registry (its cache first) and compiles better-sqlite3.
 const INSTALL_TIMEOUT_MS = 420_000;
 

@@ -131,40 +131,6 @@ the copy with PRAGMA integrity_check, and only then gives it its name (mode 0600
 servers' passwords). For MySQL/MariaDB use mariadb-dump --single-transaction instead (docs/deploy.md).
 ${flagLines('data')}`,
   },
-  'servers list': {
-    summary: 'list the servers of a running service (API key scope servers:read)',
-    usage: () => `usage: garrison servers list [--json] [connection flags]
-
-A table of the servers: id, name, game, status, players, game port, what needs attention; with --json,
-the API's list (GET /api/servers, every page) as one JSON array.
-
-${connectionLines()}`,
-  },
-  'servers start': {
-    summary: 'start a server of a running service (servers:control)',
-    usage: () => serverActionUsage('start', 'Starts the game process (POST /api/servers/{id}/start); its status is starting until the game answers.'),
-  },
-  'servers stop': {
-    summary: 'stop a server of a running service (servers:control)',
-    usage: () => serverActionUsage('stop [--force] [--reason TEXT]', `Stops the game through its remote admin, killed after the service's stop time-out; with --force, at once.
-
-  --force             skip the graceful shutdown
-  --reason TEXT       kept in the audit trail`),
-  },
-  'servers restart': {
-    summary: 'restart a server of a running service (servers:control)',
-    usage: () => serverActionUsage('restart', 'Stops the game, then starts it (POST /api/servers/{id}/restart).'),
-  },
-  rcon: {
-    summary: 'run a remote-admin command on a running server (rcon)',
-    usage: () => `usage: garrison rcon SERVER COMMAND... [--json] [connection flags]
-
-Runs COMMAND (its words joined by spaces) through the server's remote admin and prints the game's
-answer; --json prints {"response": …}. Put -- before a command that begins with a dash.
-SERVER is an id or a name (see garrison help servers start).
-
-${connectionLines()}`,
-  },
   import: {
     summary: 'adopt an existing server: its config, ports, mods, bans and missions (as POST /api/servers/import)',
     usage: () => `usage: garrison import --exe PATH [--config PATH] [--basic PATH] [--profile PATH]
@@ -184,12 +150,49 @@ start command line) and makes a Garrison server of it; every file must be inside
   --json              the plan as JSON
 ${flagLines('data')}`,
   },
+  'servers list': {
+    summary: 'list the servers of a running service (API key scope servers:read)',
+    usage: () => `usage: garrison servers list [--json] [connection flags]
+
+A table of the servers: id, name, game, status, players, game port, what needs attention; with --json,
+the API's list (GET /api/servers, every page) as one JSON array.
+
+${connectionLines()}`,
+  },
+  'servers start': {
+    summary: 'start a server of a running service (servers:control)',
+    usage: () => serverActionUsage('start', '', 'Starts the game process (POST /api/servers/{id}/start); its status is starting until the game answers.'),
+  },
+  'servers stop': {
+    summary: 'stop a server of a running service (servers:control)',
+    usage: () => serverActionUsage('stop', ' [--force] [--reason TEXT]', `Stops the game through its remote admin; the service kills it after its stop time-out
+(GARRISON_STOP_TIMEOUT_MS), or at once with --force.
+
+  --force             skip the graceful shutdown
+  --reason TEXT       kept in the audit trail`),
+  },
+  'servers restart': {
+    summary: 'restart a server of a running service (servers:control)',
+    usage: () => serverActionUsage('restart', '', 'Stops the game, then starts it (POST /api/servers/{id}/restart).'),
+  },
+  rcon: {
+    summary: 'run a remote-admin command on a running server (rcon)',
+    usage: () => `usage: garrison rcon SERVER COMMAND... [--json] [connection flags]
+
+Runs COMMAND (its words joined by spaces) through the server's remote admin and prints the game's
+answer; --json prints {"response": …}. Put -- before COMMAND when a word of it begins with a dash
+(garrison rcon 1 -- say -1 Hello).
+SERVER is an id or a name (see garrison help servers start).
+
+${connectionLines()}`,
+  },
 };
 
-function serverActionUsage(action: string, what: string): string {
-  return `usage: garrison servers ${action} SERVER [--json] [connection flags]
+function serverActionUsage(action: string, flags: string, what: string): string {
+  return `usage: garrison servers ${action} SERVER${flags} [--json] [connection flags]
 
 ${what}
+
 SERVER is the server's id, or its name: a name shared by several servers is refused (exit 2), the id
 then says which; a name is matched exactly, else ignoring case, and needs the scope servers:read.
 

@@ -27,10 +27,12 @@ function connect(command: string, values: Record<string, unknown>): Connection {
     throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
+  // fetch refuses such a URL, and its message would repeat the password.
+  if (parsed.username || parsed.password) throw new UsageError('--url must not hold a user name or password: the API key is the credential', command);
   const key = String(values['api-key'] ?? process.env.GARRISON_API_KEY ?? '');
   if (!key) throw new UsageError("the API key is missing: set GARRISON_API_KEY (or give --api-key); the console's Account page makes one", command);
   const timeout = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600) throw new UsageError(`--timeout must be seconds from 0 to 3600; got ${JSON.stringify(values.timeout)}`, command);
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600) throw new UsageError(`--timeout must be a number of seconds above 0, at most 3600; got ${JSON.stringify(values.timeout)}`, command);
   // A path under the URL (a proxy's prefix) is kept; the SDK adds /api.
   return { client: new GarrisonClient({ baseUrl: parsed.href, token: key, timeoutMs: timeout * 1000 }), json: Boolean(values.json) };
 }

@@ -9,8 +9,10 @@ export function parsePlayers(answer: string): LivePlayer[] {
   for (const line of answer.split(/\r?\n/)) {
     const match = ROW.exec(line);
     if (!match) continue;
-    const [, slot, , ping, guid, name] = match;
-    players.push({ slot_id: slot!, name: name!.replace(/ \(Lobby\)$/, ''), ping: Number(ping), guid: guid ?? null });
+    const [, slot, address, ping, guid, name] = match;
+    // `1.2.3.4:2304`, or `[::1]:2304` for IPv6: the address is all before the last colon.
+    const ip = address!.slice(0, address!.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+    players.push({ slot_id: slot!, name: name!.replace(/ \(Lobby\)$/, ''), ping: Number(ping), guid: guid ?? null, ip });
   }
   return players;
 }

@@ -13,13 +13,15 @@ describe('gamea parsers', () => {
       '1   192.168.0.100:2316    0    80a5885ebe2420bab5e1581234567891(OK) Some Name (Lobby)',
       '12  90.0.216.144:2304     -1   - babasss (Lobby)',
       '8   111.222.200.50:2304   -1   73c5e50a7860475f0000000000000000(?)  Max',
-      '(4 players in total)',
+      '3   [2001:db8::7]:2304    40   80a5885ebe2420bab5e1581234567892(OK) Six',
+      '(5 players in total)',
     ].join('\n');
     assert.deepEqual(parsePlayers(answer), [
-      { slot_id: '0', name: 'Bravo17', ping: 63, guid: '80a5885ebe2420bab5e1581234567890' },
-      { slot_id: '1', name: 'Some Name', ping: 0, guid: '80a5885ebe2420bab5e1581234567891' },
-      { slot_id: '12', name: 'babasss', ping: -1, guid: null },
-      { slot_id: '8', name: 'Max', ping: -1, guid: '73c5e50a7860475f0000000000000000' },
+      { slot_id: '0', name: 'Bravo17', ping: 63, guid: '80a5885ebe2420bab5e1581234567890', ip: '76.108.91.78' },
+      { slot_id: '1', name: 'Some Name', ping: 0, guid: '80a5885ebe2420bab5e1581234567891', ip: '192.168.0.100' },
+      { slot_id: '12', name: 'babasss', ping: -1, guid: null, ip: '90.0.216.144' },
+      { slot_id: '8', name: 'Max', ping: -1, guid: '73c5e50a7860475f0000000000000000', ip: '111.222.200.50' },
+      { slot_id: '3', name: 'Six', ping: 40, guid: '80a5885ebe2420bab5e1581234567892', ip: '2001:db8::7' },
     ]);
     assert.deepEqual(parsePlayers('Players on server:\n(0 players in total)'), []);
   });

@@ -18,7 +18,14 @@ describe('server config', () => {
       assert.equal(res.status, 200);
       const config = res.body.data;
       assert.deepEqual(Object.keys(config).sort(), SECTIONS);
-      for (const name of SECTIONS) assert.deepEqual(config[name]._meta, { config_version: 1, schema_version: '1.0' });
+      for (const name of SECTIONS) {
+        const { secrets_set: _, ...meta } = config[name]._meta;
+        assert.deepEqual(meta, { config_version: 1, schema_version: '1.0' });
+      }
+      // Masked alike, but which are set is said: the generated ones are, the player password is not.
+      assert.deepEqual(config.server._meta.secrets_set, { password: false, password_admin: true, server_command_password: false });
+      assert.deepEqual(config.rcon._meta.secrets_set, { rcon_password: true });
+      assert.deepEqual(config.basic._meta.secrets_set, {});
       assert.equal(config.server.max_players, 40);
       assert.equal(config.basic.min_bandwidth, 800000);
       assert.equal(config.profile.reduced_damage, 0);
@@ -95,12 +102,38 @@ describe('server config', () => {
     assert.deepEqual(section.motd_lines, ['Welcome', 'Have fun']);
     assert.equal(section.anticheat, 1, 'omitted fields keep their value');
     assert.equal(section.password_admin, '***');
-    assert.deepEqual(section._meta, { config_version: 2, schema_version: '1.0' });
+    assert.deepEqual(section._meta, { config_version: 2, schema_version: '1.0', secrets_set: { password: false, password_admin: true, server_command_password: false } });
     const again = await h.api('GET', `/servers/${s.id}/config/server`, { token: h.viewerToken });
     assert.equal(again.body.data.max_players, 64);
     assert.equal(again.body.data._meta.config_version, 2);
     const other = await h.api('GET', `/servers/${s.id}/config/basic`, { token: h.viewerToken });
     assert.equal(other.body.data._meta.config_version, 1, 'sections are versioned separately');
+  });
+
+  it('sets and clears a secret: masked in every answer, said to be set or not in _meta, each change audited by field name', async () => {
+    const s = await createServer(h);
+    const put = (body: Record<string, unknown>) => h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, body });
+    const set = await put({ password: 'letmein', config_version: 1 });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.equal(set.body.data.password, '***');
+    assert.equal(set.body.data._meta.secrets_set.password, true);
+    // `***` sent back keeps the secret; an empty string clears it (the game then lets anyone join).
+    const kept = await put({ password: '***', hostname: 'Kept', config_version: 2 });
+    assert.equal(kept.body.data._meta.secrets_set.password, true);
+    const cleared = await put({ password: '', config_version: 3 });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.equal(cleared.body.data.password, '***', 'still masked: a read never tells a value');
+    assert.equal(cleared.body.data._meta.secrets_set.password, false);
+    const read = (await h.api('GET', `/servers/${s.id}/config`, { token: h.viewerToken })).body.data;
+    assert.deepEqual(read.server._meta.secrets_set, { password: false, password_admin: true, server_command_password: false });
+    const rendered = (await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken })).body.data['server.cfg'] as string;
+    assert.match(rendered, /^password = "";$/m, 'the game is told there is no password');
+
+    const trail = (await h.api('GET', `/servers/${s.id}/events?event_type=config_changed`, { token: h.adminToken })).body.data;
+    const entries = trail.events as { event_type: string; detail: { fields: string[]; config_version: number } }[];
+    const changes = entries.filter((e) => e.event_type === 'config_changed').map((e) => e.detail).sort((a, b) => a.config_version - b.config_version);
+    assert.deepEqual(changes.map((d) => d.fields), [['password'], ['password', 'hostname'], ['password']]);
+    assert.ok(!JSON.stringify(trail).includes('letmein'), 'no secret in the audit trail');
   });
 
   it('answers a stale config_version with 409 CONFIG_VERSION_CONFLICT carrying the current config', async () => {

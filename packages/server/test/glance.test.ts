@@ -64,6 +64,17 @@ describe('servers at a glance: the name players see, the player limit, and what 
       assert.equal((await api('POST', `/servers/${s.id}/restart`)).status, 200);
       await statusBecomes(suite.h, s.id, 'running');
       assert.deepEqual((await listed(s.id)).warnings, []);
+      assert.deepEqual((await api('GET', `/servers/${s.id}`)).body.data.warnings, []);
+      // A stopped server needs no restart, whatever changed; and a start takes the config as it is.
+      const again = (await api('GET', `/servers/${s.id}/config/server`)).body.data;
+      assert.equal((await api('PUT', `/servers/${s.id}/config/server`, { max_players: 60, config_version: again._meta.config_version })).status, 200);
+      assert.deepEqual((await listed(s.id)).warnings, ['restart_needed']);
+      assert.equal((await api('POST', `/servers/${s.id}/stop`)).status, 200);
+      assert.deepEqual((await listed(s.id)).warnings, []);
+      assert.deepEqual((await api('GET', `/servers/${s.id}`)).body.data.warnings, []);
+      assert.equal((await api('POST', `/servers/${s.id}/start`)).status, 200);
+      await statusBecomes(suite.h, s.id, 'running');
+      assert.deepEqual((await listed(s.id)).warnings, []);
     } finally {
       await killGames(suite.h);
     }

@@ -108,6 +108,30 @@ describe('headless clients, supervised on a fake clock', () => {
       ws.close();
     }
   });
+
+  it("sends each running headless client's CPU and memory in the server's metrics events, for a live Processes table", async () => {
+    const sdk = client();
+    const s = await sdk.servers.create({ name: 'HC metrics', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 1 });
+    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+    try {
+      await sdk.servers.start(s.id);
+      const running = await until(async () => {
+        const list = await processes(s.id);
+        return list.length === 2 && list.every((p) => p.status === 'running') && list;
+      }, 'the server and its headless client running');
+      const hc = running.find((p) => p.role === 'headless')!;
+      seenPids.push(hc.pid!);
+      const event = await advanceUntil(clock, async () => ws.messages.find((m) => m.type === 'metrics' && m.data.headless?.length === 1), 'a metrics event with the headless client', 1000);
+      const [sample] = event.data.headless;
+      assert.equal(sample.index, 1);
+      assert.equal(sample.pid, hc.pid);
+      assert.equal(typeof sample.cpu_percent, 'number');
+      assert.ok(sample.ram_mb > 0, `memory ${sample.ram_mb} MB`);
+      await sdk.servers.stop(s.id);
+    } finally {
+      ws.close();
+    }
+  });
 });
 
 describe('headless clients across a service killed and started again', () => {

@@ -184,7 +184,8 @@ export const launchSection = configSection({
 export const RCON_PASSWORD_PATTERN = '^[A-Za-z0-9]{0,32}$';
 
 export const rconSection = configSection({
-  rcon_password: Field.password({ label: 'RCon password', description: 'The BattlEye RCon password Garrison uses to talk to the game (letters and digits, 32 at most)', default: '', maxLength: 32, pattern: RCON_PASSWORD_PATTERN }),
+  // Garrison's own way into the game (players, kicks, a clean stop): replaced, never cleared, in the console.
+  rcon_password: Field.password({ label: 'RCon password', description: 'The BattlEye RCon password Garrison uses to talk to the game (letters and digits, 32 at most)', default: '', maxLength: 32, pattern: RCON_PASSWORD_PATTERN, clearable: false }),
   rcon_port: Field.integer({ label: 'RCon port', description: 'UDP port of BattlEye RCon; the server record holds it', default: 2305, min: 1024, max: 65535 }),
   max_ping: Field.integer({ label: 'Max ping before kick (ms, -1 = no limit)', description: 'Players whose ping stays above this are kicked', unit: 'ms', default: 200, min: -1, max: 100000 }),
   enabled: Field.toggle({ label: 'RCon enabled', description: 'Without RCon, Garrison cannot list players, kick, ban or stop the game cleanly', default: 1 }),

@@ -21,6 +21,11 @@ export const WIDGET_KEYWORD = 'x-widget';
 /** Keyword marking a field whose value is a secret: masked as `***` for every reader. */
 export const SENSITIVE_KEYWORD = 'x-sensitive';
 export const MASK = '***';
+/**
+ * Keyword saying whether a secret may be emptied: true for one that means "none" when empty (a join
+ * password), false for one the service needs (the remote-admin password), which is replaced, never cleared.
+ */
+export const CLEARABLE_KEYWORD = 'x-clearable';
 /** Keyword under which a number field's unit travels inside its JSON Schema. */
 export const UNIT_KEYWORD = 'x-unit';
 
@@ -47,12 +52,14 @@ export const Field = {
   text(o: Common & { default: string; maxLength?: number; pattern?: string }) {
     return Type.String({ default: o.default, maxLength: o.maxLength ?? 1024, ...(o.pattern ? { pattern: o.pattern } : {}), ...hint(o, 'text') });
   },
-  password(o: Common & { default: string; maxLength?: number; pattern?: string }) {
+  /** A secret: masked in every read; `clearable: false` for one that must not be left empty (see CLEARABLE_KEYWORD). */
+  password(o: Common & { default: string; maxLength?: number; pattern?: string; clearable?: boolean }) {
     return Type.String({
       default: o.default,
       maxLength: o.maxLength ?? 128,
       ...(o.pattern ? { pattern: o.pattern } : {}),
       [SENSITIVE_KEYWORD]: true,
+      [CLEARABLE_KEYWORD]: o.clearable ?? true,
       ...hint(o, 'password'),
     });
   },

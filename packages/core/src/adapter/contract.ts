@@ -161,6 +161,8 @@ export interface LivePlayer {
   name: string;
   ping: number;
   guid: string | null;
+  /** The address the player connects from, without the port; null or left out when the game does not say. */
+  ip?: string | null;
 }
 
 export interface RemoteAdminTarget {

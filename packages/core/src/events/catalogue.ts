@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '../typebox.js';
-import { LogLevelSchema, MetricsPoint } from '../schemas/live.js';
+import { LogLevelSchema, MetricsEventData } from '../schemas/live.js';
 import { Player } from '../schemas/players.js';
 import { AuditEvent, ServerStatusEventData } from '../schemas/lifecycle.js';
 import { ProcessStatusEventData } from '../schemas/processes.js';
@@ -35,7 +35,7 @@ export const EventCatalogue = {
     description: 'A line of the game log (the game\'s own time where the line carries a full date).',
   },
   players: { data: Type.Object({ players: Type.Array(Player), count: Type.Integer() }), channel: 'players', description: 'The player list changed.' },
-  metrics: { data: MetricsPoint, channel: 'metrics', description: 'CPU, memory and players, sampled periodically while the server runs.' },
+  metrics: { data: MetricsEventData, channel: 'metrics', description: 'CPU, memory and players, sampled periodically while the server runs (with its headless clients\' CPU and memory).' },
   schedule_run: {
     data: ScheduleRunEventData,
     channel: 'event',

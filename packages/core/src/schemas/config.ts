@@ -2,7 +2,15 @@ import { Type } from '../typebox.js';
 import { ConfigVersion, ServerIdParams } from './common.js';
 import { WidgetHintSchema } from '../adapter/config-fields.js';
 
-export const ConfigMeta = Type.Object({ config_version: Type.Integer(), schema_version: Type.String() });
+export const ConfigMeta = Type.Object({
+  config_version: Type.Integer(),
+  schema_version: Type.String(),
+  secrets_set: Type.Optional(
+    Type.Record(Type.String(), Type.Boolean(), {
+      description: 'Each sensitive field of the section (shown as `***` whatever its value): true when it holds a value, false when it is empty.',
+    }),
+  ),
+});
 
 export const ConfigSectionRead = Type.Object(
   { _meta: ConfigMeta },

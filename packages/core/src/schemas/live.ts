@@ -35,6 +35,16 @@ export const MetricsPoint = Type.Object(
   { $id: 'MetricsPoint' },
 );
 
+/** `data` of a `metrics` event: the server's sample, and one for each of its headless clients that runs. */
+export const MetricsEventData = Type.Object({
+  ...MetricsPoint.properties,
+  headless: Type.Optional(
+    Type.Array(Type.Object({ index: Type.Integer(), pid: Type.Integer(), cpu_percent: Type.Number(), ram_mb: Type.Number() }), {
+      description: 'The headless clients that run, sampled with the server (left out when it has none).',
+    }),
+  ),
+});
+
 /** A file name in a path: one name, never a path (checked again against the folder it must stay in). */
 export const FileNameParams = Type.Object({
   ...ServerIdParams.properties,

@@ -1,7 +1,16 @@
 import { Type, type Static } from '../typebox.js';
 import { Id, Nullable, pageQuery, ServerIdParams, Timestamp } from './common.js';
 
-export const Player = Type.Object({ slot_id: Type.String(), name: Type.String(), ping: Type.Integer() }, { $id: 'Player' });
+export const Player = Type.Object(
+  {
+    slot_id: Type.String(),
+    name: Type.String(),
+    ping: Type.Integer(),
+    guid: Type.Optional(Nullable(Type.String({ description: 'Admins only: the GUID the game reported (what a ban takes), null until it has.' }))),
+    ip: Type.Optional(Nullable(Type.String({ description: 'Admins only: the address the player connects from (without the port), null when the game does not say.' }))),
+  },
+  { $id: 'Player', description: 'A player on the server. `guid` and `ip` are in the answers to admins only, never in `players` events, which every role receives.' },
+);
 
 export const PlayerList = Type.Object(
   { server_id: Type.Integer(), player_count: Type.Integer(), players: Type.Array(Player) },

@@ -28,7 +28,7 @@ import { describeFailure } from '../http/validation.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
 import { ServerService } from '../servers/service.js';
-import { keepMaskedSecrets, maskSection } from './masking.js';
+import { keepMaskedSecrets, maskSection, secretsSet } from './masking.js';
 import { writeConfigFiles } from './files.js';
 
 type SectionData = Record<string, unknown>;
@@ -84,8 +84,9 @@ export class ConfigService {
   }
 
   private present(adapter: AdapterDefinition, server: ServerRow, section: string, data: string, version: number): SectionRead {
-    const fields = maskSection(this.schemaOf(adapter, section), this.sectionValues(adapter, section, data, server));
-    return { ...fields, _meta: { config_version: version, schema_version: adapter.identity.schema_version } };
+    const schema = this.schemaOf(adapter, section);
+    const values = this.sectionValues(adapter, section, data, server);
+    return { ...maskSection(schema, values), _meta: { config_version: version, schema_version: adapter.identity.schema_version, secrets_set: secretsSet(schema, values) } };
   }
 
   async readAll(serverId: number): Promise<Record<string, SectionRead>> {

@@ -11,6 +11,7 @@ import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { ProcessWatchers, type ProcessWatch } from '../supervisor/watchers.js';
 import { cpuPercentBetween, processUsage } from '../processes/proc.js';
+import { ProcessService } from '../processes/service.js';
 import { LiveFigures } from './live-values.js';
 import { downsample, round } from './downsample.js';
 
@@ -30,6 +31,8 @@ type MetricsPoint = Static<typeof MetricsPointSchema>;
 @injectable()
 export class MetricsService implements ProcessWatch, Lifecycle {
   private readonly watched = new Map<number, Sampled | { pid: number; ticks: null; at: number }>();
+  /** The last reading of each headless client, by `server:index`. */
+  private readonly headlessReadings = new Map<string, Sampled>();
   private sampler: Job | null = null;
   private pruner: Job | null = null;
   private stopWatching: (() => void) | null = null;
@@ -44,6 +47,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
     @inject(LiveFigures) private readonly live: LiveFigures,
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
+    @inject(ProcessService) private readonly processes: ProcessService,
   ) {}
 
   start(): void {
@@ -67,6 +71,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
 
   detached(serverId: number): void {
     this.watched.delete(serverId);
+    for (const key of this.headlessReadings.keys()) if (key.startsWith(`${serverId}:`)) this.headlessReadings.delete(key);
     this.live.clear(serverId);
     if (this.watched.size === 0) {
       this.sampler?.cancel();
@@ -85,9 +90,25 @@ export class MetricsService implements ProcessWatch, Lifecycle {
       const point = { timestamp: new Date(now).toISOString(), cpu_percent: round(cpu), ram_mb: toMb(usage.rssBytes), player_count: this.live.get(serverId).player_count };
       this.live.update(serverId, { cpu_percent: point.cpu_percent, ram_mb: point.ram_mb });
       rows.push({ server_id: serverId, ...point });
-      this.events.publish({ type: 'metrics', server_id: serverId, data: point });
+      const headless = this.sampleHeadless(serverId, now);
+      this.events.publish({ type: 'metrics', server_id: serverId, data: headless.length ? { ...point, headless } : point });
     }
     await this.repos.metrics.insert(rows).catch((err) => this.logger.warn({ err: (err as Error).message }, 'metrics not stored'));
+  }
+
+  /** CPU (since the last sample; 0 at the first) and memory of the server's running headless clients, for the Processes table. */
+  private sampleHeadless(serverId: number, now: number): { index: number; pid: number; cpu_percent: number; ram_mb: number }[] {
+    const out = [];
+    for (const { index, pid } of this.processes.running(serverId, 'headless').sort((a, b) => a.index - b.index)) {
+      const usage = processUsage(pid);
+      if (!usage) continue;
+      const key = `${serverId}:${index}`;
+      const last = this.headlessReadings.get(key);
+      const cpu = last && last.pid === pid ? cpuPercentBetween({ ticks: last.ticks, at: last.at }, { ticks: usage.ticks, at: now }) : 0;
+      this.headlessReadings.set(key, { pid, ticks: usage.ticks, at: now });
+      out.push({ index, pid, cpu_percent: round(cpu), ram_mb: toMb(usage.rssBytes) });
+    }
+    return out;
   }
 
   /** By one instance of a cluster. */

@@ -28,6 +28,7 @@ import { LiveFigures } from '../metrics/live-values.js';
 import { AuditService } from '../audit/service.js';
 import { BanService } from '../bans/service.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
+import { JoinAnnouncements } from './join-announcements.js';
 
 interface Watched {
   job: Job;
@@ -39,11 +40,15 @@ interface Watched {
   messages: Promise<void>;
   /** Whether the game has answered a player poll since it was attached: until then its count is unknown. */
   answered: boolean;
+  /** The `player.joined` webhooks of visits whose GUID the game has not reported yet. */
+  joins: JoinAnnouncements;
 }
 
 const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.name}`;
-/** What clients see of a player: never the GUID, which the history and bans keep. */
+/** What every client sees of a player (the `players` event goes to viewers too): not the GUID nor the address. */
 const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping }));
+/** What an admin sees, to know whom a kick or a ban would hit. */
+const shownToAdmins = (players: LivePlayer[]) => players.map(({ slot_id, name, ping, guid, ip }) => ({ slot_id, name, ping, guid, ip: ip ?? null }));
 
 /**
  * The players of each running game: polled over remote admin (a `players` event when the list changes),
@@ -95,6 +100,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
       session: null,
       stopListening: null,
       messages: Promise.resolve(),
+      joins: new JoinAnnouncements((name, guid) => void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid })),
       job: this.jobs.every({ name: `players.poll:${serverId}`, everyMs: this.settings.playersPollMs, startNow: false, run: () => this.pollOnce(serverId, watched) }),
     };
     this.watched.set(serverId, watched);
@@ -107,6 +113,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     this.watched.delete(serverId);
     watched.job.cancel();
     watched.stopListening?.();
+    watched.joins.clear();
     if (why === 'unwatched') return; // the game runs on; its players stay on
     if (watched.players.length) this.events.publish({ type: 'players', server_id: serverId, data: { players: [], count: 0 } });
     // Whoever was on has left with the server.
@@ -129,8 +136,11 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     // On the same chain as the game's join and leave messages: a visit is looked up, then made, by
     // one of them at a time (two at once both found none and made two, on MariaDB).
     const recorded = watched.messages.then(async () => {
-      for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, p.slot_id, p.name, p.guid, at);
-      for (const [k, p] of before) if (!after.has(k)) await this.left(serverId, p.slot_id, p.name, at);
+      for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, watched, p.slot_id, p.name, p.guid, at);
+      // A GUID the list shows is the game's report too, when its message was missed.
+      for (const p of players) if (p.guid) watched.joins.guidKnown(key(p), p.guid);
+      for (const [k, p] of before) if (!after.has(k)) await this.left(serverId, watched, p.slot_id, p.name, at);
+      watched.joins.overdue(this.clock.now());
     });
     watched.messages = recorded.catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player list not recorded'));
     await recorded;
@@ -159,19 +169,25 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   private async onPlayerEvent(serverId: number, watched: Watched, event: PlayerEvent): Promise<void> {
     const at = isoNow(this.clock);
-    if (event.kind === 'joined') await this.joined(serverId, event.slot_id, event.name, null, at);
-    else if (event.kind === 'guid') await this.repos.playerHistory.guidOf(serverId, event.slot_id, event.name, event.guid);
-    else await this.left(serverId, event.slot_id, event.name, at);
+    if (event.kind === 'joined') await this.joined(serverId, watched, event.slot_id, event.name, null, at);
+    else if (event.kind === 'guid') {
+      await this.repos.playerHistory.guidOf(serverId, event.slot_id, event.name, event.guid);
+      watched.joins.guidKnown(key(event), event.guid);
+    } else await this.left(serverId, watched, event.slot_id, event.name, at);
     // The list itself right after: the `players` event follows the message, not the next poll.
     void watched.job.runNow();
   }
 
-  /** A visit begun (by the poll or the game's message, whichever came first): webhooks hear of it once. */
-  private async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
-    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at)) void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid });
+  /**
+   * A visit begun (by the poll or the game's message, whichever came first): webhooks hear of it once,
+   * with its GUID (see JoinAnnouncements: the game's join message comes before its GUID message).
+   */
+  private async joined(serverId: number, watched: Watched, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
+    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at)) watched.joins.began(key({ slot_id: slotId, name }), name, guid, this.clock.now());
   }
 
-  private async left(serverId: number, slotId: string, name: string, at: string): Promise<void> {
+  private async left(serverId: number, watched: Watched, slotId: string, name: string, at: string): Promise<void> {
+    watched.joins.ended(key({ slot_id: slotId, name }));
     const visit = await this.repos.playerHistory.left(serverId, slotId, name, at);
     if (visit) void this.outbox.emitAbout('player.left', serverId, { player_name: name, guid: visit.guid });
   }
@@ -181,10 +197,11 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     return this.repos.playerHistory.pruneEndedBefore(isoAgo(this.clock, days * 86_400_000), fence);
   }
 
-  async list(serverId: number): Promise<Static<typeof PlayerList>> {
+  /** The players on now; `detailed`: with their GUID and address (for those who may kick or ban them). */
+  async list(serverId: number, detailed = false): Promise<Static<typeof PlayerList>> {
     await this.servers.row(serverId);
     const players = this.watched.get(serverId)?.players ?? [];
-    return { server_id: serverId, player_count: players.length, players: shown(players) };
+    return { server_id: serverId, player_count: players.length, players: detailed ? shownToAdmins(players) : shown(players) };
   }
 
   async history(serverId: number, query: { limit?: number; offset?: number; search?: string }) {

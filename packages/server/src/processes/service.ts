@@ -56,6 +56,12 @@ export class ProcessService implements Lifecycle {
     return spawned;
   }
 
+  /** The processes of this role of the server that this instance runs now, by index. */
+  running(serverId: number, role: ProcessKey['role']): { index: number; pid: number }[] {
+    const prefix = `${serverId}:${role}:`;
+    return [...this.handles].filter(([name]) => name.startsWith(prefix)).map(([name, handle]) => ({ index: Number(name.slice(prefix.length)), pid: handle.pid }));
+  }
+
   /** The state of a process changed (its row follows); a process that is gone is forgotten here. */
   async record(key: ProcessKey, patch: Partial<Pick<ProcessRow, 'status' | 'pid' | 'restart_count' | 'started_at'>>): Promise<void> {
     if (patch.pid === null) this.forget(key);

@@ -9,7 +9,7 @@ import { Figure, cpuText, memoryText } from '../components/figures.js';
 import { Warnings, connectAddress, playersOf, uptimeText, useMinuteClock } from '../components/glance.js';
 import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
-import { serverChanges } from '../components/server-changes.js';
+import { serverChanges, type ServerChange } from '../components/server-changes.js';
 import { CreateServer } from './create-server.js';
 import { ImportServer } from './import-server.js';
 
@@ -31,14 +31,14 @@ export function Dashboard() {
   const now = useMinuteClock();
 
   // Live figures over the WebSocket, never by polling: the rate limit is per token.
-  const patch = (id: number, change: Partial<ServerItem>) => {
+  const patch = (id: number, change: ServerChange) => {
     // A server not listed yet was made elsewhere. At most one reload every 2 s, whatever the events:
     // the rate limit counts every request.
     if (servers && !servers.some((s) => s.id === id) && Date.now() - lastReload.current > 2_000) {
       lastReload.current = Date.now();
       reload();
     }
-    apply((list) => list.map((s) => (s.id === id ? { ...s, ...change } : s)));
+    apply((list) => list.map((s) => (s.id === id ? change(s) : s)));
   };
   // What changed before the subscription, or while it was down, is read again by the cache (live.ts).
   useLiveEvents(null, serverChanges(patch));

@@ -6,6 +6,8 @@ export interface FieldHelp {
   description?: string;
   default?: unknown;
   unit?: string;
+  /** A secret that may be emptied (the game's schema says so; a secret the service needs is not). */
+  clearable?: boolean;
 }
 
 /** The help text under a field: what it does, then its default (with its unit) and its bounds. */
@@ -35,7 +37,24 @@ export function optionOf(option: string): { value: string | number; label: strin
  * One config field, drawn from its widget hint. The value keeps the type the service gave it: a toggle
  * over 0/1 answers 0/1, a textarea over a list of lines answers a list.
  */
-export function ConfigField({ id, hint, help, value, saved, onChange }: { id: string; hint: WidgetHint; help?: FieldHelp; value: unknown; saved: unknown; onChange: (value: unknown) => void }) {
+export function ConfigField({
+  id,
+  hint,
+  help,
+  value,
+  saved,
+  secretSet,
+  onChange,
+}: {
+  id: string;
+  hint: WidgetHint;
+  help?: FieldHelp;
+  value: unknown;
+  saved: unknown;
+  /** For a secret: whether it holds a value (the read masks it either way); unknown from an older service. */
+  secretSet?: boolean;
+  onChange: (value: unknown) => void;
+}) {
   const helpId = `${id}-help`;
   const helpText = help && helpSentence(hint, help);
   const described = helpText ? helpId : undefined;
@@ -85,19 +104,35 @@ export function ConfigField({ id, hint, help, value, saved, onChange }: { id: st
           ))}
         </select>,
       );
-    case 'password':
+    case 'password': {
       // The service never shows a secret: the field stays empty, and only what is typed in it is sent.
+      // `***` means "keep it"; an empty string, sent only through Clear, empties it.
+      const set = secretSet ?? saved === MASK;
+      const clearing = value === '' && set;
       return label(
-        <input
-          id={id}
-          aria-describedby={described}
-          type="password"
-          autoComplete="new-password"
-          value={typeof value === 'string' && value !== MASK ? value : ''}
-          placeholder={saved === MASK ? 'Set (type to replace)' : 'Not set'}
-          onInput={(e) => onChange(e.currentTarget.value === '' ? MASK : e.currentTarget.value)}
-        />,
+        <div class="secret-input">
+          <input
+            id={id}
+            aria-describedby={described}
+            type="password"
+            autoComplete="new-password"
+            value={typeof value === 'string' && value !== MASK ? value : ''}
+            placeholder={clearing ? 'Cleared when saved' : set ? 'Set (type to replace)' : 'Not set'}
+            onInput={(e) => onChange(e.currentTarget.value === '' ? MASK : e.currentTarget.value)}
+          />
+          {set && help?.clearable !== false && !clearing && (value === MASK || value === saved) && (
+            <button type="button" class="quiet" aria-label={`Clear ${hint.label}`} onClick={() => onChange('')}>
+              Clear
+            </button>
+          )}
+          {clearing && (
+            <button type="button" class="quiet" aria-label={`Keep ${hint.label}`} onClick={() => onChange(MASK)}>
+              Keep
+            </button>
+          )}
+        </div>,
       );
+    }
     case 'textarea':
       return label(
         <textarea

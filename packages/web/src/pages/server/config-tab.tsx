@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { GarrisonApiError } from '@garrison/sdk';
-import { MASK, UNIT_KEYWORD, type WidgetHint } from '@garrison/core';
+import { CLEARABLE_KEYWORD, MASK, UNIT_KEYWORD, type WidgetHint } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useQuery } from '../../cache/use-query.js';
@@ -11,11 +11,16 @@ import type { TabProps } from './server-page.js';
 import { humanise } from '../../format.js';
 
 type Fields = Record<string, unknown>;
-type Section = { fields: Fields; version: number };
+/** A section as read: its fields (secrets masked), its version, and which secrets are set (not in a conflict's answer). */
+type Section = { fields: Fields; version: number; secrets?: Record<string, boolean> };
 const PREVIEW = 'preview';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: number } }): Section => ({ fields, version: _meta.config_version });
+const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: number; secrets_set?: Record<string, boolean> } }): Section => ({
+  fields,
+  version: _meta.config_version,
+  ...(_meta.secrets_set ? { secrets: _meta.secrets_set } : {}),
+});
 
 /**
  * The server's config, one tab per section, drawn from the game's widget hints. A save sends only the
@@ -32,7 +37,14 @@ export function ConfigTab({ server }: TabProps) {
   const schema = useQuery(`games:schema:${server.game_type}`, () => client.games.configSchema(server.game_type), 24 * 60 * 60_000).data;
   const helpOf = (section: string, field: string): FieldHelp | undefined => {
     const property = (schema?.[section] as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties?.[field];
-    return property && { description: property.description as string | undefined, default: property.default, unit: property[UNIT_KEYWORD] as string | undefined };
+    return (
+      property && {
+        description: property.description as string | undefined,
+        default: property.default,
+        unit: property[UNIT_KEYWORD] as string | undefined,
+        clearable: property[CLEARABLE_KEYWORD] as boolean | undefined,
+      }
+    );
   };
   const [search, setSearch] = useState('');
   // What this page saved (or learnt from a conflict) since the read, over what the read gave.
@@ -132,6 +144,7 @@ export function ConfigTab({ server }: TabProps) {
                   hint={hint}
                   help={helpOf(section, field)}
                   saved={sections[section]!.fields[field]}
+                  secretSet={(sections[section]!.secrets ?? data.sections[section]?.secrets)?.[field]}
                   value={field in (drafts[section] ?? {}) ? drafts[section]![field] : sections[section]!.fields[field]}
                   onChange={(value) => {
                     setSaved(null);

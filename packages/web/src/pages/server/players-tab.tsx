@@ -13,10 +13,18 @@ type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
 /** Who is on the server now, kept live (admins can kick or ban a player in a slot), and who was before. */
 export function PlayersTab({ server }: TabProps) {
-  const { state: players, apply, error } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
+  const { state: players, apply, error, reload } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  useLiveEvents(server.id, { players: ({ data: live }) => apply(() => live.players) });
+  const admin = isAdmin();
+  useLiveEvents(server.id, {
+    players: ({ data: live }) => {
+      // The event goes to every role, so it carries no GUID nor address: an admin's list keeps those it
+      // knows of each player, and is read again for a newcomer's.
+      apply((old) => live.players.map((p) => ({ ...old.find((o) => o.slot_id === p.slot_id && o.name === p.name), ...p })));
+      if (admin) reload();
+    },
+  });
 
   return (
     <div>
@@ -30,14 +38,20 @@ export function PlayersTab({ server }: TabProps) {
       {players && players.length > 0 && (
         <table class="table">
           <caption class="sr-only">Players on {server.name}</caption>
-          <TableHead columns={['Slot', 'Name', 'Ping', isAdmin() && 'Actions']} />
+          <TableHead columns={['Slot', 'Name', 'Ping', admin && 'GUID', admin && 'IP address', admin && 'Actions']} />
           <tbody>
             {players.map((p) => (
               <tr key={p.slot_id}>
                 <td>{p.slot_id}</td>
                 <td>{p.name}</td>
                 <td>{p.ping} ms</td>
-                {isAdmin() && (
+                {admin && (
+                  <>
+                    <td>{p.guid ? <code class="guid">{p.guid}</code> : <span class="small">not reported yet</span>}</td>
+                    <td>{p.ip ? <code>{p.ip}</code> : '—'}</td>
+                  </>
+                )}
+                {admin && (
                   <td class="row-actions">
                     <button type="button" onClick={() => setActing({ player: p, action: 'kick' })} aria-label={`Kick ${p.name}`}>
                       Kick

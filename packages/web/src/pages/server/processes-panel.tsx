@@ -13,7 +13,8 @@ const label = (p: Pick<ProcessRow, 'role' | 'index'>) => (p.role === 'server' ? 
 
 /**
  * The game's processes: the server and its headless clients, each with its state, kept live by
- * `server_status` (the server) and `process_status` (a headless client) events. Shown when the server
+ * `server_status` (the server) and `process_status` (a headless client) events, their figures by
+ * `metrics` events. Shown when the server
  * has headless clients, or had some still running.
  */
 export function ProcessesPanel({ server }: { server: ServerRecord }) {
@@ -30,6 +31,14 @@ export function ProcessesPanel({ server }: { server: ServerRecord }) {
       });
     },
     server_status: () => reload(),
+    // CPU and memory, live as the page's header: the server's sample, and each running headless client's.
+    metrics: ({ data }) =>
+      apply((list) =>
+        list.map((p) => {
+          const figures = p.role === 'server' ? data : data.headless?.find((h) => h.index === p.index && h.pid === p.pid);
+          return figures ? { ...p, cpu_percent: figures.cpu_percent, ram_mb: figures.ram_mb } : p;
+        }),
+      ),
   });
   const headless = processes?.filter((p) => p.role === 'headless') ?? [];
   if (server.headless_clients === 0 && headless.length === 0) return null;

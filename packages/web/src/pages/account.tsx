@@ -2,9 +2,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { NewPassword } from '@garrison/core';
 import { client, session } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
-import { ApiKeys } from './api-keys.js';
+import { lazy } from '../components/lazy.js';
 import { Sessions } from './sessions.js';
-import { TwoFactor } from './two-factor.js';
+
+// Loaded when the account page is first shown: most visits never come here (web README, Bundle size).
+const ApiKeys = lazy(() => import('./api-keys.js').then((m) => m.ApiKeys));
+const TwoFactor = lazy(() => import('./two-factor.js').then((m) => m.TwoFactor));
 
 /** One's own account: the role, a change of password (which needs the current one), one's sessions, and API keys. */
 export function Account() {

@@ -35,7 +35,7 @@ describe('the console at phone width', () => {
       assert.ok(box, `${names[i]} is drawn`);
       assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height, `${names[i]} is within the viewport: ${JSON.stringify(box)}`);
     }
-    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    const scrollWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
     assert.ok(scrollWidth <= PHONE.width, `nothing scrolls sideways (${scrollWidth} px wide)`);
 
     await page.goto(`${g.url}/#/servers/${made.body.data.id}/console`);
@@ -43,7 +43,7 @@ describe('the console at phone width', () => {
     await row.waitFor();
     assert.equal(await page.locator('.processes thead').isVisible(), false, 'the header row is hidden when the rows stack');
     // The label is the cell's ::before: what a reader sees beside each value.
-    const labels = await row.locator('td').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
+    const labels = await row.locator('td').evaluateAll((cells) => cells.map((cell) => (globalThis as unknown as { getComputedStyle: (e: unknown, pseudo: string) => { content: string } }).getComputedStyle(cell, '::before').content));
     assert.deepEqual(labels, ['"Process"', '"State"', '"PID"', '"Restarts"', '"CPU"', '"Memory"']);
     const cells = await row.locator('td').all();
     for (const cell of cells) {

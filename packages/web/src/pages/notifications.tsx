@@ -8,6 +8,7 @@ import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
 import { DeliveryLog } from './webhook-log.js';
+import { TestNotice, type Delivery } from './webhook-test.js';
 
 type Hook = ResponseOf<Endpoints['listWebhooks']>[number];
 
@@ -79,6 +80,7 @@ export function Notifications() {
   const [editing, setEditing] = useState<Hook | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [tested, setTested] = useState<{ delivery: Delivery; where: string } | null>(null);
   const action = useAction();
   useEffect(() => void (document.title = 'Notifications · Garrison'), []);
 
@@ -132,7 +134,7 @@ export function Notifications() {
                   {w.disabled_reason && <span class="small">{w.disabled_reason}</span>}
                 </td>
                 <td class="actions">
-                  <button type="button" class="quiet" aria-label={`Test endpoint ${w.id}`} disabled={!w.enabled} onClick={() => void action.run(() => client.webhooks.test(w.id)).then(() => setOpen(w.id))}>
+                  <button type="button" class="quiet" aria-label={`Test endpoint ${w.id}`} disabled={!w.enabled} onClick={() => void action.run(async () => setTested({ delivery: await client.webhooks.test(w.id), where: w.url })).then((sent) => sent && setOpen(w.id))}>
                     Test
                   </button>
                   <button type="button" class="quiet" aria-expanded={open === w.id} aria-label={`Deliveries of endpoint ${w.id}`} onClick={() => setOpen(open === w.id ? null : w.id)}>
@@ -168,6 +170,7 @@ export function Notifications() {
           </tbody>
         </table>
       )}
+      {tested && <TestNotice key={tested.delivery.id} sent={tested.delivery} where={tested.where} onClose={() => setTested(null)} />}
       {open !== null && <DeliveryLog key={open} webhookId={open} />}
       <Integrations />
       {editing && (

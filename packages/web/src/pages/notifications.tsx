@@ -7,6 +7,7 @@ import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
+import { serverNames } from '../format.js';
 import { DeliveryLog } from './webhook-log.js';
 import { TestNotice, type Delivery } from './webhook-test.js';
 
@@ -126,7 +127,7 @@ export function Notifications() {
                 </td>
                 <td>{w.kind}</td>
                 <td title={w.events.join(', ')}>{w.events.length === 1 ? w.events[0] : `${w.events.length} events`}</td>
-                <td>{w.server_ids ? w.server_ids.join(', ') : 'all'}</td>
+                <td>{w.server_ids ? serverNames(w.server_ids, servers.data) : 'all'}</td>
                 <td>
                   <span class={`status status-${w.enabled ? 'running' : 'stopped'}`} data-testid="webhook-state">
                     {w.enabled ? 'on' : 'off'}

@@ -9,7 +9,8 @@ import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
 import { serverNames } from '../format.js';
 import { DeliveryLog } from './webhook-log.js';
-import { TestNotice, type Delivery } from './webhook-test.js';
+import { TestNotice, later, type Delivery } from './webhook-test.js';
+import { useLiveEvents } from '../live.js';
 
 type Hook = ResponseOf<Endpoints['listWebhooks']>[number];
 
@@ -82,6 +83,10 @@ export function Notifications() {
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
   const [tested, setTested] = useState<{ delivery: Delivery; where: string } | null>(null);
+  // Listening from the start: a test's delivery is often done before its answer comes back.
+  useLiveEvents(null, {
+    webhook_delivery: ({ data }) => setTested((t) => (t && t.delivery.id === data.id ? { ...t, delivery: later(t.delivery, data) } : t)),
+  });
   const action = useAction();
   useEffect(() => void (document.title = 'Notifications · Garrison'), []);
 

@@ -1,8 +1,6 @@
-import { useState } from 'preact/hooks';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client } from '../session.js';
 import { useQuery } from '../cache/use-query.js';
-import { useLiveEvents } from '../live.js';
 
 export type Delivery = ResponseOf<Endpoints['testWebhook']>;
 
@@ -12,7 +10,7 @@ export const useDeliveries = (webhookId: number) =>
   useQuery(`webhook-deliveries:${webhookId}`, () => client.webhooks.deliveries(webhookId, { limit: DELIVERY_PAGE }), 0);
 
 /** The later of two states of one delivery (an event may come before the answer that names it). */
-const later = (a: Delivery, b: Delivery | undefined) => (b && (b.attempt > a.attempt || (b.attempt === a.attempt && a.status === 'pending' && b.status !== 'pending')) ? b : a);
+export const later = (a: Delivery, b: Delivery | undefined) => (b && (b.attempt > a.attempt || (b.attempt === a.attempt && a.status === 'pending' && b.status !== 'pending')) ? b : a);
 
 /** What became of a delivery, as a sentence: sent and answered, waiting for its next attempt, or failed. */
 export function outcomeOf(d: Delivery): string {
@@ -25,19 +23,14 @@ export function outcomeOf(d: Delivery): string {
 }
 
 /**
- * The confirmation of a Test: what was sent, to where, and what became of it, followed live
- * (`webhook_delivery` events) from queued to delivered or failed.
+ * The confirmation of a Test: what was sent, to where, and what became of it, from queued to delivered
+ * or failed. `sent` is kept up to date by the page's `webhook_delivery` events (its socket is open from
+ * the start, so that none is missed while one would connect).
  */
 export function TestNotice({ sent, where, onClose }: { sent: Delivery; where: string; onClose: () => void }) {
-  const [seen, setSeen] = useState(sent);
-  useLiveEvents(null, {
-    webhook_delivery: ({ data }) => {
-      if (data.id === sent.id) setSeen((before) => later(before, data));
-    },
-  });
   // What the log read says too: it may have been read after the delivery was done, before this was shown.
   const log = useDeliveries(sent.webhook_id);
-  const delivery = later(seen, log.data?.items.find((d) => d.id === sent.id));
+  const delivery = later(sent, log.data?.items.find((d) => d.id === sent.id));
   const tone = delivery.status === 'delivered' ? ' success' : delivery.status === 'failed' ? ' problem' : '';
   return (
     <div class={`notice${tone}`} role="status" data-testid="webhook-test-result" data-status={delivery.status}>

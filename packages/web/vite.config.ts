@@ -14,6 +14,16 @@ export default defineConfig({
     rollupOptions: {
       // The SDK loads these only under Node: a browser has fetch, WebSocket and Blob.
       external: ['node:fs', 'ws'],
+      output: {
+        // The chunk every page shares (Preact, the SDK, core's schemas) is named so, rather than after one
+        // module in it, and a library loaded alone after the library; `scripts/console-weight.mjs` lists them.
+        chunkFileNames: (chunk) => {
+          const library = chunk.facadeModuleId && /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(chunk.facadeModuleId);
+          if (library) return `assets/${library[1].replace('/', '-')}-[hash].js`;
+          if (!chunk.facadeModuleId && chunk.moduleIds.some((id) => id.includes('/preact/'))) return 'assets/shared-[hash].js';
+          return 'assets/[name]-[hash].js';
+        },
+      },
     },
   },
 });

@@ -159,6 +159,18 @@ export class GarrisonClient {
     }
   }
 
+  /**
+   * A text or file endpoint's answer as a stream, read as it arrives: a large log file is never held whole
+   * (the reader decides how much to take, and cancels the rest). Errors as `call` throws them.
+   */
+  async read(id: 'downloadLogFile' | 'downloadConfigFile', params: Record<string, unknown>): Promise<ReadableStream<Uint8Array>> {
+    const endpoint: EndpointDef = endpoints[id];
+    const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
+    const response = this.noted(await this.fetcher(this.urlOf(endpoint, params), { method: endpoint.method, headers }));
+    if (!response.ok) throw await errorFrom(response);
+    return response.body ?? new Blob([]).stream();
+  }
+
   private noted(response: Response): Response {
     const state = rateLimitOf(response.headers);
     if (state) {

@@ -1,5 +1,5 @@
 import { MAX_PAGE_SIZE, type BodyOf, type Endpoints, type QueryOf } from '@garrison/core';
-import type { CallFn, CallResult } from './client.js';
+import type { CallFn, CallResult, GarrisonClient } from './client.js';
 import { multipartBody, type UploadOptions, type UploadSource } from './upload.js';
 import { browserUploads } from './form-upload.js';
 
@@ -10,7 +10,7 @@ type Result<K extends keyof Endpoints> = Promise<CallResult<Endpoints[K]>>;
 export type SectionPatch = Record<string, unknown>;
 
 /** The calls grouped by resource, with positional ids: `client.servers.start(id)`. */
-export function resources(c: { call: CallFn }) {
+export function resources(c: { call: CallFn; read: GarrisonClient['read'] }) {
   const server = (server_id: number) => ({ server_id });
   return {
     auth: {
@@ -110,6 +110,8 @@ export function resources(c: { call: CallFn }) {
       clear: (id: number): Result<'clearLogs'> => c.call('clearLogs', { params: server(id) }),
       files: (id: number): Result<'listLogFiles'> => c.call('listLogFiles', { params: server(id) }),
       download: (id: number, filename: string): Result<'downloadLogFile'> => c.call('downloadLogFile', { params: { server_id: id, filename } }),
+      /** The same file as a stream of bytes, read as it arrives (cancel it to stop reading). */
+      read: (id: number, filename: string) => c.read('downloadLogFile', { server_id: id, filename }),
       deleteFile: (id: number, filename: string): Result<'deleteLogFile'> => c.call('deleteLogFile', { params: { server_id: id, filename } }),
     },
     metrics: {

@@ -5,11 +5,15 @@ import { closeLive } from './live.js';
 import { useQuery } from './cache/use-query.js';
 import { SignIn } from './pages/sign-in.js';
 import { Dashboard } from './pages/dashboard.js';
-import { ServerPage } from './pages/server/server-page.js';
-import { Users } from './pages/users.js';
 import { Account } from './pages/account.js';
-import { Nodes } from './pages/nodes.js';
-import { Notifications } from './pages/notifications.js';
+import { lazy } from './components/lazy.js';
+
+// Pages other than the dashboard load when first shown, to keep the first download small (web README,
+// Bundle size): the server page with its tabs, and the rarely opened ones.
+const ServerPage = lazy(() => import('./pages/server/server-page.js').then((m) => m.ServerPage));
+const Users = lazy(() => import('./pages/users.js').then((m) => m.Users));
+const Nodes = lazy(() => import('./pages/nodes.js').then((m) => m.Nodes));
+const Notifications = lazy(() => import('./pages/notifications.js').then((m) => m.Notifications));
 
 /** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
 const route = signal(location.hash.slice(1) || '/');

@@ -10,7 +10,8 @@ import { launchChromium, screenshot, signedInPage } from './browser.js';
 const PASSWORD = 'admin-password-1';
 
 // The Notifications page: an admin adds a Discord-kind endpoint (pointed at a receiver of the test's
-// own), tests it, reads its delivery log and redelivers, turns it off; the metrics' state is shown.
+// own), tests it (a confirmation followed live), reads its delivery log as it changes and redelivers,
+// turns it off; the metrics' state is shown.
 describe('the notifications page', () => {
   let g: TestGarrison;
   let browser: Browser;
@@ -62,23 +63,32 @@ describe('the notifications page', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook-secret').waitFor({ state: 'detached' });
 
+    // Test: a confirmation says what was sent and follows the delivery to its end, live (no Refresh).
     await page.getByRole('button', { name: `Test endpoint ${made!.id}` }).click();
+    const confirmation = page.getByTestId('webhook-test-result');
+    await confirmation.getByText('webhook.test').waitFor();
+    await page.locator('[data-testid="webhook-test-result"][data-status="delivered"]').waitFor();
+    await confirmation.getByText('Delivered: the endpoint answered 200').waitFor();
+    assert.ok(!(await confirmation.textContent())!.includes('token-part'), 'the URL masked there too');
     const log = page.getByRole('region', { name: `Deliveries of endpoint ${made!.id}` });
-    await waitFor(() => received.length >= 1, { what: 'the test delivery received' });
-    await log.getByRole('button', { name: 'Refresh' }).click();
     await log.getByTestId('delivery-status').filter({ hasText: 'delivered' }).waitFor();
+    assert.equal(received.length, 1);
     assert.match(received[0]!.body, /"type":"webhook.test"/);
     await screenshot(page, 'notifications-desktop');
 
+    // What happens elsewhere comes into the open log as it is delivered.
+    const server = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 } });
+    const ban = await g.api('POST', `/servers/${server.body.data.id}/bans`, { token: g.adminToken, body: { player_uid: 'a'.repeat(32), ban_type: 'GUID', reason: 'cheating', duration_minutes: 0 } });
+    assert.equal(ban.status, 201, JSON.stringify(ban.body));
+    await log.locator('tr[data-delivery-id]', { hasText: 'player.banned' }).getByTestId('delivery-status').filter({ hasText: 'delivered' }).waitFor();
+
     answer = 500;
-    const delivery = await log.locator('tr[data-delivery-id]').first().getAttribute('data-delivery-id');
+    const delivery = await log.locator('tr[data-delivery-id]', { hasText: 'webhook.test' }).getAttribute('data-delivery-id');
     await log.getByRole('button', { name: `Redeliver delivery ${delivery}` }).click();
-    await waitFor(() => received.length >= 2, { what: 'the redelivery received' });
-    await waitFor(async () => {
-      await log.getByRole('button', { name: 'Refresh' }).click();
-      return (await log.getByTestId('delivery-status').first().textContent()) === 'pending';
-    }, { what: 'the failed redelivery shown pending, to be tried again' });
-    await log.getByText('500 receiver says no').waitFor();
+    await waitFor(() => received.length >= 3, { what: 'the redelivery received' });
+    const redelivered = log.locator(`tr[data-delivery-id="${delivery}"]`);
+    await redelivered.getByText('500 receiver says no').waitFor();
+    assert.equal(await redelivered.getByTestId('delivery-status').textContent(), 'pending', 'the failed redelivery shown pending, to be tried again');
 
     await page.getByRole('button', { name: `Edit endpoint ${made!.id}` }).click();
     const edit = page.getByRole('dialog', { name: `Endpoint ${made!.id}` });

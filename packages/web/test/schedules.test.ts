@@ -77,7 +77,12 @@ describe('the schedules and backups tabs', () => {
     const dialog = page.getByRole('dialog');
     assert.match(await dialog.innerText(), /overwrites Sunday Ops's profile \(player persistence\), its generated config files, its BattlEye folder with the bans/);
     await dialog.getByRole('button', { name: 'Restore' }).click();
-    await page.getByRole('status').filter({ hasText: /restored/ }).waitFor();
+    const restored = page.getByRole('status').filter({ hasText: /restored/ });
+    await restored.waitFor();
+    // The time it went back to, written as the list writes it (not the API's ISO 8601).
+    const made = (await row.locator('td').first().innerText()).replace(/ · locked$/, '');
+    assert.ok((await restored.innerText()).includes(made), `${await restored.innerText()} names ${made}`);
+    assert.doesNotMatch(await restored.innerText(), /\d{4}-\d{2}-\d{2}T\d{2}:/);
 
     const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
     assert.match(download.suggestedFilename(), /^Sunday_Ops-backup-\d+\.tar\.gz$/);

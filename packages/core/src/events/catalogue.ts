@@ -5,6 +5,7 @@ import { AuditEvent, ServerStatusEventData } from '../schemas/lifecycle.js';
 import { ProcessStatusEventData } from '../schemas/processes.js';
 import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
+import { WebhookDelivery } from '../schemas/webhooks.js';
 
 /** The WebSocket channels events travel on; `/ws` sends all but `event` unless told otherwise. */
 export type EventChannel = 'status' | 'log' | 'players' | 'metrics' | 'event';
@@ -14,10 +15,15 @@ interface CatalogueEntry {
   /** The appendix WebSocket's channel (`/ws/{id}`) the event travels on. */
   channel: EventChannel;
   description: string;
+  /**
+   * Sent only to admins signed in with a session (never through an API key: no key may manage webhooks),
+   * and only on `/ws` (the appendix's `/ws/{id}` names messages by channel).
+   */
+  adminsOnly?: true;
 }
 
 /**
- * Every event the service emits about a server: its type, the schema of its `data`, and what it means.
+ * Every event the service emits about a server (and `webhook_delivery`, about the service's webhooks): its type, the schema of its `data`, and what it means.
  * The event bus, the WebSocket, the audit trail, the SDK's types and the docs all take their events from
  * here; a new event is declared here first.
  */
@@ -43,6 +49,13 @@ export const EventCatalogue = {
   },
   backup: { data: BackupEventData, channel: 'event', description: 'A backup of the server is being written (its bytes so far), is done, or failed.' },
   audit: { data: AuditEvent, channel: 'event', description: 'An entry of the audit trail was recorded (sent as `event` over the WebSocket).' },
+  webhook_delivery: {
+    data: WebhookDelivery,
+    channel: 'event',
+    adminsOnly: true,
+    description:
+      'Admins only: a webhook delivery was queued (a test, a redelivery) or attempted (delivered, to be retried, or failed): the delivery as its log lists it, without the endpoint\'s URL or secret. `server_id` is the server it is about, or 0 when none.',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type EventType = keyof typeof EventCatalogue;

@@ -14,6 +14,8 @@ import { postJson, type SendResult } from './sender.js';
 import { signature } from './signing.js';
 import { discordMessage, EMBEDS_PER_MESSAGE } from './discord.js';
 import { WebhookOutbox } from './outbox.js';
+import type { EventBus } from '../events/bus.js';
+import { publishDelivery, toDelivery } from './to-delivery.js';
 
 /** Waits before the 2nd, 3rd… attempt: about a day in all, then the delivery has failed. */
 export const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
@@ -30,6 +32,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 interface Outcome {
   hook: WebhookRow;
   ids: number[];
+  rows: DeliveryRow[];
   result: 'delivered' | 'retry' | 'failed' | 'gone';
   outcome: DeliveryOutcome;
 }
@@ -53,6 +56,7 @@ export class WebhookDeliverer implements Lifecycle {
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(PrometheusInstruments) private readonly instruments: PrometheusInstruments,
+    @inject(TOKENS.Events) private readonly events: EventBus,
   ) {}
 
   start(): void {
@@ -85,6 +89,8 @@ export class WebhookDeliverer implements Lifecycle {
         }
         await inParallel(sends, PARALLEL);
         await this.repos.webhooks.settle(outcomes);
+        // Each delivery as the log now lists it, for the admins' consoles (live, without a read).
+        for (const { rows, outcome } of outcomes) for (const row of rows) publishDelivery(this.events, toDelivery({ ...row, ...outcome, claimed_until: null }));
         for (const { hook, ids, result } of outcomes) {
           this.instruments.webhookDelivered(hook.kind, result === 'gone' ? 'failed' : result, ids.length);
           if (result === 'gone') await this.turnOff(hook);
@@ -120,18 +126,19 @@ export class WebhookDeliverer implements Lifecycle {
     const attempt = Math.max(...rows.map((r) => r.attempt)) + 1;
     const seen: DeliveryOutcome = { attempt, response_status: sent.status, response_snippet: sent.snippet, error: sent.error, duration_ms: sent.durationMs };
     const ids = rows.map((r) => r.id);
+    const done = { hook, ids, rows };
     if (sent.status !== null && sent.status >= 200 && sent.status < 300) {
-      return { hook, ids, result: 'delivered', outcome: { ...seen, status: 'delivered', next_attempt_at: null, delivered_at: iso(now) } };
+      return { ...done, result: 'delivered', outcome: { ...seen, status: 'delivered', next_attempt_at: null, delivered_at: iso(now) } };
     }
-    if (sent.status === 410) return { hook, ids, result: 'gone', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
+    if (sent.status === 410) return { ...done, result: 'gone', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
     if (attempt > BACKOFF_MS.length) {
       this.logger.warn({ webhook: hook.id, attempts: attempt, status: sent.status }, 'webhook delivery failed for good');
-      return { hook, ids, result: 'failed', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
+      return { ...done, result: 'failed', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
     }
     const asked = (sent.status === 429 || sent.status === 503) && sent.retryAfterMs !== null ? Math.min(sent.retryAfterMs, LONGEST_WAIT_MS) : null;
     // ±20 % jitter, so that deliveries failed together do not come back together.
     const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1]! * (0.8 + Math.random() * 0.4));
-    return { hook, ids, result: 'retry', outcome: { ...seen, status: 'pending', next_attempt_at: iso(now + wait) } };
+    return { ...done, result: 'retry', outcome: { ...seen, status: 'pending', next_attempt_at: iso(now + wait) } };
   }
 
   /** 410 Gone: the receiver says the endpoint is no more; it is turned off and its pending deliveries given up. */

@@ -11,6 +11,9 @@ import type { Fence } from '../db/repositories/leases.js';
 import { checkDestination, WebhookAddressError } from './address.js';
 import { newSecret } from './signing.js';
 import { WebhookOutbox } from './outbox.js';
+import type { EventBus } from '../events/bus.js';
+import { publishDelivery, toDelivery } from './to-delivery.js';
+
 
 /** How long a rotated-out secret still signs deliveries, so that receivers can switch without a gap. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -30,23 +33,6 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   created_at: row.created_at,
 });
 
-export const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
-  id: row.id,
-  webhook_id: row.webhook_id,
-  event_id: row.event_id,
-  event_type: row.event_type as WebhookEventType,
-  server_id: row.server_id,
-  attempt: row.attempt,
-  status: row.status,
-  response_status: row.response_status,
-  response_snippet: row.response_snippet,
-  error: row.error,
-  next_attempt_at: row.next_attempt_at,
-  delivered_at: row.delivered_at,
-  duration_ms: row.duration_ms,
-  created_at: row.created_at,
-});
-
 /** The webhook endpoints (admins'), their test deliveries, delivery log and redeliveries. */
 @injectable()
 export class WebhookService {
@@ -55,6 +41,7 @@ export class WebhookService {
     @inject(TOKENS.Settings) private readonly settings: Settings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
+    @inject(TOKENS.Events) private readonly events: EventBus,
   ) {}
 
   async list(): Promise<Webhook[]> {
@@ -113,7 +100,7 @@ export class WebhookService {
     const row = await this.row(id);
     if (!row.enabled) throw new ApiError('CONFLICT', `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`);
     const eventId = await this.outbox.enqueueTest(id);
-    return toDelivery((await this.repos.webhooks.latest(id, eventId))!);
+    return publishDelivery(this.events, toDelivery((await this.repos.webhooks.latest(id, eventId))!));
   }
 
   async deliveries(id: number, query: { limit?: number; offset?: number; status?: DeliveryStatus }): Promise<{ total: number; items: WebhookDelivery[] }> {
@@ -127,7 +114,7 @@ export class WebhookService {
     const delivery = await this.repos.webhooks.delivery(id, deliveryId);
     if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
     await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock));
-    const queued = toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!);
+    const queued = publishDelivery(this.events, toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!));
     this.outbox.wakeNow();
     return queued;
   }

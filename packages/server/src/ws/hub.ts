@@ -5,7 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EventCatalogue, wireType, type EventChannel, type GarrisonEvent } from '@garrison/core';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
-import type { Principal } from '../auth/principal.js';
+import { isSessionAdmin, type Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Settings } from '../settings.js';
@@ -40,6 +40,8 @@ interface Client {
   credentials: { token: string; address: string | null };
   /** Whose WebSockets it counts among (a user's sessions together, each API key apart), for the cap. */
   holder: string;
+  /** An admin signed in with a session: sent the catalogue's `adminsOnly` events too. */
+  admin: boolean;
 }
 
 const RECHECK_MS = 5_000;
@@ -111,7 +113,8 @@ export class WebSocketHub {
    */
   async recheck(): Promise<void> {
     for (const client of [...this.clients]) {
-      await this.authenticate(client.credentials.token, client.credentials.address).catch(() => client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired'));
+      // An admin made a viewer hears no more admins' events.
+      await this.authenticate(client.credentials.token, client.credentials.address).then((p) => void (client.admin = isSessionAdmin(p)), () => client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired'));
     }
   }
 
@@ -126,7 +129,7 @@ export class WebSocketHub {
         throw new Refused(4001, 'invalid or expired token');
       });
       const holder = principal.key ? `key:${principal.key.id}` : `user:${principal.id}`;
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address }, holder };
+      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address }, holder, admin: isSessionAdmin(principal) };
       if (principal.key) {
         if (!principal.key.scopes.includes('servers:read')) throw new Refused(4003, 'this API key lacks the scope servers:read');
         // A key limited to servers hears only theirs, whatever it asked for (the others are not told to exist).
@@ -198,12 +201,13 @@ export class WebSocketHub {
    * again for each client).
    */
   private deliver(event: GarrisonEvent): void {
-    const { channel } = EventCatalogue[event.type];
+    const { channel, adminsOnly }: { channel: Channel; adminsOnly?: true } = EventCatalogue[event.type];
     let contractMessage: Buffer | undefined;
     let appendixMessage: Buffer | undefined;
     for (const client of this.clients) {
       if (client.servers && !client.servers.has(event.server_id)) continue;
       if (!client.channels.has(channel)) continue;
+      if (adminsOnly && (!client.admin || client.appendix)) continue;
       // The appendix names a message by its channel (`status`, `event`); the status channel's other events keep their own names.
       const bytes = client.appendix
         ? (appendixMessage ??= Buffer.from(JSON.stringify({ type: event.type === 'server_status' || channel !== 'status' ? channel : event.type, server_id: event.server_id, data: event.data })))

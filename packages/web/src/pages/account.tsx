@@ -2,12 +2,36 @@ import { useEffect, useState } from 'preact/hooks';
 import { NewPassword } from '@garrison/core';
 import { client, session } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
-import { ApiKeys } from './api-keys.js';
+import { lazy } from '../components/lazy.js';
 import { Sessions } from './sessions.js';
-import { TwoFactor } from './two-factor.js';
+import { invalidate } from '../cache/store.js';
+
+// Loaded when the account page is first shown: most visits never come here (web README, Bundle size).
+const ApiKeys = lazy(() => import('./api-keys.js').then((m) => m.ApiKeys));
+const TwoFactor = lazy(() => import('./two-factor.js').then((m) => m.TwoFactor));
+
+/** How often the sessions' and keys' "Last used" is read again while shown: the service notes a use at most once a minute. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * The sessions and keys read again every minute while the page is shown, and when it is shown again
+ * (another tab, a sleeping laptop): their "Last used" moves with every use, which no live event carries.
+ */
+function useLastUsedKeptFresh() {
+  useEffect(() => {
+    const again = () => document.visibilityState === 'visible' && invalidate(['sessions:', 'api-keys:']);
+    const ticker = setInterval(again, LAST_USED_EVERY_MS);
+    document.addEventListener('visibilitychange', again);
+    return () => {
+      clearInterval(ticker);
+      document.removeEventListener('visibilitychange', again);
+    };
+  }, []);
+}
 
 /** One's own account: the role, a change of password (which needs the current one), one's sessions, and API keys. */
 export function Account() {
+  useLastUsedKeptFresh();
   const action = useAction();
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -7,7 +7,7 @@ import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
-import { when } from '../format.js';
+import { serverNames, when } from '../format.js';
 
 type Key = ResponseOf<Endpoints['listApiKeys']>[number];
 
@@ -71,7 +71,7 @@ export function ApiKeys() {
                 </td>
                 <td>{k.owner.username}</td>
                 <td>{k.scopes.join(', ')}</td>
-                <td>{k.server_ids ? k.server_ids.join(', ') : 'all'}</td>
+                <td>{k.server_ids ? serverNames(k.server_ids, servers.data) : 'all'}</td>
                 <td>{k.expires_at ? when(k.expires_at) : <strong title="This key never expires">never</strong>}</td>
                 <td>
                   {when(k.last_used_at)} {k.last_used_address && <span class="small">from {k.last_used_address}</span>}

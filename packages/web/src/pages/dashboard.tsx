@@ -11,7 +11,10 @@ import { RUNNING, ServerActions } from '../components/server-actions.js';
 import { useLiveEvents } from '../live.js';
 import { serverChanges, type ServerChange } from '../components/server-changes.js';
 import { CreateServer } from './create-server.js';
-import { ImportServer } from './import-server.js';
+import { lazy } from '../components/lazy.js';
+
+// The import dialog loads when first opened (web README, Bundle size).
+const ImportServer = lazy(() => import('./import-server.js').then((m) => m.ImportServer));
 
 type ServerItem = ResponseOf<Endpoints['listServers']>[number];
 /** A created server as the list holds it: its record without what is shown once (credentials, a shared installation). */

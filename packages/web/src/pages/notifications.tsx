@@ -7,7 +7,10 @@ import { ConfirmButton } from '../components/confirm.js';
 import { FormDialog, fieldText } from '../components/form-dialog.js';
 import { TableHead } from '../components/table-head.js';
 import { useQuery } from '../cache/use-query.js';
+import { serverNames } from '../format.js';
 import { DeliveryLog } from './webhook-log.js';
+import { TestNotice, later, type Delivery } from './webhook-test.js';
+import { useLiveEvents } from '../live.js';
 
 type Hook = ResponseOf<Endpoints['listWebhooks']>[number];
 
@@ -79,6 +82,11 @@ export function Notifications() {
   const [editing, setEditing] = useState<Hook | 'new' | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
+  const [tested, setTested] = useState<{ delivery: Delivery; where: string } | null>(null);
+  // Listening from the start: a test's delivery is often done before its answer comes back.
+  useLiveEvents(null, {
+    webhook_delivery: ({ data }) => setTested((t) => (t && t.delivery.id === data.id ? { ...t, delivery: later(t.delivery, data) } : t)),
+  });
   const action = useAction();
   useEffect(() => void (document.title = 'Notifications · Garrison'), []);
 
@@ -124,7 +132,7 @@ export function Notifications() {
                 </td>
                 <td>{w.kind}</td>
                 <td title={w.events.join(', ')}>{w.events.length === 1 ? w.events[0] : `${w.events.length} events`}</td>
-                <td>{w.server_ids ? w.server_ids.join(', ') : 'all'}</td>
+                <td>{w.server_ids ? serverNames(w.server_ids, servers.data) : 'all'}</td>
                 <td>
                   <span class={`status status-${w.enabled ? 'running' : 'stopped'}`} data-testid="webhook-state">
                     {w.enabled ? 'on' : 'off'}
@@ -132,7 +140,7 @@ export function Notifications() {
                   {w.disabled_reason && <span class="small">{w.disabled_reason}</span>}
                 </td>
                 <td class="actions">
-                  <button type="button" class="quiet" aria-label={`Test endpoint ${w.id}`} disabled={!w.enabled} onClick={() => void action.run(() => client.webhooks.test(w.id)).then(() => setOpen(w.id))}>
+                  <button type="button" class="quiet" aria-label={`Test endpoint ${w.id}`} disabled={!w.enabled} onClick={() => void action.run(async () => setTested({ delivery: await client.webhooks.test(w.id), where: w.url })).then((sent) => sent && setOpen(w.id))}>
                     Test
                   </button>
                   <button type="button" class="quiet" aria-expanded={open === w.id} aria-label={`Deliveries of endpoint ${w.id}`} onClick={() => setOpen(open === w.id ? null : w.id)}>
@@ -168,6 +176,7 @@ export function Notifications() {
           </tbody>
         </table>
       )}
+      {tested && <TestNotice key={tested.delivery.id} sent={tested.delivery} where={tested.where} onClose={() => setTested(null)} />}
       {open !== null && <DeliveryLog key={open} webhookId={open} />}
       <Integrations />
       {editing && (

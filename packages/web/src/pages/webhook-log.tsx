@@ -1,15 +1,30 @@
 import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { TableHead } from '../components/table-head.js';
-import { useQuery } from '../cache/use-query.js';
 import { when } from '../format.js';
+import { useLiveEvents } from '../live.js';
+import { DELIVERY_PAGE as PAGE, useDeliveries, type Delivery } from './webhook-test.js';
+
+type Page = { total: number; items: Delivery[] };
+
+/** The page with a delivery as the service now has it: replaced where listed, else the newest first. */
+const withDelivery = (page: Page, d: Delivery): Page =>
+  page.items.some((x) => x.id === d.id)
+    ? { ...page, items: page.items.map((x) => (x.id === d.id ? d : x)) }
+    : { total: page.total + 1, items: [d, ...page.items].slice(0, PAGE) };
 
 /**
  * One endpoint's delivery log, newest first: what was sent, how it went (status, the answer's first
- * characters, how long it took, the attempts), when it is tried next; any delivery can be sent again.
+ * characters, how long it took, the attempts), when it is tried next, live; any delivery can be sent again.
  */
 export function DeliveryLog({ webhookId }: { webhookId: number }) {
-  const { data, error, reload } = useQuery(`webhook-deliveries:${webhookId}`, () => client.webhooks.deliveries(webhookId, { limit: 50 }), 0);
+  const { data, error, reload, apply } = useDeliveries(webhookId);
+  // Live: each delivery queued or attempted comes as an event (admins only), applied without a read.
+  useLiveEvents(null, {
+    webhook_delivery: ({ data: d }) => {
+      if (d.webhook_id === webhookId) apply((page) => withDelivery(page, d));
+    },
+  });
   const action = useAction();
   return (
     <section aria-label={`Deliveries of endpoint ${webhookId}`} class="delivery-log">

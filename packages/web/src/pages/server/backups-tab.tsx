@@ -7,7 +7,7 @@ import { ConfirmButton } from '../../components/confirm.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
 import { useLiveEvents } from '../../live.js';
-import { bytes } from '../../format.js';
+import { bytes, localTimes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { IDLE_STATUSES } from '@garrison/core';
 
@@ -35,7 +35,7 @@ export function BackupsTab({ server }: TabProps) {
     const text = window.prompt('Note', b.note ?? '');
     if (text !== null) void action.run(async () => (await client.backups.update(server.id, b.id, { note: text || null }), reload()));
   };
-  const restore = (b: Backup) => action.run(async () => setNotice((await client.backups.restore(server.id, b.id)).message));
+  const restore = (b: Backup) => action.run(async () => setNotice(localTimes((await client.backups.restore(server.id, b.id)).message, when)));
   const remove = (b: Backup) => action.run(async () => (await client.backups.delete(server.id, b.id), reload()));
   const download = (b: Backup) =>
     action.run(async () => {

@@ -8,14 +8,16 @@ import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
+import { LogViewer, VIEW_LIMIT_BYTES } from './log-viewer.js';
 
 type LogFile = ResponseOf<Endpoints['listLogFiles']>[number];
 
-/** The game's own log files: download any, delete old ones (the service refuses the one the game writes). */
+/** The game's own log files: view one (up to VIEW_LIMIT_BYTES) and search it, download any, delete old ones (the service refuses the one the game writes). */
 export function LogFilesTab({ server }: TabProps) {
   const { data, error, reload } = useQuery(`logfiles:${server.id}:`, () => client.logs.files(server.id));
   const action = useAction();
   const [fetching, setFetching] = useState<string | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
 
   const download = async (file: LogFile) => {
     setFetching(file.filename);
@@ -41,6 +43,13 @@ export function LogFilesTab({ server }: TabProps) {
                 <td>{bytes(f.size_bytes)}</td>
                 <td>{new Date(f.modified_at).toLocaleString()}</td>
                 <td class="row-actions">
+                  {f.size_bytes <= VIEW_LIMIT_BYTES ? (
+                    <button type="button" class="quiet" aria-pressed={viewing === f.filename} onClick={() => setViewing(viewing === f.filename ? null : f.filename)} aria-label={`View ${f.filename}`}>
+                      View
+                    </button>
+                  ) : (
+                    <span class="small" title={`Larger than ${bytes(VIEW_LIMIT_BYTES)}: download it to read it`}>Too large to view</span>
+                  )}
                   <button type="button" class="quiet" disabled={fetching === f.filename} onClick={() => download(f)} aria-label={`Download ${f.filename}`}>
                     {fetching === f.filename ? 'Fetching…' : 'Download'}
                   </button>
@@ -59,6 +68,7 @@ export function LogFilesTab({ server }: TabProps) {
           </tbody>
         </table>
       )}
+      {viewing && <LogViewer key={viewing} serverId={server.id} filename={viewing} onClose={() => setViewing(null)} />}
     </div>
   );
 }

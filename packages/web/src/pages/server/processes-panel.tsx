@@ -53,14 +53,15 @@ export function ProcessesPanel({ server }: { server: ServerRecord }) {
           <tbody>
             {rows.map((p) => (
               <tr key={`${p.role}-${p.index}`} data-testid={`process-${p.role}-${p.index}`}>
-                <td>{label(p)}</td>
-                <td>
+                {/* data-label: the column's name, shown beside the value where the table is stacked (phone width) */}
+                <td data-label="Process">{label(p)}</td>
+                <td data-label="State">
                   <span class={`status status-${p.status}`}>{p.status}</span>
                 </td>
-                <td>{p.pid ?? '—'}</td>
-                <td>{p.restart_count}</td>
-                <td>{cpuText(p.cpu_percent)}</td>
-                <td>{memoryText(p.ram_mb)}</td>
+                <td data-label="PID">{p.pid ?? '—'}</td>
+                <td data-label="Restarts">{p.restart_count}</td>
+                <td data-label="CPU">{cpuText(p.cpu_percent)}</td>
+                <td data-label="Memory">{memoryText(p.ram_mb)}</td>
               </tr>
             ))}
           </tbody>

@@ -118,3 +118,5 @@ export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';
 export { readCfg, type CfgDocument } from './import/cfg-reader.js';
 export { importFile } from './import/map-file.js';
 export { describeMod } from './mod-info.js';
+export { readStartCommand } from './import/command-line.js';
+export { readBattlEyeCfg } from './import/battleye-cfg.js';

@@ -115,10 +115,9 @@ export class ImportService {
       if (!(err instanceof ApiError) || !dryRun) throw err;
       found.push(`PORT_IN_USE: ${err.message}; give other ports (game_port, rcon_port) to import`);
     }
-    if (found.length) return found;
     const held = await hostPortsInUse(server);
     if (held.length && !dryRun) throw new ApiError('PORT_IN_USE', `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it, or give other ports (game_port, rcon_port)`);
-    return held.length ? [`PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`] : [];
+    return held.length ? [...found, `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`] : found;
   }
 
   /**

@@ -2,6 +2,7 @@ import { isSensitive, sectionDefaults, TypeCompiler, type ImportSettingAt, type 
 import { ConfigWriter, type Value } from '../config/syntax.js';
 import { GENERATED_FILES, type GeneratedFile, type Key } from '../config/render.js';
 import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
+import { extraLinesProblem } from '../config/extra-lines.js';
 import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
 
 /** Where a setting of an imported file came from (core's shape of it). */
@@ -59,6 +60,22 @@ export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
   return w.close();
 }
 
+/**
+ * A setting Garrison has no field for, as the lines the file written will hold, checked as extra lines
+ * are (one that does not check would have every other extra line of its file left out); or why it
+ * cannot be kept.
+ */
+export function keptLines(node: CfgNode, check: (lines: string[]) => string | null): string[] | string {
+  let lines: string[];
+  try {
+    lines = written(node).toString().trimEnd().split('\n');
+  } catch (err) {
+    return `cannot be kept: ${(err as Error).message}`;
+  }
+  const problem = check(lines);
+  return problem ? `cannot be kept as an extra line: ${problem}` : lines;
+}
+
 /** Reads one of the files Garrison generates (`server.cfg`, `basic.cfg`) into its section. */
 export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, doc: CfgDocument, section: TObject): ImportedFile {
   const { keys, classes } = GENERATED_FILES[file];
@@ -67,12 +84,11 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
   const accept = fieldAcceptor(section, out);
   const read: { node: CfgAssignment; key: Key }[] = [];
   const keep = (node: CfgNode) => {
-    out.unknown.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` });
-    try {
-      out.extraLines.push(...written(node).toString().trimEnd().split('\n'));
-    } catch (err) {
-      out.refused.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : node.name, reason: `cannot be kept: ${(err as Error).message}` });
-    }
+    const at = { file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` };
+    const lines = keptLines(node, (l) => extraLinesProblem(file, l));
+    if (typeof lines === 'string') return void out.refused.push({ ...at, reason: lines });
+    out.unknown.push(at);
+    out.extraLines.push(...lines);
   };
   for (const node of doc.entries) {
     if (node.kind === 'class') {

@@ -2,7 +2,9 @@ import type { TObject } from '@garrison/core';
 import { PROFILE_OPTIONS } from '../config/render.js';
 import type { CfgClassNode, CfgDocument, CfgNode } from './cfg-reader.js';
 import type { BattlEyeSetting } from './battleye-cfg.js';
-import { fieldAcceptor, written, type ImportedFile, type SettingAt } from './map-file.js';
+import { fieldAcceptor, keptLines, type ImportedFile, type SettingAt } from './map-file.js';
+import { extraLinesProblem } from '../config/extra-lines.js';
+import { NESTED_LINES } from '../config/profile.js';
 
 const OPTION_FIELDS = new Map(PROFILE_OPTIONS.map(([game, field]) => [game.toLowerCase(), field]));
 const classIn = (entries: CfgNode[], name: string) => entries.find((e): e is CfgClassNode => e.kind === 'class' && e.name.toLowerCase() === name.toLowerCase());
@@ -32,13 +34,13 @@ export function importProfile(doc: CfgDocument, section: TObject): ImportedFile 
       }
       continue;
     }
-    out.unknown.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` });
-    out.extraLines.push(...linesOf(node));
+    const at = { file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` };
+    const lines = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l));
+    if (typeof lines === 'string') out.refused.push({ ...at, reason: lines });
+    else (out.unknown.push(at), out.extraLines.push(...lines));
   }
   return out;
 }
-
-const linesOf = (node: CfgNode) => written(node).toString().trimEnd().split('\n');
 
 /** `class CustomAILevel { skillAI = …; precisionAI = …; }` into its two fields; anything else in it is refused. */
 function readAILevel(level: CfgClassNode, path: string, accept: ReturnType<typeof fieldAcceptor>, out: ImportedFile): void {
@@ -62,24 +64,23 @@ function readCustomDifficulty(preset: CfgClassNode, accept: ReturnType<typeof fi
         const oat: SettingAt = { file: o.file, line: o.line, key: `${path}.Options.${o.kind === 'value' ? o.key : o.name}` };
         const field = o.kind === 'value' ? OPTION_FIELDS.get(o.key.toLowerCase()) : undefined;
         if (field && o.kind === 'value') accept(oat, field, o.value);
-        else keepInside(o, oat, optionsLines, out);
+        else keepInside(o, oat, 'options_lines', optionsLines, out);
       }
     } else if (e.kind === 'value' && name.toLowerCase() === 'ailevelpreset') accept(at, 'ai_level_preset', e.value);
     else if (e.kind === 'class' && name.toLowerCase() === 'customailevel') readAILevel(e, `${path}.CustomAILevel`, accept, out);
-    else keepInside(e, at, customLines, out);
+    else keepInside(e, at, 'custom_difficulty_lines', customLines, out);
   }
   if (optionsLines.length) out.values.options_lines = optionsLines;
   if (customLines.length) out.values.custom_difficulty_lines = customLines;
 }
 
 /** A setting Garrison has no field for, inside a class it writes: kept as a line of that class. */
-function keepInside(node: CfgNode, at: SettingAt, into: string[], out: ImportedFile): void {
-  try {
-    into.push(...linesOf(node));
-    out.unknown.push(at);
-  } catch (err) {
-    out.refused.push({ ...at, reason: `cannot be kept: ${(err as Error).message}` });
-  }
+function keepInside(node: CfgNode, at: SettingAt, field: string, into: string[], out: ImportedFile): void {
+  const managed = new Map(NESTED_LINES[field]!.managed.map((name) => [name.toLowerCase(), '']));
+  const lines = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l, managed, field));
+  if (typeof lines === 'string') return void out.refused.push({ ...at, reason: lines });
+  into.push(...lines);
+  out.unknown.push(at);
 }
 
 /** BattlEye's config into the rcon section, and the RCon port (kept on the server's record). */

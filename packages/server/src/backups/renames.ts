@@ -8,12 +8,13 @@ import { dirname, join } from 'node:path';
  * folders left empty by the moves are removed. Answers how many files moved.
  */
 export async function renameExtracted(root: string, renamed: (path: string) => string): Promise<number> {
-  let moved = 0;
-  const walk = async (relative: string): Promise<void> => {
+  /** Moves what `relative` holds; answers how many files moved out of it. */
+  const walk = async (relative: string): Promise<number> => {
+    let moved = 0;
     for (const entry of await readdir(join(root, relative), { withFileTypes: true }).catch(() => [])) {
       const path = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        await walk(path);
+        moved += await walk(path);
         continue;
       }
       const to = renamed(path);
@@ -23,9 +24,9 @@ export async function renameExtracted(root: string, renamed: (path: string) => s
       await rename(join(root, path), join(root, to));
       moved += 1;
     }
-    // Emptied by the moves: gone, so that the old name is not put back as an empty folder.
-    if (relative && (await readdir(join(root, relative)).catch(() => ['?'])).length === 0) await rmdir(join(root, relative));
+    // Emptied by the moves: gone, so that the old name is not put back as an empty folder (an empty folder of the archive stays).
+    if (relative && moved > 0 && (await readdir(join(root, relative)).catch(() => ['?'])).length === 0) await rmdir(join(root, relative));
+    return moved;
   };
-  await walk('');
-  return moved;
+  return walk('');
 }

@@ -54,7 +54,10 @@ function coerce(value: CfgValue, schema: TSchema): unknown {
 
 /** A setting or class written back in the game's syntax, for the extra lines. */
 export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
-  if (node.kind === 'value') return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+  if (node.kind === 'value') {
+    if (node.append) return w.append(node.key, asList(node.value) as Value[]);
+    return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+  }
   w.open(node.name);
   for (const inner of node.entries) written(inner, w);
   return w.close();

@@ -18,6 +18,8 @@ interface Setting {
   path: string[];
   key: string;
   value: unknown;
+  /** `key[] += {…}`: adds to the list instead of setting it. */
+  append: boolean;
   file: string;
   /** Its line and its classes' lines: a class refused whole refuses what it holds. */
   lines: number[];
@@ -25,7 +27,7 @@ interface Setting {
 
 function settingsOf(entries: Node[], path: string[] = [], lines: number[] = []): Setting[] {
   return entries.flatMap((n): Setting[] =>
-    n.kind === 'value' ? [{ path, key: n.key, value: n.value, file: n.file, lines: [n.line, ...lines] }] : settingsOf(n.entries, [...path, n.name], [n.line, ...lines]),
+    n.kind === 'value' ? [{ path, key: n.key, value: n.value, append: n.append, file: n.file, lines: [n.line, ...lines] }] : settingsOf(n.entries, [...path, n.name], [n.line, ...lines]),
   );
 }
 
@@ -45,9 +47,11 @@ const refusedAt = (refused: Refusal[], file: string, lines: number[]) => refused
 /** The keys of a config file (server.cfg with what it includes, basic.cfg, the profile) not accounted for, each said. */
 export function unaccountedCfg(original: CfgDocument, rendered: string, refused: Refusal[], rotation: { name: string; difficulty: string }[] = []): string[] {
   const written = new Map<string, unknown[]>();
+  const appended = new Set<string>();
   for (const s of settingsOf(readCfg(rendered, 'rendered').entries)) {
     const at = [...s.path, s.key].join('.').toLowerCase();
     written.set(at, [...(written.get(at) ?? []), s.value]);
+    if (s.append) appended.add(at);
   }
   const problems = [...written].filter(([, values]) => values.length > 1).map(([at]) => `${at} is written ${written.get(at)!.length} times`);
   // The missions in the rotation, in order: those not refused whole.
@@ -70,6 +74,7 @@ export function unaccountedCfg(original: CfgDocument, rendered: string, refused:
     const values = written.get(moved(at.toLowerCase()));
     if (!values) problems.push(`${s.file}:${s.lines[0]} ${at} = ${JSON.stringify(s.value)}: absent from the file written, and not refused`);
     else if (!same(values[0], s.value, ANY_CASE.has(s.key.toLowerCase()))) problems.push(`${s.file}:${s.lines[0]} ${at} = ${JSON.stringify(s.value)}: written as ${JSON.stringify(values[0])}`);
+    else if (appended.has(moved(at.toLowerCase())) !== s.append) problems.push(`${s.file}:${s.lines[0]} ${at}: ${s.append ? '+=' : '='} written as ${s.append ? '=' : '+='}`);
   }
   return problems;
 }

@@ -11,6 +11,8 @@ export interface Stmt {
   key: string;
   value?: V;
   body?: Stmt[];
+  /** `key[] += {…}`, or a list written without `[]` (which the game does not take). */
+  form?: 'append' | 'bare';
 }
 export interface Installation {
   files: Record<string, string>;
@@ -35,7 +37,7 @@ const present = (r: Record<string, V | undefined>): Stmt[] => Object.entries(r).
 /** Keys Garrison has no field for, named so that none is one of its own. */
 const unknownStmts = (taken: string[]): fc.Arbitrary<Stmt[]> =>
   fc
-    .uniqueArray(fc.record({ key: fc.oneof(word.map((w) => `x_${w}`), fc.constantFrom('allowedVoteCmds', 'allowedVotedAdminCmds', 'requiredSecureId', 'enablePlayerDiag', '3D_Performance')), value }), { maxLength: 4, selector: (s) => s.key.toLowerCase() })
+    .uniqueArray(fc.record({ key: fc.oneof(word.map((w) => `x_${w}`), fc.constantFrom('allowedVoteCmds', 'allowedVotedAdminCmds', 'requiredSecureId', 'enablePlayerDiag', '3D_Performance')), value, form: fc.constantFrom<Stmt['form']>(undefined, undefined, undefined, 'append', 'bare') }), { maxLength: 4, selector: (s) => s.key.toLowerCase() })
     .map((list) => list.filter((s) => !taken.includes(s.key.toLowerCase())));
 const unknownClass = fc.record({ key: word.map((w) => `X_${w}`), body: fc.array(fc.record({ key: word.map((w) => `k_${w}`), value }), { maxLength: 3 }) }).map((c) => ({ ...c, body: dedupe(c.body) }));
 const dedupe = (list: Stmt[]) => list.filter((s, i) => list.findIndex((o) => o.key.toLowerCase() === s.key.toLowerCase()) === i);
@@ -146,7 +148,9 @@ function write(stmts: Stmt[], style: { crlf: boolean; tight: boolean; comments: 
     const comment = style.comments && i % 2 === 0 ? (i % 4 === 0 ? ' // kept by hand' : ' /* note */') : '';
     if (s.body) return `${pad}class ${s.key}\n${pad}{\n${write(s.body, style, depth + 1)}${pad}};${comment}\n`;
     const end = style.noSemicolon && depth === 0 && i % 3 === 1 ? '' : ';';
-    return `${pad}${s.key}${Array.isArray(s.value) ? '[]' : ''}${eq}${format(s.value!)}${end}${comment}\n`;
+    const list = Array.isArray(s.value);
+    const assign = list && s.form === 'append' ? `[]${style.tight ? '+=' : ' += '}` : `${list && s.form !== 'bare' ? '[]' : ''}${eq}`;
+    return `${pad}${s.key}${assign}${format(s.value!)}${end}${comment}\n`;
   });
   const text = (style.comments && depth === 0 ? '// written by hand\n' : '') + out.join('');
   return style.crlf ? text.replace(/\n/g, '\r\n') : text;

@@ -66,17 +66,35 @@ export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
 /**
  * A setting Garrison has no field for, as the lines the file written will hold, checked as extra lines
  * are (one that does not check would have every other extra line of its file left out); or why it
- * cannot be kept.
+ * cannot be kept. A class with a setting in it that does not check is kept without it, and that setting
+ * is said with its own line (`left`).
  */
-export function keptLines(node: CfgNode, check: (lines: string[]) => string | null): string[] | string {
-  let lines: string[];
-  try {
-    lines = written(node).toString().trimEnd().split('\n');
-  } catch (err) {
-    return `cannot be kept: ${(err as Error).message}`;
-  }
-  const problem = check(lines);
-  return problem ? `cannot be kept as an extra line: ${problem}` : lines;
+export function keptLines(node: CfgNode, check: (lines: string[]) => string | null): { lines: string[]; left: { node: CfgNode; key: string; reason: string }[] } | string {
+  const one = (n: CfgNode): string[] | string => {
+    try {
+      const lines = written(n).toString().trimEnd().split('\n');
+      const problem = check(lines);
+      return problem ? `cannot be kept as an extra line: ${problem.replace(/^line \d+: /, '')}` : lines;
+    } catch (err) {
+      return `cannot be kept: ${(err as Error).message}`;
+    }
+  };
+  const whole = one(node);
+  if (typeof whole !== 'string') return { lines: whole, left: [] };
+  if (node.kind !== 'class') return whole;
+  // Inside a class no key is Garrison's: each setting checked alone, as the game's syntax only.
+  const left: { node: CfgNode; key: string; reason: string }[] = [];
+  const prune = (c: CfgClassNode, path: string): CfgClassNode => ({
+    ...c,
+    entries: c.entries.flatMap((e): CfgNode[] => {
+      if (e.kind === 'class') return [prune(e, `${path}.${e.name}`)];
+      const alone = one({ ...e });
+      return typeof alone === 'string' ? (left.push({ node: e, key: `${path}.${e.key}`, reason: alone }), []) : [e];
+    }),
+  });
+  const pruned = prune(node, node.name);
+  const rest = left.length ? one(pruned) : whole;
+  return typeof rest === 'string' ? whole : { lines: rest, left };
 }
 
 /** Reads one of the files Garrison generates (`server.cfg`, `basic.cfg`) into its section. */
@@ -88,10 +106,11 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
   const read: { node: CfgAssignment; key: Key }[] = [];
   const keep = (node: CfgNode) => {
     const at = { file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` };
-    const lines = keptLines(node, (l) => extraLinesProblem(file, l));
-    if (typeof lines === 'string') return void out.refused.push({ ...at, reason: lines });
+    const kept = keptLines(node, (l) => extraLinesProblem(file, l));
+    if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
     out.unknown.push(at);
-    out.extraLines.push(...lines);
+    out.extraLines.push(...kept.lines);
+    for (const { node: n, key, reason } of kept.left) out.refused.push({ file: n.file, line: n.line, key, reason });
   };
   for (const node of doc.entries) {
     if (node.kind === 'class') {

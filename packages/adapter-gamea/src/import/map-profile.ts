@@ -35,9 +35,13 @@ export function importProfile(doc: CfgDocument, section: TObject): ImportedFile 
       continue;
     }
     const at = { file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` };
-    const lines = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l));
-    if (typeof lines === 'string') out.refused.push({ ...at, reason: lines });
-    else (out.unknown.push(at), out.extraLines.push(...lines));
+    const kept = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l));
+    if (typeof kept === 'string') out.refused.push({ ...at, reason: kept });
+    else {
+      out.unknown.push(at);
+      out.extraLines.push(...kept.lines);
+      for (const { node: n, key, reason } of kept.left) out.refused.push({ file: n.file, line: n.line, key, reason });
+    }
   }
   return out;
 }
@@ -77,10 +81,11 @@ function readCustomDifficulty(preset: CfgClassNode, accept: ReturnType<typeof fi
 /** A setting Garrison has no field for, inside a class it writes: kept as a line of that class. */
 function keepInside(node: CfgNode, at: SettingAt, field: string, into: string[], out: ImportedFile): void {
   const managed = new Map(NESTED_LINES[field]!.managed.map((name) => [name.toLowerCase(), '']));
-  const lines = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l, managed, field));
-  if (typeof lines === 'string') return void out.refused.push({ ...at, reason: lines });
-  into.push(...lines);
+  const kept = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l, managed, field));
+  if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
+  into.push(...kept.lines);
   out.unknown.push(at);
+  for (const { node: n, key, reason } of kept.left) out.refused.push({ file: n.file, line: n.line, key: `${at.key.slice(0, at.key.lastIndexOf('.') + 1)}${key}`, reason });
 }
 
 /** BattlEye's config into the rcon section, and the RCon port (kept on the server's record). */

@@ -39,7 +39,8 @@ const unknownStmts = (taken: string[]): fc.Arbitrary<Stmt[]> =>
   fc
     .uniqueArray(fc.record({ key: fc.oneof(word.map((w) => `x_${w}`), fc.constantFrom('allowedVoteCmds', 'allowedVotedAdminCmds', 'requiredSecureId', 'enablePlayerDiag', '3D_Performance')), value, form: fc.constantFrom<Stmt['form']>(undefined, undefined, undefined, 'append', 'bare') }), { maxLength: 4, selector: (s) => s.key.toLowerCase() })
     .map((list) => list.filter((s) => !taken.includes(s.key.toLowerCase())));
-const unknownClass = fc.record({ key: word.map((w) => `X_${w}`), body: fc.array(fc.record({ key: word.map((w) => `k_${w}`), value }), { maxLength: 3 }) }).map((c) => ({ ...c, body: dedupe(c.body) }));
+const form = fc.constantFrom<Stmt['form']>(undefined, undefined, undefined, 'append', 'bare');
+const unknownClass = fc.record({ key: word.map((w) => `X_${w}`), body: fc.array(fc.record({ key: word.map((w) => `k_${w}`), value, form }), { maxLength: 3 }) }).map((c) => ({ ...c, body: dedupe(c.body) }));
 const dedupe = (list: Stmt[]) => list.filter((s, i) => list.findIndex((o) => o.key.toLowerCase() === s.key.toLowerCase()) === i);
 
 const serverKeys = managed({

@@ -7,7 +7,7 @@ import { checkSection } from './config/extra-lines.js';
 import { generateCredentials } from './credentials.js';
 import { headlessArguments, launchArguments } from './launch.js';
 import { layout } from './layout.js';
-import { GAME_LOG_FILES, separateFolders } from './own-folders.js';
+import { GAME_LOG_FILES, separateFolders, sharedProfileRenamed } from './own-folders.js';
 import { logReader, missionOf, parseLogLine } from './logs.js';
 import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
 import { modNameProblem } from './mods.js';
@@ -49,7 +49,7 @@ export const gamea = defineAdapter({
       backupParts: (ctx: ServerContext) => {
         const paths = layout(ctx);
         return [
-          { name: 'profile', root: paths.profiles, exclude: GAME_LOG_FILES },
+          { name: 'profile', root: paths.profiles, exclude: GAME_LOG_FILES, rename: sharedProfileRenamed(paths.name) },
           { name: 'config', root: ctx.serverDir, entries: ['server.cfg', 'basic.cfg', 'battleye'] },
           { name: 'missions', root: paths.missions, missions: true },
         ];
@@ -118,3 +118,5 @@ export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';
 export { readCfg, type CfgDocument } from './import/cfg-reader.js';
 export { importFile } from './import/map-file.js';
 export { describeMod } from './mod-info.js';
+export { readStartCommand } from './import/command-line.js';
+export { readBattlEyeCfg } from './import/battleye-cfg.js';

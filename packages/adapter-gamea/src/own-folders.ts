@@ -1,7 +1,7 @@
 import { copyFile, lstat, mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerContext } from '@garrison/core';
-import { layout } from './layout.js';
+import { layout, PROFILE_NAME } from './layout.js';
 
 /** What the game writes again at each start (logs, crash dumps): never a server's state. */
 export const GAME_LOG_FILES = ['*.rpt', '*.log', '*.mdmp', '*.bidmp', '*.dmp'] as const;
@@ -39,4 +39,21 @@ export async function separateFolders(shared: ServerContext, own: ServerContext)
   };
   await copyTree('', to.profiles);
   return [to.profiles];
+}
+
+/**
+ * For a backup made before the server had a profile folder of its own (when it shared the installation's
+ * `server` one): its `Users/server/server.*` files are the server's profile, which the game now reads as
+ * `Users/<own name>/<own name>.*`. Without this, a restore would put the profile where the game never
+ * looks, and the server would start without it.
+ */
+export function sharedProfileRenamed(name: string): ((path: string) => string) | undefined {
+  if (name === PROFILE_NAME) return undefined;
+  return (path) => {
+    const parts = path.split('/');
+    if (parts[0] !== 'Users' || parts[1] !== PROFILE_NAME) return path;
+    parts[1] = name;
+    if (parts.length === 3 && parts[2]!.startsWith(`${PROFILE_NAME}.`)) parts[2] = `${name}${parts[2]!.slice(PROFILE_NAME.length)}`;
+    return parts.join('/');
+  };
 }

@@ -18,9 +18,10 @@ function localFolder(link: HTMLElement | null): string | null {
   const meta = link?.getAttribute('data-meta');
   const m = meta ? /^local:([^|]*)\|([^|]*)/.exec(meta) : null;
   if (!m) return null;
-  // The folder's name first; failing that, the last part of its path.
-  const name = m[1]!.trim() || m[2]!.replace(/[\\/]+$/, '').split(/[\\/]/).pop()!.trim();
-  return name || null;
+  // The folder: the last part of its path (`C:\\…\\@VULTURE[Tech Mod]\\`); the launcher's first part is the
+  // mod's name, which need not be its folder's. Failing a path, that name.
+  const folder = m[2]!.replace(/[\\/]+$/, '').split(/[\\/]/).pop()!.trim();
+  return folder || m[1]!.trim() || null;
 }
 
 function parsePreset(document: string): LauncherPreset {

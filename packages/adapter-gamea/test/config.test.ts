@@ -213,7 +213,7 @@ describe('gamea config rendering', () => {
     assert.deepEqual(cfg.allowedVoteCmds, []);
     assert.equal((cfg.CustomThing as CfgClass).value, 'some_bare_word');
 
-    const problem = (section: string, lines: string[]) => checkSection!(section, { ...defaults()[section], extra_lines: lines });
+    const problem = (section: string, lines: string[] | Record<string, string[]>) => checkSection!(section, { ...defaults()[section], ...(Array.isArray(lines) ? { extra_lines: lines } : lines) });
     assert.equal(problem('server', ['a = 1;', 'b = 2']), "extra_lines line 2: the setting of b does not end with ';'");
     assert.equal(problem('server', ['motd2[] = {"a", "b";']), "extra_lines line 1: expected ',' or '}' in a list");
     assert.equal(problem('server', ['x = "open;']), 'extra_lines line 1: a string is not closed on its line (a quote inside one is written "")');
@@ -225,7 +225,10 @@ describe('gamea config rendering', () => {
     assert.equal(problem('server', ['kickTimeout[] = {};']), 'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, kick_timeout_battleye, kick_timeout_harmless instead');
     assert.equal(problem('basic', ['MaxMsgSend = 256;']), "extra_lines line 1: MaxMsgSend is written by Garrison: use the field 'max_msg_send' instead");
     assert.equal(problem('basic', ['class sockets { x = 1; };']), "extra_lines line 1: sockets is written by Garrison: use the field 'max_packet_size' instead");
-    assert.equal(problem('profile', ['difficulty = "Regular";']), 'extra_lines line 1: difficulty is written by Garrison itself');
+    assert.equal(problem('profile', ['difficulty = "Regular";']), "extra_lines line 1: difficulty is written by Garrison: use the field 'difficulty' instead");
+    assert.equal(problem('profile', { custom_difficulty_lines: ['aiLevelPreset = 1;'] }), "custom_difficulty_lines line 1: aiLevelPreset is written by Garrison itself");
+    assert.equal(problem('profile', { options_lines: ['mapContentFriendly = 1;', 'mapContent = 1;'] }), 'options_lines line 2: mapContent is written by Garrison itself');
+    assert.equal(problem('profile', { custom_difficulty_lines: ['displayName = "Ours";', 'levelAI = "AILevelMedium";'], options_lines: ['mapContentFriendly = 1;'] }), null);
     assert.equal(problem('server', ['class Inner {', '  hostname = "nested is fine";', '};']), null, 'a key inside a class is not the top-level one');
     assert.equal(problem('launch', ['anything']), null, 'sections without a file are not checked');
   });

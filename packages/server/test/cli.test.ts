@@ -197,6 +197,12 @@ describe('the garrison command', () => {
         assert.equal(again.code, 1);
         assert.match(again.stderr, /PORT_IN_USE/, "the same folder again: a second server on the installation, whose ports are the first one's");
         assert.doesNotMatch(again.stderr, /Sund4yRcon|adm1nPass/);
+        const other = await freeGamePorts();
+        const moved = await garrison([...args, '--game-port', String(other.game_port), '--rcon-port', String(other.rcon_port), '--json']);
+        assert.equal(moved.code, 0, moved.stderr);
+        const second = (await h.api('GET', `/servers/${JSON.parse(moved.stdout).server.id}`, { token: h.adminToken })).body.data;
+        assert.deepEqual([second.game_port, second.rcon_port], [other.game_port, other.rcon_port], 'the ports given on the command line');
+        assert.equal((await garrison([...args, '--game-port', '80', '--dry-run'])).code, 2, 'a port below 1024 is a usage error');
         assert.equal((await garrison(['import', ...flags])).code, 2, '--exe is required');
       } finally {
         await fake.remove();

@@ -1,5 +1,6 @@
 import { ApiError } from '@garrison/core';
 import { GENERATED_FILES, managedKeys, type GeneratedFile } from './render.js';
+import { NESTED_LINES } from './profile.js';
 
 /**
  * Checks raw lines an admin adds to a generated file before they are saved: they must read as the
@@ -10,13 +11,13 @@ import { GENERATED_FILES, managedKeys, type GeneratedFile } from './render.js';
  * not a mistake but a way to have the game read any file of the host (and show it in its log): 400
  * `VALIDATION_ERROR`.
  */
-export function extraLinesProblem(file: GeneratedFile, lines: readonly string[]): string | null {
+export function extraLinesProblem(file: GeneratedFile, lines: readonly string[], managed = managedKeys(file), field = 'extra_lines'): string | null {
   if (!lines.length) return null;
   try {
-    new Checker(lines.join('\n'), managedKeys(file)).statements(0);
+    new Checker(lines.join('\n'), managed).statements(0);
     return null;
   } catch (err) {
-    if (err instanceof OutsideInclude) throw new ApiError('VALIDATION_ERROR', `field 'extra_lines' of ${file}: line ${err.line}: ${err.message}`);
+    if (err instanceof OutsideInclude) throw new ApiError('VALIDATION_ERROR', `field '${field}' of ${file}: line ${err.line}: ${err.message}`);
     if (err instanceof Problem) return `line ${err.line}: ${err.message}`;
     throw err;
   }
@@ -216,6 +217,15 @@ class Checker {
 /** The extra lines of each section that has them: what is wrong with them, or null (ConfigGenerator.checkSection). */
 export function checkSection(section: string, values: Record<string, unknown>): string | null {
   const file = (Object.keys(GENERATED_FILES) as GeneratedFile[]).find((f) => GENERATED_FILES[f].section === section);
-  const problem = file ? extraLinesProblem(file, (values.extra_lines as string[] | undefined) ?? []) : null;
-  return problem && `extra_lines ${problem}`;
+  if (!file) return null;
+  const problem = extraLinesProblem(file, (values.extra_lines as string[] | undefined) ?? []);
+  if (problem) return `extra_lines ${problem}`;
+  // Lines kept inside a class Garrison writes: checked alike, against the names that class has from Garrison.
+  for (const [field, nested] of Object.entries(NESTED_LINES)) {
+    if (nested.file !== file) continue;
+    const managed = new Map(nested.managed.map((name) => [name.toLowerCase(), '']));
+    const inner = extraLinesProblem(file, (values[field] as string[] | undefined) ?? [], managed, field);
+    if (inner) return `${field} ${inner}`;
+  }
+  return null;
 }

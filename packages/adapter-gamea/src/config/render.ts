@@ -1,12 +1,15 @@
 import type { ConfigValues, RenderedFile, ServerContext } from '@garrison/core';
 import { ConfigWriter, type Value } from './syntax.js';
 import { layout } from '../layout.js';
+import { PROFILE_CLASSES, PROFILE_KEYS } from './profile.js';
+
+export { PROFILE_OPTIONS } from './profile.js';
 
 const HEADER = 'Written by Garrison: edit the settings in Garrison, changes made here are overwritten on the next start.';
 const EXTRA_HEADER = "Extra lines, written as they were given in Garrison's extra_lines field:";
 const DIFFICULTY_NAMES = ['Recruit', 'Regular', 'Veteran', 'Custom'];
 
-type Section = Record<string, unknown>;
+export type Section = Record<string, unknown>;
 const num = (s: Section, k: string) => s[k] as number;
 const str = (s: Section, k: string) => s[k] as string;
 const list = (s: Section, k: string) => (s[k] as string[] | undefined) ?? [];
@@ -38,11 +41,13 @@ const withLocalHost = (s: Section, field: string, options: RenderOptions) => {
   const listed = list(s, field);
   return (options.headlessClients ?? 0) > 0 && !listed.includes('127.0.0.1') ? [...listed, '127.0.0.1'] : listed;
 };
+/** Keys an imported file had with the value Garrison otherwise leaves out: written all the same. */
+const writtenWhenEmpty = (s: Section) => new Set(list(s, 'written_when_empty').map((k) => k.toLowerCase()));
 const nonEmpty = (field: string) => (s: Section) => list(s, field).length > 0;
 const positive = (field: string) => (s: Section) => num(s, field) > 0;
 
 /** A class written from fields, in one piece: `class Name { … };`. */
-interface ClassBlock {
+export interface ClassBlock {
   className: string;
   fields: string[];
   write(w: ConfigWriter, s: Section): void;
@@ -89,11 +94,17 @@ const SERVER_KEYS: Key[] = [
   scalar('maxPing', 'max_ping'),
   scalar('maxPacketLoss', 'max_packet_loss'),
   {
+    // One flag per check (ping, packet loss, desync, disconnect): the toggle for all four, or the four as given.
     key: 'kickClientsOnSlowNetwork',
-    fields: ['kick_on_slow_network'],
+    fields: ['kick_on_slow_network', 'kick_on_slow_network_checks'],
     array: true,
-    value: (s) => Array(4).fill(num(s, 'kick_on_slow_network')),
-    read: (v) => ({ kick_on_slow_network: asList(v).some(truthy) ? 1 : 0 }),
+    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array(4).fill(num(s, 'kick_on_slow_network'))),
+    read: (v) => {
+      const flags = asList(v).map((f) => (typeof f === 'boolean' ? Number(f) : f));
+      if (!flags.length || flags.length > 4 || flags.some((f) => f !== 0 && f !== 1)) return 'expected one 0 or 1 for each of the four checks ({0, 0, 0, 1})';
+      if (flags.length === 4 && flags.every((f) => f === flags[0])) return { kick_on_slow_network: flags[0], kick_on_slow_network_checks: [] };
+      return { kick_on_slow_network: 0, kick_on_slow_network_checks: flags.map(String) };
+    },
   },
   {
     key: 'kickTimeout',
@@ -215,46 +226,6 @@ const BASIC_CLASSES: ClassBlock[] = [
   { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close(), read: { maxpacketsize: 'max_packet_size' } },
 ];
 
-/** The Custom difficulty's options in the profile: game key → field. */
-export const PROFILE_OPTIONS: [game: string, field: string][] = [
-  ['reducedDamage', 'reduced_damage'],
-  ['groupIndicators', 'group_indicators'],
-  ['friendlyTags', 'friendly_tags'],
-  ['enemyTags', 'enemy_tags'],
-  ['detectedMines', 'detected_mines'],
-  ['commands', 'commands'],
-  ['waypoints', 'waypoints'],
-  ['tacticalPing', 'tactical_ping'],
-  ['weaponInfo', 'weapon_info'],
-  ['stanceIndicator', 'stance_indicator'],
-  ['staminaBar', 'stamina_bar'],
-  ['weaponCrosshair', 'weapon_crosshair'],
-  ['visionAid', 'vision_aid'],
-  ['thirdPersonView', 'third_person_view'],
-  ['cameraShake', 'camera_shake'],
-  ['scoreTable', 'score_table'],
-  ['deathMessages', 'death_messages'],
-  ['vonID', 'von_id'],
-  ['mapContent', 'map_content'],
-  ['autoReport', 'auto_report'],
-  ['multipleSaves', 'multiple_saves'],
-];
-/** The profile's own `difficulty` line: the presets below are the Custom one. */
-const PROFILE_KEYS: Key[] = [{ key: 'difficulty', fields: [], value: () => 'Custom' }];
-const PROFILE_CLASSES: ClassBlock[] = [
-  {
-    className: 'DifficultyPresets',
-    fields: [...PROFILE_OPTIONS.map(([, f]) => f), 'ai_level_preset', 'skill_ai', 'precision_ai'],
-    write: (w, s) => {
-      w.open('DifficultyPresets').open('CustomDifficulty').open('Options');
-      for (const [game, field] of PROFILE_OPTIONS) w.set(game, num(s, field));
-      w.close().set('aiLevelPreset', num(s, 'ai_level_preset')).close();
-      w.open('CustomAILevel').set('skillAI', num(s, 'skill_ai')).set('precisionAI', num(s, 'precision_ai')).close();
-      w.close();
-    },
-  },
-];
-
 /** The keys and classes Garrison writes into each file, and the section field holding the extra lines. */
 export const GENERATED_FILES = {
   'server.cfg': { section: 'server', keys: SERVER_KEYS, classes: SERVER_CLASSES },
@@ -273,7 +244,7 @@ function renderFile(file: GeneratedFile, s: Section, options: RenderOptions = {}
   const { keys, classes } = GENERATED_FILES[file];
   const w = new ConfigWriter().comment(HEADER).blank();
   for (const k of keys) {
-    if (k.when && !k.when(s)) continue;
+    if (k.when && !k.when(s) && !writtenWhenEmpty(s).has(k.key.toLowerCase())) continue;
     const value = k.value ? k.value(s, options) : (s[k.fields[0]!] as Value);
     if (k.array) w.array(k.key, value as Value[]);
     else w.set(k.key, value as Exclude<Value, readonly Value[]>);

@@ -27,6 +27,11 @@ const awareness = (label: string, def: number, description?: string) =>
 const fadeAlways = (label: string, def: number, description?: string) => Field.numberedSelect({ label, description, default: def, choices: ['Never', 'Fade out', 'Always'] });
 const kickTimeout = (label: string, def: number, description?: string) => Field.integer({ label, description, default: def, min: -2, max: 86_400 });
 const extensions = (label: string, description?: string) => Field.tags({ label, description, default: [], itemPattern: '^[A-Za-z0-9]{1,16}$', maxItems: 100 });
+/**
+ * Keys an imported file wrote with the value Garrison otherwise leaves out (`missionWhitelist[] = {};`,
+ * `missionsToShutdown = 0;`): written even then, so that the file says what the original said.
+ */
+const writtenWhenEmpty = Field.hidden(Type.Array(Type.String({ pattern: '^[A-Za-z0-9_]{1,64}$' }), { maxItems: 100 }), { label: 'Keys written even when empty', default: [] });
 /** Raw lines for what Garrison has no field for, appended to the file as written (checked first, see extra-lines.ts). */
 const extraLines = (file: string) =>
   Field.lines({
@@ -66,6 +71,13 @@ export const serverSection = configSection({
   max_ping: Field.integer({ label: 'Max ping (ms)', description: 'Players whose ping stays above this are kicked', unit: 'ms', default: 200, min: 0, max: 100000 }),
   max_packet_loss: Field.integer({ label: 'Max packet loss (%)', description: 'Players losing more packets than this are kicked', default: 50, min: 0, max: 100 }),
   kick_on_slow_network: Field.toggle({ label: 'Kick clients on slow network', description: 'Kicks players whose connection is too slow, instead of only warning them', default: 0 }),
+  kick_on_slow_network_checks: Field.tags({
+    label: 'Kick on slow network, check by check (empty: the toggle above for all four)',
+    description: 'One 0 (log) or 1 (kick) for each of max ping, max packet loss, max desync and disconnect time-out, in that order; when set, written as it is instead of the toggle',
+    default: [],
+    itemPattern: '^[01]$',
+    maxItems: 4,
+  }),
   lobby_idle_timeout: seconds('Lobby idle time-out (s)', 300, 'How long a player may stay in the lobby before being kicked'),
   voting_timeout: seconds('Voting time-out (s)', 60, 'How long a mission vote lasts'),
   role_timeout: seconds('Role selection time-out (s)', 90, 'How long players have to pick a role before the mission starts'),
@@ -110,6 +122,7 @@ export const serverSection = configSection({
   advanced_ignore_mission_load_errors: Field.boolean({ label: 'Start missions despite load errors', description: 'Starts a mission even when it has load errors', default: false }),
   advanced_queue_size_log_g: Field.integer({ label: 'Log a client\'s message queue past (bytes)', description: 'Logs a client whose message queue grows past this size', unit: 'bytes', default: 1_000_000, min: 0, max: 1_000_000_000 }),
   extra_lines: extraLines('server.cfg'),
+  written_when_empty: writtenWhenEmpty,
   missions: Field.hidden(Type.Array(RotationEntry, { maxItems: 500 }), { label: 'Mission rotation', default: [] }),
 });
 
@@ -151,7 +164,23 @@ export const profileSection = configSection({
   ai_level_preset: Field.numberedSelect({ label: 'AI level preset', description: 'How capable the AI is; Custom uses the two values below', default: 3, choices: ['Low', 'Normal', 'High', 'Custom'] }),
   skill_ai: Field.number({ label: 'AI skill', description: 'How well the AI fights, from 0 to 1', default: 0.5, min: 0, max: 1 }),
   precision_ai: Field.number({ label: 'AI precision', description: 'How well the AI aims, from 0 to 1', default: 0.5, min: 0, max: 1 }),
+  difficulty: Field.text({ label: 'Profile difficulty', description: "The profile's own difficulty line (the presets below are the Custom one); missions and the forced difficulty choose theirs", default: 'Custom', maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_]*$' }),
+  custom_difficulty_lines: Field.lines({
+    label: 'Extra lines inside class CustomDifficulty',
+    description: "Written inside the Custom difficulty's class as they are (displayName, levelAI…), in the game's syntax; Options, aiLevelPreset and CustomAILevel are Garrison's fields",
+    placeholder: 'levelAI = "AILevelMedium";',
+    default: [],
+    maxItems: 200,
+  }),
+  options_lines: Field.lines({
+    label: 'Extra difficulty options',
+    description: "Written inside class Options of the Custom difficulty as they are (options Garrison has no field for, mapContentFriendly…); the options above are Garrison's fields",
+    placeholder: 'mapContentFriendly = 0;',
+    default: [],
+    maxItems: 200,
+  }),
   extra_lines: extraLines('the profile'),
+  written_when_empty: writtenWhenEmpty,
 });
 
 

@@ -66,6 +66,11 @@ export class ConfigWriter {
     return this.line(`${checkIdentifier(key)}[] = ${formatValue(values)};`);
   }
 
+  /** `key[] += {…};`: adds to a list the game has already (as a file read for an import may say). */
+  append(key: string, values: readonly Value[]): this {
+    return this.line(`${checkIdentifier(key)}[] += ${formatValue(values)};`);
+  }
+
   /** Lines written as they are, without indentation: checked beforehand by whoever lets them in. */
   verbatim(lines: readonly string[]): this {
     this.lines.push(...lines);

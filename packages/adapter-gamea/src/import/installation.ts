@@ -58,7 +58,7 @@ export const importer: ServerImporter = {
     merge(draft, 'launch', launch);
     readPorts(command, draft);
     readMods(command, files, draft);
-    readBattlEye(param('bepath') ?? 'battleye', files, draft);
+    readBattlEye(battlEyeFolder(files, param('bepath'), profiles), files, draft);
     draft.missions = files.list('mpmissions').filter((f) => f.toLowerCase().endsWith(MISSION_EXTENSION));
     if (!serverCfg) draft.warnings.push('no server.cfg was found: the server section starts from the defaults');
     return draft;
@@ -123,12 +123,34 @@ function readMods(command: StartCommand, files: ImportFileAccess, draft: ImportD
       }
       if (seen.has(name.toLowerCase())) continue;
       seen.add(name.toLowerCase());
+      // The folder as the game finds it: a host that tells case apart has it only as written.
       const there = installed.has(name);
-      if (!there) draft.warnings.push(`the mod ${name} of ${key} is not in the game folder: it stays enabled, and the game will not start until it is installed`);
+      if (!there) draft.warnings.push(`the mod ${name} of ${key} is not in the game folder: it is listed as missing and not enabled; install it, then enable it on the Mods tab`);
       draft.mods.push({ name, is_server_mod: isServerMod, installed: there });
     }
   }
-  if (draft.mods.length) draft.sections.launch = { ...(draft.sections.launch ?? {}), mods: draft.mods.map(({ name, is_server_mod }) => ({ name, is_server_mod })) };
+  const enabled = draft.mods.filter((m) => m.installed).map(({ name, is_server_mod }) => ({ name, is_server_mod }));
+  if (enabled.length) draft.sections.launch = { ...(draft.sections.launch ?? {}), mods: enabled };
+}
+
+/** The folder named, its name in any case (`BattlEye`, `battleye`) as a Windows host finds it. */
+function folderAnyCase(files: ImportFileAccess, path: string): string | null {
+  const parts = path.replace(/\\/g, '/').replace(/\/+$/, '').split('/');
+  const name = parts.pop()!;
+  const parent = parts.join('/') || '.';
+  if (name === '.' || name === '') return parent;
+  const found = files.list(parent).find((n) => n.toLowerCase() === name.toLowerCase());
+  return found === undefined ? null : parent === '.' ? found : `${parent}/${found}`;
+}
+
+/**
+ * BattlEye's folder: `-bepath=`, or where BattlEye keeps it without one (beside the executable, or in the
+ * profile folder), the first that holds a BattlEye config; names in any case.
+ */
+function battlEyeFolder(files: ImportFileAccess, bepath: string | null, profiles: string): string {
+  const candidates = bepath ? [bepath] : ['battleye', `${profiles.replace(/\\/g, '/')}/battleye`];
+  const found = candidates.map((c) => folderAnyCase(files, c)).filter((c): c is string => c !== null);
+  return found.find((f) => files.list(f).some((n) => /^beserver(_x64)?(_active_.*)?\.cfg$/i.test(n))) ?? found[0] ?? candidates[0]!;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { TypeCompiler, type ImportSettingAt, type TObject, type TSchema } from '@garrison/core';
+import { isSensitive, sectionDefaults, TypeCompiler, type ImportSettingAt, type TObject, type TSchema } from '@garrison/core';
 import { ConfigWriter, type Value } from '../config/syntax.js';
-import { GENERATED_FILES, type GeneratedFile } from '../config/render.js';
+import { GENERATED_FILES, type GeneratedFile, type Key } from '../config/render.js';
 import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
+import { extraLinesProblem } from '../config/extra-lines.js';
 import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
 
 /** Where a setting of an imported file came from (core's shape of it). */
@@ -53,10 +54,47 @@ function coerce(value: CfgValue, schema: TSchema): unknown {
 
 /** A setting or class written back in the game's syntax, for the extra lines. */
 export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
-  if (node.kind === 'value') return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+  if (node.kind === 'value') {
+    if (node.append) return w.append(node.key, asList(node.value) as Value[]);
+    return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+  }
   w.open(node.name);
   for (const inner of node.entries) written(inner, w);
   return w.close();
+}
+
+/**
+ * A setting Garrison has no field for, as the lines the file written will hold, checked as extra lines
+ * are (one that does not check would have every other extra line of its file left out); or why it
+ * cannot be kept. A class with a setting in it that does not check is kept without it, and that setting
+ * is said with its own line (`left`).
+ */
+export function keptLines(node: CfgNode, check: (lines: string[]) => string | null): { lines: string[]; left: { node: CfgNode; key: string; reason: string }[] } | string {
+  const one = (n: CfgNode): string[] | string => {
+    try {
+      const lines = written(n).toString().trimEnd().split('\n');
+      const problem = check(lines);
+      return problem ? `cannot be kept as an extra line: ${problem.replace(/^line \d+: /, '')}` : lines;
+    } catch (err) {
+      return `cannot be kept: ${(err as Error).message}`;
+    }
+  };
+  const whole = one(node);
+  if (typeof whole !== 'string') return { lines: whole, left: [] };
+  if (node.kind !== 'class') return whole;
+  // Inside a class no key is Garrison's: each setting checked alone, as the game's syntax only.
+  const left: { node: CfgNode; key: string; reason: string }[] = [];
+  const prune = (c: CfgClassNode, path: string): CfgClassNode => ({
+    ...c,
+    entries: c.entries.flatMap((e): CfgNode[] => {
+      if (e.kind === 'class') return [prune(e, `${path}.${e.name}`)];
+      const alone = one({ ...e });
+      return typeof alone === 'string' ? (left.push({ node: e, key: `${path}.${e.key}`, reason: alone }), []) : [e];
+    }),
+  });
+  const pruned = prune(node, node.name);
+  const rest = left.length ? one(pruned) : whole;
+  return typeof rest === 'string' ? whole : { lines: rest, left };
 }
 
 /** Reads one of the files Garrison generates (`server.cfg`, `basic.cfg`) into its section. */
@@ -65,13 +103,14 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
   const byKey = new Map(keys.map((k) => [k.key.toLowerCase(), k]));
   const out: ImportedFile = { values: {}, unknown: [], extraLines: [], refused: [], rotation: [] };
   const accept = fieldAcceptor(section, out);
+  const read: { node: CfgAssignment; key: Key }[] = [];
   const keep = (node: CfgNode) => {
-    out.unknown.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` });
-    try {
-      out.extraLines.push(...written(node).toString().trimEnd().split('\n'));
-    } catch (err) {
-      out.refused.push({ file: node.file, line: node.line, key: node.kind === 'value' ? node.key : node.name, reason: `cannot be kept: ${(err as Error).message}` });
-    }
+    const at = { file: node.file, line: node.line, key: node.kind === 'value' ? node.key : `class ${node.name}` };
+    const kept = keptLines(node, (l) => extraLinesProblem(file, l));
+    if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
+    out.unknown.push(at);
+    out.extraLines.push(...kept.lines);
+    for (const { node: n, key, reason } of kept.left) out.refused.push({ file: n.file, line: n.line, key, reason });
   };
   for (const node of doc.entries) {
     if (node.kind === 'class') {
@@ -87,6 +126,7 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
       keep(node);
       continue;
     }
+    read.push({ node, key });
     // A key whose value is not one field's as it is: the key's own reading (render.ts) undoes it.
     if (key.read) {
       const mapped = key.read(node.value);
@@ -95,7 +135,42 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
     } else if (key.fields.length === 1) accept(at, key.fields[0]!, node.value);
     else out.refused.push({ ...at, reason: 'not read back by this version' });
   }
+  writtenAsRead(read, section, out);
   return out;
+}
+
+/**
+ * Each key Garrison writes itself, as it will write it from the values read, against what the file said:
+ * a key whose value Garrison leaves out (`missionWhitelist[] = {};`, `missionsToShutdown = 0;`) is
+ * written all the same; a key Garrison would write otherwise (another form, other entries) is refused
+ * with what it would write, and its fields stay at the defaults: a value is kept as it was, or said.
+ */
+function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObject, out: ImportedFile): void {
+  const always: string[] = [];
+  for (const { node, key } of read) {
+    if (out.refused.some((r) => r.file === node.file && r.line === node.line && r.key === node.key)) continue;
+    const s = { ...sectionDefaults(section), ...out.values };
+    if (key.when && !key.when(s)) always.push(key.key);
+    const rendered = key.value ? key.value(s, {}) : s[key.fields[0]!];
+    if (sameValue(node.array ? asList(node.value) : node.value, rendered)) continue;
+    for (const field of key.fields) delete out.values[field];
+    let shown = 'another value';
+    try {
+      if (!key.fields.some((f) => isSensitive(section.properties[f] as TSchema))) shown = written({ ...node, value: rendered as CfgValue }).toString().trim();
+    } catch {
+      shown = JSON.stringify(rendered);
+    }
+    out.refused.push({ file: node.file, line: node.line, key: node.key, reason: `Garrison would write this as ${shown}, not as the file says: set it in the config` });
+  }
+  if (always.length) out.values.written_when_empty = always;
+}
+
+/** The same value to the game: true and 1, "64" and 64, a difficulty's name in any case. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
+  const [x, y] = [norm(a), norm(b)];
+  return typeof x === 'string' && typeof y === 'string' ? x.toLowerCase() === y.toLowerCase() && (x === y || DIFFICULTIES.some((d) => d.toLowerCase() === x.toLowerCase())) : x === y;
 }
 
 /** A class Garrison writes whole (`AdvancedOptions`, `sockets`): its keys into their fields; one without a field cannot be kept. */
@@ -111,20 +186,37 @@ function importClass(node: CfgClassNode, read: Readonly<Record<string, string>>,
 /** `class Missions { class Any { template = Name.Terrain; difficulty = "Veteran"; }; … }`, in order. */
 function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; difficulty: string }[] {
   const rotation: { name: string; difficulty: string }[] = [];
+  const refuse = (e: CfgNode, key: string, reason: string) => out.refused.push({ file: e.file, line: e.line, key, reason });
   for (const mission of node.entries) {
-    if (mission.kind !== 'class') continue;
+    if (mission.kind !== 'class') {
+      refuse(mission, `Missions.${mission.key}`, "Garrison writes class Missions from its rotation, which holds missions only");
+      continue;
+    }
     const get = (k: string) => mission.entries.find((e): e is CfgAssignment => e.kind === 'value' && e.key.toLowerCase() === k);
     const template = get('template');
     if (!template || typeof template.value !== 'string') {
-      out.refused.push({ file: mission.file, line: mission.line, key: `Missions.${mission.name}`, reason: 'a mission without a template' });
+      refuse(mission, `Missions.${mission.name}`, 'a mission without a template');
       continue;
     }
-    const difficulty = String(get('difficulty')?.value ?? '');
+    const written = get('difficulty');
+    const difficulty = written === undefined ? '' : String(written.value);
     const known = DIFFICULTIES.find((d) => d.toLowerCase() === difficulty.toLowerCase());
     const name = template.value.replace(/\.pbo$/i, '');
     const entry: unknown = { name, difficulty: known ?? '' };
-    if (checkerOf(RotationEntry).Check(entry)) rotation.push(entry as { name: string; difficulty: string });
-    else out.refused.push({ file: mission.file, line: mission.line, key: `Missions.${mission.name}`, reason: `${JSON.stringify(name)} is not a mission name the game loads` });
+    if (!checkerOf(RotationEntry).Check(entry)) {
+      refuse(mission, `Missions.${mission.name}`, `${JSON.stringify(name)} is not a mission name the game loads`);
+      continue;
+    }
+    rotation.push(entry as { name: string; difficulty: string });
+    // What the rotation has no place for is said, each where it is: it is not written back.
+    if (written && !known) refuse(written, `Missions.${mission.name}.difficulty`, `${JSON.stringify(difficulty)} is no difficulty (Recruit, Regular, Veteran or Custom): the mission is kept without one`);
+    for (const e of mission.entries) {
+      const key = e.kind === 'value' ? e.key : e.name;
+      if (e === template || e === written) continue;
+      if (e.kind === 'class' && key.toLowerCase() === 'params') {
+        for (const p of e.entries) refuse(p, `Missions.${mission.name}.Params.${p.kind === 'value' ? p.key : p.name}`, "Garrison's rotation has no mission parameters: the mission starts with its own defaults");
+      } else refuse(e, `Missions.${mission.name}.${key}`, "Garrison's rotation keeps a mission's template and difficulty only");
+    }
   }
   return rotation;
 }

@@ -113,6 +113,12 @@ export interface BackupPart {
   exclude?: readonly string[];
   /** The mission files: in a backup only when asked for. */
   missions?: boolean;
+  /**
+   * Where a path of the archive (relative to the part, `/`-separated) goes now, for a backup made when
+   * the server's files had other names (its profile in the folder it shared before it had its own):
+   * the path it has now, or the same path.
+   */
+  rename?(path: string): string;
 }
 
 export interface HeadlessOptions {

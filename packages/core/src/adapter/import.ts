@@ -2,7 +2,7 @@ import type { ConfigValues, EnabledMod } from './contract.js';
 import type { ImportRefusal, ImportServerRequest, ImportSettingAt } from '../schemas/import.js';
 
 /** What an admin points an import at: the request without what only the service uses. */
-export type ImportSource = Omit<ImportServerRequest, 'name' | 'dry_run'>;
+export type ImportSource = Omit<ImportServerRequest, 'name' | 'dry_run' | 'game_port' | 'rcon_port'>;
 
 /** What an adapter read from an existing installation; the service merges `sections` over the defaults. */
 export interface ImportDraft {

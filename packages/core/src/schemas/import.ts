@@ -11,6 +11,8 @@ export const ImportServerRequest = Type.Object(
     basic_path: Type.Optional(Type.Intersect([FilePath], { description: 'basic.cfg; otherwise -cfg= of the command line, or basic.cfg beside the executable.' })),
     profile_path: Type.Optional(Type.Intersect([FilePath], { description: 'The server profile; otherwise found from -profiles= and -name=.' })),
     command_line: Type.Optional(Type.String({ maxLength: 65536, description: 'The start command as kept (a script line, a .bat file): ports, paths and mods are read from it.' })),
+    game_port: Type.Optional(Type.Intersect([Port], { description: 'The game port, instead of -port= of the command line (say, when another program holds that one).' })),
+    rcon_port: Type.Optional(Type.Intersect([Port], { description: "The RCon port, instead of RConPort of BattlEye's config (or the game port + 3)." })),
     dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Answer the plan and write nothing.' })),
   },
   { additionalProperties: false },

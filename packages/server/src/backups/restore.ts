@@ -13,6 +13,7 @@ import { AuditService } from '../audit/service.js';
 import { BackupService } from './service.js';
 import { checkArchive, entriesOf, extractFile, extractPart, sha256Of } from './archive.js';
 import { unsealedConfig } from './secrets.js';
+import { renameExtracted } from './renames.js';
 
 interface Manifest {
   config_sections: Record<string, Record<string, unknown>>;
@@ -73,6 +74,7 @@ export class BackupRestore {
         for (const part of parts.filter((p) => manifest.parts.some((m) => m.name === p.name))) {
           const into = join(dirname(part.root), `${work}-${basename(part.root)}`);
           await extractPart(file, part.name, into);
+          if (part.rename && (await renameExtracted(into, part.rename)) > 0) this.logger.info({ serverId, backupId, part: part.name }, "backup made before the server had folders of its own: its files are put back under the server's own names");
           await mkdir(part.root, { recursive: true });
           for (const entry of await entriesOf(into)) await this.swap(join(into, entry), join(part.root, entry), join(dirname(part.root), `${work}-old-${basename(part.root)}`), swaps);
         }

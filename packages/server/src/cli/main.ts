@@ -87,7 +87,7 @@ async function run(argv: string[]): Promise<void> {
     case 'rcon':
       return (await import('./remote.js')).runRemote(name, args);
     case 'import': {
-      const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, 0);
+      const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, 'game-port': { type: 'string' }, 'rcon-port': { type: 'string' } }, 0);
       if (!values.exe) throw new UsageError('--exe is missing: the executable of the server to import', name);
       if (values['command-line'] && values['command-line-file']) throw new UsageError('give --command-line or --command-line-file, not both', name);
       const commandLine = values['command-line-file'] ? readFileSync(String(values['command-line-file']), 'utf8') : values['command-line'];
@@ -98,12 +98,22 @@ async function run(argv: string[]): Promise<void> {
         ...(values.basic ? { basic_path: String(values.basic) } : {}),
         ...(values.profile ? { profile_path: String(values.profile) } : {}),
         ...(commandLine ? { command_line: String(commandLine) } : {}),
+        ...portFlag(values['game-port'], 'game-port', 'game_port', name),
+        ...portFlag(values['rcon-port'], 'rcon-port', 'rcon_port', name),
         dry_run: Boolean(values['dry-run']),
       };
       const { importServer } = await import('./import.js');
       return (await store()).withStore(values, (s) => importServer(s, request, Boolean(values.json)));
     }
   }
+}
+
+/** `--game-port 2402` as the request's `game_port`: a port from 1024 to 65535, or the usage. */
+function portFlag(value: unknown, flag: string, field: 'game_port' | 'rcon_port', command: string): Record<string, number> {
+  if (value === undefined) return {};
+  const port = Number(value);
+  if (!/^\d+$/.test(String(value)) || port < 1024 || port > 65535) throw new UsageError(`--${flag} must be a port from 1024 to 65535, not ${JSON.stringify(value)}`, command);
+  return { [field]: port };
 }
 
 /** The `garrison` command: 0 done, 1 failed, 2 called wrongly (with the reason and the usage on stderr). */

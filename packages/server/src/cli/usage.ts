@@ -134,7 +134,8 @@ ${flagLines('data')}`,
   import: {
     summary: 'adopt an existing server: its config, ports, mods, bans and missions (as POST /api/servers/import)',
     usage: () => `usage: garrison import --exe PATH [--config PATH] [--basic PATH] [--profile PATH]
-                      [--command-line TEXT | --command-line-file FILE] [--name NAME] [--dry-run] [--json] [flags]
+                      [--command-line TEXT | --command-line-file FILE] [--name NAME]
+                      [--game-port PORT] [--rcon-port PORT] [--dry-run] [--json] [flags]
 
 Reads the server beside PATH (server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt, the
 start command line) and makes a Garrison server of it; every file must be inside PATH's folder. With
@@ -146,6 +147,8 @@ start command line) and makes a Garrison server of it; every file must be inside
   --profile PATH      the server profile (default: found from -profiles= and -name=)
   --command-line TEXT the start command as kept; --command-line-file reads it from a script file
   --name NAME         the server's name (default: the hostname of server.cfg)
+  --game-port PORT    the game port (default: -port= of the command line)
+  --rcon-port PORT    the RCon port (default: RConPort of BattlEye's config, or the game port + 3)
   --dry-run           print the plan only
   --json              the plan as JSON
 ${flagLines('data')}`,

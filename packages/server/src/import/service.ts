@@ -24,6 +24,7 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { assertPortsFree } from '../servers/ports.js';
+import { hostPortsInUse } from '../supervisor/host-ports.js';
 import { sharingWarning, sharingWith } from '../servers/installation.js';
 import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { maskSections } from '../config/masking.js';
@@ -60,13 +61,14 @@ export class ImportService {
     const draft = await importer.read(request, files);
     const secretsLeft = sharing.length ? withoutSecrets(adapter, draft) : [];
     const sections = this.checkedSections(adapter, draft);
-    const game_port = draft.game_port;
-    if (game_port === null) throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port=");
-    const rcon_port = draft.rcon_port ?? game_port + 3;
-    if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535`);
+    const game_port = request.game_port ?? draft.game_port;
+    if (game_port === null) throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port= or as game_port");
+    const rcon_port = request.rcon_port ?? draft.rcon_port ?? game_port + 3;
+    if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535; give rcon_port`);
     const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
-    await assertPortsFree(this.repos.servers, server, this.nodeId);
     const warnings = [
+      ...portsGiven(request, draft),
+      ...(await this.portConflicts(server, request.dry_run === true)),
       ...draft.warnings,
       ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : []),
       ...(secretsLeft.length ? [`passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this installation; new ones are made, change them in the config`] : []),
@@ -98,6 +100,24 @@ export class ImportService {
     }
     await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);
+  }
+
+  /**
+   * Ports another server of this node uses, or another process of this host holds (the old server not
+   * stopped, another program): 409 `PORT_IN_USE` for the import, a line of the plan for a dry run, which
+   * is shown whatever it finds; the ports can then be given in the request.
+   */
+  private async portConflicts(server: { game_port: number; rcon_port: number }, dryRun: boolean): Promise<string[]> {
+    const found: string[] = [];
+    try {
+      await assertPortsFree(this.repos.servers, server, this.nodeId);
+    } catch (err) {
+      if (!(err instanceof ApiError) || !dryRun) throw err;
+      found.push(`PORT_IN_USE: ${err.message}; give other ports (game_port, rcon_port) to import`);
+    }
+    const held = await hostPortsInUse(server);
+    if (held.length && !dryRun) throw new ApiError('PORT_IN_USE', `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it, or give other ports (game_port, rcon_port)`);
+    return held.length ? [...found, `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`] : found;
   }
 
   /**
@@ -178,6 +198,14 @@ export class ImportService {
     }
     await this.bans.sync(serverId);
   }
+}
+
+/** The ports given in the request where the files say others: said, so that the plan shows both. */
+function portsGiven(request: ImportServerRequest, draft: ImportDraft): string[] {
+  const said: string[] = [];
+  if (request.game_port !== undefined && draft.game_port !== null && request.game_port !== draft.game_port) said.push(`game port ${request.game_port} as given, instead of ${draft.game_port} of the command line`);
+  if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port) said.push(`RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of BattlEye's config (RConPort is written with the new one)`);
+  return said;
 }
 
 /** Drops every sensitive value the files gave (the server made gets generated ones); answers the fields dropped. */

@@ -54,10 +54,13 @@ export class ModPresets {
     const installed = await this.mods.described(serverId);
     const byId = new Map(installed.filter((m) => m.workshop_id).map((m) => [m.workshop_id!, m.name]));
     const byFolder = new Map(installed.map((m) => [m.name.toLowerCase(), m.name]));
+    // A folder named as the preset names the mod, with or without its `@`, any case, brackets and spaces as they are.
+    const folderNamed = (name: string | null) => (name ? (byFolder.get(name.toLowerCase()) ?? byFolder.get(`@${name}`.toLowerCase())) : undefined);
     const matched: PresetDiff['matched'] = [];
     const missing: PresetDiff['missing'] = [];
     for (const mod of preset.mods) {
-      const folder = mod.workshop_id ? byId.get(mod.workshop_id) : byFolder.get((mod.local_folder ?? '').toLowerCase());
+      // A Workshop mod by the id its folder's files give; one copied in without them, by its name.
+      const folder = mod.workshop_id ? (byId.get(mod.workshop_id) ?? folderNamed(mod.name.trim())) : (folderNamed(mod.local_folder) ?? folderNamed(mod.name.trim()));
       const id = mod.workshop_id ? { id: mod.workshop_id } : {};
       if (folder) matched.push({ ...id, name: mod.name, folder });
       else missing.push({ ...id, name: mod.name });

@@ -10,6 +10,13 @@ function udpPortFree(port: number): Promise<boolean> {
   });
 }
 
+/** Each of the ports another process of this host holds, said as `game_port 2302`. */
+export async function hostPortsInUse(ports: { game_port: number; rcon_port: number }): Promise<string[]> {
+  const held: string[] = [];
+  for (const [name, port] of Object.entries(ports)) if (!(await udpPortFree(port))) held.push(`${name} ${port}`);
+  return held;
+}
+
 /** Before a start: the game's ports (UDP, as the game and its remote admin use them) must be free on the host. */
 export async function assertHostPortsFree(ports: { game_port: number; rcon_port: number }): Promise<void> {
   for (const [name, port] of Object.entries(ports)) {

@@ -15,7 +15,11 @@ function readRequest(form: HTMLFormElement): Request {
   const data = new FormData(form);
   const text = (name: string) => String(data.get(name) ?? '').trim();
   const optional = (name: string, field: keyof Request) => (text(name) ? { [field]: text(name) } : {});
+  // A port given here wins over the files' (the browser has checked it is a whole number in range).
+  const port = (name: 'game_port' | 'rcon_port') => (text(name) ? { [name]: Number(text(name)) } : {});
   return {
+    ...port('game_port'),
+    ...port('rcon_port'),
     exe_path: text('exe_path'),
     ...optional('name', 'name'),
     ...optional('config_path', 'config_path'),
@@ -69,25 +73,35 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
           </p>
           <label>
             Executable
-            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" autocomplete="off" />
+            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" autocomplete="off" defaultValue={request?.exe_path} />
           </label>
           <label>
             Start command line <span class="small">(optional: ports, paths and mods are read from it)</span>
-            <textarea name="command_line" rows={3} placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace" />
+            <textarea name="command_line" rows={3} placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace" defaultValue={request?.command_line} />
           </label>
+          <div class="row">
+            <label>
+              Game port <span class="small">(optional: instead of -port=)</span>
+              <input name="game_port" type="number" min={1024} max={65535} step={1} placeholder="from the command line" defaultValue={request?.game_port?.toString()} />
+            </label>
+            <label>
+              RCon port <span class="small">(optional: instead of BattlEye's RConPort)</span>
+              <input name="rcon_port" type="number" min={1024} max={65535} step={1} placeholder="from BattlEye's config" defaultValue={request?.rcon_port?.toString()} />
+            </label>
+          </div>
           <details>
             <summary>Other paths and the name</summary>
             <label>
-              Name <input name="name" placeholder="the hostname of server.cfg" />
+              Name <input name="name" defaultValue={request?.name} placeholder="the hostname of server.cfg" />
             </label>
             <label>
-              server.cfg <input name="config_path" placeholder="beside the executable, or -config=" />
+              server.cfg <input name="config_path" defaultValue={request?.config_path} placeholder="beside the executable, or -config=" />
             </label>
             <label>
-              basic.cfg <input name="basic_path" placeholder="beside the executable, or -cfg=" />
+              basic.cfg <input name="basic_path" defaultValue={request?.basic_path} placeholder="beside the executable, or -cfg=" />
             </label>
             <label>
-              Profile <input name="profile_path" placeholder="from -profiles= and -name=" />
+              Profile <input name="profile_path" defaultValue={request?.profile_path} placeholder="from -profiles= and -name=" />
             </label>
           </details>
           <Problem error={action.error} />
@@ -106,6 +120,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
         <>
           <Problem error={action.error} />
           <div class="dialog-actions">
+            {/* Back keeps what was typed: a port in use is changed there, and checked again. */}
             <button type="button" class="quiet" onClick={() => (setPlan(null), action.dismiss())}>
               Back
             </button>
@@ -202,9 +217,12 @@ function PlanReport({ plan }: { plan: Plan }) {
           <h3>Warnings</h3>
           <ul class="small">
             {plan.warnings.map((w) => (
-              <li key={w}>{w}</li>
+              <li key={w} class={w.startsWith('PORT_IN_USE') ? 'refused' : undefined}>
+                {w}
+              </li>
             ))}
           </ul>
+          {plan.dry_run && plan.warnings.some((w) => w.startsWith('PORT_IN_USE')) && <p class="notice">A port is in use: go Back and give other ports, or stop what holds it, then check again.</p>}
         </>
       )}
     </div>

@@ -388,7 +388,7 @@ export const endpoints = {
   createSchedule: defineEndpoint({
     operationId: 'createSchedule', method: 'POST', path: '/servers/{server_id}/schedules', tag: 'schedules',
     summary: 'Schedule steps (restarts with in-game warnings, commands, waits) on a cron expression in a time zone',
-    notes: 'Give `steps` (offsets in seconds from the run\'s start) or a `template` ("restart_with_warnings"). The cron expression and the time zone are checked (400 naming the field); the answer holds the expanded steps and the next five runs.',
+    notes: 'The cron time is when the action happens: give `steps` (offsets in seconds from that time; negative offsets run before it) or a `template` ("restart_with_warnings": the restart at the cron time, the warnings before it). The cron expression and the time zone are checked (400 naming each field that is wrong, each also in `details`); the answer holds the expanded steps and the next five runs.',
     access: 'admin', params: ServerIdParams, body: CreateScheduleRequest, status: 201, response: Schedule, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   }),
   getSchedule: defineEndpoint({

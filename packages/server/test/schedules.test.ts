@@ -84,7 +84,7 @@ describe('schedules on a fake clock', () => {
     const s = await createServer(h);
     const res = await create(s.id, { name: 'Restart', cron: '0 4 * * *', timezone: 'Asia/Kolkata', template: { kind: 'restart_with_warnings', warn_minutes: [1, 15, 5] } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]), [[0, 'rcon_say'], [600, 'rcon_say'], [840, 'rcon_say'], [900, 'restart']]);
+    assert.deepEqual(res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]), [[-900, 'rcon_say'], [-300, 'rcon_say'], [-60, 'rcon_say'], [0, 'restart']]);
     assert.equal(res.body.data.timezone, 'Asia/Kolkata');
     const id = res.body.data.id;
 

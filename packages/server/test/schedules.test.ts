@@ -90,6 +90,9 @@ describe('schedules on a fake clock', () => {
 
     expectError(await create(s.id, { name: 'x', cron: '61 * * * *', steps: monitor }), 400, 'VALIDATION_ERROR');
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR').message, /'timezone'/);
+    const both = expectError(await create(s.id, { name: 'x', cron: '61 * * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR');
+    assert.match(both.message, /field 'timezone': .*; field 'cron': /, 'both said, not only the first');
+    assert.deepEqual((both.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: monitor, template: { kind: 'restart_with_warnings' } }), 400, 'VALIDATION_ERROR').message, /either/);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *' }), 400, 'VALIDATION_ERROR').message, /steps/);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }), 400, 'VALIDATION_ERROR').message, /steps\[0\]\.payload\.message/);

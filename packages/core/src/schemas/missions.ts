@@ -108,7 +108,7 @@ export const PresetDiff = Type.Object(
     preset: Type.Object({ kind: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
     matched: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), folder: Type.String() }), { description: 'In the preset and installed.' }),
     missing: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }), { description: 'In the preset, not installed.' }),
-    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods now, not in the preset.' }),
+    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods not in the preset: after an apply, as the server is then (none).' }),
     dlc: Type.Array(Type.Object({ app_id: Type.String(), name: Type.String() })),
     applied: Type.Boolean(),
   },

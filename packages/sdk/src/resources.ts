@@ -128,6 +128,8 @@ export function resources(c: { call: CallFn }) {
       setRotation: (id: number, missions: Body<'setRotation'>['missions'], config_version: number): Result<'setRotation'> =>
         c.call('setRotation', { params: server(id), body: { missions, config_version } }),
       delete: (id: number, filename: string): Result<'deleteMission'> => c.call('deleteMission', { params: { server_id: id, filename } }),
+      /** Plays an installed mission now (the game's own command; the rotation is left as it is). */
+      play: (id: number, name: string, difficulty?: string): Result<'playMission'> => c.call('playMission', { params: server(id), body: { name, ...(difficulty ? { difficulty } : {}) } }),
     },
     mods: {
       list: (id: number): Result<'listMods'> => c.call('listMods', { params: server(id) }),

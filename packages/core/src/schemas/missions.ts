@@ -70,6 +70,18 @@ export const RotationUpdate = Type.Object(
   { additionalProperties: false },
 );
 
+export const PlayMissionRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'An installed mission, as `GET /missions` names it (`co10_Escape.Altis`).' }),
+    difficulty: Type.Optional(Type.String({ maxLength: 16, description: '`""` (the server\'s own), Recruit, Regular, Veteran or Custom, in any case.' })),
+  },
+  { additionalProperties: false },
+);
+export const MissionPlaying = Type.Object(
+  { message: Type.String(), name: Type.String(), difficulty: Type.String({ description: 'As sent to the game, capitalised; `""` when none was given.' }) },
+  { $id: 'MissionPlaying' },
+);
+
 export const Mod = Type.Object(
   {
     name: Type.String(),

@@ -71,7 +71,7 @@ describe("a schedule's time is its action's time", () => {
     await jump(clock, '2026-06-01T03:40:00Z');
     await advance(h, clock, s.id, sch.id, 4 * MIN);
     assert.deepEqual(await runsOf(h, s.id, sch.id), [], 'nothing before 03:45');
-    await advance(h, clock, s.id, sch.id, 16 * MIN);
+    await advance(h, clock, s.id, sch.id, 17 * MIN); // to 04:01: a run begins at the poll after its time, within a minute
     const [run, ...more] = await runsOf(h, s.id, sch.id);
     assert.equal(more.length, 0);
     assert.equal(run!.due_at, '2026-06-01T03:45:00.000Z', 'the run is due at its first warning');
@@ -179,7 +179,7 @@ describe('the upgrade of schedules made when the cron time was the run\'s start 
 
       // The upgraded schedule runs as the old one did: warnings at 04:00 and 04:10, the restart at 04:15.
       await jump(clock, '2026-06-01T03:55:00Z');
-      await advance(upgraded, clock, s.id, nightly, 21 * MIN);
+      await advance(upgraded, clock, s.id, nightly, 22 * MIN);
       const [run] = await runsOf(upgraded, s.id, nightly);
       assert.deepEqual(run!.steps.map((st) => minute(st.at)), ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15']);
     } finally {

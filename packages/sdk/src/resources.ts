@@ -146,7 +146,7 @@ export function resources(c: { call: CallFn }) {
     },
     schedules: {
       list: (id: number): Result<'listSchedules'> => c.call('listSchedules', { params: server(id) }),
-      /** Steps at offsets from the run's start, or a `template` ("restart_with_warnings"); answers the next five runs. */
+      /** Steps at offsets from the cron time (negative: before it), or a `template` ("restart_with_warnings"); answers the next five runs. */
       create: (id: number, body: Body<'createSchedule'>): Result<'createSchedule'> => c.call('createSchedule', { params: server(id), body }),
       get: (id: number, schedule_id: number): Result<'getSchedule'> => c.call('getSchedule', { params: { server_id: id, schedule_id } }),
       update: (id: number, schedule_id: number, body: Body<'updateSchedule'>): Result<'updateSchedule'> => c.call('updateSchedule', { params: { server_id: id, schedule_id }, body }),

@@ -36,8 +36,9 @@ class Superseded extends Error {}
 
 /**
  * One run of a schedule on this instance: the overlap rule, the conditions, then each step at its offset
- * from the schedule's time (the run begins at the earliest step, or at that time), its result saved before and after it (a step that had begun when the instance
- * died is never done again by the instance that takes the run over: it is marked interrupted).
+ * from the schedule's time (the run begins at the earliest step, or at that time), its result saved
+ * before and after it (a step that had begun when the instance died is never done again by the instance
+ * that takes the run over: it is marked interrupted).
  */
 export class RunExecution {
   readonly done: Promise<void>;

@@ -44,7 +44,7 @@ import {
 import { RconCommandRequest, RconCommandResponse } from './schemas/rcon.js';
 import { ProcessInfo } from './schemas/processes.js';
 import { AuditPage, AuditQuery, StartResponse, StoppedResponse, StopRequest } from './schemas/lifecycle.js';
-import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionUpload, ModList, PresetDiff, PresetQuery, PresetUpload, Rotation, RotationSaved, RotationUpdate, UploadedMission } from './schemas/missions.js';
+import { EnabledModsResult, EnabledModsUpdate, MissionList, MissionPlaying, MissionUpload, ModList, PlayMissionRequest, PresetDiff, PresetQuery, PresetUpload, Rotation, RotationSaved, RotationUpdate, UploadedMission } from './schemas/missions.js';
 import { FileNameParams, FileText, LogFile, LogPage, LogQuery, MetricsPoint, MetricsQuery } from './schemas/live.js';
 import {
   Ban, BanIdParams, BanListQuery, CreateBanRequest, CreatedBan, KickRequest, PlayerBanRequest, PlayerHistoryPage,
@@ -352,6 +352,13 @@ export const endpoints = {
     params: ServerIdParams, body: RotationUpdate, status: 200, response: RotationSaved,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'CONFIG_VERSION_CONFLICT', 'VALIDATION_ERROR'],
   }),
+  playMission: defineEndpoint({
+    operationId: 'playMission', onOwner: true, method: 'POST', path: '/servers/{server_id}/missions/play', tag: 'missions',
+    summary: 'Play an installed mission now, in the game\'s own command for it (the players are taken to it at once)',
+    notes: 'The adapter names the command (for `gamea`, `#mission <name> [difficulty]` over remote admin). The rotation is not changed: the next mission after this one is the game\'s choice. Audited as `mission_played`.',
+    access: 'admin', capability: 'mission_manager', params: ServerIdParams, body: PlayMissionRequest, status: 200, response: MissionPlaying,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR'],
+  }),
   deleteMission: defineEndpoint({
     operationId: 'deleteMission', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/missions/{filename}', tag: 'missions',
     summary: 'Delete a mission file that is not in the rotation', access: 'admin', capability: 'mission_manager', params: FileNameParams,
@@ -390,7 +397,7 @@ export const endpoints = {
   createSchedule: defineEndpoint({
     operationId: 'createSchedule', method: 'POST', path: '/servers/{server_id}/schedules', tag: 'schedules',
     summary: 'Schedule steps (restarts with in-game warnings, commands, waits) on a cron expression in a time zone',
-    notes: 'Give `steps` (offsets in seconds from the run\'s start) or a `template` ("restart_with_warnings"). The cron expression and the time zone are checked (400 naming the field); the answer holds the expanded steps and the next five runs.',
+    notes: 'The cron time is when the action happens: give `steps` (offsets in seconds from that time; negative offsets run before it) or a `template` ("restart_with_warnings": the restart at the cron time, the warnings before it). The cron expression and the time zone are checked (400 naming each field that is wrong, each also in `details`); the answer holds the expanded steps and the next five runs.',
     access: 'admin', params: ServerIdParams, body: CreateScheduleRequest, status: 201, response: Schedule, errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   }),
   getSchedule: defineEndpoint({

@@ -139,6 +139,8 @@ export function resources(c: { call: CallFn; read: GarrisonClient['read'] }) {
       setRotation: (id: number, missions: Body<'setRotation'>['missions'], config_version: number): Result<'setRotation'> =>
         c.call('setRotation', { params: server(id), body: { missions, config_version } }),
       delete: (id: number, filename: string): Result<'deleteMission'> => c.call('deleteMission', { params: { server_id: id, filename } }),
+      /** Plays an installed mission now (the game's own command; the rotation is left as it is). */
+      play: (id: number, name: string, difficulty?: string): Result<'playMission'> => c.call('playMission', { params: server(id), body: { name, ...(difficulty ? { difficulty } : {}) } }),
     },
     mods: {
       list: (id: number): Result<'listMods'> => c.call('listMods', { params: server(id) }),
@@ -155,7 +157,7 @@ export function resources(c: { call: CallFn; read: GarrisonClient['read'] }) {
     },
     schedules: {
       list: (id: number): Result<'listSchedules'> => c.call('listSchedules', { params: server(id) }),
-      /** Steps at offsets from the run's start, or a `template` ("restart_with_warnings"); answers the next five runs. */
+      /** Steps at offsets from the cron time (negative: before it), or a `template` ("restart_with_warnings"); answers the next five runs. */
       create: (id: number, body: Body<'createSchedule'>): Result<'createSchedule'> => c.call('createSchedule', { params: server(id), body }),
       get: (id: number, schedule_id: number): Result<'getSchedule'> => c.call('getSchedule', { params: { server_id: id, schedule_id } }),
       update: (id: number, schedule_id: number, body: Body<'updateSchedule'>): Result<'updateSchedule'> => c.call('updateSchedule', { params: { server_id: id, schedule_id }, body }),

@@ -163,6 +163,7 @@ describe('the SDK on every endpoint', () => {
     await client.rcon.command(s.id, `testkit.join Dave ${GUID} 10.0.0.9`);
     assert.match(await client.rcon.command(s.id, 'players').then((r) => r.response), /Dave/);
     assert.equal(typeof (await client.rcon.say(s.id, 'hello')).message, 'string');
+    assert.deepEqual(await client.missions.play(s.id, 'co10_Every.Altis', 'regular'), { message: 'playing co10_Every.Altis (Regular)', name: 'co10_Every.Altis', difficulty: 'Regular' });
     const players = await waitFor(async () => {
       const list = await client.players.list(s.id);
       return list.players.some((p) => p.name === 'Dave') && list;

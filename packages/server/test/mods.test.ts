@@ -19,9 +19,9 @@ describe('mods', () => {
     assert.equal(before.server_id, s.id);
     assert.equal(before.enabled_count, 0);
     assert.deepEqual(before.mods, [
-      { name: '@CBA_A3', folder_path: join(suite.fake.dir, '@CBA_A3'), enabled: false, is_server_mod: false },
       { name: '@ace', folder_path: join(suite.fake.dir, '@ace'), enabled: false, is_server_mod: false },
-    ]);
+      { name: '@CBA_A3', folder_path: join(suite.fake.dir, '@CBA_A3'), enabled: false, is_server_mod: false },
+    ], 'in the order people read names: case aside');
     const wanted = [{ name: '@ace', is_server_mod: false }, { name: '@CBA_A3', is_server_mod: true }];
     const res = await enable(s.id, wanted);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -29,7 +29,7 @@ describe('mods', () => {
     assert.equal(typeof res.body.data.message, 'string');
     const after = await list(s.id);
     assert.equal(after.enabled_count, 2);
-    assert.deepEqual(after.mods.map((m: { name: string; enabled: boolean; is_server_mod: boolean }) => [m.name, m.enabled, m.is_server_mod]), [['@CBA_A3', true, true], ['@ace', true, false]]);
+    assert.deepEqual(after.mods.map((m: { name: string; enabled: boolean; is_server_mod: boolean }) => [m.name, m.enabled, m.is_server_mod]), [['@ace', true, false], ['@CBA_A3', true, true]]);
 
     expectError(await enable(s.id, [{ name: '@missing', is_server_mod: false }]), 400, 'VALIDATION_ERROR');
     expectError(await enable(s.id, [{ name: 'notamod', is_server_mod: false }]), 400, 'VALIDATION_ERROR');

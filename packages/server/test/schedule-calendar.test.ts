@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { ApiError } from '@garrison/core';
 import { assertCalendar, nextSlot } from '../src/schedules/calendar.js';
+import { shiftCron } from '../src/schedules/cron-shift.js';
 
 /** The due times a poller sees from `from` to `to`, polling every `pollMs`: each claimed once, the next counted from it. */
 function dueTimes(cron: string, timezone: string, from: string, to: string, pollMs = 60_000): string[] {
@@ -50,10 +52,10 @@ describe('when schedules run, across changes of the clocks', () => {
 
   it('adds at most the jitter to the cron time', () => {
     const row = { cron: '0 3 * * *', timezone: 'UTC', jitter_s: 120 };
-    const late = nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), () => 0.999);
+    const late = nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), 0, () => 0.999);
     assert.equal(late.next_slot_at, '2026-01-01T03:00:00.000Z');
     assert.equal(late.next_run_at, '2026-01-01T03:02:00.000Z');
-    assert.equal(nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), () => 0).next_run_at, '2026-01-01T03:00:00.000Z');
+    assert.equal(nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), 0, () => 0).next_run_at, '2026-01-01T03:00:00.000Z');
   });
 
   it('refuses an expression or a time zone it cannot read, naming the field', () => {
@@ -62,5 +64,47 @@ describe('when schedules run, across changes of the clocks', () => {
     assert.throws(() => assertCalendar({ cron: '0 3 * * *', timezone: 'Mars/Olympus' }), /field 'timezone'/);
     assert.throws(() => assertCalendar({ cron: '0 0 30 2 *', timezone: 'UTC' }), /field 'cron'/, 'February 30th never comes');
     assertCalendar({ cron: '0 3 * * 1-5', timezone: 'Asia/Kolkata' });
+  });
+
+  it('names both fields when both the expression and the time zone are wrong, each in details', () => {
+    const err = (() => {
+      try {
+        assertCalendar({ cron: '61 * * * *', timezone: 'Mars/Olympus' });
+      } catch (e) {
+        return e as ApiError;
+      }
+      assert.fail('refused');
+    })();
+    assert.match(err.message, /field 'timezone': .*; field 'cron': .*minute/);
+    assert.deepEqual((err.extra.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
+  });
+
+  it('a run with steps before its time is due that much earlier: its time is the next whose first step is ahead', () => {
+    const row = { cron: '0 4 * * *', timezone: 'UTC', jitter_s: 0 };
+    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), 900), { next_slot_at: '2026-01-01T04:00:00.000Z', next_run_at: '2026-01-01T03:45:00.000Z' });
+    // At 03:50 the first warning of today's is past: tomorrow's.
+    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T03:50:00Z'), 900), { next_slot_at: '2026-01-02T04:00:00.000Z', next_run_at: '2026-01-02T03:45:00.000Z' });
+  });
+});
+
+describe('moving a cron expression (the migration to action times)', () => {
+  it('moves the time fields when the moved times can be written', () => {
+    assert.equal(shiftCron('0 4 * * *', 900), '15 4 * * *');
+    assert.equal(shiftCron('50 3 * * 1-5', 900), '5 4 * * 1-5');
+    assert.equal(shiftCron('0 */6 * * *', 900), '15 0,6,12,18 * * *');
+    assert.equal(shiftCron('0 * * * *', 600), '10 * * * *');
+    assert.equal(shiftCron('*/15 * * * *', 300), '5,20,35,50 * * * *');
+    assert.equal(shiftCron('0 4 * * *', 90), '30 1 4 * * *', 'seconds: six fields');
+    assert.equal(shiftCron('30 0 4 * * *', 30), '0 1 4 * * *', 'six fields stay six');
+    assert.equal(shiftCron('50 23 * * *', 900), '5 0 * * *', 'past midnight, every day: the next day is as good');
+    assert.equal(shiftCron('15 4 * * *', -900), '0 4 * * *');
+  });
+
+  it('gives null when the moved times are not one expression', () => {
+    assert.equal(shiftCron('50 23 * * 1', 900), null, 'past midnight on Mondays only would be Tuesdays');
+    assert.equal(shiftCron('0,50 4 * * *', 900), null, '04:15 and 05:05: no set of minutes and hours is just those');
+    assert.equal(shiftCron('@daily', 900), null);
+    assert.equal(shiftCron('0 4 L * *', 900), '15 4 L * *', 'the day fields are kept as they are');
+    assert.equal(shiftCron('0 4-5/x * * *', 900), null);
   });
 });

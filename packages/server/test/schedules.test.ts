@@ -84,12 +84,15 @@ describe('schedules on a fake clock', () => {
     const s = await createServer(h);
     const res = await create(s.id, { name: 'Restart', cron: '0 4 * * *', timezone: 'Asia/Kolkata', template: { kind: 'restart_with_warnings', warn_minutes: [1, 15, 5] } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]), [[0, 'rcon_say'], [600, 'rcon_say'], [840, 'rcon_say'], [900, 'restart']]);
+    assert.deepEqual(res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]), [[-900, 'rcon_say'], [-300, 'rcon_say'], [-60, 'rcon_say'], [0, 'restart']]);
     assert.equal(res.body.data.timezone, 'Asia/Kolkata');
     const id = res.body.data.id;
 
     expectError(await create(s.id, { name: 'x', cron: '61 * * * *', steps: monitor }), 400, 'VALIDATION_ERROR');
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR').message, /'timezone'/);
+    const both = expectError(await create(s.id, { name: 'x', cron: '61 * * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR');
+    assert.match(both.message, /field 'timezone': .*; field 'cron': /, 'both said, not only the first');
+    assert.deepEqual((both.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: monitor, template: { kind: 'restart_with_warnings' } }), 400, 'VALIDATION_ERROR').message, /either/);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *' }), 400, 'VALIDATION_ERROR').message, /steps/);
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }), 400, 'VALIDATION_ERROR').message, /steps\[0\]\.payload\.message/);

@@ -220,6 +220,29 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     assert.deepEqual(errors, ['Failed to load resource: the server responded with a status of 400 (Bad Request)'], 'the refused readme.pbo only');
   });
 
+  it('says a message to all players from the console, and plays a mission now from the Missions tab: both audited', { timeout: 90_000 }, async () => {
+    const { page, errors } = await open('console');
+    const say = page.getByRole('form', { name: 'Message to all players' });
+    await say.getByLabel('Message to all players').fill('Restart in 10 minutes');
+    await say.getByRole('button', { name: 'Say to all' }).click();
+    await say.getByRole('status').filter({ hasText: 'Sent to all players: “Restart in 10 minutes”' }).waitFor();
+    const said = (await h.api('GET', `/servers/${serverId}/events?event_type=command`, { token })).body.data.events.map((e: { detail: { message?: string } }) => e.detail.message);
+    assert.ok(said.includes('Restart in 10 minutes'), 'audited');
+
+    await page.getByRole('link', { name: 'Missions', exact: true }).click();
+    await page.getByRole('button', { name: 'Play co10_Escape.Altis now' }).click();
+    const dialog = page.getByRole('dialog');
+    assert.match(await dialog.innerText(), /Every player on the server is taken to this mission at once/);
+    await dialog.getByRole('button', { name: 'Play now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Playing co10_Escape.Altis' }).waitFor();
+    // The game took it: its log says so, live on the console.
+    await page.getByRole('link', { name: 'Console', exact: true }).click();
+    await page.getByRole('log', { name: 'Game log' }).getByText('Starting mission: co10_Escape.Altis').first().waitFor({ timeout: 30_000 });
+    const played = (await h.api('GET', `/servers/${serverId}/events?event_type=mission_played`, { token })).body.data.events;
+    assert.deepEqual(played.map((e: { detail: unknown; actor: string }) => [e.detail, e.actor]), [[{ name: 'co10_Escape.Altis', difficulty: '' }, 'admin']]);
+    assert.deepEqual(errors, []);
+  });
+
   it('edits a config field, and resolves a conflict with a second session by reapplying the change', { timeout: 90_000 }, async () => {
     const second = await h.userToken('admin');
     const a = await open('config');

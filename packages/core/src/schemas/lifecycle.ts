@@ -24,7 +24,7 @@ export const AuditEventType = Type.Union(
   (
     [
     'server_created', 'server_imported', 'server_updated', 'server_deleted', 'config_changed',
-    'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'ban_file_changed', 'log_file_deleted', 'mission_uploaded', 'mission_deleted',
+    'start', 'stop', 'restart', 'kill', 'command', 'kick', 'ban', 'unban', 'ban_file_changed', 'log_file_deleted', 'mission_uploaded', 'mission_deleted', 'mission_played',
     'running', 'start_failed', 'crashed', 'auto_restart', 'adopted', 'lost', 'stop_timeout',
     'headless_crashed', 'headless_restarted', 'headless_gave_up',
     'schedule_created', 'schedule_updated', 'schedule_deleted', 'schedule_disabled', 'schedule_run',

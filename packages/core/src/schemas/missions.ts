@@ -70,6 +70,18 @@ export const RotationUpdate = Type.Object(
   { additionalProperties: false },
 );
 
+export const PlayMissionRequest = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200, description: 'An installed mission, as `GET /missions` names it (`co10_Escape.Altis`).' }),
+    difficulty: Type.Optional(Type.String({ maxLength: 16, description: '`""` (the server\'s own), Recruit, Regular, Veteran or Custom, in any case.' })),
+  },
+  { additionalProperties: false },
+);
+export const MissionPlaying = Type.Object(
+  { message: Type.String(), name: Type.String(), difficulty: Type.String({ description: 'As sent to the game, capitalised; `""` when none was given.' }) },
+  { $id: 'MissionPlaying' },
+);
+
 export const Mod = Type.Object(
   {
     name: Type.String(),
@@ -108,7 +120,7 @@ export const PresetDiff = Type.Object(
     preset: Type.Object({ kind: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
     matched: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), folder: Type.String() }), { description: 'In the preset and installed.' }),
     missing: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }), { description: 'In the preset, not installed.' }),
-    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods now, not in the preset.' }),
+    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods not in the preset: after an apply, as the server is then (none).' }),
     dlc: Type.Array(Type.Object({ app_id: Type.String(), name: Type.String() })),
     applied: Type.Boolean(),
   },

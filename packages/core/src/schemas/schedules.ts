@@ -5,12 +5,17 @@ export const SCHEDULE_ACTIONS = ['rcon_say', 'rcon_command', 'restart', 'stop', 
 export const ScheduleAction = Type.Union(SCHEDULE_ACTIONS.map((a) => Type.Literal(a)));
 export type ScheduleAction = Static<typeof ScheduleAction>;
 
-/** A day at most: a run's steps happen within its day. */
+/** A day at most, either way: a run's steps happen within a day of its time. */
 const MAX_OFFSET_S = 86_400;
 
 export const ScheduleStep = Type.Object(
   {
-    at_s: Type.Integer({ minimum: 0, maximum: MAX_OFFSET_S, description: "Seconds from the run's start (not from the step before)." }),
+    at_s: Type.Integer({
+      minimum: -MAX_OFFSET_S,
+      maximum: MAX_OFFSET_S,
+      description:
+        "Seconds from the schedule's time (the cron time), not from the step before: negative before it (a warning 15 minutes ahead is -900), 0 at it, positive after it. A run begins at its earliest step, or at the schedule's time when no step comes before it.",
+    }),
     action: ScheduleAction,
     payload: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
@@ -37,7 +42,7 @@ export type ScheduleConditions = Static<typeof ScheduleConditions>;
 
 export const RestartTemplate = Type.Object(
   {
-    kind: Type.Literal('restart_with_warnings'),
+    kind: Type.Literal('restart_with_warnings', { description: 'The restart at the schedule\'s time (at_s 0), a warning `warn_minutes` before it each (negative at_s), an optional backup just before the restart.' }),
     warn_minutes: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 240 }), { minItems: 1, maxItems: 20, default: [15, 10, 5, 1] })),
     message: Type.Optional(Type.String({ minLength: 1, maxLength: 200, default: 'Server restart in {minutes} min' })),
     backup: Type.Optional(Type.Boolean({ default: false })),
@@ -82,8 +87,10 @@ export const Schedule = Type.Object(
     overlap: Type.Union([Type.Literal('skip'), Type.Literal('queue')]),
     conditions: ScheduleConditions,
     steps: Type.Array(ScheduleStep),
-    next_run_at: Nullable(Timestamp),
-    next_runs: Type.Array(Timestamp, { description: 'The next five times (UTC), from the cron expression in its time zone.' }),
+    next_run_at: Type.Union([Timestamp, Type.Null()], {
+      description: "The next run's time (its cron time, the jitter added): the time of its steps at `at_s` 0; steps with a negative `at_s` begin before it.",
+    }),
+    next_runs: Type.Array(Timestamp, { description: "The next five times (UTC), from the cron expression in its time zone: the times of the steps at `at_s` 0." }),
     disabled_reason: Nullable(Type.String()),
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -13,7 +13,7 @@ export const SCOPE_MEANINGS: Record<Scope, string> = {
   'servers:read': 'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups and events',
   'servers:control': 'start, stop, restart and kill servers; run a schedule now',
   'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups',
-  rcon: 'remote-admin commands and messages to every player',
+  rcon: 'remote-admin commands, messages to every player, a mission played now',
   'players:moderate': 'kick and ban players, add and revoke bans',
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
@@ -86,6 +86,7 @@ export const ENDPOINT_SCOPES: Record<EndpointId, Scope> = {
   getRotation: 'servers:read',
   setRotation: 'servers:write',
   deleteMission: 'files',
+  playMission: 'rcon', // a command to the game, as rcon/say is
   listMods: 'servers:read',
   setEnabledMods: 'servers:write',
   importModPreset: 'servers:write',

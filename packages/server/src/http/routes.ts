@@ -32,6 +32,7 @@ import { LogFileService } from '../logfiles/service.js';
 import { logFileRoutes } from '../logfiles/routes.js';
 import { MissionService } from '../missions/service.js';
 import { missionRoutes } from '../missions/routes.js';
+import { MissionPlay } from '../missions/play.js';
 import { ModService } from '../mods/service.js';
 import { modRoutes } from '../mods/routes.js';
 import { ModPresets } from '../mods/presets.js';
@@ -68,7 +69,7 @@ export function implementRoutes(routes: RouteTable, c: DependencyContainer): voi
   playerRoutes(routes, c.resolve(PlayerService));
   banRoutes(routes, c.resolve(BanService));
   logFileRoutes(routes, c.resolve(LogFileService));
-  missionRoutes(routes, c.resolve(MissionService));
+  missionRoutes(routes, c.resolve(MissionService), c.resolve(MissionPlay));
   modRoutes(routes, c.resolve(ModService), c.resolve(ModPresets));
   scheduleRoutes(routes, c.resolve(ScheduleService));
   backupRoutes(routes, c.resolve(BackupService), c.resolve(BackupRestore));

@@ -67,13 +67,15 @@ export class ModPresets {
     }
     const inPreset = new Set(matched.map((m) => m.folder));
     const enabled = installed.filter((m) => m.enabled);
-    const extra = enabled.filter((m) => !m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ folder: m.name }));
     if (apply) {
       // The preset is what players load: it sets the client mods; the server's own mods stay as they are.
       const serverMods = enabled.filter((m) => m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ name: m.name, is_server_mod: true }));
       const clientMods = [...new Set(matched.map((m) => m.folder))].map((name) => ({ name, is_server_mod: false }));
       await this.mods.setEnabled(serverId, [...clientMods, ...serverMods], actor);
     }
+    // The comparison is with the server as it is when the answer leaves: after an apply, as it applied.
+    const now = apply ? (await this.mods.described(serverId)).filter((m) => m.enabled) : enabled;
+    const extra = now.filter((m) => !m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ folder: m.name }));
     return { preset: { kind: preset.kind, name: preset.name }, matched, missing, extra, dlc: preset.dlc, applied: apply };
   }
 

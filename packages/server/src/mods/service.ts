@@ -7,6 +7,10 @@ import { ConfigService } from '../config/service.js';
 
 export type ModEntry = Static<typeof Mod>;
 
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Names in the order people read them: case aside, then (names equal but for case) by code point; the same on every host's locale. */
+export const byName = (a: string, b: string) => order(a.toLowerCase(), b.toLowerCase()) || order(a, b);
+
 /** Mod folders on disk, and the enabled list kept in the config (migrated from the older bare list on read). */
 @injectable()
 export class ModService {
@@ -22,7 +26,8 @@ export class ModService {
 
   private async folders(manager: ModManager, dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    return entries.filter((e) => e.isDirectory() && manager.isModFolder(e.name)).map((e) => e.name).sort();
+    // Case does not order them (`@ace` before `@CUP`): as people read a list of names.
+    return entries.filter((e) => e.isDirectory() && manager.isModFolder(e.name)).map((e) => e.name).sort(byName);
   }
 
   private async enabled(serverId: number, manager: ModManager): Promise<{ mods: EnabledMod[]; version: number }> {

@@ -6,7 +6,9 @@ import { isoAt } from '../jobs/clock.js';
  * When a schedule's runs fall: croner reads the cron expression in the schedule's time zone and is
  * asked only for times (no timer of croner's ever runs: the job runner polls the stored next run).
  * Across a change of the clocks, a daily time that does not exist that day (02:30 on a spring-forward
- * night) comes just after the gap, and one that happens twice (autumn) comes once.
+ * night) comes just after the gap, and one that happens twice (autumn) comes once, at its first
+ * occurrence. The times are a schedule's action times; warnings before them are counted back in real
+ * time (15 minutes before 03:00 just after a gap is 01:45, the clock's last minutes before it).
  */
 export interface Calendar {
   cron: string;
@@ -15,20 +17,24 @@ export interface Calendar {
 
 const patternOf = (calendar: Calendar) => new Cron(calendar.cron, { timezone: calendar.timezone, paused: true });
 
-/** Refuses an expression or a time zone croner cannot read, naming the field (400). */
+/** Refuses an expression or a time zone croner cannot read, naming each field that is wrong (400, each also in `details`). */
 export function assertCalendar(calendar: Calendar): void {
+  const details: { field: string; message: string }[] = [];
+  let zoneOk = true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: calendar.timezone });
   } catch {
-    throw new ApiError('VALIDATION_ERROR', `field 'timezone': ${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)`);
+    zoneOk = false;
+    details.push({ field: 'timezone', message: `${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)` });
   }
-  let next: Date | null;
   try {
-    next = patternOf(calendar).nextRun();
+    // With a zone it cannot read, the expression is read in UTC: whether it reads does not depend on the zone.
+    const next = patternOf(zoneOk ? calendar : { ...calendar, timezone: 'UTC' }).nextRun();
+    if (!next) details.push({ field: 'cron', message: `${JSON.stringify(calendar.cron)} never runs` });
   } catch (err) {
-    throw new ApiError('VALIDATION_ERROR', `field 'cron': ${(err as Error).message.replace(/^CronPattern: /, '')}`);
+    details.push({ field: 'cron', message: (err as Error).message.replace(/^CronPattern: /, '') });
   }
-  if (!next) throw new ApiError('VALIDATION_ERROR', `field 'cron': ${JSON.stringify(calendar.cron)} never runs`);
+  if (details.length) throw new ApiError('VALIDATION_ERROR', details.map((d) => `field '${d.field}': ${d.message}`).join('; '), { extra: { details } });
 }
 
 /** The first time strictly after `after`, or null when there is none (or the stored expression no longer reads). */
@@ -44,9 +50,12 @@ export function nextTimes(calendar: Calendar, after: number, count: number): num
     .map((d) => d.getTime());
 }
 
-/** A schedule's next time after `after`, and that time with its jitter added: when its run is due. */
-export function nextSlot(row: Calendar & { jitter_s: number }, after: number, random = Math.random): { next_slot_at: string | null; next_run_at: string | null } {
-  const slot = nextTime(row, after);
+/**
+ * A schedule's next run after `after`: its time (the first cron time whose run, beginning `leadS` seconds
+ * earlier, begins after `after`), and when the run is due: that time with its jitter added, less the lead.
+ */
+export function nextSlot(row: Calendar & { jitter_s: number }, after: number, leadS = 0, random = Math.random): { next_slot_at: string | null; next_run_at: string | null } {
+  const slot = nextTime(row, after + leadS * 1000);
   if (slot === null) return { next_slot_at: null, next_run_at: null };
-  return { next_slot_at: isoAt(slot), next_run_at: isoAt(slot + Math.floor(random() * (row.jitter_s + 1)) * 1000) };
+  return { next_slot_at: isoAt(slot), next_run_at: isoAt(slot - leadS * 1000 + Math.floor(random() * (row.jitter_s + 1)) * 1000) };
 }

@@ -7,7 +7,7 @@ import type { RunRow, ScheduleRow } from '../db/repositories/schedules.js';
 import { isoAt as iso, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { ScheduleActions } from './actions.js';
-import { pendingResults } from './steps.js';
+import { leadOf, pendingResults } from './steps.js';
 import type { RunConditions } from './conditions.js';
 
 /** How often a queued run looks whether the run before it has ended. */
@@ -36,8 +36,9 @@ class Superseded extends Error {}
 
 /**
  * One run of a schedule on this instance: the overlap rule, the conditions, then each step at its offset
- * from the run's start, its result saved before and after it (a step that had begun when the instance
- * died is never done again by the instance that takes the run over: it is marked interrupted).
+ * from the schedule's time (the run begins at the earliest step, or at that time), its result saved
+ * before and after it (a step that had begun when the instance died is never done again by the instance
+ * that takes the run over: it is marked interrupted).
  */
 export class RunExecution {
   readonly done: Promise<void>;
@@ -96,10 +97,12 @@ export class RunExecution {
 
     let failure: string | null = null;
     let aborted: string | null = null;
+    // Offsets count from the schedule's time; the run began at its earliest step (or at that time).
+    const lead = leadOf(this.steps);
     for (const [i, step] of this.steps.entries()) {
       const result = results[i]!;
       if (result.status === 'pending') {
-        const wait = startedAt + step.at_s * 1000 - clock.now();
+        const wait = startedAt + (step.at_s + lead) * 1000 - clock.now();
         if (wait > 0) await clock.sleep(wait, this.signal, `schedule.step:${this.id}:${i}`);
         Object.assign(result, { status: 'running', at: iso(clock.now()) });
         await this.save({ steps: JSON.stringify(results) });

@@ -11,7 +11,7 @@ import { isoAt as iso, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { AuditService } from '../audit/service.js';
 import { nextSlot } from './calendar.js';
-import { pendingResults, stepOf } from './steps.js';
+import { leadOf, pendingResults, stepOf } from './steps.js';
 import { RunConditions } from './conditions.js';
 import { RunContext, RunExecution } from './execution.js';
 
@@ -79,9 +79,12 @@ export class ScheduleRunner implements Lifecycle {
   }
 
   private async claimDue(row: ScheduleRow, now: number): Promise<void> {
+    const steps = await this.stepsOf(row.id);
+    const lead = leadOf(steps);
     let next: ReturnType<typeof nextSlot>;
     try {
-      next = nextSlot(row, Math.max(now, Date.parse(row.next_slot_at ?? row.next_run_at!)));
+      // The next time after this one whose run (beginning `lead` before it) has not begun by now.
+      next = nextSlot(row, Math.max(now, Date.parse(row.next_slot_at ?? row.next_run_at!) - lead * 1000), lead);
     } catch (err) {
       // A stored expression that no longer reads (a croner upgrade, a hand-edited row): this schedule stops, not the service.
       const reason = `its cron expression cannot be read: ${(err as Error).message}`;
@@ -91,7 +94,6 @@ export class ScheduleRunner implements Lifecycle {
     }
     const late = now - Date.parse(row.next_run_at!);
     const allowed = row.misfire_late_s === null ? ON_TIME_MS : row.misfire_late_s * 1000;
-    const steps = await this.stepsOf(row.id);
     const missed = late > allowed ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}` : null;
     const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: JSON.stringify(pendingResults(steps)) };
     const id = await this.repos.schedules.claim(run, { ...next, updated_at: iso(now) }, row.next_run_at);

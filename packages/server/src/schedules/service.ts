@@ -10,7 +10,7 @@ import { AuditService } from '../audit/service.js';
 import { assertCalendar, nextSlot, nextTimes } from './calendar.js';
 import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
-import { stepOf, stepRows } from './steps.js';
+import { leadOf, stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
 
 
@@ -21,6 +21,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
   } catch {
     /* an expression that no longer reads: the runner disables it */
   }
+  const lead = leadOf(steps);
   return {
     id: row.id,
     server_id: row.server_id,
@@ -33,7 +34,8 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
     overlap: row.overlap,
     conditions: JSON.parse(row.conditions),
     steps: steps.map(stepOf),
-    next_run_at: row.enabled ? row.next_run_at : null,
+    // Stored: when the run is due (its first step); answered: the schedule's time, as `next_runs` are.
+    next_run_at: row.enabled && row.next_run_at ? isoAt(Date.parse(row.next_run_at) + lead * 1000) : null,
     next_runs: next,
     disabled_reason: row.disabled_reason,
     created_at: row.created_at,
@@ -73,7 +75,7 @@ export class ScheduleService {
     const steps = await this.checkedSteps(serverId, input);
     const fields = this.fields(input, null);
     const now = isoNow(this.clock);
-    const id = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now()), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps));
+    const id = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now(), leadOf(steps)), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps));
     await this.audit.record(serverId, 'schedule_created', actor, { schedule_id: id, name: fields.name, cron: fields.cron, timezone: fields.timezone });
     return this.get(serverId, id);
   }
@@ -82,9 +84,10 @@ export class ScheduleService {
     const row = await this.row(serverId, id);
     const steps = input.steps || input.template ? await this.checkedSteps(serverId, input) : undefined;
     const fields = this.fields(input, row);
-    // A change of when it runs (or its enabling) counts from now; a change of what it does keeps its time.
-    const timing = ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || row.disabled_reason !== null;
-    const next = timing ? nextSlot(fields, this.clock.now()) : {};
+    // A change of when it runs, of its steps (they may begin earlier or later), or its enabling counts from
+    // now: its next run is the next time whose first step is still ahead.
+    const timing = ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || steps !== undefined || row.disabled_reason !== null;
+    const next = timing ? nextSlot(fields, this.clock.now(), leadOf(steps ?? (await this.repos.schedules.steps([id])).map(stepOf))) : {};
     await this.repos.schedules.update(id, { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) }, steps && stepRows(steps));
     await this.audit.record(serverId, 'schedule_updated', actor, { schedule_id: id, fields: Object.keys(input) });
     return this.get(serverId, id);

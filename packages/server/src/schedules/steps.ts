@@ -10,3 +10,9 @@ export const stepRows = (steps: ScheduleStep[]): Omit<StepRow, 'schedule_id'>[] 
 
 /** A run's results before any step has begun. */
 export const pendingResults = (steps: ScheduleStep[]): StepResult[] => steps.map((s) => ({ at_s: s.at_s, action: s.action, status: 'pending', at: null, error: null }));
+
+/**
+ * How long before the schedule's time its run begins: its earliest step's lead (a warning 15 minutes ahead
+ * gives 900), or 0 when no step comes before the schedule's time.
+ */
+export const leadOf = (steps: Pick<ScheduleStep, 'at_s'>[]): number => Math.max(0, ...steps.map((s) => -s.at_s));

@@ -11,17 +11,16 @@ export const DEFAULT_WARNINGS = [15, 10, 5, 1];
 export const DEFAULT_MESSAGE = 'Server restart in {minutes} min';
 
 /**
- * "Restart with warnings" as steps: a `say` at each warning before the restart (the run starts with the
- * earliest, so the restart comes at the largest warning's minutes), an optional backup just before the
+ * "Restart with warnings" as steps: the restart at the schedule's time (offset 0), a `say` at each warning
+ * before it (negative offsets: the run starts with the earliest), an optional backup just before the
  * restart, and the restart, which runs even when the backup failed.
  */
 export function expandTemplate(template: RestartTemplateInput): ScheduleStep[] {
   const warnings = [...new Set(template.warn_minutes ?? DEFAULT_WARNINGS)].sort((a, b) => b - a);
-  const restartAt = warnings[0]! * 60;
   const message = template.message ?? DEFAULT_MESSAGE;
-  const steps: ScheduleStep[] = warnings.map((minutes) => ({ at_s: restartAt - minutes * 60, action: 'rcon_say', payload: { message }, continue_on_failure: true }));
-  if (template.backup) steps.push({ at_s: restartAt, action: 'backup', payload: {}, continue_on_failure: true });
-  steps.push({ at_s: restartAt, action: 'restart', payload: {}, continue_on_failure: false });
+  const steps: ScheduleStep[] = warnings.map((minutes) => ({ at_s: -minutes * 60, action: 'rcon_say', payload: { message }, continue_on_failure: true }));
+  if (template.backup) steps.push({ at_s: 0, action: 'backup', payload: {}, continue_on_failure: true });
+  steps.push({ at_s: 0, action: 'restart', payload: {}, continue_on_failure: false });
   return steps;
 }
 

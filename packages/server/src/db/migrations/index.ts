@@ -17,6 +17,7 @@ import * as twoFactor from './015_two_factor.js';
 import * as secondStepLimits from './016_second_step_limits.js';
 import * as clusterNonces from './017_cluster_nonces.js';
 import * as installationKeys from './018_installation_keys.js';
+import * as scheduleActionTime from './019_schedule_action_time.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -42,6 +43,7 @@ const all: [string, Migration][] = [
   ['016_second_step_limits', secondStepLimits],
   ['017_cluster_nonces', clusterNonces],
   ['018_installation_keys', installationKeys],
+  ['019_schedule_action_time', scheduleActionTime],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

@@ -5,6 +5,7 @@ import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useLiveEvents } from '../../live.js';
 import { RconLine } from './rcon-line.js';
+import { SayBox } from './say-box.js';
 import { useDebounced } from '../../components/debounced.js';
 import { can, useGame } from '../../games.js';
 import type { TabProps } from './server-page.js';
@@ -145,6 +146,7 @@ export function ConsoleTab({ server }: TabProps) {
         ))}
       </ol>
       {isAdmin() && can(game, 'remote_admin') && <RconLine server={server} />}
+      {isAdmin() && can(game, 'remote_admin') && <SayBox server={server} />}
     </div>
   );
 }

@@ -7,12 +7,15 @@ import { bytes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
+import { can, useGame } from '../../games.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
 /** The mission files on the server (upload, delete) and the rotation the game plays them in. */
 export function MissionsTab({ server }: TabProps) {
   const admin = isAdmin();
+  // "Play now" is the game's own command, over remote admin, to a running server.
+  const playable = can(useGame(server.game_type), 'remote_admin');
   const { data, error, reload } = useQuery(`missions:${server.id}:`, () => client.missions.list(server.id));
   const [upload, setUpload] = useState<Upload | null>(null);
   const action = useAction();
@@ -110,7 +113,18 @@ export function MissionsTab({ server }: TabProps) {
                 <td>{m.terrain}</td>
                 <td>{bytes(m.size_bytes)}</td>
                 {admin && (
-                  <td>
+                  <td class="actions">
+                    {playable && (
+                      <ConfirmButton
+                        label="Play now"
+                        class="quiet"
+                        ariaLabel={`Play ${m.name} now`}
+                        title={`Play ${m.name} now?`}
+                        message="Every player on the server is taken to this mission at once; the rotation is left as it is."
+                        disabled={server.status !== 'running'}
+                        onConfirm={() => action.run(() => client.missions.play(server.id, m.name)).then((done) => done && setNotice(`Playing ${m.name}: the players are on their way.`))}
+                      />
+                    )}
                     <ConfirmButton
                       label="Delete"
                       ariaLabel={`Delete ${m.filename}`}

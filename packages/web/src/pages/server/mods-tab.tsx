@@ -9,6 +9,10 @@ import { PresetPanel } from './preset-panel.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
 
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** `@ace` before `@CUP`: case aside, as people read names (the service lists them so too). */
+const byName = (a: string, b: string) => order(a.toLowerCase(), b.toLowerCase()) || order(a, b);
+
 /** The mod folders beside the game: which load, and which load on the server only; they apply at the next start. */
 export function ModsTab({ server }: TabProps) {
   const admin = isAdmin();
@@ -18,7 +22,7 @@ export function ModsTab({ server }: TabProps) {
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    if (data) (setMods(data.mods), setDirty(false));
+    if (data) (setMods([...data.mods].sort((a, b) => byName(a.name, b.name))), setDirty(false));
   }, [data]);
 
   const set = (name: string, change: Partial<Mod>) => {
@@ -87,7 +91,7 @@ export function ModsTab({ server }: TabProps) {
         </div>
       )}
       <Problem error={action.error} onDismiss={action.dismiss} />
-      <PresetPanel serverId={server.id} serverName={server.name} onApplied={reload} />
+      <PresetPanel serverId={server.id} serverName={server.name} onApplied={() => (setNotice(null), reload())} />
     </div>
   );
 }

@@ -16,6 +16,8 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
   const action = useAction();
   const [preset, setPreset] = useState<File | null>(null);
   const [diff, setDiff] = useState<Diff | null>(null);
+  /** What the apply turned off: the enabled client mods the preset did not have, as compared before it. */
+  const [turnedOff, setTurnedOff] = useState<string[]>([]);
   const [dragOver, setDragOver] = useState(false);
 
   const load = (file: File | undefined) =>
@@ -23,11 +25,15 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
     action.run(async () => {
       setDiff(await client.mods.importPreset(serverId, file));
       setPreset(file);
+      setTurnedOff([]);
     });
   const apply = () =>
     preset &&
     action.run(async () => {
+      const before = diff?.extra.map((m) => m.folder) ?? [];
+      // The answer compares the preset with the server as applied: the status line and the lists follow it.
       setDiff(await client.mods.importPreset(serverId, preset, { apply: true }));
+      setTurnedOff(before);
       onApplied();
     });
   const download = () =>
@@ -59,7 +65,7 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
         <div class="preset-diff" aria-label="Preset compared with the server's mods">
           <p>
             {diff.preset.name ? `Preset “${diff.preset.name}”` : 'Mod list'}: {diff.matched.length} installed, {diff.missing.length} missing, {diff.extra.length} enabled here but not in it.
-            {diff.applied && ' Applied: its installed mods are now the enabled client mods.'}
+            {diff.applied && ` Applied: its installed mods are now the enabled client mods${turnedOff.length ? `; no longer enabled: ${turnedOff.join(', ')}` : ''}. They load at the next start.`}
           </p>
           <DiffList title="Installed" items={diff.matched.map((m) => `${m.name} → ${m.folder}`)} />
           <DiffList title="Missing (not installed)" items={diff.missing.map((m) => (m.id ? `${m.name} (Workshop ${m.id})` : `${m.name} (local)`))} />

@@ -6,8 +6,8 @@ import { ConfirmButton } from '../../components/confirm.js';
 import { useQuery } from '../../cache/use-query.js';
 import type { TabProps } from './server-page.js';
 import { ScheduleForm } from './schedule-form.js';
+import { offsetText, planText, stepSentence, type Schedule } from './schedule-text.js';
 
-type Schedule = ResponseOf<Endpoints['listSchedules']>[number];
 type Run = ResponseOf<Endpoints['listScheduleRuns']>['items'][number];
 
 const viewerZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -27,7 +27,8 @@ const STEP_LABELS: Record<string, string> = {
   set_mission: 'Set mission',
   wait_until_empty: 'Wait until empty',
 };
-const offset = (s: number) => (s % 60 === 0 ? `+${s / 60} min` : `+${s} s`);
+/** A time of the next run's, in the admin's zone: the schedule's time moved by a step's offset. */
+const timeOf = (iso: string, offsetS: number) => new Date(Date.parse(iso) + offsetS * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** The server's schedules: their next runs, run now, enable or disable, history, and new ones. */
 export function SchedulesTab({ server }: TabProps) {
@@ -36,6 +37,7 @@ export function SchedulesTab({ server }: TabProps) {
   const action = useAction();
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<number | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
 
   const toggle = (s: Schedule) => action.run(async () => (await client.schedules.update(server.id, s.id, { enabled: !s.enabled }), reload()));
   const runNow = (s: Schedule) => action.run(async () => (await client.schedules.run(server.id, s.id), setOpen(s.id)));
@@ -65,6 +67,7 @@ export function SchedulesTab({ server }: TabProps) {
               {!s.enabled && <span class="status status-stopped">disabled</span>}
             </div>
             {s.disabled_reason && <p class="notice">{s.disabled_reason}</p>}
+            {s.next_run_at && <p class="plan">Next: {planText(s.steps, (offsetS) => timeOf(s.next_run_at!, offsetS))}</p>}
             <p class="small">
               Next run: {s.next_run_at ? when(s.next_run_at, s.timezone) : '—'}
               {s.next_runs.length > 1 && <span> · then {s.next_runs.slice(1, 3).map((t) => when(t, s.timezone)).join(', ')}</span>}
@@ -72,8 +75,7 @@ export function SchedulesTab({ server }: TabProps) {
             <ol class="steps small">
               {s.steps.map((step, i) => (
                 <li key={i}>
-                  {offset(step.at_s)} {STEP_LABELS[step.action] ?? step.action}
-                  {step.payload && Object.keys(step.payload).length > 0 && <span class="mono"> {JSON.stringify(step.payload)}</span>}
+                  {offsetText(step.at_s)}: {stepSentence(step, s.steps)}
                 </li>
               ))}
             </ol>
@@ -82,6 +84,9 @@ export function SchedulesTab({ server }: TabProps) {
                 <>
                   <button type="button" onClick={() => runNow(s)}>
                     Run now
+                  </button>
+                  <button type="button" class="quiet" aria-label={`Edit ${s.name}`} onClick={() => setEditing(s.id)}>
+                    Edit
                   </button>
                   <button type="button" class="quiet" onClick={() => toggle(s)}>
                     {s.enabled ? 'Disable' : 'Enable'}
@@ -93,6 +98,7 @@ export function SchedulesTab({ server }: TabProps) {
                 History
               </button>
             </div>
+            {editing === s.id && <ScheduleForm serverId={server.id} schedule={s} onDone={(saved) => (setEditing(null), saved && reload())} />}
             {open === s.id && <RunHistory serverId={server.id} schedule={s} />}
           </li>
         ))}
@@ -116,7 +122,7 @@ function RunHistory({ serverId, schedule }: { serverId: number; schedule: Schedu
             <ul class="small">
               {run.steps.map((step, i) => (
                 <li key={i}>
-                  {offset(step.at_s)} {STEP_LABELS[step.action] ?? step.action}: {step.status}
+                  {offsetText(step.at_s)}: {STEP_LABELS[step.action] ?? step.action} — {step.status}
                   {step.error && ` — ${step.error}`}
                 </li>
               ))}

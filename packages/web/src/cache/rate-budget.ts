@@ -21,8 +21,11 @@ export type Priority = 'background' | 'person';
 
 const reserveFor = (priority: Priority, limit: number) => (priority === 'background' ? Math.ceil(limit / 3) : Math.min(3, Math.ceil(limit / 10)));
 
-/** Resolves when a read of this priority may be made, and counts it against the budget. */
-export async function permit(priority: Priority): Promise<void> {
+/**
+ * Resolves when a read of this priority may be made, and counts it against the budget. `onWait` is told
+ * how many seconds it will wait when it must, so that a person waiting is told why nothing comes.
+ */
+export async function permit(priority: Priority, onWait?: (seconds: number) => void): Promise<void> {
   for (;;) {
     const now = Date.now();
     if (!known || now >= known.resetAt) return;
@@ -31,6 +34,7 @@ export async function permit(priority: Priority): Promise<void> {
       known.remaining -= 1;
       return;
     }
+    onWait?.(Math.ceil((known.resetAt - now) / 1000));
     await new Promise((resolve) => setTimeout(resolve, known!.resetAt - now + 250));
   }
 }

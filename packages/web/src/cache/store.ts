@@ -50,7 +50,12 @@ export function refresh<T>(entry: Entry<T>, background: boolean): Promise<void> 
   entry.arrivedDuringRead = arrived;
   entry.inflight = (async () => {
     try {
-      await permit(background ? 'background' : 'person');
+      // A page that opens after the budget ran out (a page loaded on demand) says so while it waits.
+      await permit(background ? 'background' : 'person', (seconds) => {
+        if (entry.value !== undefined) return;
+        entry.error = new GarrisonApiError(429, 'RATE_LIMITED', 'too many requests', {}, seconds);
+        notify(entry as Entry<unknown>);
+      });
       const value = await entry.load();
       entry.value = arrived.reduce<T>((v, change) => change(v), value);
       entry.fetchedAt = Date.now();

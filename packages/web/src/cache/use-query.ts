@@ -24,7 +24,8 @@ export function useQuery<T>(key: string, load: () => Promise<T>, maxAgeMs = DEFA
   useEffect(() => {
     const listener = () => rerender(0);
     entry.listeners.add(listener);
-    if (wanted(entry, maxAgeMs)) void refresh(entry, entry.value !== undefined);
+    // What a live event said changed is read as a person's read: the person opening it waits for it.
+    if (wanted(entry, maxAgeMs)) void refresh(entry, entry.value !== undefined && !entry.stale);
     return () => void entry.listeners.delete(listener);
   }, [key]);
   return {

@@ -43,13 +43,21 @@ export function ConsoleTab({ server }: TabProps) {
   const generation = useRef(0);
   const filter = { ...(level ? { level: level as StoredLine['level'] } : {}), ...(query ? { search: query } : {}) };
   // Only the answer for the current filter arrives here: the cache keeps each filter's apart.
-  const { data: newest, error } = useQuery(`logs:${server.id}:${level}:${query}`, () => client.logs.list(server.id, { limit: PAGE, ...filter }));
+  const key = `logs:${server.id}:${level}:${query}`;
+  const { data: newest, error } = useQuery(key, () => client.logs.list(server.id, { limit: PAGE, ...filter }));
+  const shownKey = useRef(key);
   useEffect(() => {
     if (!newest) return;
+    const sameFilter = shownKey.current === key;
+    shownKey.current = key;
     generation.current += 1;
     held.current = [];
     setHeldCount(0);
-    setLines([...newest.logs].reverse().map(keyed));
+    // Live lines that came while the page was being read stay below it (the read may not hold them).
+    const stored = new Set(newest.logs.map((l) => `${l.timestamp} ${l.message}`));
+    const since = newest.logs[0]?.timestamp ?? '';
+    const arrived = (shown: Line[]) => (sameFilter ? shown.filter((l) => l.id === undefined && l.timestamp >= since && !stored.has(`${l.timestamp} ${l.message}`)) : []);
+    setLines((shown) => [...[...newest.logs].reverse().map(keyed), ...arrived(shown)]);
     setOlder({ busy: false, done: newest.logs.length < PAGE, error: null });
     atBottom.current = true;
   }, [newest]);

@@ -247,7 +247,7 @@ export const endpoints = {
       'and makes a Garrison server of them. With `dry_run` it answers the plan (200) and writes nothing; otherwise it makes the server (201) and answers the same report, ' +
       'with the server made and the credentials read (shown only here). A file that is not the game\'s syntax answers `INVALID_CONFIG` with its file, line and column (never its text). ' +
       'Every key of every file read is in the plan: in a section field, as an extra line, or in `refused` with its reason. A mod not installed is listed and not enabled. ' +
-      'The ports are the start command\'s and BattlEye\'s unless `game_port`/`rcon_port` are given; a port another server or another process of the host holds is a line of a dry run\'s `warnings` (`PORT_IN_USE: …`) and 409 `PORT_IN_USE` for the import. ' +
+      'The ports are those the installation\'s files name (the adapter reads them) unless `game_port`/`rcon_port` are given; a port another server or another process of the host holds is a line of a dry run\'s `warnings` (`PORT_IN_USE: …`) and 409 `PORT_IN_USE` for the import. ' +
       'With `GARRISON_GAME_ROOTS` set, the executable and every file read must be inside one of them; the service\'s own folders never, nor a file in the folder of another installation Garrison runs. An installation a server of this node runs already is imported beside it (`shares_installation` in `warnings`) without the passwords its files hold, which may be that server\'s: new ones are made. ' +
       'A signed-in admin\'s act: no API key scope grants it.',
     access: 'admin', body: ImportServerRequest, status: 201, dryRunStatus: 200, response: ImportPlan,
@@ -355,7 +355,7 @@ export const endpoints = {
   playMission: defineEndpoint({
     operationId: 'playMission', onOwner: true, method: 'POST', path: '/servers/{server_id}/missions/play', tag: 'missions',
     summary: 'Play an installed mission now, in the game\'s own command for it (the players are taken to it at once)',
-    notes: 'The adapter names the command (for `gamea`, `#mission <name> [difficulty]` over remote admin). The rotation is not changed: the next mission after this one is the game\'s choice. Audited as `mission_played`.',
+    notes: 'The adapter names the command, sent over remote admin. The rotation is not changed: the next mission after this one is the game\'s choice. Audited as `mission_played`.',
     access: 'admin', capability: 'mission_manager', params: ServerIdParams, body: PlayMissionRequest, status: 200, response: MissionPlaying,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'SERVER_NOT_RUNNING', 'NO_RCON_PASSWORD', 'RCON_ERROR'],
   }),

@@ -12,7 +12,7 @@ export const ImportServerRequest = Type.Object(
     profile_path: Type.Optional(Type.Intersect([FilePath], { description: 'The server profile; otherwise found from -profiles= and -name=.' })),
     command_line: Type.Optional(Type.String({ maxLength: 65536, description: 'The start command as kept (a script line, a .bat file): ports, paths and mods are read from it.' })),
     game_port: Type.Optional(Type.Intersect([Port], { description: 'The game port, instead of -port= of the command line (say, when another program holds that one).' })),
-    rcon_port: Type.Optional(Type.Intersect([Port], { description: "The RCon port, instead of RConPort of BattlEye's config (or the game port + 3)." })),
+    rcon_port: Type.Optional(Type.Intersect([Port], { description: "The remote admin port, instead of the one the installation's files name (or the adapter's default)." })),
     dry_run: Type.Optional(Type.Boolean({ default: false, description: 'Answer the plan and write nothing.' })),
   },
   { additionalProperties: false },

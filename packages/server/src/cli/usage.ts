@@ -148,7 +148,7 @@ start command line) and makes a Garrison server of it; every file must be inside
   --command-line TEXT the start command as kept; --command-line-file reads it from a script file
   --name NAME         the server's name (default: the hostname of server.cfg)
   --game-port PORT    the game port (default: -port= of the command line)
-  --rcon-port PORT    the RCon port (default: RConPort of BattlEye's config, or the game port + 3)
+  --rcon-port PORT    the remote admin port (default: the installation's files', or the game's default)
   --dry-run           print the plan only
   --json              the plan as JSON
 ${flagLines('data')}`,

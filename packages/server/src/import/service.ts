@@ -204,7 +204,7 @@ export class ImportService {
 function portsGiven(request: ImportServerRequest, draft: ImportDraft): string[] {
   const said: string[] = [];
   if (request.game_port !== undefined && draft.game_port !== null && request.game_port !== draft.game_port) said.push(`game port ${request.game_port} as given, instead of ${draft.game_port} of the command line`);
-  if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port) said.push(`RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of BattlEye's config (RConPort is written with the new one)`);
+  if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port) said.push(`RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of the installation's files (they are written with the new one)`);
   return said;
 }
 

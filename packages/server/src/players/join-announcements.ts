@@ -1,6 +1,6 @@
 /**
  * How long a visit's `player.joined` waits for the game to report the player's GUID. The game says that a
- * player connected one line before it says the GUID (BattlEye: `connected`, then `- BE GUID:`), so a
+ * player connected one line before it says the GUID (the adapter parses both lines), so a
  * webhook sent at the first line would always carry `guid: null`. A GUID that never comes (a game
  * without one, a player who never finishes joining) does not hold the webhook back longer than this.
  */

@@ -85,8 +85,8 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
               <input name="game_port" type="number" min={1024} max={65535} step={1} placeholder="from the command line" defaultValue={request?.game_port?.toString()} />
             </label>
             <label>
-              RCon port <span class="small">(optional: instead of BattlEye's RConPort)</span>
-              <input name="rcon_port" type="number" min={1024} max={65535} step={1} placeholder="from BattlEye's config" defaultValue={request?.rcon_port?.toString()} />
+              RCon port <span class="small">(optional: instead of the one in the game's files)</span>
+              <input name="rcon_port" type="number" min={1024} max={65535} step={1} placeholder="from the game's files" defaultValue={request?.rcon_port?.toString()} />
             </label>
           </div>
           <details>

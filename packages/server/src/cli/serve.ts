@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createLogger, endLog } from '../logger.js';
+import { createLogger, endLog } from '../logging/logger.js';
 import type { Settings } from '../settings.js';
 import { startServer, type RunningServer } from '../app.js';
 import { SystemClock } from '../jobs/clock.js';

@@ -4,7 +4,7 @@
  * and parser. settings.ts composes the declarations; help and docs/configuration.md are written from them.
  */
 
-export type Parse<V = unknown> = (raw: string, name: string) => V;
+type Parse<V = unknown> = (raw: string, name: string) => V;
 
 /** One setting a deployer can set: by environment variable, and for the common ones by flag too. */
 export interface SettingSpec<K extends string = string, V = unknown> {

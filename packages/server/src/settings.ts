@@ -18,8 +18,7 @@ import { webhookSettings } from './webhooks/settings.js';
 import { serverSettings } from './servers/settings.js';
 import { banSettings } from './bans/settings.js';
 
-export { SettingError, type SettingSpec } from './setting-specs.js';
-export { LOG_FORMATS, LOG_LEVELS, type LogFormat } from './logging/settings.js';
+export { SettingError } from './setting-specs.js';
 
 /**
  * Every feature's settings, each declared in its folder's settings.ts; help and docs/configuration.md

@@ -6,7 +6,7 @@ const END = '<!-- End of the settings table. -->';
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** Every setting as docs/configuration.md shows it: its flag, variable, default and meaning; as help, those with a flag first. */
-export function settingsTable(): string {
+function settingsTable(): string {
   const rows = [...SETTINGS.filter((s) => s.flag), ...SETTINGS.filter((s) => !s.flag)].map((s) => {
     const shown = s.doc?.default ?? s.shownDefault ?? `\`${shownDefault(s)}\``;
     return `| ${s.flag ? `\`--${s.flag}\` ` : ''}| \`${s.env}\` | ${cell(shown)} | ${cell(s.doc?.meaning ?? s.meaning)} |`;

@@ -1,7 +1,7 @@
 import { declareSettings, oneOf, SettingError } from '../setting-specs.js';
 
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** How the service's own log is written (logger.ts). */

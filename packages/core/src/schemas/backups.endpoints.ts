@@ -7,8 +7,8 @@ import { MessageResponse, ServerIdParams } from './common.js';
 export const backupEndpoints = {
   listBackups: defineEndpoint({
     operationId: 'listBackups', method: 'GET', path: '/servers/{server_id}/backups', tag: 'backups',
-    summary: "The server's backups, newest first",
-    access: 'any', scope: 'servers:read', params: ServerIdParams, status: 200, response: Type.Array(Backup), errors: ['NOT_FOUND'],
+    summary: "The server's backups, newest first", access: 'any', scope: 'servers:read', params: ServerIdParams, status: 200,
+    response: Type.Array(Backup), errors: ['NOT_FOUND'],
   }),
   createBackup: defineEndpoint({
     operationId: 'createBackup', onOwner: true, method: 'POST', path: '/servers/{server_id}/backups', tag: 'backups',
@@ -21,21 +21,19 @@ export const backupEndpoints = {
   }),
   getBackup: defineEndpoint({
     operationId: 'getBackup', method: 'GET', path: '/servers/{server_id}/backups/{backup_id}', tag: 'backups',
-    summary: 'One backup, with its manifest (secrets masked)',
-    access: 'any', scope: 'servers:read', params: BackupIdParams, status: 200, response: BackupDetail, errors: ['NOT_FOUND'],
+    summary: 'One backup, with its manifest (secrets masked)', access: 'any', scope: 'servers:read', params: BackupIdParams, status: 200,
+    response: BackupDetail, errors: ['NOT_FOUND'],
   }),
   downloadBackup: defineEndpoint({
     operationId: 'downloadBackup', onOwner: true, method: 'GET', path: '/servers/{server_id}/backups/{backup_id}/download', tag: 'backups',
     summary: 'The archive (tar.gz, streamed); it holds the config with its secrets', access: 'admin', scope: 'files',
-    params: BackupIdParams,
-    status: 200, response: Type.String({ format: 'binary' }), envelope: 'none', responseMediaType: 'application/gzip',
-    errors: ['NOT_FOUND', 'CONFLICT'],
+    params: BackupIdParams, status: 200, response: Type.String({ format: 'binary' }), envelope: 'none',
+    responseMediaType: 'application/gzip', errors: ['NOT_FOUND', 'CONFLICT'],
   }),
   updateBackup: defineEndpoint({
     operationId: 'updateBackup', method: 'PUT', path: '/servers/{server_id}/backups/{backup_id}', tag: 'backups',
-    summary: 'Lock a backup (never pruned nor deleted) or change its note',
-    access: 'admin', scope: 'servers:write', params: BackupIdParams, body: UpdateBackupRequest, status: 200, response: Backup,
-    errors: ['NOT_FOUND'],
+    summary: 'Lock a backup (never pruned nor deleted) or change its note', access: 'admin', scope: 'servers:write', params: BackupIdParams,
+    body: UpdateBackupRequest, status: 200, response: Backup, errors: ['NOT_FOUND'],
   }),
   restoreBackup: defineEndpoint({
     operationId: 'restoreBackup', onOwner: true, method: 'POST', path: '/servers/{server_id}/backups/{backup_id}/restore', tag: 'backups',
@@ -48,8 +46,7 @@ export const backupEndpoints = {
   }),
   deleteBackup: defineEndpoint({
     operationId: 'deleteBackup', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/backups/{backup_id}', tag: 'backups',
-    summary: 'Delete a backup and its archive (not while locked)',
-    access: 'admin', scope: 'servers:write', params: BackupIdParams, status: 200, response: MessageResponse,
-    errors: ['NOT_FOUND', 'CONFLICT'],
+    summary: 'Delete a backup and its archive (not while locked)', access: 'admin', scope: 'servers:write', params: BackupIdParams,
+    status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'CONFLICT'],
   }),
 } as const;

@@ -22,21 +22,18 @@ export const configEndpoints = {
   getConfigSection: defineEndpoint({
     operationId: 'getConfigSection', method: 'GET', path: '/servers/{server_id}/config/{section}', tag: 'config',
     summary: 'One config section', access: 'any', scope: 'servers:read', params: ConfigSectionParams, status: 200,
-    response: ConfigSectionRead,
-    errors: ['NOT_FOUND'],
+    response: ConfigSectionRead, errors: ['NOT_FOUND'],
   }),
   downloadConfigFile: defineEndpoint({
     operationId: 'downloadConfigFile', method: 'GET', path: '/servers/{server_id}/config/download/{filename}', tag: 'config',
     summary: 'One generated config file, as text (may hold plaintext credentials)', access: 'admin', scope: 'files',
-    capability: 'config_generator',
-    params: FileNameParams, status: 200, response: FileText, envelope: 'none', responseMediaType: 'text/plain',
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+    capability: 'config_generator', params: FileNameParams, status: 200, response: FileText, envelope: 'none',
+    responseMediaType: 'text/plain', errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   updateConfigSection: defineEndpoint({
     operationId: 'updateConfigSection', method: 'PUT', path: '/servers/{server_id}/config/{section}', tag: 'config',
     summary: 'Change some fields of a section', access: 'admin', scope: 'servers:write', params: ConfigSectionParams,
-    body: ConfigSectionUpdate,
-    invalidBodyCode: 'INVALID_CONFIG', status: 200, response: ConfigSectionRead,
+    body: ConfigSectionUpdate, invalidBodyCode: 'INVALID_CONFIG', status: 200, response: ConfigSectionRead,
     errors: ['NOT_FOUND', 'CONFIG_VERSION_CONFLICT', 'INVALID_CONFIG', 'PORT_IN_USE'],
   }),
 } as const;

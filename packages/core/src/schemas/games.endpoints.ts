@@ -5,12 +5,12 @@ import { GameCommands, GameConfigSchema, GameDefaults, GameDetail, GameSummary, 
 /** The registered game types: what a client needs to offer them (public). */
 export const gameEndpoints = {
   listGames: defineEndpoint({
-    operationId: 'listGames', method: 'GET', path: '/games', tag: 'games', summary: 'Registered game types',
-    access: 'public', scope: 'servers:read', status: 200, response: Type.Array(GameSummary),
+    operationId: 'listGames', method: 'GET', path: '/games', tag: 'games', summary: 'Registered game types', access: 'public',
+    scope: 'servers:read', status: 200, response: Type.Array(GameSummary),
   }),
   getGame: defineEndpoint({
-    operationId: 'getGame', method: 'GET', path: '/games/{game_type}', tag: 'games', summary: 'One game type',
-    access: 'public', scope: 'servers:read', params: GameTypeParams, status: 200, response: GameDetail, errors: ['GAME_TYPE_NOT_FOUND'],
+    operationId: 'getGame', method: 'GET', path: '/games/{game_type}', tag: 'games', summary: 'One game type', access: 'public',
+    scope: 'servers:read', params: GameTypeParams, status: 200, response: GameDetail, errors: ['GAME_TYPE_NOT_FOUND'],
   }),
   getGameConfigSchema: defineEndpoint({
     operationId: 'getGameConfigSchema', method: 'GET', path: '/games/{game_type}/config-schema', tag: 'games',
@@ -20,8 +20,7 @@ export const gameEndpoints = {
   getGameCommands: defineEndpoint({
     operationId: 'getGameCommands', method: 'GET', path: '/games/{game_type}/commands', tag: 'games',
     summary: "The game's remote-admin commands, as templates for a command line to offer", access: 'public', scope: 'servers:read',
-    params: GameTypeParams,
-    status: 200, response: GameCommands, errors: ['GAME_TYPE_NOT_FOUND'],
+    params: GameTypeParams, status: 200, response: GameCommands, errors: ['GAME_TYPE_NOT_FOUND'],
   }),
   getGameDefaults: defineEndpoint({
     operationId: 'getGameDefaults', method: 'GET', path: '/games/{game_type}/defaults', tag: 'games',

@@ -19,31 +19,26 @@ const missionUpload = {
 export const missionEndpoints = {
   listMissions: defineEndpoint({
     operationId: 'listMissions', onOwner: true, method: 'GET', path: '/servers/{server_id}/missions', tag: 'missions',
-    summary: 'Mission files on the server',
-    access: 'any', scope: 'servers:read', capability: 'mission_manager', params: ServerIdParams, status: 200, response: MissionList,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+    summary: 'Mission files on the server', access: 'any', scope: 'servers:read', capability: 'mission_manager', params: ServerIdParams,
+    status: 200, response: MissionList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   uploadMission: defineEndpoint({
-    ...missionUpload,
-    operationId: 'uploadMission', onOwner: true, path: '/servers/{server_id}/missions',
+    ...missionUpload, operationId: 'uploadMission', onOwner: true, path: '/servers/{server_id}/missions',
     summary: 'Upload a mission file (multipart part `file`), streamed to disk',
   }),
   uploadMissionAlias: defineEndpoint({
-    ...missionUpload,
-    operationId: 'uploadMissionAlias', onOwner: true, path: '/servers/{server_id}/missions/upload',
+    ...missionUpload, operationId: 'uploadMissionAlias', onOwner: true, path: '/servers/{server_id}/missions/upload',
     summary: 'The same upload, at the path of the design-stage variant',
   }),
   getRotation: defineEndpoint({
     operationId: 'getRotation', method: 'GET', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
-    summary: 'The mission rotation',
-    access: 'any', scope: 'servers:read', capability: 'mission_manager', params: ServerIdParams, status: 200, response: Rotation,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+    summary: 'The mission rotation', access: 'any', scope: 'servers:read', capability: 'mission_manager', params: ServerIdParams,
+    status: 200, response: Rotation, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   setRotation: defineEndpoint({
     operationId: 'setRotation', onOwner: true, method: 'PUT', path: '/servers/{server_id}/missions/rotation', tag: 'missions',
     summary: "Replace the rotation (guarded by the server section's config_version)", access: 'admin', scope: 'servers:write',
-    capability: 'mission_manager',
-    params: ServerIdParams, body: RotationUpdate, status: 200, response: RotationSaved,
+    capability: 'mission_manager', params: ServerIdParams, body: RotationUpdate, status: 200, response: RotationSaved,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'CONFIG_VERSION_CONFLICT', 'VALIDATION_ERROR'],
   }),
   playMission: defineEndpoint({
@@ -60,8 +55,8 @@ export const missionEndpoints = {
   deleteMission: defineEndpoint({
     operationId: 'deleteMission', onOwner: true, method: 'DELETE', path: '/servers/{server_id}/missions/{filename}', tag: 'missions',
     summary: 'Delete a mission file that is not in the rotation', access: 'admin', scope: 'files', capability: 'mission_manager',
-    params: FileNameParams,
-    status: 200, response: MessageResponse, errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'MISSION_IN_ROTATION', 'VALIDATION_ERROR'],
+    params: FileNameParams, status: 200, response: MessageResponse,
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'MISSION_IN_ROTATION', 'VALIDATION_ERROR'],
   }),
 } as const;
 
@@ -69,15 +64,13 @@ export const missionEndpoints = {
 export const modEndpoints = {
   listMods: defineEndpoint({
     operationId: 'listMods', onOwner: true, method: 'GET', path: '/servers/{server_id}/mods', tag: 'mods',
-    summary: "The mod folders beside the server's executable",
-    access: 'any', scope: 'servers:read', capability: 'mod_manager', params: ServerIdParams, status: 200, response: ModList,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+    summary: "The mod folders beside the server's executable", access: 'any', scope: 'servers:read', capability: 'mod_manager',
+    params: ServerIdParams, status: 200, response: ModList, errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
   setEnabledMods: defineEndpoint({
     operationId: 'setEnabledMods', onOwner: true, method: 'PUT', path: '/servers/{server_id}/mods/enabled', tag: 'mods',
     summary: 'Replace the enabled mods (each a client or server mod); they load at the next start', access: 'admin', scope: 'servers:write',
-    capability: 'mod_manager',
-    params: ServerIdParams, body: EnabledModsUpdate, status: 200, response: EnabledModsResult,
+    capability: 'mod_manager', params: ServerIdParams, body: EnabledModsUpdate, status: 200, response: EnabledModsResult,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'VERSION_CONFLICT'],
   }),
   importModPreset: defineEndpoint({
@@ -93,8 +86,7 @@ export const modEndpoints = {
   exportModPreset: defineEndpoint({
     operationId: 'exportModPreset', onOwner: true, method: 'GET', path: '/servers/{server_id}/mods/preset', tag: 'mods',
     summary: "The enabled client mods as a launcher preset, for the server's players", access: 'any', scope: 'servers:read',
-    capability: 'mod_manager',
-    params: ServerIdParams, status: 200, response: Type.String(), envelope: 'none', responseMediaType: 'text/html',
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
+    capability: 'mod_manager', params: ServerIdParams, status: 200, response: Type.String(), envelope: 'none',
+    responseMediaType: 'text/html', errors: ['NOT_FOUND', 'NOT_SUPPORTED'],
   }),
 } as const;

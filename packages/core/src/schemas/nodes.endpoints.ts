@@ -10,8 +10,7 @@ export const nodeEndpoints = {
   }),
   updateNode: defineEndpoint({
     operationId: 'updateNode', method: 'PUT', path: '/nodes/{node_id}', tag: 'nodes',
-    summary: 'Drain a node (no new servers placed on it) or undrain it',
-    access: 'admin', scope: 'admin', params: NodeIdParams, body: UpdateNodeRequest, status: 200, response: ClusterNode,
-    errors: ['NOT_FOUND'],
+    summary: 'Drain a node (no new servers placed on it) or undrain it', access: 'admin', scope: 'admin', params: NodeIdParams,
+    body: UpdateNodeRequest, status: 200, response: ClusterNode, errors: ['NOT_FOUND'],
   }),
 } as const;

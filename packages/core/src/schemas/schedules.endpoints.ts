@@ -9,8 +9,8 @@ import {
 export const scheduleEndpoints = {
   listSchedules: defineEndpoint({
     operationId: 'listSchedules', method: 'GET', path: '/servers/{server_id}/schedules', tag: 'schedules',
-    summary: "The server's schedules, with their next runs",
-    access: 'any', scope: 'servers:read', params: ServerIdParams, status: 200, response: Type.Array(Schedule), errors: ['NOT_FOUND'],
+    summary: "The server's schedules, with their next runs", access: 'any', scope: 'servers:read', params: ServerIdParams, status: 200,
+    response: Type.Array(Schedule), errors: ['NOT_FOUND'],
   }),
   createSchedule: defineEndpoint({
     operationId: 'createSchedule', method: 'POST', path: '/servers/{server_id}/schedules', tag: 'schedules',
@@ -25,19 +25,19 @@ export const scheduleEndpoints = {
   }),
   getSchedule: defineEndpoint({
     operationId: 'getSchedule', method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules',
-    summary: 'One schedule',
-    access: 'any', scope: 'servers:read', params: ScheduleIdParams, status: 200, response: Schedule, errors: ['NOT_FOUND'],
+    summary: 'One schedule', access: 'any', scope: 'servers:read', params: ScheduleIdParams, status: 200, response: Schedule,
+    errors: ['NOT_FOUND'],
   }),
   updateSchedule: defineEndpoint({
     operationId: 'updateSchedule', method: 'PUT', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules',
-    summary: 'Change a schedule; a change of its timing counts from now, and enabling it again clears why it was disabled',
-    access: 'admin', scope: 'servers:write', params: ScheduleIdParams, body: UpdateScheduleRequest, status: 200, response: Schedule,
+    summary: 'Change a schedule; a change of its timing counts from now, and enabling it again clears why it was disabled', access: 'admin',
+    scope: 'servers:write', params: ScheduleIdParams, body: UpdateScheduleRequest, status: 200, response: Schedule,
     errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
   }),
   deleteSchedule: defineEndpoint({
     operationId: 'deleteSchedule', method: 'DELETE', path: '/servers/{server_id}/schedules/{schedule_id}', tag: 'schedules',
-    summary: 'Delete a schedule and its history',
-    access: 'admin', scope: 'servers:write', params: ScheduleIdParams, status: 200, response: MessageResponse, errors: ['NOT_FOUND'],
+    summary: 'Delete a schedule and its history', access: 'admin', scope: 'servers:write', params: ScheduleIdParams, status: 200,
+    response: MessageResponse, errors: ['NOT_FOUND'],
   }),
   runSchedule: defineEndpoint({
     operationId: 'runSchedule', onOwner: true, method: 'POST', path: '/servers/{server_id}/schedules/{schedule_id}/run', tag: 'schedules',
@@ -47,7 +47,6 @@ export const scheduleEndpoints = {
   listScheduleRuns: defineEndpoint({
     operationId: 'listScheduleRuns', method: 'GET', path: '/servers/{server_id}/schedules/{schedule_id}/runs', tag: 'schedules',
     summary: "A schedule's runs, newest first, with each step's outcome", access: 'any', scope: 'servers:read', params: ScheduleIdParams,
-    query: ScheduleRunQuery,
-    status: 200, response: ScheduleRunPage, errors: ['NOT_FOUND'],
+    query: ScheduleRunQuery, status: 200, response: ScheduleRunPage, errors: ['NOT_FOUND'],
   }),
 } as const;

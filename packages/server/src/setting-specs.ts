@@ -89,7 +89,8 @@ export const integer =
 export const oneOf =
   <V extends string>(values: readonly V[]): Parse<V> =>
   (raw, name) => {
-    if (!(values as readonly string[]).includes(raw)) throw new SettingError(`${name} must be one of ${values.join(', ')}; got ${JSON.stringify(raw)}`);
+    if (!(values as readonly string[]).includes(raw))
+      throw new SettingError(`${name} must be one of ${values.join(', ')}; got ${JSON.stringify(raw)}`);
     return raw as V;
   };
 

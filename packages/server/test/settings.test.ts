@@ -33,8 +33,14 @@ describe('the settings, declared by each feature', () => {
         defaults: { betaPollMs: 5 },
         specs: [{ key: 'betaPollMs', env, flag, meaning: 'how often beta looks', parse: integer(1) }],
       });
-    assert.throws(() => composeSettings([alpha, beta('GARRISON_ALPHA_POLL_MS')]), /the setting GARRISON_ALPHA_POLL_MS is declared twice: by alpha and by beta/);
-    assert.throws(() => composeSettings([alpha, beta('GARRISON_BETA_POLL_MS', 'alpha-poll')]), /the setting --alpha-poll is declared twice: by alpha and by beta/);
+    assert.throws(
+      () => composeSettings([alpha, beta('GARRISON_ALPHA_POLL_MS')]),
+      /the setting GARRISON_ALPHA_POLL_MS is declared twice: by alpha and by beta/,
+    );
+    assert.throws(
+      () => composeSettings([alpha, beta('GARRISON_BETA_POLL_MS', 'alpha-poll')]),
+      /the setting --alpha-poll is declared twice: by alpha and by beta/,
+    );
     const sameKey = declareSettings<{ alphaPollMs: number }>({ feature: 'beta', defaults: { alphaPollMs: 5 }, specs: [] });
     assert.throws(() => composeSettings([alpha, sameKey]), /the setting alphaPollMs is declared twice: by alpha and by beta/);
   });
@@ -46,7 +52,10 @@ describe('the settings, declared by each feature', () => {
       assert.match(spec.env, /^GARRISON_[A-Z0-9_]+$/);
       assert.ok(spec.meaning.length > 0, `${spec.env} says what it means`);
     }
-    assert.deepEqual(settingsFromEnv({ GARRISON_SCHEDULE_POLL_MS: '250', GARRISON_BACKUP_DIR: '/srv/backups' }), { schedulePollMs: 250, backupDir: '/srv/backups' });
+    assert.deepEqual(settingsFromEnv({ GARRISON_SCHEDULE_POLL_MS: '250', GARRISON_BACKUP_DIR: '/srv/backups' }), {
+      schedulePollMs: 250,
+      backupDir: '/srv/backups',
+    });
   });
 
   it('are the table of docs/configuration.md, as npm run settings-table writes it', async () => {

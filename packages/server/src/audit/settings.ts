@@ -8,5 +8,12 @@ export interface HistorySettings {
 export const historySettings = declareSettings<HistorySettings>({
   feature: 'audit',
   defaults: { historyRetentionDays: 180 },
-  specs: [{ key: 'historyRetentionDays', env: 'GARRISON_HISTORY_RETENTION_DAYS', meaning: 'audit trail and player history kept', parse: integer(1) }],
+  specs: [
+    {
+      key: 'historyRetentionDays',
+      env: 'GARRISON_HISTORY_RETENTION_DAYS',
+      meaning: 'audit trail and player history kept',
+      parse: integer(1),
+    },
+  ],
 });

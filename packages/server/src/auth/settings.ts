@@ -19,7 +19,8 @@ export const authSettings = declareSettings<AuthSettings>({
       key: 'adminPassword',
       env: 'GARRISON_ADMIN_PASSWORD',
       shownDefault: 'generated',
-      meaning: "the first admin's password; unset: generated, logged once listening and kept in <data dir>/initial-admin-password until changed",
+      meaning:
+        "the first admin's password; unset: generated, logged once listening and kept in <data dir>/initial-admin-password until changed",
       doc: {
         meaning:
           "the first admin's password; when unset, one is generated, logged once the service listens and kept in " +
@@ -42,7 +43,9 @@ export const authSettings = declareSettings<AuthSettings>({
       shownDefault: '0',
       meaning: '1: admins must have two-factor sign-in; an admin without it can sign in only to enrol',
       doc: {
-        meaning: '`1`: admins must have two-factor sign-in; an admin without it can sign in only to enrol (see [security](security.md#two-factor-sign-in))',
+        meaning:
+          '`1`: admins must have two-factor sign-in; an admin without it can sign in only to enrol ' +
+          '(see [security](security.md#two-factor-sign-in))',
         default: '`0`',
       },
       parse: onOff,

@@ -4,7 +4,10 @@ import { declareSettings, integer, text } from '../setting-specs.js';
 export interface BackupSettings {
   backupDir: string | null;
   dbBackupKeep: number;
-  /** A restore refuses an archive that expands past this many bytes, or holds more entries than `restoreMaxFiles` (a bomb fills no disk). */
+  /**
+   * A restore refuses an archive that expands past this many bytes, or holds more entries than
+   * `restoreMaxFiles` (a bomb fills no disk).
+   */
   restoreMaxBytes: number;
   restoreMaxFiles: number;
 }
@@ -31,11 +34,13 @@ export const backupSettings = declareSettings<BackupSettings>({
     {
       key: 'restoreMaxBytes',
       env: 'GARRISON_RESTORE_MAX_BYTES',
-      meaning: 'a restore refuses (400) an archive whose files add up to more than this (16 GiB), or to more than the free space where they go',
+      meaning:
+        'a restore refuses (400) an archive whose files add up to more than this (16 GiB), or to more than the free space where they go',
       doc: {
         meaning:
           'a restore refuses (400 `VALIDATION_ERROR`, nothing changed) an archive whose files add up to more than this (16 GiB), or ' +
-          'to more than the free space where they go; a profile and its config are a few MiB, missions (when the backup holds them) are the bulk',
+          'to more than the free space where they go; a profile and its config are a few MiB, missions (when the backup holds them) ' +
+          'are the bulk',
       },
       parse: integer(1),
     },
@@ -44,7 +49,8 @@ export const backupSettings = declareSettings<BackupSettings>({
       env: 'GARRISON_RESTORE_MAX_FILES',
       meaning: 'a restore refuses (400) an archive holding more entries (files, folders, links) than this',
       doc: {
-        meaning: 'a restore refuses (400 `VALIDATION_ERROR`, nothing changed) an archive holding more entries (files, folders, links) than this',
+        meaning:
+          'a restore refuses (400 `VALIDATION_ERROR`, nothing changed) an archive holding more entries (files, folders, links) than this',
       },
       parse: integer(1),
     },

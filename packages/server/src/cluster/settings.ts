@@ -23,7 +23,8 @@ export const clusterSettings = declareSettings<ClusterSettings>({
       key: 'nodeId',
       env: 'GARRISON_NODE_ID',
       shownDefault: 'generated',
-      meaning: "this instance's id (letters, digits, . _ -); it owns the game processes it runs; unset: generated once into <data dir>/node-id",
+      meaning:
+        "this instance's id (letters, digits, . _ -); it owns the game processes it runs; unset: generated once into <data dir>/node-id",
       doc: {
         meaning:
           "this instance's id (letters, digits, `. _ -`); it owns the game processes it runs and re-adopts only its own; unset: " +
@@ -43,7 +44,8 @@ export const clusterSettings = declareSettings<ClusterSettings>({
       meaning: "http(s)://host:port at which the other instances of a cluster reach this one's API",
       doc: { meaning: "`http(s)://host:port` at which the other instances of a cluster reach this one's API (forwarded requests)" },
       parse: (raw, name) => {
-        if (!/^https?:\/\/[^/?#\s]+\/?$/.test(raw)) throw new SettingError(`${name} must be http://host:port or https://host:port; got ${JSON.stringify(raw)}`);
+        if (!/^https?:\/\/[^/?#\s]+\/?$/.test(raw))
+          throw new SettingError(`${name} must be http://host:port or https://host:port; got ${JSON.stringify(raw)}`);
         return raw.replace(/\/$/, '');
       },
     },
@@ -53,7 +55,9 @@ export const clusterSettings = declareSettings<ClusterSettings>({
       shownDefault: 'none (one instance)',
       meaning: 'nats://host:4222 (comma-separated for several): with MySQL/MariaDB, the instances on one database form a cluster',
       doc: {
-        meaning: '`nats://host:4222` (comma-separated for several): with MySQL/MariaDB, the instances on one database form a cluster; refused on SQLite',
+        meaning:
+          '`nats://host:4222` (comma-separated for several): with MySQL/MariaDB, the instances on one database form a cluster; ' +
+          'refused on SQLite',
       },
       parse: (raw, name) => {
         const urls = raw.split(',').map((u) => u.trim());
@@ -75,7 +79,12 @@ export const clusterSettings = declareSettings<ClusterSettings>({
       },
       parse: secretOf(32),
     },
-    { key: 'nodeHeartbeatMs', env: 'GARRISON_NODE_HEARTBEAT_MS', meaning: 'how often an instance of a cluster says it is alive', parse: integer(100) },
+    {
+      key: 'nodeHeartbeatMs',
+      env: 'GARRISON_NODE_HEARTBEAT_MS',
+      meaning: 'how often an instance of a cluster says it is alive',
+      parse: integer(100),
+    },
     {
       key: 'nodeOfflineAfterMs',
       env: 'GARRISON_NODE_OFFLINE_AFTER_MS',

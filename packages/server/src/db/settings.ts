@@ -12,7 +12,13 @@ export const dataSettings = declareSettings<DataSettings>({
   feature: 'data',
   defaults: { dataDir: './data', databaseUrl: null },
   specs: [
-    { key: 'dataDir', env: 'GARRISON_DATA_DIR', flag: 'data-dir', meaning: "database file, JWT secret, servers' folders (created 0700)", parse: text },
+    {
+      key: 'dataDir',
+      env: 'GARRISON_DATA_DIR',
+      flag: 'data-dir',
+      meaning: "database file, JWT secret, servers' folders (created 0700)",
+      parse: text,
+    },
     {
       key: 'databaseUrl',
       env: 'GARRISON_DATABASE_URL',

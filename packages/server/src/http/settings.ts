@@ -69,13 +69,14 @@ export const httpSettings = declareSettings<HttpSettings>({
       key: 'trustProxy',
       env: 'GARRISON_TRUST_PROXY',
       shownDefault: 'none',
-      meaning: 'comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client; unset: the header is ignored',
+      meaning:
+        'comma-separated addresses or CIDR ranges of reverse proxies whose X-Forwarded-For names the client; unset: the header is ignored',
       doc: {
         meaning:
           'comma-separated addresses or CIDR ranges (`127.0.0.1`, `10.0.0.0/24`, `::1`) of the reverse proxies in front of the ' +
           'service. A request from one of them is taken to come from the address its `X-Forwarded-For` names: read from the right, ' +
           "past every trusted proxy, the first other address is the client's. That address is what the login limit counts, what an " +
-          'API key\'s address ranges are checked against, and what a session shows as where it signed in from. Unset, ' +
+          "API key's address ranges are checked against, and what a session shows as where it signed in from. Unset, " +
           '`X-Forwarded-For` is ignored (anyone can send it); behind a proxy every client then looks like the proxy and shares its ' +
           'login limit. See [deploying](deploy.md#behind-a-reverse-proxy)',
       },
@@ -85,7 +86,9 @@ export const httpSettings = declareSettings<HttpSettings>({
           try {
             trustedRange(entry);
           } catch {
-            throw new SettingError(`${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`);
+            throw new SettingError(
+              `${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`,
+            );
           }
         }
         return entries;
@@ -106,7 +109,8 @@ export const httpSettings = declareSettings<HttpSettings>({
       key: 'bodyIdleTimeoutS',
       env: 'GARRISON_BODY_IDLE_TIMEOUT_S',
       meaning:
-        'seconds a request body may go without a byte arriving; then 408 and the connection closes (an upload that keeps sending is never cut by it)',
+        'seconds a request body may go without a byte arriving; then 408 and the connection closes ' +
+        '(an upload that keeps sending is never cut by it)',
       doc: {
         meaning:
           'seconds a request body may go without a byte arriving; then `408` and the connection closes. An upload that keeps ' +
@@ -117,7 +121,8 @@ export const httpSettings = declareSettings<HttpSettings>({
     {
       key: 'requestTimeoutS',
       env: 'GARRISON_REQUEST_TIMEOUT_S',
-      meaning: 'seconds in which a whole request (headers and body: a 500 MiB upload on a slow link) must arrive; 0: no bound but the idle one',
+      meaning:
+        'seconds in which a whole request (headers and body: a 500 MiB upload on a slow link) must arrive; 0: no bound but the idle one',
       doc: {
         meaning:
           'seconds in which a whole request (headers and body) must arrive: a 500 MiB mission upload needs about 1.2 Mbit/s to ' +
@@ -129,8 +134,8 @@ export const httpSettings = declareSettings<HttpSettings>({
       key: 'maxConnectionsPerAddress',
       env: 'GARRISON_MAX_CONNECTIONS_PER_ADDRESS',
       meaning:
-        'connections (HTTP and WebSocket) open at once from one client address; past it each request is answered 429 and its connection closed; ' +
-        '0 turns the cap off',
+        'connections (HTTP and WebSocket) open at once from one client address; ' +
+        'past it each request is answered 429 and its connection closed; 0 turns the cap off',
       doc: {
         meaning:
           'connections (HTTP and WebSocket) open at once from one client address; past it every request on a new connection is ' +

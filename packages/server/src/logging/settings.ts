@@ -20,7 +20,11 @@ export const loggingSettings = declareSettings<LoggingSettings>({
       env: 'GARRISON_LOG_LEVEL',
       flag: 'log-level',
       meaning: LOG_LEVELS.join(', '),
-      doc: { meaning: `${LOG_LEVELS.slice(0, -1).map((l) => `\`${l}\``).join(', ')} or \`${LOG_LEVELS.at(-1)}\`` },
+      doc: {
+        meaning: `${LOG_LEVELS.slice(0, -1)
+          .map((l) => `\`${l}\``)
+          .join(', ')} or \`${LOG_LEVELS.at(-1)}\``,
+      },
       parse: oneOf(LOG_LEVELS),
     },
     {

@@ -10,6 +10,12 @@ export const pluginSettings = declareSettings<PluginSettings>({
   feature: 'plugins',
   defaults: { plugins: [] },
   specs: [
-    { key: 'plugins', env: 'GARRISON_PLUGINS', shownDefault: 'none', meaning: 'comma-separated paths of extra adapter modules or package folders', parse: list },
+    {
+      key: 'plugins',
+      env: 'GARRISON_PLUGINS',
+      shownDefault: 'none',
+      meaning: 'comma-separated paths of extra adapter modules or package folders',
+      parse: list,
+    },
   ],
 });

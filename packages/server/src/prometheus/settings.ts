@@ -16,7 +16,9 @@ export const prometheusSettings = declareSettings<PrometheusSettings>({
       key: 'metricsToken',
       env: 'GARRISON_METRICS_TOKEN',
       shownDefault: 'none (no /metrics)',
-      meaning: 'turns GET /metrics (Prometheus text, OpenMetrics on request) on for requests with Authorization: Bearer <this>; at least 16 characters',
+      meaning:
+        'turns GET /metrics (Prometheus text, OpenMetrics on request) on for requests with Authorization: Bearer <this>; ' +
+        'at least 16 characters',
       doc: {
         meaning:
           'turns `GET /metrics` (Prometheus text format; OpenMetrics when the scraper asks for it) on, for requests with ' +
@@ -30,10 +32,13 @@ export const prometheusSettings = declareSettings<PrometheusSettings>({
       env: 'GARRISON_METRICS_ADDRESS',
       shownDefault: "the API's address",
       meaning: "host:port where /metrics is served instead of on the API's port (e.g. 127.0.0.1:9464)",
-      doc: { meaning: "`host:port` (e.g. `127.0.0.1:9464`) where `/metrics` is served instead of on the API's port, still behind the token" },
+      doc: {
+        meaning: "`host:port` (e.g. `127.0.0.1:9464`) where `/metrics` is served instead of on the API's port, still behind the token",
+      },
       parse: (raw, name) => {
         const match = /^(\[[0-9a-fA-F:]+\]|[^:\s/]+):(\d{1,5})$/.exec(raw);
-        if (!match || Number(match[2]) > 65535) throw new SettingError(`${name} must be host:port (127.0.0.1:9464); got ${JSON.stringify(raw)}`);
+        if (!match || Number(match[2]) > 65535)
+          throw new SettingError(`${name} must be host:port (127.0.0.1:9464); got ${JSON.stringify(raw)}`);
         return raw;
       },
     },

@@ -6,7 +6,9 @@ import type { DataSettings } from '../db/settings.js';
 import type { BackupSettings } from '../backups/settings.js';
 
 /** What the game roots are made of: the setting, and the service's own folders they must stay out of. */
-export type GameRootSettings = Pick<ServerSettings, 'gameRoots'> & Pick<DataSettings, 'dataDir' | 'databaseUrl'> & Pick<BackupSettings, 'backupDir'>;
+export type GameRootSettings = Pick<ServerSettings, 'gameRoots'> &
+  Pick<DataSettings, 'dataDir' | 'databaseUrl'> &
+  Pick<BackupSettings, 'backupDir'>;
 
 /** A folder no executable and no imported file may come from, and why. */
 export interface RefusedFolder {

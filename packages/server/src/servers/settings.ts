@@ -19,11 +19,11 @@ export const serverSettings = declareSettings<ServerSettings>({
       env: 'GARRISON_GAME_ROOTS',
       shownDefault: 'none (anywhere but the data, backup and secrets folders; a warning at start)',
       meaning:
-        ':-separated absolute folders: every server executable (create, update, start, import) and every file an import reads must be inside one, ' +
-        'links followed',
+        ':-separated absolute folders: every server executable (create, update, start, import) and every file an import reads ' +
+        'must be inside one, links followed',
       doc: {
         meaning:
-          'absolute folders separated by `:` (`/srv/games:/opt/gamea`): every server\'s executable (create, update, start, import) ' +
+          "absolute folders separated by `:` (`/srv/games:/opt/gamea`): every server's executable (create, update, start, import) " +
           'and every file an import reads must be inside one of them, links followed (a link out of a root is outside). Unset: ' +
           "anywhere but Garrison's data dir, backup dir, the SQLite file's folder and `$CREDENTIALS_DIRECTORY`, which are refused " +
           'either way. Set it: see [deploying](deploy.md) and [import](import.md)',

@@ -15,5 +15,12 @@ export const supervisorSettings = declareSettings<SupervisorSettings>({
   feature: 'supervisor',
   defaults: { stopTimeoutMs: 30_000, readyTimeoutMs: 120_000, restartBackoffMs: 2000, restartBackoffMaxMs: 60_000 },
   // The start and restart waits are set by tests only: a deployer has the spec's values.
-  specs: [{ key: 'stopTimeoutMs', env: 'GARRISON_STOP_TIMEOUT_MS', meaning: 'how long a graceful stop waits for the game before killing it', parse: integer(1) }],
+  specs: [
+    {
+      key: 'stopTimeoutMs',
+      env: 'GARRISON_STOP_TIMEOUT_MS',
+      meaning: 'how long a graceful stop waits for the game before killing it',
+      parse: integer(1),
+    },
+  ],
 });

@@ -18,8 +18,6 @@ import { webhookSettings } from './webhooks/settings.js';
 import { serverSettings } from './servers/settings.js';
 import { banSettings } from './bans/settings.js';
 
-export { SettingError } from './setting-specs.js';
-
 /**
  * Every feature's settings, each declared in its folder's settings.ts; help and docs/configuration.md
  * show them in this order (the flags first: where to listen, where the data is, how to log).

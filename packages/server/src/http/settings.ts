@@ -85,9 +85,10 @@ export const httpSettings = declareSettings<HttpSettings>({
         for (const entry of entries) {
           try {
             trustedRange(entry);
-          } catch {
+          } catch (err) {
             throw new SettingError(
               `${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`,
+              { cause: err },
             );
           }
         }

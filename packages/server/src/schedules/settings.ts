@@ -17,8 +17,8 @@ export const scheduleSettings = declareSettings<ScheduleSettings>({
       parse: (raw, name) => {
         try {
           new Intl.DateTimeFormat('en', { timeZone: raw });
-        } catch {
-          throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
+        } catch (err) {
+          throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`, { cause: err });
         }
         return raw;
       },

@@ -7,15 +7,22 @@
 // leak keeps handles open; the whole run
 // has a deadline (TEST_RUN_DEADLINE_S, default 1200 s) after which everything it started is killed; and
 // the fake game servers a run starts exit by themselves once this process is gone (GAMEA_FAKE_WATCH_PID).
+//
+// `--unit` runs the unit tier alone (each package's test/unit/: services built from the container, no
+// server booted); without it, every file runs, the unit tier's once among them.
 import { spawn } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const only = args.filter((a) => a !== '--unit');
 const files = [];
-const testDirs = ['packages', 'examples'].flatMap((top) => readdirSync(join(root, top)).map((name) => join(root, top, name, 'test')));
+const packageDirs = ['packages', 'examples'].flatMap((top) => readdirSync(join(root, top)).map((name) => join(root, top, name, 'test')));
+const unitDirs = packageDirs.map((dir) => join(dir, 'unit'));
+const testDirs = unitOnly ? unitDirs : [...packageDirs, ...unitDirs];
 for (const dir of testDirs) {
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {

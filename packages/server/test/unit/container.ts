@@ -9,6 +9,7 @@ import gamea from '@garrison/adapter-gamea';
 import { compose } from '../../src/compose.js';
 import { migrate, type Database } from '../../src/db/connection.js';
 import { FakeClock } from '../../src/jobs/clock.js';
+import type { FinishedRun } from '../../src/jobs/runner.js';
 import { AdapterRegistry } from '../../src/plugins/registry.js';
 import { resolveSettings, type Settings, type SettingsInput } from '../../src/settings.js';
 import { TOKENS } from '../../src/tokens.js';
@@ -23,6 +24,8 @@ export interface UnitContainer {
   settings: Settings;
   db: Database;
   resolve<T>(token: InjectionToken<T>): T;
+  /** The end of the next run of the job `name`: what a test awaits after moving the clock on. */
+  finished(name: string): Promise<FinishedRun>;
   /** Stops the jobs, closes the database and removes the data dir. */
   close(): Promise<void>;
 }
@@ -52,6 +55,14 @@ export async function unitContainer(options: { settings?: SettingsInput; fakes?:
     settings,
     db,
     resolve: (token) => container.resolve(token),
+    finished: (name) =>
+      new Promise((resolve) => {
+        const off = container.resolve(TOKENS.Jobs).onFinished((run) => {
+          if (run.name !== name) return;
+          off();
+          resolve(run);
+        });
+      }),
     async close() {
       await container.resolve(TOKENS.Jobs).stop();
       await db.knex.destroy();

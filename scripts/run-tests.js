@@ -9,7 +9,8 @@
 // the fake game servers a run starts exit by themselves once this process is gone (GAMEA_FAKE_WATCH_PID).
 //
 // `--unit` runs the unit tier alone (each package's test/unit/: services built from the container, no
-// server booted); without it, every file runs, the unit tier's once among them.
+// server booted), all its files in one process (scripts/unit-tier.mjs); without it, every file runs, the
+// unit tier's once among them, each in its own process as the others.
 import { spawn } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ const runner = spawn(
     `--test-concurrency=${concurrency}`,
     '--test-force-exit',
     '--test-reporter=spec',
-    ...files,
+    ...(unitOnly ? [join(root, 'scripts', 'unit-tier.mjs')] : files),
   ],
   {
     stdio: 'inherit',
@@ -72,6 +73,7 @@ const runner = spawn(
       TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json'),
       ...process.env,
       GAMEA_FAKE_WATCH_PID: String(process.pid),
+      ...(unitOnly ? { GARRISON_UNIT_FILES: JSON.stringify(files) } : {}),
     },
   },
 );

@@ -4,14 +4,20 @@ import { clearCache, entryOf, refresh } from '../../src/cache/store.js';
 import { forgetBudget } from '../../src/cache/rate-budget.js';
 import { invalidateFor, invalidateMissed } from '../../src/cache/invalidation.js';
 
-/** A cached read and how often it was made; `shown` puts it on the page (a component listens). */
-async function cached(key: string, shown = true) {
-  const read = { key, count: 0, entry: entryOf(key, async () => ++read.count) };
+interface Read {
+  key: string;
+  /** How often it was read. */
+  count: number;
+  entry: ReturnType<typeof entryOf<number>>;
+}
+
+/** A cached read, read once; `shown` puts it on the page (a component listens). */
+async function cached(key: string, shown = true): Promise<Read> {
+  const read: Read = { key, count: 0, entry: entryOf<number>(key, async () => ++read.count) };
   if (shown) read.entry.listeners.add(() => {});
   await refresh(read.entry, false);
   return read;
 }
-type Read = Awaited<ReturnType<typeof cached>>;
 
 /** Lets the reads an invalidation started finish. */
 const reads = () => new Promise((resolve) => setImmediate(resolve));

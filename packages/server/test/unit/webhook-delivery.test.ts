@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebhookDelivery } from '@garrison/core';
+import { SYSTEM_ACTOR, type WebhookDelivery } from '@garrison/core';
 import { TOKENS } from '../../src/tokens.js';
+import { ServerService } from '../../src/servers/service.js';
 import { WebhookService } from '../../src/webhooks/service.js';
 import { BACKOFF_MS, WebhookDeliverer } from '../../src/webhooks/delivery.js';
 import { WebhookOutbox } from '../../src/webhooks/outbox.js';
@@ -101,5 +102,44 @@ describe('webhook deliveries: retries and back-off', () => {
     const hook = await webhooks.get(hookId);
     assert.equal(hook.enabled, false);
     assert.match(hook.disabled_reason!, /410 Gone/);
+  });
+});
+
+describe('the webhook outbox: which endpoints an event goes to', () => {
+  let u: UnitContainer;
+  let webhooks: WebhookService;
+  let alpha: number;
+  let bravo: number;
+  const pending = async (hookId: number) => (await webhooks.deliveries(hookId, {})).items.map((d) => [d.event_type, d.server_id]);
+  beforeEach(async () => {
+    u = await unitContainer({ settings: { webhookAllowPrivate: true } });
+    webhooks = u.resolve(WebhookService);
+    const servers = u.resolve(ServerService);
+    alpha = (await servers.create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    bravo = (await servers.create({ name: 'Bravo', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402 }, SYSTEM_ACTOR)).id;
+  });
+  afterEach(() => u.close());
+
+  it('enqueues an event for each enabled endpoint that wants its type and its server, and wakes the worker', async () => {
+    const every = (await webhooks.create({ url: 'http://127.0.0.1:9/every', kind: 'generic', events: ['player.joined'] })).id;
+    const onlyBravo = (await webhooks.create({ url: 'http://127.0.0.1:9/bravo', kind: 'generic', events: ['player.joined'], server_ids: [bravo] })).id;
+    const otherType = (await webhooks.create({ url: 'http://127.0.0.1:9/crashes', kind: 'generic', events: ['server.crashed'] })).id;
+    const off = (await webhooks.create({ url: 'http://127.0.0.1:9/off', kind: 'generic', events: ['player.joined'], enabled: false })).id;
+    let woken = 0;
+    const outbox = u.resolve(WebhookOutbox);
+    outbox.onEnqueued(() => void woken++);
+
+    await outbox.emitAbout('player.joined', alpha, { player_name: 'Ann', guid: null });
+    assert.deepEqual(await pending(every), [['player.joined', alpha]]);
+    assert.deepEqual(await pending(onlyBravo), [], 'an endpoint limited to other servers hears nothing of this one');
+    assert.equal(woken, 1);
+
+    await outbox.emitAbout('player.joined', bravo, { player_name: 'Bob', guid: null });
+    assert.equal((await pending(every)).length, 2);
+    assert.deepEqual(await pending(onlyBravo), [['player.joined', bravo]]);
+    assert.deepEqual([await pending(otherType), await pending(off)], [[], []], 'nor one of another type, nor one turned off');
+
+    await outbox.emitAbout('player.joined', bravo + 100, { player_name: 'Ghost', guid: null });
+    assert.equal(woken, 2, 'an event about a server that is gone is dropped');
   });
 });

@@ -28,7 +28,11 @@ describe('bans: validation, expiry and the ban file', () => {
   let serverId: number;
   const banFile = async () => {
     const row = await u.resolve(ServerService).row(serverId);
-    return readFile(gamea.capabilities.ban_manager!.banFilePath(serverContext(row, u.settings.dataDir)), 'utf8').catch(() => '');
+    // No file yet: no bans written.
+    return readFile(gamea.capabilities.ban_manager!.banFilePath(serverContext(row, u.settings.dataDir)), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return '';
+      throw err;
+    });
   };
   const inForce = async () => (await bans.list(serverId, { active_only: true })).map((b) => b.guid);
   beforeEach(async () => {

@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { composeSettings, declareSettings, integer, text } from '../src/setting-specs.js';
-import { resolveSettings, SETTINGS, settingsFromEnv } from '../src/settings.js';
-import { withSettingsTable } from '../src/cli/settings-doc.js';
+import { composeSettings, declareSettings, integer, text } from '../../src/setting-specs.js';
+import { resolveSettings, SETTINGS, settingsFromEnv } from '../../src/settings.js';
+import { withSettingsTable } from '../../src/cli/settings-doc.js';
 
 describe('the settings, declared by each feature', () => {
   const alpha = declareSettings<{ alphaPollMs: number }>({
@@ -59,7 +59,7 @@ describe('the settings, declared by each feature', () => {
   });
 
   it('are the table of docs/configuration.md, as npm run settings-table writes it', async () => {
-    const doc = await readFile(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const doc = await readFile(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     assert.equal(doc, withSettingsTable(doc), 'docs/configuration.md differs from the declared settings: npm run settings-table');
   });
 });

@@ -1,0 +1,8 @@
+import { TOKENS } from '../tokens.js';
+import type { FeatureModule } from '../modules/feature-module.js';
+import { gameRoutes } from './routes.js';
+
+export const gamesModule: FeatureModule = {
+  name: 'games',
+  routes: (routes, c) => gameRoutes(routes, c.resolve(TOKENS.Adapters)),
+};

@@ -1,0 +1,9 @@
+import type { FeatureModule } from '../modules/feature-module.js';
+import { ImportService } from './service.js';
+import { importRoutes } from './routes.js';
+
+export const importModule: FeatureModule = {
+  name: 'import',
+  services: [ImportService],
+  routes: (routes, c) => importRoutes(routes, c.resolve(ImportService)),
+};

@@ -1,0 +1,9 @@
+import type { FeatureModule } from '../modules/feature-module.js';
+import { LogFileService } from './service.js';
+import { logFileRoutes } from './routes.js';
+
+export const logFilesModule: FeatureModule = {
+  name: 'logfiles',
+  services: [LogFileService],
+  routes: (routes, c) => logFileRoutes(routes, c.resolve(LogFileService)),
+};

@@ -71,7 +71,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 /** Everything after the database is open; a failure here leaves the caller to close the database. */
 async function serve(
-  settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database, clock: Clock, lock: DataDirLock, modules: readonly FeatureModule[],
+  settings: Settings,
+  logger: Logger,
+  adapters: AdapterRegistry,
+  db: Database,
+  clock: Clock,
+  lock: DataDirLock,
+  modules: readonly FeatureModule[],
 ): Promise<RunningServer> {
   await migrate(db, clock, moduleMigrations(modules));
   logger.info({ database: db.safeUrl }, 'database ready');

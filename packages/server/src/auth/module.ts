@@ -11,11 +11,18 @@ import { SessionService } from './sessions.js';
 import { TwoFactorService } from './two-factor.js';
 import { authRoutes } from './routes.js';
 
-const repositories = { users: UserRepository, apiKeys: ApiKeyRepository, sessions: SessionRepository, twoFactor: TwoFactorRepository, secondSteps: SecondStepRepository };
+const repositories = {
+  users: UserRepository,
+  apiKeys: ApiKeyRepository,
+  sessions: SessionRepository,
+  twoFactor: TwoFactorRepository,
+  secondSteps: SecondStepRepository,
+};
 
 export const authModule: FeatureModule<typeof repositories> = {
   name: 'auth',
   repositories,
   services: [TokenService, SessionService, TwoFactorService, UserService, ApiKeyService],
-  routes: (routes, c) => authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService), c.resolve(TwoFactorService)),
+  routes: (routes, c) =>
+    authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService), c.resolve(TwoFactorService)),
 };

@@ -125,7 +125,11 @@ const MIGRATION_LOCK_WAIT_MS = 60_000;
  * nothing left to do. A database that cannot be reached fails with what to check. `fromModules`: the
  * feature modules' own migrations, applied after the base ones.
  */
-export async function migrate(db: Database, clock: Clock = new SystemClock(), fromModules: readonly [string, Migration][] = []): Promise<void> {
+export async function migrate(
+  db: Database,
+  clock: Clock = new SystemClock(),
+  fromModules: readonly [string, Migration][] = [],
+): Promise<void> {
   const deadline = clock.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {

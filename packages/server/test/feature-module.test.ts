@@ -2,7 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '@garrison/server';
 import { expectError, startHarness, withDatabase } from './helpers.js';
-import { tallyFeature, TICK_MS } from './tally-feature.js';
+import { container } from 'tsyringe';
+import { tallyFeature, getTally, TICK_MS } from './tally-feature.js';
+import { RouteTable } from '../src/http/route-table.js';
+import { implementModuleRoutes, moduleEndpoints } from '../src/modules/assembly.js';
 
 // A feature is a folder: given to the service as one module, it is served, documented, scoped, migrated,
 // run and started with nothing else edited (issue 32's module test).
@@ -49,5 +52,22 @@ describe('a feature module added to the service', () => {
       await h.close();
     }
     assert.deepEqual(tally.happened, ['started', 'ticked', 'stopped'], 'its part stopped with the service');
+  });
+});
+
+describe('the route table serves what the modules declare, and only that', () => {
+  const answer = async () => ({ count: 0 });
+
+  it('refuses an endpoint no module declares, one declared twice, and one declared and not implemented', () => {
+    assert.throws(() => new RouteTable([]).implement(getTally, answer), { message: /getTally is implemented but no feature module declares it/ });
+    const declaring = (name: string) => ({ name, endpoints: [getTally] });
+    assert.throws(() => moduleEndpoints([declaring('a'), declaring('b')]), { message: 'endpoint getTally is declared by modules a and b' });
+    const modules = [declaring('a')];
+    assert.throws(() => implementModuleRoutes(new RouteTable(moduleEndpoints(modules)), container, modules), {
+      message: 'endpoints declared but not implemented: getTally',
+    });
+    const routes = new RouteTable(moduleEndpoints(modules));
+    implementModuleRoutes(routes, container, [{ ...declaring('a'), routes: (r) => r.implement(getTally, answer) }]);
+    assert.deepEqual(routes.endpoints(), [getTally]);
   });
 });

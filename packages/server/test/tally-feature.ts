@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import type { Knex } from 'knex';
 import { defineEndpoint, Type } from '@garrison/core';
-import type { FeatureModule, ModuleEndpoint } from '../src/modules/feature-module.js';
+import type { FeatureModule } from '../src/modules/feature-module.js';
 import { TOKENS } from '../src/tokens.js';
 import { isoNow, type Clock } from '../src/jobs/clock.js';
 
@@ -12,10 +12,10 @@ import { isoNow, type Clock } from '../src/jobs/clock.js';
  */
 const Tally = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { $id: 'Tally' });
 
-export const getTally = {
-  ...defineEndpoint({ operationId: 'getTally', method: 'GET', path: '/tally', tag: 'tally', summary: 'The ticks the tally job counted', access: 'any', status: 200, response: Tally }),
-  scope: 'metrics',
-} satisfies ModuleEndpoint;
+export const getTally = defineEndpoint({
+  operationId: 'getTally', method: 'GET', path: '/tally', tag: 'tally', summary: 'The ticks the tally job counted',
+  access: 'any', scope: 'metrics', status: 200, response: Tally,
+});
 
 class TallyRepository {
   constructor(private readonly knex: Knex) {}

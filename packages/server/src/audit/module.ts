@@ -1,3 +1,4 @@
+import { lifecycleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { ServerEventRepository } from '../db/repositories/server-events.js';
 import { AuditService } from './service.js';
@@ -12,6 +13,7 @@ export const auditModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'cluster'],
   repositories,
   services: [AuditService, HistoryRetention],
+  endpoints: [lifecycleEndpoints.listServerEvents],
   routes: (routes, c) => auditRoutes(routes, c.resolve(AuditService)),
   parts: (c) => [
     ['audit', c.resolve(AuditService)],

@@ -1,3 +1,4 @@
+import { accountEndpoints, apiKeyEndpoints, signInEndpoints, twoFactorEndpoints, userEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { UserRepository } from '../db/repositories/users.js';
 import { ApiKeyRepository } from '../db/repositories/api-keys.js';
@@ -23,6 +24,7 @@ export const authModule: FeatureModule<typeof repositories> = {
   name: 'auth',
   repositories,
   services: [TokenService, SessionService, TwoFactorService, UserService, ApiKeyService],
+  endpoints: Object.values({ ...signInEndpoints, ...twoFactorEndpoints, ...accountEndpoints, ...apiKeyEndpoints, ...userEndpoints }),
   routes: (routes, c) =>
     authRoutes(routes, c.resolve(UserService), c.resolve(ApiKeyService), c.resolve(SessionService), c.resolve(TwoFactorService)),
 };

@@ -1,3 +1,4 @@
+import { backupEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { BackupRepository } from '../db/repositories/backups.js';
 import { BackupService } from './service.js';
@@ -13,6 +14,7 @@ export const backupsModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'audit', 'supervisor'],
   repositories,
   services: [BackupService, BackupRestore, DatabaseBackups],
+  endpoints: Object.values(backupEndpoints),
   routes: (routes, c) => backupRoutes(routes, c.resolve(BackupService), c.resolve(BackupRestore)),
   parts: (c) => [
     ['backups', c.resolve(BackupService)],

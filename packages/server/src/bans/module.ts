@@ -1,3 +1,4 @@
+import { playerEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { BanRepository } from '../db/repositories/bans.js';
 import { BanService } from './service.js';
@@ -11,6 +12,7 @@ export const bansModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'audit', 'rcon'],
   repositories,
   services: [BanService],
+  endpoints: [playerEndpoints.listBans, playerEndpoints.createBan, playerEndpoints.revokeBan],
   routes: (routes, c) => banRoutes(routes, c.resolve(BanService)),
   parts: (c) => [['bans', c.resolve(BanService)]],
 };

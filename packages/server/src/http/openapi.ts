@@ -1,5 +1,5 @@
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
-import { DetailFailure, ErrorCodes, FailureEnvelope, type EndpointDef, type ErrorCode, type Scope, type TSchema } from '@garrison/core';
+import { DetailFailure, ErrorCodes, FailureEnvelope, type EndpointDef, type ErrorCode, type TSchema } from '@garrison/core';
 
 /** Replaces every nested schema that has an `$id` by a reference, registering it under components.schemas. */
 function toSchema(schema: TSchema, components: Map<string, SchemaObject>): SchemaObject {
@@ -71,8 +71,8 @@ function failureFor(codes: ErrorCode[], components: Map<string, SchemaObject>): 
   return { $ref: `#/components/schemas/${name}` };
 }
 
-/** The OpenAPI 3.1 document of the implemented endpoints (core's table's and the feature modules'), with their API-key scopes. */
-export function buildOpenApi(endpoints: EndpointDef[], version: string, scopeOf: (endpoint: EndpointDef) => Scope): OpenAPIObject {
+/** The OpenAPI 3.1 document of the implemented endpoints: those the feature modules declare (core's tables, or a module's own). */
+export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPIObject {
   const components = new Map<string, SchemaObject>();
   const builder = OpenApiBuilder.create()
     .addTitle('Garrison')
@@ -100,7 +100,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string, scopeOf:
     const operation: OperationObject = {
       operationId: endpoint.operationId,
       summary: endpoint.summary,
-      description: describeEndpoint(endpoint, codes, scopeOf(endpoint)),
+      description: describeEndpoint(endpoint, codes),
       tags: [endpoint.tag],
       parameters: parameters(endpoint, components),
       responses,
@@ -108,7 +108,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string, scopeOf:
       ...(endpoint.capability ? { 'x-capability': endpoint.capability } : {}),
       ...(endpoint.access === 'admin' ? { 'x-role': 'admin' } : {}),
       // The API-key scope the endpoint belongs to (`account` and `admin`: never a key's).
-      'x-scope': scopeOf(endpoint),
+      'x-scope': endpoint.scope,
     };
     if (endpoint.body) {
       const mediaType = endpoint.upload ? 'multipart/form-data' : 'application/json';
@@ -139,7 +139,7 @@ function scopeSentence(scope: string): string {
   return scope === 'account' || scope === 'admin' ? `API keys cannot call it (scope \`${scope}\`).` : `An API key needs the scope \`${scope}\`.`;
 }
 
-function describeEndpoint(endpoint: EndpointDef, codes: readonly string[], scope: Scope): string {
+function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): string {
   const answer = endpoint.status === 204 || !endpoint.response
     ? `${endpoint.status} with no content`
     : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
@@ -147,7 +147,7 @@ function describeEndpoint(endpoint: EndpointDef, codes: readonly string[], scope
     `${endpoint.summary}.`,
     endpoint.notes ?? '',
     WHO[endpoint.access],
-    scopeSentence(scope),
+    scopeSentence(endpoint.scope),
     endpoint.capability ? `The server's game must have the \`${endpoint.capability}\` capability (else 400 NOT_SUPPORTED).` : '',
     endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
     endpoint.dryRunStatus ? `A dry run answers ${endpoint.dryRunStatus}.` : '',

@@ -3,8 +3,6 @@ import type { Context } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import {
   ApiError,
-  ENDPOINT_SCOPES,
-  type EndpointId,
   type AdapterDefinition,
   type BodyOf,
   type EndpointDef,
@@ -12,7 +10,6 @@ import {
   type QueryOf,
   type ResponseOf,
   type Actor,
-  type Scope,
 } from '@garrison/core';
 import { actorOf, type KeyGrant, type Principal } from '../auth/principal.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -63,27 +60,25 @@ interface Route {
 }
 
 /**
- * The server's implementations of core's endpoint table, and of the endpoints feature modules declare
- * beyond it (with their scopes). Every route gets the same pipeline:
+ * The server's implementations of the endpoints the feature modules declare (core's tables, and those of a
+ * module outside core). Every route gets the same pipeline:
  * authenticate → role → key's scope → parse and validate → capability guard → handler → envelope.
  */
 export class RouteTable {
   private readonly routes: Route[] = [];
+  private readonly declared: ReadonlyMap<string, EndpointDef>;
 
-  constructor(private readonly moduleScopes: ReadonlyMap<string, Scope> = new Map()) {}
-
-  /** The API-key scope an endpoint belongs to: core's table's, or the module's that declares it. */
-  scopeOf(endpoint: EndpointDef): Scope {
-    const scope = (ENDPOINT_SCOPES as Partial<Record<string, Scope>>)[endpoint.operationId] ?? this.moduleScopes.get(endpoint.operationId);
-    if (!scope) throw new Error(`endpoint ${endpoint.operationId} has no scope: it is neither core's nor declared by a feature module`);
-    return scope;
+  constructor(declared: readonly EndpointDef[]) {
+    this.declared = new Map(declared.map((e) => [e.operationId, e]));
   }
 
   implement<E extends EndpointDef>(endpoint: E, handler: Handler<E>, options: RouteOptions = {}): void {
     if (this.routes.some((r) => r.endpoint.operationId === endpoint.operationId)) {
       throw new Error(`endpoint ${endpoint.operationId} implemented twice`);
     }
-    this.scopeOf(endpoint);
+    if (this.declared.get(endpoint.operationId) !== endpoint) {
+      throw new Error(`endpoint ${endpoint.operationId} is implemented but no feature module declares it (its module's endpoints)`);
+    }
     if (options.reuse && (endpoint.method !== 'GET' || endpoint.access === 'public')) {
       throw new Error(`${endpoint.operationId}: only an authenticated GET can reuse its answers`);
     }
@@ -92,6 +87,11 @@ export class RouteTable {
 
   endpoints(): EndpointDef[] {
     return this.routes.map((r) => r.endpoint);
+  }
+
+  /** What a module declares and no route implements. */
+  unimplemented(): string[] {
+    return [...this.declared.keys()].filter((id) => !this.routes.some((r) => r.endpoint.operationId === id));
   }
 
   /**
@@ -109,7 +109,6 @@ export class RouteTable {
 
   mount(router: Router, deps: RouteDependencies): void {
     for (const { endpoint, handler, options } of this.routes) {
-      const scope = this.scopeOf(endpoint);
       const invalidCode = endpoint.invalidBodyCode ?? 'VALIDATION_ERROR';
       const params = endpoint.params && new InputValidator(endpoint.params, 'path');
       const query = endpoint.query && new InputValidator(endpoint.query, 'query');
@@ -125,7 +124,7 @@ export class RouteTable {
         if (principal?.must_enrol && !WHILE_ENROLLING.has(endpoint.operationId)) {
           throw new ApiError('FORBIDDEN', 'two-factor sign-in is required for admins: enrol first (POST /auth/2fa/setup, then /auth/2fa/enable)');
         }
-        if (principal?.key) checkKey(principal.key, endpoint, scope, ctx.params);
+        if (principal?.key) checkKey(principal.key, endpoint, ctx.params);
         if (endpoint.onOwner) {
           const serverId = Number(ctx.params.server_id);
           const owner = Number.isSafeInteger(serverId) && serverId > 0 ? await deps.forwarder.ownerOf(serverId, ctx) : null;
@@ -174,7 +173,8 @@ const WHILE_ENROLLING: ReadonlySet<string> = new Set(['me', 'logout', 'changePas
  * What an API key may not do: an endpoint outside its scopes (403, naming the scope), a server outside
  * its servers (404: the server is not told to exist), making servers when it is limited to some.
  */
-function checkKey(key: KeyGrant, endpoint: EndpointDef, scope: Scope, params: Record<string, string>): void {
+function checkKey(key: KeyGrant, endpoint: EndpointDef, params: Record<string, string>): void {
+  const { scope } = endpoint;
   if (scope === 'account' || scope === 'admin') throw new ApiError('FORBIDDEN', `API keys cannot do this (scope ${scope}): sign in as the user`);
   if (!key.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this API key lacks the scope ${scope}`);
   if (!key.server_ids) return;

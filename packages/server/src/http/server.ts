@@ -26,7 +26,7 @@ import { ServerService } from '../servers/service.js';
 import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
 import { SERVICE_VERSION } from '../system/version.js';
-import { implementModuleRoutes, moduleScopes } from '../modules/assembly.js';
+import { implementModuleRoutes, moduleEndpoints } from '../modules/assembly.js';
 import { Forwarder, FORWARDED_HEADERS } from '../cluster/forwarding.js';
 import { watchForwardedBodies } from '../cluster/signed-body.js';
 import { RateLimits } from '../cluster/rate-limits.js';
@@ -63,11 +63,11 @@ export async function listen(container: DependencyContainer, db: Database): Prom
 
   const forwarder = container.resolve(Forwarder);
   const modules = container.resolve(TOKENS.Modules);
-  const routes = new RouteTable(moduleScopes(modules));
+  const routes = new RouteTable(moduleEndpoints(modules));
   implementModuleRoutes(routes, container, modules);
   const router = new Router();
   routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx), ctx.state.forwardedBy ? null : ctx.ip), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
-  const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION, (endpoint) => routes.scopeOf(endpoint));
+  const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApi;
   });

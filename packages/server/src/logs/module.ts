@@ -1,3 +1,4 @@
+import { liveEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { LogLineRepository } from '../db/repositories/log-lines.js';
 import { LogService } from './service.js';
@@ -10,6 +11,7 @@ export const logsModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'cluster', 'processes'],
   repositories,
   services: [LogService],
+  endpoints: [liveEndpoints.listLogs, liveEndpoints.clearLogs],
   routes: (routes, c) => logRoutes(routes, c.resolve(LogService)),
   parts: (c) => [['logs', c.resolve(LogService)]],
 };

@@ -1,3 +1,4 @@
+import { liveEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { MetricsRepository } from '../db/repositories/metrics.js';
 import { LiveFigures } from './live-values.js';
@@ -11,6 +12,7 @@ export const metricsModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'processes'],
   repositories,
   services: [LiveFigures, MetricsService],
+  endpoints: [liveEndpoints.getMetrics],
   routes: (routes, c) => metricsRoutes(routes, c.resolve(MetricsService)),
   parts: (c) => [['metrics', c.resolve(MetricsService)]],
 };

@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Knex } from 'knex';
-import type { Scope } from '@garrison/core';
+import type { EndpointDef } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { Migration } from '../db/migrations/index.js';
@@ -35,13 +35,24 @@ export function moduleMigrations(modules: readonly FeatureModule[]): [string, Mi
   return modules.flatMap((m) => (m.migrations ?? []).map(([name, migration]): [string, Migration] => [`${m.name}/${name}`, migration]));
 }
 
-/** The scopes of the endpoints the modules declare beyond core's table. */
-export function moduleScopes(modules: readonly FeatureModule[]): Map<string, Scope> {
-  return new Map(modules.flatMap((m) => (m.endpoints ?? []).map((e): [string, Scope] => [e.operationId, e.scope])));
+/** The endpoints the modules declare: what the route table serves, each once. */
+export function moduleEndpoints(modules: readonly FeatureModule[]): EndpointDef[] {
+  const declared = new Map<string, string>();
+  for (const module of modules) {
+    for (const endpoint of module.endpoints ?? []) {
+      const other = declared.get(endpoint.operationId);
+      if (other) throw new Error(`endpoint ${endpoint.operationId} is declared by modules ${other} and ${module.name}`);
+      declared.set(endpoint.operationId, module.name);
+    }
+  }
+  return modules.flatMap((m) => m.endpoints ?? []);
 }
 
+/** Every module's routes; fails naming what a module declares and does not implement. */
 export function implementModuleRoutes(routes: RouteTable, container: DependencyContainer, modules: readonly FeatureModule[]): void {
   for (const module of modules) module.routes?.(routes, container);
+  const missing = routes.unimplemented();
+  if (missing.length) throw new Error(`endpoints declared but not implemented: ${missing.join(', ')}`);
 }
 
 /** What starts and stops, module by module in start order: each module's parts, then its jobs. */

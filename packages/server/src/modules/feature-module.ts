@@ -1,6 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { Knex } from 'knex';
-import type { EndpointDef, Scope } from '@garrison/core';
+import type { EndpointDef } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { JobSpec } from '../jobs/runner.js';
@@ -12,8 +12,6 @@ export type RepositoryClass = new (knex: Knex) => object;
 export type Repositories = Record<string, RepositoryClass>;
 /** A service, built once per container from its injected dependencies. */
 export type ServiceClass = new (...args: never[]) => unknown;
-/** An endpoint outside core's table, with the API-key scope it belongs to. */
-export type ModuleEndpoint = EndpointDef & { readonly scope: Scope };
 
 /**
  * What one feature folder brings to the service, declared in its `module.ts` and registered in the
@@ -29,8 +27,11 @@ export interface FeatureModule<R extends Repositories = Repositories> {
   readonly services?: readonly ServiceClass[];
   /** Applied after the base migrations, in module order; recorded as `<module>/<name>`. */
   readonly migrations?: readonly (readonly [name: string, migration: Migration])[];
-  /** Endpoints beyond core's table that `routes` implements (a module outside core declares its own). */
-  readonly endpoints?: readonly ModuleEndpoint[];
+  /**
+   * The endpoints `routes` implements, each with its API-key scope: its feature's table in core (for the
+   * SDK and the console), or its own for a module outside core. Served, scoped and documented as declared.
+   */
+  readonly endpoints?: readonly EndpointDef[];
   /** Implements this feature's endpoints over its services. */
   readonly routes?: (routes: RouteTable, c: DependencyContainer) => void;
   /** What starts and stops, in this order; called once, before anything starts. */

@@ -1,3 +1,4 @@
+import { nodeEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { NodeRepository } from '../db/repositories/nodes.js';
 import { NodeService } from './service.js';
@@ -11,6 +12,7 @@ export const nodesModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'cluster'],
   repositories,
   services: [NodeService],
+  endpoints: Object.values(nodeEndpoints),
   routes: (routes, c) => nodeRoutes(routes, c.resolve(NodeService)),
   parts: (c) => [['nodes', c.resolve(NodeService)]],
 };

@@ -1,3 +1,4 @@
+import { playerEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { PlayerHistoryRepository } from '../db/repositories/player-history.js';
 import { PlayerService } from './service.js';
@@ -11,6 +12,7 @@ export const playersModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'rcon', 'processes'],
   repositories,
   services: [PlayerService],
+  endpoints: [playerEndpoints.listPlayers, playerEndpoints.playerHistory, playerEndpoints.kickPlayer, playerEndpoints.banPlayer],
   routes: (routes, c) => playerRoutes(routes, c.resolve(PlayerService)),
   parts: (c) => [['players', c.resolve(PlayerService)]],
 };

@@ -1,3 +1,4 @@
+import { lifecycleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { ProcessRepository } from '../db/repositories/processes.js';
 import { ProcessService } from './service.js';
@@ -11,6 +12,7 @@ export const processesModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'nodes'],
   repositories,
   services: [ProcessService],
+  endpoints: [lifecycleEndpoints.listProcesses],
   routes: (routes, c) => processRoutes(routes, c.resolve(ProcessService)),
   parts: (c) => [['processes', c.resolve(ProcessService)]],
 };

@@ -1,3 +1,4 @@
+import { scheduleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { ScheduleRepository } from '../db/repositories/schedules.js';
 import { ScheduleService } from './service.js';
@@ -15,6 +16,7 @@ export const schedulesModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'cluster', 'audit', 'supervisor', 'backups'],
   repositories,
   services: [ScheduleService, ScheduleRunner, ScheduleActions, RunConditions, RunContext],
+  endpoints: Object.values(scheduleEndpoints),
   routes: (routes, c) => scheduleRoutes(routes, c.resolve(ScheduleService)),
   parts: (c) => [['schedules', c.resolve(ScheduleRunner)]],
 };

@@ -1,3 +1,4 @@
+import { serverEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { ServerRepository } from '../db/repositories/servers.js';
 import { Forwarder } from '../cluster/forwarding.js';
@@ -14,6 +15,9 @@ export const serversModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'audit'],
   repositories,
   services: [ServerLocks, ServerGlance, ServerService, OwnFolders],
+  // Its table's import is the import module's.
+  endpoints: [serverEndpoints.listServers, serverEndpoints.createServer, serverEndpoints.getServer, serverEndpoints.updateServer,
+    serverEndpoints.deleteServer],
   routes: (routes, c) => serverRoutes(routes, c.resolve(ServerService), c.resolve(Forwarder)),
   parts: (c) => [
     ['server glance', c.resolve(ServerGlance)],

@@ -1,3 +1,4 @@
+import { lifecycleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { BanService } from '../bans/service.js';
 import { OwnFolders } from '../servers/own-folders.js';
@@ -16,6 +17,9 @@ export const supervisorModule: FeatureModule = {
   // the audit trail, its webhooks and Prometheus hear of the restart.
   needs: ['processes', 'logs', 'metrics', 'players', 'bans', 'servers', 'rcon', 'audit', 'webhooks', 'prometheus'],
   services: [ProcessWatchers, ServerStates, HeadlessClients, Supervisor, AutoRestarts],
+  // Its table's process list and audit trail are the processes' and audit modules'.
+  endpoints: [lifecycleEndpoints.startServer, lifecycleEndpoints.stopServer, lifecycleEndpoints.restartServer,
+    lifecycleEndpoints.killServer],
   routes: (routes, c) => lifecycleRoutes(routes, c.resolve(Supervisor)),
   parts: (c) => {
     const supervisor = c.resolve(Supervisor);

@@ -1,3 +1,4 @@
+import { webhookEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { WebhookRepository } from '../db/repositories/webhooks.js';
 import { WebhookOutbox } from './outbox.js';
@@ -13,6 +14,7 @@ export const webhooksModule: FeatureModule<typeof repositories> = {
   needs: ['jobs', 'audit'],
   repositories,
   services: [WebhookOutbox, WebhookDeliverer, WebhookService],
+  endpoints: Object.values(webhookEndpoints),
   routes: (routes, c) => webhookRoutes(routes, c.resolve(WebhookService)),
   parts: (c) => [['webhooks', c.resolve(WebhookDeliverer)]],
 };

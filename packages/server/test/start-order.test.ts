@@ -2,7 +2,8 @@ import 'reflect-metadata';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startOrder } from '../src/modules/start-order.js';
-import { featureModules } from '../src/compose.js';
+import { featureModules, lifecycleParts } from '../src/compose.js';
+import { unitContainer } from './unit/container.js';
 
 const names = (items: { name: string }[]) => items.map((i) => i.name);
 
@@ -40,5 +41,18 @@ describe('the start order of feature modules', () => {
     for (const recorded of ['servers', 'supervisor', 'bans', 'backups', 'schedules', 'prometheus', 'webhooks']) before('audit', recorded);
     for (const watcher of ['logs', 'metrics', 'players', 'servers', 'bans']) before(watcher, 'supervisor');
     before('supervisor', 'schedules');
+  });
+
+  it('starts the parts in the order the needs give, the job runner first', async () => {
+    const unit = await unitContainer();
+    try {
+      assert.deepEqual(lifecycleParts(unit.container).map(([name]) => name), [
+        'jobs', 'cluster events', 'remote figures', 'rate limits', 'nodes', 'audit', 'history retention', 'prometheus', 'webhooks',
+        'remote admin', 'processes', 'logs', 'metrics', 'players', 'bans', 'server glance', 'own folders', 'supervisor', 'backups',
+        'database backups', 'schedules',
+      ]);
+    } finally {
+      await unit.close();
+    }
   });
 });

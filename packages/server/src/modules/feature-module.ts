@@ -7,18 +7,18 @@ import type { JobSpec } from '../jobs/runner.js';
 import type { Migration } from '../db/migrations/index.js';
 
 /** A repository: one table's queries over a connection (a transaction's, too). */
-export type RepositoryClass = new (knex: Knex) => object;
-/** A module's repositories by the name the `Repositories` bag gives them. */
-export type Repositories = Record<string, RepositoryClass>;
+type RepositoryClass = new (knex: Knex) => object;
+/** A module's repository classes by the name the `Repositories` bag gives them. */
+type RepositoryClasses = Record<string, RepositoryClass>;
 /** A service, built once per container from its injected dependencies. */
-export type ServiceClass = new (...args: never[]) => unknown;
+type ServiceClass = new (...args: never[]) => unknown;
 
 /**
  * What one feature folder brings to the service, declared in its `module.ts` and registered in the
  * root's one list (features.ts). Nothing here starts anything: the root builds, migrates, mounts and
  * starts the modules in the order their `needs` give.
  */
-export interface FeatureModule<R extends Repositories = Repositories> {
+export interface FeatureModule<R extends RepositoryClasses = RepositoryClasses> {
   readonly name: string;
   /** Modules whose parts must have started before this one's start (and stop after it stops). */
   readonly needs?: readonly string[];

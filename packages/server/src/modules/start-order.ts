@@ -1,5 +1,5 @@
 /** Something that starts after what it names in `needs`. */
-export interface Dependent {
+interface Dependent {
   readonly name: string;
   readonly needs?: readonly string[];
 }

@@ -1,5 +1,6 @@
 export * from './typebox.js';
 export * from './errors.js';
+export * from './expected-errors.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 export * from './adapter/contract.js';

@@ -49,6 +49,31 @@ describe('the server keeps its shape', () => {
     assert.deepEqual(busy, []);
   });
 
+  it('tells a bare catch from one that names what it expects', () => {
+    const bare = [
+      'a.catch(() => null);',
+      'a.catch(async () => {});',
+      'a.catch((_err) => []);',
+      'a.then((x) => x, () => false);',
+      'try { f(); } catch { return null; }',
+      'try { f(); } catch (e) { return null; }',
+    ];
+    const named = [
+      'a.catch(ifMissing([]));',
+      "a.catch((err) => logger.warn({ err }, 'failed'));",
+      'a.then((x) => x, ifMissing(0));',
+      'a.then((x) => x);',
+      'try { f(); } catch (err) { expectOnly(err, SyntaxError); return null; }',
+      'try { f(); } catch (err) { if (!isMissing(err)) throw err; }',
+    ];
+    assert.deepEqual(bare.filter((text) => bareCatches(text).length !== 1), []);
+    assert.deepEqual(named.filter((text) => bareCatches(text).length !== 0), []);
+  });
+
+  it('catches no error it does not name: every catch looks at what it caught, or hands it to a helper that does', () => {
+    const bare = everySource.flatMap((f) => bareCatches(code(f.text)).map((at) => `${f.path}: ${at}`)).filter((at) => !CATCHES_OWNED_ELSEWHERE.some((p) => at.startsWith(p)));
+    assert.deepEqual(bare, [], `bare catches:\n${bare.join('\n')}`);
+  });
 });
 
 /** Every package's sources, for the rules that hold across the monorepo (paths from packages/). */
@@ -84,6 +109,22 @@ function constructorBodies(text: string): string[] {
   });
 }
 
+/** The arguments of a call (the text between its parentheses), split at the commas outside any bracket. */
+function topLevelArguments(args: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < args.length; i += 1) {
+    if ('([{'.includes(args[i]!)) depth += 1;
+    else if (')]}'.includes(args[i]!)) depth -= 1;
+    else if (args[i] === ',' && depth === 0) {
+      parts.push(args.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...parts, args.slice(start)].filter((p) => p.trim() !== '');
+}
+
 /**
  * The catches in `text` that swallow what they caught without looking at it. Allowed forms, and only these:
  * `.catch(handler)` with a named handler (`ifMissing([])`, `ifApiError('NOT_FOUND', null)`, `logFailure(…)`:
@@ -94,12 +135,19 @@ function constructorBodies(text: string): string[] {
 function bareCatches(text: string): string[] {
   const bare: string[] = [];
   const line = (index: number) => `line ${text.slice(0, index).split('\n').length}`;
-  for (const m of text.matchAll(/\.catch\(/g)) {
-    const handler = balanced(text, m.index + m[0].length - 1).slice(1, -1).trim();
+  const handlers = [
+    ...[...text.matchAll(/\.catch\(/g)].map((m) => ({ at: m.index, handler: balanced(text, m.index + m[0].length - 1).slice(1, -1).trim() })),
+    // `.then(onFulfilled, onRejected)`: the second is a catch too.
+    ...[...text.matchAll(/\.then\(/g)].flatMap((m) => {
+      const rejected = topLevelArguments(balanced(text, m.index + m[0].length - 1).slice(1, -1))[1];
+      return rejected ? [{ at: m.index, handler: rejected.trim() }] : [];
+    }),
+  ];
+  for (const { at, handler } of handlers) {
     const arrow = /^(?:async\s*)?(?:\(\s*([A-Za-z_$][\w$]*)?\s*(?::[^)]*)?\)|([A-Za-z_$][\w$]*))\s*=>([\s\S]*)$/.exec(handler);
     if (!arrow) continue; // a named handler
     const name = arrow[1] ?? arrow[2];
-    if (!name || !new RegExp(`\\b${name.replace('$', '\\$')}\\b`).test(arrow[3])) bare.push(`${line(m.index)}: .catch(${handler.slice(0, 60)})`);
+    if (!name || !new RegExp(`\\b${name.replace('$', '\\$')}\\b`).test(arrow[3])) bare.push(`${line(at)}: ${handler.slice(0, 60)}`);
   }
   for (const m of text.matchAll(/\bcatch\s*(\(\s*([A-Za-z_$][\w$]*)[^)]*\))?\s*\{/g)) {
     const name = m[2];

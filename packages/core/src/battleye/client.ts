@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { ApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
+import { ApiError, ifApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
 import {
   decodeServerPacket,
   encodeCommand,
@@ -160,7 +160,7 @@ export class BattlEyeClient implements RemoteAdminSession {
   private keepAliveTick(): void {
     if (Date.now() - this.lastCommandAt < this.options.keepAliveMs) return;
     // Failures are not reported: the next command or keep-alive logs in again.
-    this.command('').catch(() => {});
+    this.command('').catch(ifApiError('RCON_ERROR', ''));
   }
 
   private receive(data: Buffer): void {

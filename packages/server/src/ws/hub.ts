@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EventCatalogue, liveMessage, type EventChannel, type GarrisonEvent } from '@garrison/core';
+import { ApiError, EventCatalogue, expectOnly, liveMessage, type EventChannel, type GarrisonEvent } from '@garrison/core';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import { isSessionAdmin, type Principal } from '../auth/principal.js';
@@ -110,7 +110,14 @@ export class WebSocketHub {
   async recheck(): Promise<void> {
     for (const client of [...this.clients]) {
       // An admin made a viewer hears no more admins' events.
-      await this.authenticate(client.credentials.token, client.credentials.address).then((p) => void (client.admin = isSessionAdmin(p)), () => client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired'));
+      await this.authenticate(client.credentials.token, client.credentials.address).then(
+        (p) => void (client.admin = isSessionAdmin(p)),
+        (err: unknown) => {
+          // Refused (an ApiError) closes it; a database that did not answer is no refusal: asked again at the next check.
+          if (err instanceof ApiError) return client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired');
+          this.logger.warn({ err }, 'could not check the credentials of a WebSocket; checked again later');
+        },
+      );
     }
   }
 
@@ -121,7 +128,8 @@ export class WebSocketHub {
     try {
       const token = url.searchParams.get('token');
       if (!token) throw new Refused(4001, 'missing token');
-      principal = await this.authenticate(token, address).catch(() => {
+      principal = await this.authenticate(token, address).catch((err: unknown) => {
+        expectOnly(err, ApiError); // a database that did not answer is an internal error, not a bad token
         throw new Refused(4001, 'invalid or expired token');
       });
       const holder = principal.key ? `key:${principal.key.id}` : `user:${principal.id}`;
@@ -133,6 +141,7 @@ export class WebSocketHub {
         if (allowed) client.servers = new Set([...(client.servers ?? allowed)].filter((id) => allowed.includes(id)));
       }
     } catch (err) {
+      if (!(err instanceof Refused)) this.logger.error({ err }, 'a WebSocket connection failed');
       const refused = err instanceof Refused ? err : new Refused(1011, 'internal error');
       socket.close(refused.code, refused.message);
       return;
@@ -156,7 +165,8 @@ export class WebSocketHub {
     let message: { type?: unknown; channels?: unknown };
     try {
       message = text === null ? {} : JSON.parse(text);
-    } catch {
+    } catch (err) {
+      expectOnly(err, SyntaxError);
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
     const channels = Array.isArray(message.channels) ? message.channels.filter((c): c is Channel => CHANNELS.includes(c)) : [];

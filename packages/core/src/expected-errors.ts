@@ -38,6 +38,9 @@ export function ifApiError<T>(code: ErrorCode, fallback: T): (err: unknown) => T
 }
 
 /** Rethrows `err` unless it is one of `kinds`: a catch that handles only, say, JSON's SyntaxError says so first. */
-export function expectOnly<K extends (abstract new (...args: never[]) => Error)[]>(err: unknown, ...kinds: K): asserts err is InstanceType<K[number]> {
+export function expectOnly<K extends (abstract new (...args: never[]) => Error)[]>(
+  err: unknown,
+  ...kinds: K
+): asserts err is InstanceType<K[number]> {
   if (!kinds.some((kind) => err instanceof kind)) throw err;
 }

@@ -66,7 +66,8 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
   let delay = options.reconnectDelayMs ?? 500;
   let settle!: { resolve: () => void; reject: (err: unknown) => void };
   const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-  ready.catch((err: unknown) => expectOnly(err, GarrisonApiError)); // a caller that never awaits it still hears of the refusal through `closed`
+  // A caller that never awaits it still hears of the refusal through `closed`.
+  ready.catch((err: unknown) => expectOnly(err, GarrisonApiError));
 
   const end = (error: GarrisonApiError | null) => {
     closedByUser = true;
@@ -121,7 +122,8 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
       if (closedByUser || socket !== current) return;
       if (code === 4001) return end(new GarrisonApiError(401, 'UNAUTHORIZED', reason || 'the token was refused'));
       if (code === 4400) return end(new GarrisonApiError(400, 'VALIDATION_ERROR', reason || 'the subscription was refused'));
-      timer = setTimeout(() => void open().catch((err: unknown) => current.onclose?.({ code: 1006, reason: `cannot reopen the WebSocket: ${(err as Error).message}` })), delay);
+      const reopenFailed = (err: unknown) => current.onclose?.({ code: 1006, reason: `cannot reopen the WebSocket: ${(err as Error).message}` });
+      timer = setTimeout(() => void open().catch(reopenFailed), delay);
       delay = Math.min(delay * 2, options.maxReconnectDelayMs ?? 30_000);
     };
   };

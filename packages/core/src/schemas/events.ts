@@ -14,12 +14,15 @@ export type LiveEventType = keyof typeof LiveEventData;
 export type LiveEnvelope = Pick<Static<typeof EventEnvelope>, 'id' | 'time' | 'origin'>;
 
 /** One live event as it arrives over `/ws`: the contract's `{type, server_id, data}` and the envelope's id, time and origin. */
-export type LiveEvent = { [K in LiveEventType]: { type: K; server_id: number; data: Static<(typeof LiveEventData)[K]> } & LiveEnvelope }[LiveEventType];
+export type LiveEvent = {
+  [K in LiveEventType]: { type: K; server_id: number; data: Static<(typeof LiveEventData)[K]> } & LiveEnvelope;
+}[LiveEventType];
 
 /**
  * An event as `/ws` sends it: the contract's fields first (a client that reads only those reads what it
  * always did), then the envelope, the same id, time and origin on every instance that delivers it.
  */
 export function liveMessage(event: GarrisonEvent): LiveEvent {
-  return { type: wireType(event.type), server_id: event.server_id, data: event.data, id: event.id, time: event.time, origin: event.origin } as LiveEvent;
+  const { id, time, origin } = event;
+  return { type: wireType(event.type), server_id: event.server_id, data: event.data, id, time, origin } as LiveEvent;
 }

@@ -168,8 +168,10 @@ export class BackupService implements Lifecycle {
       const reason = signal.aborted ? 'the service stopped while it was written' : (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
       this.logger.warn({ serverId, backupId: id, err: (err as Error).message }, 'backup failed');
       // Cleaned up before the failure is told: whoever reads `failed` finds nothing half-written.
-      await rm(manifestFile, { force: true }).catch((rmErr: unknown) => this.logger.warn({ serverId, backupId: id, err: rmErr }, 'the manifest of a failed backup stays'));
-      await this.repos.backups.update(id, { status: 'failed', error: reason.slice(0, 500), finished_at: isoNow(this.clock) }).catch((dbErr: unknown) => this.logger.error({ serverId, backupId: id, err: dbErr }, 'the failed backup could not be marked failed'));
+      const untold = (what: string) => (cleanupErr: unknown) => this.logger.error({ serverId, backupId: id, err: cleanupErr }, what);
+      await rm(manifestFile, { force: true }).catch(untold('the manifest of a failed backup stays'));
+      const failed = { status: 'failed' as const, error: reason.slice(0, 500), finished_at: isoNow(this.clock) };
+      await this.repos.backups.update(id, failed).catch(untold('the failed backup could not be marked failed'));
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'failed', bytes: 0, error: reason } });
       await this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });
     } finally {
@@ -189,7 +191,7 @@ export class BackupService implements Lifecycle {
     const mods = await Promise.all(
       enabled.map(async (m) => {
         const described = manager?.describeMod?.(join(manager.modDirectory(serverContext(server, this.settings.dataDir)), m.name));
-        const unread = (err: unknown) => void this.logger.warn({ serverId, mod: m.name, err }, 'the mod does not say its Workshop id; the backup goes without it');
+        const unread = (err: unknown) => void this.logger.warn({ serverId, mod: m.name, err }, 'no Workshop id read for the mod; backed up without it');
         return { ...m, workshop_id: (await described?.catch(unread))?.workshop_id ?? null };
       }),
     );

@@ -24,8 +24,9 @@ export class NodeLock {
     const name = `garrison.node.${createHash('sha256').update(`${config.database}/${nodeId}`).digest('hex').slice(0, 40)}`;
     const [rows] = (await connection.query('SELECT GET_LOCK(?, 0) AS got', [name])) as unknown as [{ got: number | null }[]];
     if (rows[0]?.got !== 1) {
-      const holder = await describeHolder(connection, knex, name, nodeId).catch((err: unknown) => `it holds the lock ${name}; who, the database did not say: ${(err as Error).message}`);
-      await connection.end().catch((err: unknown) => logger.debug({ err }, 'the connection that did not get the node lock did not end cleanly'));
+      const unsaid = (err: unknown) => `it holds the lock ${name}; who, the database did not say: ${(err as Error).message}`;
+      const holder = await describeHolder(connection, knex, name, nodeId).catch(unsaid);
+      await connection.end().catch((err: unknown) => logger.debug({ err }, 'the connection refused the node lock did not end cleanly'));
       throw new SettingError(`another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`);
     }
     return new NodeLock(connection, name, logger);

@@ -6,7 +6,7 @@ import { ApiError, ifApiError, ifErrno, ifMissing, errnoOf } from '@garrison/cor
 const UNSEEN = ['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG'];
 
 /** For `.catch`: `fallback` when the file is not there to be seen (UNSEEN); any other failure is passed on. */
-export const ifUnseen = <T>(fallback: T) => ifErrno(UNSEEN, fallback);
+const ifUnseen = <T>(fallback: T) => ifErrno(UNSEEN, fallback);
 
 /** For `.catch` of what opens or removes a file given out by name: one gone meanwhile is a 404 (`message`). */
 export const notFoundIfUnseen =

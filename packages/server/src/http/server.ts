@@ -111,7 +111,8 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), settings, (req) => clientAddressOf(req, trusted));
+  const [events, clock, jobs] = [container.resolve(TOKENS.Events), container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs)];
+  const hub = new WebSocketHub(events, authenticate, logger, clock, jobs, settings, (req) => clientAddressOf(req, trusted));
   hub.attach(http);
   figures.countClients(() => hub.stats().clients);
   container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());

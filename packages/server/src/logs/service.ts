@@ -177,7 +177,8 @@ export class LogService implements ProcessWatch, Lifecycle {
       const path = join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE);
       const serverId = collector.serverId;
       // Not kept (the server's folder deleted with it, a full disk): its log is read again from the offsets kept before.
-      this.lineStore.afterStored(() => writeFile(path, JSON.stringify(offsets)).catch((err: unknown) => void (isMissing(err) || this.logger.warn({ serverId, err }, 'the log offsets were not saved'))));
+      const unsaved = (err: unknown) => void (isMissing(err) || this.logger.warn({ serverId, err }, 'the log offsets were not saved'));
+      this.lineStore.afterStored(() => writeFile(path, JSON.stringify(offsets)).catch(unsaved));
     }
     if (final) await this.lineStore.flush();
   }

@@ -143,7 +143,8 @@ export class RemoteAdminService implements Lifecycle {
     this.lost.delete(serverId);
     // A session that never connected was told to whoever asked for it; one that did is closed.
     const [outcome] = await Promise.allSettled([cached?.session]);
-    if (outcome.status === 'fulfilled') await outcome.value?.close().catch((err: unknown) => this.logger.warn({ err, serverId }, 'the remote-admin session did not close cleanly'));
+    const unclosed = (err: unknown) => this.logger.warn({ err, serverId }, 'the remote-admin session did not close cleanly');
+    if (outcome.status === 'fulfilled') await outcome.value?.close().catch(unclosed);
   }
 
   /** At the service's stop: every session closed. */

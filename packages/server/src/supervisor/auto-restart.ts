@@ -38,7 +38,8 @@ export class AutoRestarts {
 
   /** Plans the restart of a crashed server; `start` runs under the server's lock. */
   async schedule(serverId: number, start: () => Promise<unknown>): Promise<void> {
-    const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile; a database failure is the caller's to log
+    // Deleted meanwhile: nothing to restart; a database failure is the caller's to log.
+    const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
     if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
     const wait = restartBackoffMs(this.settings, row.restart_count);
     // A job of the same name replaces the one planned before.

@@ -1,6 +1,6 @@
-import { MASK, isSensitive, type TObject } from '@garrison/core';
+import { MASK, isSensitive, type TObject, expectOnly } from '@garrison/core';
 import { loadOrCreateSecret, type SecretSettings } from '../auth/tokens.js';
-import { Sealer } from '../auth/sealing.js';
+import { NotOpened, Sealer } from '../auth/sealing.js';
 import { maskSections } from '../config/masking.js';
 
 type Sections = Record<string, Record<string, unknown>>;
@@ -40,7 +40,8 @@ export function unsealedConfig(settings: SecretSettings, manifest: { config_sect
   if (typeof manifest.sealed_secrets === 'string') {
     try {
       secrets = JSON.parse(sealer(settings).open(manifest.sealed_secrets)) as Sections;
-    } catch {
+    } catch (err) {
+      expectOnly(err, NotOpened, SyntaxError); // sealed by another signing secret: the warning below says so
       secrets = null;
     }
   }

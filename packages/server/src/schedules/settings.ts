@@ -1,3 +1,4 @@
+import { expectOnly } from '@garrison/core';
 import { declareSettings, integer, SettingError } from '../setting-specs.js';
 
 export interface ScheduleSettings {
@@ -18,7 +19,8 @@ export const scheduleSettings = declareSettings<ScheduleSettings>({
         try {
           new Intl.DateTimeFormat('en', { timeZone: raw });
         } catch (err) {
-          throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`, { cause: err });
+          expectOnly(err, RangeError);
+          throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
         }
         return raw;
       },

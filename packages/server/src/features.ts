@@ -1,3 +1,5 @@
+// The modules' services are tsyringe's: its decorators need the metadata polyfill before any is loaded.
+import 'reflect-metadata';
 import { jobsModule } from './jobs/module.js';
 import { clusterModule } from './cluster/module.js';
 import { nodesModule } from './nodes/module.js';

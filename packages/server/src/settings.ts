@@ -2,46 +2,19 @@ import { composeSettings, type SettingsDeclaration, type SettingSpec } from './s
 import { httpSettings } from './http/settings.js';
 import { dataSettings } from './db/settings.js';
 import { loggingSettings } from './logging/settings.js';
-import { authSettings } from './auth/settings.js';
 import { pluginSettings } from './plugins/settings.js';
-import { supervisorSettings } from './supervisor/settings.js';
-import { logSettings } from './logs/settings.js';
-import { metricsSettings } from './metrics/settings.js';
-import { playerSettings } from './players/settings.js';
-import { scheduleSettings } from './schedules/settings.js';
-import { backupSettings } from './backups/settings.js';
-import { historySettings } from './audit/settings.js';
-import { missionSettings } from './missions/settings.js';
-import { clusterSettings } from './cluster/settings.js';
-import { prometheusSettings } from './prometheus/settings.js';
-import { webhookSettings } from './webhooks/settings.js';
-import { serverSettings } from './servers/settings.js';
-import { banSettings } from './bans/settings.js';
+import { FEATURES } from './features.js';
 
-/**
- * Every feature's settings, each declared in its folder's settings.ts; help and docs/configuration.md
- * show them in this order (the flags first: where to listen, where the data is, how to log).
- */
-const DECLARATIONS = [
-  httpSettings,
-  dataSettings,
-  loggingSettings,
-  authSettings,
-  pluginSettings,
-  supervisorSettings,
-  logSettings,
-  metricsSettings,
-  playerSettings,
-  scheduleSettings,
-  backupSettings,
-  historySettings,
-  missionSettings,
-  clusterSettings,
-  prometheusSettings,
-  webhookSettings,
-  serverSettings,
-  banSettings,
-] as const;
+/** The house's own settings, first in help and docs: where to listen, where the data is, how to log. */
+const HOUSE = [httpSettings, dataSettings, loggingSettings, pluginSettings] as const;
+
+type FeatureDeclaration = NonNullable<(typeof FEATURES)[number]['settings']>;
+
+/** Every setting's declaration: the house's, then each feature module's (in features.ts) in its order. */
+const DECLARATIONS: readonly (SettingsDeclaration<object>)[] = [
+  ...HOUSE,
+  ...FEATURES.flatMap((feature): FeatureDeclaration[] => (feature.settings ? [feature.settings] : [])),
+];
 
 type SliceOf<D> = D extends SettingsDeclaration<infer T> ? T : never;
 type AllOf<U> = (U extends unknown ? (slice: U) => void : never) extends (all: infer I) => void ? I : never;
@@ -50,7 +23,7 @@ type AllOf<U> = (U extends unknown ? (slice: U) => void : never) extends (all: i
  * Everything a running service is configured with, read once at start-up (flags win over environment):
  * every feature's slice. A service takes its own slice (BackupSettings…) from TOKENS.Settings.
  */
-export type Settings = AllOf<SliceOf<(typeof DECLARATIONS)[number]>>;
+export type Settings = AllOf<SliceOf<(typeof HOUSE)[number] | FeatureDeclaration>>;
 
 export type SettingsInput = Partial<Settings>;
 

@@ -1,5 +1,6 @@
 import { lifecycleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { historySettings, type HistorySettings } from './settings.js';
 import { ServerEventRepository } from '../db/repositories/server-events.js';
 import { AuditService } from './service.js';
 import { HistoryRetention } from './retention.js';
@@ -7,8 +8,9 @@ import { auditRoutes } from './routes.js';
 
 const repositories = { audit: ServerEventRepository };
 
-export const auditModule: FeatureModule<typeof repositories> = {
+export const auditModule: FeatureModule<typeof repositories, HistorySettings> = {
   name: 'audit',
+  settings: historySettings,
   // The pruning runs once in the cluster, under a lease.
   needs: ['jobs', 'cluster'],
   repositories,

@@ -1,5 +1,6 @@
 import { accountEndpoints, apiKeyEndpoints, signInEndpoints, twoFactorEndpoints, userEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { authSettings, type AuthSettings } from './settings.js';
 import { UserRepository } from '../db/repositories/users.js';
 import { ApiKeyRepository } from '../db/repositories/api-keys.js';
 import { SessionRepository } from '../db/repositories/sessions.js';
@@ -20,8 +21,9 @@ const repositories = {
   secondSteps: SecondStepRepository,
 };
 
-export const authModule: FeatureModule<typeof repositories> = {
+export const authModule: FeatureModule<typeof repositories, AuthSettings> = {
   name: 'auth',
+  settings: authSettings,
   repositories,
   services: [TokenService, SessionService, TwoFactorService, UserService, ApiKeyService],
   endpoints: Object.values({ ...signInEndpoints, ...twoFactorEndpoints, ...accountEndpoints, ...apiKeyEndpoints, ...userEndpoints }),

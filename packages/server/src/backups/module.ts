@@ -1,5 +1,6 @@
 import { backupEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { backupSettings, type BackupSettings } from './settings.js';
 import { BackupRepository } from '../db/repositories/backups.js';
 import { BackupService } from './service.js';
 import { BackupRestore } from './restore.js';
@@ -8,8 +9,9 @@ import { backupRoutes } from './routes.js';
 
 const repositories = { backups: BackupRepository };
 
-export const backupsModule: FeatureModule<typeof repositories> = {
+export const backupsModule: FeatureModule<typeof repositories, BackupSettings> = {
   name: 'backups',
+  settings: backupSettings,
   // A restore stops and starts games through the supervisor.
   needs: ['jobs', 'audit', 'supervisor'],
   repositories,

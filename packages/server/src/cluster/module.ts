@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../modules/feature-module.js';
+import { clusterSettings, type ClusterSettings } from './settings.js';
 import { LeaseRepository } from '../db/repositories/leases.js';
 import { RateLimitRepository } from '../db/repositories/rate-limits.js';
 import { ClusterNonceRepository } from '../db/repositories/cluster-nonces.js';
@@ -12,8 +13,9 @@ import { RateLimits } from './rate-limits.js';
 /** The instances sharing one database: their event bridge, leases, forwarding and shared rate limits. */
 const repositories = { leases: LeaseRepository, rateLimits: RateLimitRepository, clusterNonces: ClusterNonceRepository };
 
-export const clusterModule: FeatureModule<typeof repositories> = {
+export const clusterModule: FeatureModule<typeof repositories, ClusterSettings> = {
   name: 'cluster',
+  settings: clusterSettings,
   needs: ['jobs'],
   repositories,
   services: [DatabaseTime, ClusterEvents, ClusterLeases, Forwarder, RemoteFigures, RateLimits],

@@ -1,13 +1,15 @@
 import { liveEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { logSettings, type LogSettings } from './settings.js';
 import { LogLineRepository } from '../db/repositories/log-lines.js';
 import { LogService } from './service.js';
 import { logRoutes } from './routes.js';
 
 const repositories = { logLines: LogLineRepository };
 
-export const logsModule: FeatureModule<typeof repositories> = {
+export const logsModule: FeatureModule<typeof repositories, LogSettings> = {
   name: 'logs',
+  settings: logSettings,
   needs: ['jobs', 'cluster', 'processes'],
   repositories,
   services: [LogService],

@@ -1,5 +1,6 @@
 import { liveEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { metricsSettings, type MetricsSettings } from './settings.js';
 import { MetricsRepository } from '../db/repositories/metrics.js';
 import { LiveFigures } from './live-values.js';
 import { MetricsService } from './service.js';
@@ -7,8 +8,9 @@ import { metricsRoutes } from './routes.js';
 
 const repositories = { metrics: MetricsRepository };
 
-export const metricsModule: FeatureModule<typeof repositories> = {
+export const metricsModule: FeatureModule<typeof repositories, MetricsSettings> = {
   name: 'metrics',
+  settings: metricsSettings,
   needs: ['jobs', 'processes'],
   repositories,
   services: [LiveFigures, MetricsService],

@@ -5,11 +5,14 @@ import type { RouteTable } from '../http/route-table.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { JobSpec } from '../jobs/runner.js';
 import type { Migration } from '../db/migrations/index.js';
+import type { SettingsDeclaration } from '../setting-specs.js';
 
 /** A repository: one table's queries over a connection (a transaction's, too). */
 type RepositoryClass = new (knex: Knex) => object;
 /** A module's repository classes by the name the `Repositories` bag gives them. */
 type RepositoryClasses = Record<string, RepositoryClass>;
+/** The repositories of a module that brings none of its own. */
+export type NoRepositories = RepositoryClasses;
 /** A service, built once per container from its injected dependencies. */
 type ServiceClass = new (...args: never[]) => unknown;
 
@@ -18,8 +21,10 @@ type ServiceClass = new (...args: never[]) => unknown;
  * root's one list (features.ts). Nothing here starts anything: the root builds, migrates, mounts and
  * starts the modules in the order their `needs` give.
  */
-export interface FeatureModule<R extends RepositoryClasses = RepositoryClasses> {
+export interface FeatureModule<R extends RepositoryClasses = RepositoryClasses, S extends object = object> {
   readonly name: string;
+  /** What a deployer can set for this feature (help and docs/configuration.md are made from it); its services take this slice. */
+  readonly settings?: SettingsDeclaration<S>;
   /** Modules whose parts must have started before this one's start (and stop after it stops). */
   readonly needs?: readonly string[];
   /** Bound to the connection into the `Repositories` bag under these names, and each by its class. */

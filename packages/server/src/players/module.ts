@@ -1,13 +1,15 @@
 import { playerEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { playerSettings, type PlayerSettings } from './settings.js';
 import { PlayerHistoryRepository } from '../db/repositories/player-history.js';
 import { PlayerService } from './service.js';
 import { playerRoutes } from './routes.js';
 
 const repositories = { playerHistory: PlayerHistoryRepository };
 
-export const playersModule: FeatureModule<typeof repositories> = {
+export const playersModule: FeatureModule<typeof repositories, PlayerSettings> = {
   name: 'players',
+  settings: playerSettings,
   // It polls the running games over remote admin.
   needs: ['jobs', 'rcon', 'processes'],
   repositories,

@@ -1,5 +1,6 @@
 import { scheduleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { scheduleSettings, type ScheduleSettings } from './settings.js';
 import { ScheduleRepository } from '../db/repositories/schedules.js';
 import { ScheduleService } from './service.js';
 import { ScheduleRunner } from './runner.js';
@@ -10,8 +11,9 @@ import { scheduleRoutes } from './routes.js';
 
 const repositories = { schedules: ScheduleRepository };
 
-export const schedulesModule: FeatureModule<typeof repositories> = {
+export const schedulesModule: FeatureModule<typeof repositories, ScheduleSettings> = {
   name: 'schedules',
+  settings: scheduleSettings,
   // A run starts, stops and restarts games and takes backups: it starts after what it drives.
   needs: ['jobs', 'cluster', 'audit', 'supervisor', 'backups'],
   repositories,

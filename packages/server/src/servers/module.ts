@@ -1,5 +1,6 @@
 import { serverEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { serverSettings, type ServerSettings } from './settings.js';
 import { ServerRepository } from '../db/repositories/servers.js';
 import { Forwarder } from '../cluster/forwarding.js';
 import { ServerLocks } from './locks.js';
@@ -10,8 +11,9 @@ import { serverRoutes } from './routes.js';
 
 const repositories = { servers: ServerRepository };
 
-export const serversModule: FeatureModule<typeof repositories> = {
+export const serversModule: FeatureModule<typeof repositories, ServerSettings> = {
   name: 'servers',
+  settings: serverSettings,
   needs: ['jobs', 'audit'],
   repositories,
   services: [ServerLocks, ServerGlance, ServerService, OwnFolders],

@@ -1,5 +1,6 @@
 import { lifecycleEndpoints } from '@garrison/core';
-import type { FeatureModule } from '../modules/feature-module.js';
+import type { FeatureModule, NoRepositories } from '../modules/feature-module.js';
+import { supervisorSettings, type SupervisorSettings } from './settings.js';
 import { BanService } from '../bans/service.js';
 import { OwnFolders } from '../servers/own-folders.js';
 import { Supervisor } from './supervisor.js';
@@ -10,8 +11,9 @@ import { HeadlessClients } from './headless.js';
 import { AutoRestarts } from './auto-restart.js';
 import { lifecycleRoutes } from './routes.js';
 
-export const supervisorModule: FeatureModule = {
+export const supervisorModule: FeatureModule<NoRepositories, SupervisorSettings> = {
   name: 'supervisor',
+  settings: supervisorSettings,
   // Adoption comes last among these: the watchers (logs, metrics, players) hear of every game adopted, a
   // crashed server restarted at once finds its own folders ready (servers), its bans written (bans), and
   // the audit trail, its webhooks and Prometheus hear of the restart.

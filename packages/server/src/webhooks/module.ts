@@ -1,5 +1,6 @@
 import { webhookEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
+import { webhookSettings, type WebhookSettings } from './settings.js';
 import { WebhookRepository } from '../db/repositories/webhooks.js';
 import { WebhookOutbox } from './outbox.js';
 import { WebhookDeliverer } from './delivery.js';
@@ -8,8 +9,9 @@ import { webhookRoutes } from './routes.js';
 
 const repositories = { webhooks: WebhookRepository };
 
-export const webhooksModule: FeatureModule<typeof repositories> = {
+export const webhooksModule: FeatureModule<typeof repositories, WebhookSettings> = {
   name: 'webhooks',
+  settings: webhookSettings,
   // It delivers what the audit trail puts in the outbox.
   needs: ['jobs', 'audit'],
   repositories,

@@ -1,5 +1,6 @@
 import { Type } from './typebox.js';
 import { defineEndpoint } from './endpoint.js';
+import { auditEndpoints } from './endpoints/audit.js';
 import type { ErrorCode } from './errors.js';
 import { MessageResponse, ServerIdParams } from './schemas/common.js';
 import {
@@ -537,6 +538,8 @@ export const endpoints = {
     params: ServerIdParams, body: RconCommandRequest, status: 200, response: RconCommandResponse,
     errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'NO_RCON_PASSWORD', 'SERVER_NOT_RUNNING', 'RCON_ERROR'],
   }),
+
+  ...auditEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

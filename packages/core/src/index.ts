@@ -19,6 +19,7 @@ export * from './schemas/backups.js';
 export * from './schemas/config.js';
 export * from './schemas/rcon.js';
 export * from './schemas/lifecycle.js';
+export * from './schemas/audit.js';
 export * from './schemas/live.js';
 export * from './schemas/players.js';
 export * from './schemas/missions.js';

@@ -18,7 +18,7 @@ export const SCOPE_MEANINGS: Record<Scope, string> = {
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
   account: 'signing in and out, one\'s own password, keys and sessions: never a key\'s',
-  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host): never a key\'s',
+  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail: never a key\'s',
 };
 
 /** The scope of each endpoint of core's table. */
@@ -74,6 +74,7 @@ export const ENDPOINT_SCOPES: Record<EndpointId, Scope> = {
   killServer: 'servers:control',
   listProcesses: 'servers:read',
   listServerEvents: 'servers:read',
+  listAudit: 'admin',
   listLogs: 'servers:read',
   clearLogs: 'servers:write',
   getMetrics: 'servers:read',

@@ -95,10 +95,11 @@ export class ImportService {
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {
-      await this.servers.delete(made.id).catch(() => undefined);
+      await this.servers.delete(made.id, actor).catch(() => undefined);
       throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; nothing was imported`, { cause: err });
     }
-    await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
+    // The server's record was written, with its `server_created` entry, in a transaction of its own: this entry adds what the import read.
+    await this.audit.recordAlone({ serverId: made.id, type: 'server_imported', actor, detail: { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count } });
     return plan(made);
   }
 

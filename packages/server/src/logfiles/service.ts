@@ -44,7 +44,7 @@ export class LogFileService {
     await unlink(path).catch(() => {
       throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(filename)}`);
     });
-    await this.audit.record(serverId, 'log_file_deleted', actor, { filename });
+    await this.audit.recordAlone({ serverId, type: 'log_file_deleted', actor, detail: { filename } });
   }
 }
 

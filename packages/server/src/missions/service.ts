@@ -57,7 +57,7 @@ export class MissionService {
     });
     const parsed = received.accepted;
     await keepFile(received, dir);
-    await this.audit.record(serverId, 'mission_uploaded', actor, { filename: received.filename, file_size: received.size });
+    await this.audit.recordAlone({ serverId, type: 'mission_uploaded', actor, detail: { filename: received.filename, file_size: received.size } });
     return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size, ...warningOf(parsed) };
   }
 
@@ -79,7 +79,7 @@ export class MissionService {
     await unlink(path).catch(() => {
       throw new ApiError('NOT_FOUND', `no mission file ${JSON.stringify(filename)}`);
     });
-    await this.audit.record(serverId, 'mission_deleted', actor, { filename });
+    await this.audit.recordAlone({ serverId, type: 'mission_deleted', actor, detail: { filename } });
   }
 
   async rotation(serverId: number): Promise<{ missions: RotationEntry[]; config_version: number }> {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { UserRepository } from './users.js';
 import { ServerRepository } from './servers.js';
 import { ConfigSectionRepository } from './config-sections.js';
-import { ServerEventRepository } from './server-events.js';
+import { AuditRepository } from './audit.js';
 import { BanRepository } from './bans.js';
 import { LogLineRepository } from './log-lines.js';
 import { MetricsRepository } from './metrics.js';
@@ -29,7 +29,7 @@ export function bindRepositories(knex: Knex) {
     users: new UserRepository(knex),
     servers: new ServerRepository(knex),
     configSections: new ConfigSectionRepository(knex),
-    audit: new ServerEventRepository(knex),
+    audit: new AuditRepository(knex),
     bans: new BanRepository(knex),
     logLines: new LogLineRepository(knex),
     metrics: new MetricsRepository(knex),

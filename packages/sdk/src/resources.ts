@@ -74,6 +74,13 @@ export function resources(c: { call: CallFn; read: GarrisonClient['read'] }) {
       redeliver: (webhook_id: number, delivery_id: number): Result<'redeliverWebhookDelivery'> =>
         c.call('redeliverWebhookDelivery', { params: { webhook_id, delivery_id } }),
     },
+    /** The service's audit trail (admins): who did what, to which server, user, key, webhook or node. */
+    audit: {
+      /** Newest first, one page; filters: actor, actor_kind, server_id, target_kind, event_type, since, until. */
+      list: (query: Query<'listAudit'> = {}): Result<'listAudit'> => c.call('listAudit', { query }),
+      /** Every matching entry, oldest first, as JSON lines (one `AuditEntry` a line), streamed. */
+      export: (query: Omit<Query<'listAudit'>, 'format' | 'limit' | 'offset'> = {}) => c.read('listAudit', {}, { ...query, format: 'jsonl' }),
+    },
     /** The Garrison instances (nodes) of a cluster; one for a single instance. */
     nodes: {
       list: (): Result<'listNodes'> => c.call('listNodes'),

@@ -32,7 +32,7 @@ const asServerEvent = (entry: AuditEntry & { server_id: number }): AuditEvent =>
 
 /**
  * The service's audit trail: one chain of entries, each written in the transaction of the change it
- * records (`transaction` opens one; `record` joins it), and published on the event path once that
+ * records (`inTransaction` opens one; `record` joins it), and published on the event path once that
  * transaction has committed.
  */
 @injectable()
@@ -49,7 +49,7 @@ export class AuditService implements Lifecycle {
   ) {}
 
   /** Runs `work` in one transaction (run again after a lost deadlock): the change and its entry stand or fall together. */
-  transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, work);
   }
 
@@ -92,7 +92,7 @@ export class AuditService implements Lifecycle {
    * change has happened, and the caller's answer says so. The service's stop waits for these writes.
    */
   recordAlone(record: AuditRecord): Promise<void> {
-    const write = this.transaction((trx) => this.record(trx, record)).then(
+    const write = this.inTransaction((trx) => this.record(trx, record)).then(
       () => undefined,
       (err: unknown) => void this.logger.error({ err: (err as Error).message, serverId: record.serverId, type: record.type }, 'audit entry not recorded'),
     );

@@ -95,7 +95,7 @@ export class ApiKeyService {
       last_used_address: null,
       revoked_at: null,
     };
-    const id = await this.audit.transaction(async (trx) => {
+    const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.apiKeys.create(row, trx);
       const detail = { scopes: input.scopes, server_ids: input.server_ids ?? null, expires_at: expires };
       await this.audit.record(trx, { serverId: null, type: 'api_key_created', actor: actorOf(owner), target: { kind: 'api_key', id: made, name: input.name }, detail });
@@ -113,7 +113,7 @@ export class ApiKeyService {
   async revoke(caller: Principal, id: number): Promise<void> {
     const row = await this.repos.apiKeys.find(id);
     if (!row || (row.user_id !== caller.id && caller.role !== 'admin')) throw new ApiError('NOT_FOUND', `no API key ${id}`);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.apiKeys.revoke(id, isoNow(this.clock), trx);
       await this.audit.record(trx, { serverId: null, type: 'api_key_revoked', actor: actorOf(caller), target: { kind: 'api_key', id, name: row.name }, detail: { owner_id: row.user_id } });
     });

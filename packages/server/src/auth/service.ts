@@ -109,7 +109,7 @@ export class UserService {
     const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
     const actor = actorOf(caller);
     const target = targetOf(current);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.users.changeAccess(id, patch, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
       if (change.role !== undefined && change.role !== current.role) {
         await this.audit.record(trx, { serverId: null, type: 'user_role_changed', actor, target, detail: { from: current.role, to: change.role } });
@@ -142,7 +142,7 @@ export class UserService {
 
   private async writePassword(row: UserRow, password: string, type: 'password_changed' | 'password_reset', actor: Actor): Promise<void> {
     const password_hash = await hashPassword(password);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.users.update(row.id, { password_hash }, trx);
       await this.audit.record(trx, { serverId: null, type, actor, target: targetOf(row) });
     });
@@ -157,7 +157,7 @@ export class UserService {
   async create(username: string, password: string, role: Role, actor: Actor): Promise<User> {
     const password_hash = await hashPassword(password);
     try {
-      const row = await this.audit.transaction(async (trx) => {
+      const row = await this.audit.inTransaction(async (trx) => {
         const made = await this.repos.users.insert({ username, password_hash, role, created_at: isoNow(this.clock) }, trx);
         await this.audit.record(trx, { serverId: null, type: 'user_created', actor, target: targetOf(made), detail: { role } });
         return made;
@@ -175,7 +175,7 @@ export class UserService {
     if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot delete your own account');
     const row = await this.repos.users.byId(id);
     if (!row) throw new ApiError('NOT_FOUND', `no user ${id}`);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.users.delete(id, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
       await this.audit.record(trx, { serverId: null, type: 'user_deleted', actor: actorOf(caller), target: targetOf(row), detail: { role: row.role } });
     });

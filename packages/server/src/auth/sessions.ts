@@ -60,7 +60,7 @@ export class SessionService {
   }
 
   async end(caller: Principal, id: string): Promise<void> {
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.sessions.end(caller.id, id, isoNow(this.clock), trx))) throw new ApiError('NOT_FOUND', `no open session ${id}`);
       await this.audit.record(trx, { serverId: null, type: 'session_ended', actor: actorOf(caller), target: { kind: 'session', id, name: caller.username } });
     });
@@ -69,7 +69,7 @@ export class SessionService {
 
   /** Every session of the user but `keep` (a password change keeps the one it was made in); `actor`: who ended them. */
   async endAll(userId: number, keep: string | null, actor: Actor): Promise<void> {
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       const ended = await this.repos.sessions.endAll(userId, isoNow(this.clock), keep, trx);
       // Nothing ended, nothing to record (a password changed with no other session open).
       if (ended) await this.audit.record(trx, { serverId: null, type: 'sessions_ended', actor, target: { kind: 'user', id: userId, name: null }, detail: { ended, kept_current: keep !== null } });

@@ -73,7 +73,7 @@ export class TwoFactorService {
     const step = this.stepOf(this.sealer.open(row.totp_pending), row.username, code.trim());
     if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.twoFactor.enable(userId, row.totp_pending!, step, codes.map(digestOf), trx);
       await this.audit.record(trx, { serverId: null, type: 'two_factor_enabled', actor: userActor(row), target: { kind: 'user', id: row.id, name: row.username } });
     });
@@ -94,7 +94,7 @@ export class TwoFactorService {
   }
 
   private async turnOff(user: { id: number; username: string }, type: 'two_factor_disabled' | 'two_factor_reset', actor: Actor): Promise<void> {
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.twoFactor.disable(user.id, trx);
       await this.audit.record(trx, { serverId: null, type, actor, target: { kind: 'user', id: user.id, name: user.username } });
     });

@@ -128,7 +128,7 @@ export class BackupService implements Lifecycle {
     const server = await this.servers.row(serverId);
     const stamp = isoNow(this.clock);
     const file = `backup-${stamp.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.tar.gz`;
-    const id = await this.audit.transaction(async (trx) => {
+    const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.backups.create({
         server_id: serverId, kind, status: 'running', file, instance_id: this.nodeId, created_at: stamp, finished_at: null, size_bytes: null, sha256: null,
         locked: false, note: input.note ?? null, include_missions: Boolean(input.include_missions), error: null, manifest: null,
@@ -171,7 +171,7 @@ export class BackupService implements Lifecycle {
       // Cleaned up before the failure is told: whoever reads `failed` finds nothing half-written.
       await rm(manifestFile, { force: true }).catch(() => undefined);
       await this.audit
-        .transaction(async (trx) => {
+        .inTransaction(async (trx) => {
           await this.repos.backups.update(id, { status: 'failed', error: reason.slice(0, 500), finished_at: isoNow(this.clock) }, trx);
           await this.audit.record(trx, { serverId, type: 'backup_failed', actor: SYSTEM_ACTOR, target: { kind: 'backup', id, name: file }, detail: { backup_id: id, reason } });
         })
@@ -224,7 +224,7 @@ export class BackupService implements Lifecycle {
       ...(patch.note !== undefined && patch.note !== row.note ? { note: patch.note } : {}),
     };
     if (!Object.keys(changes).length) return toBackup(row);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.backups.update(id, changes, trx);
       await this.audit.record(trx, { serverId, type: 'backup_updated', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id, ...changes } });
     });
@@ -236,7 +236,7 @@ export class BackupService implements Lifecycle {
     if (row.locked) throw new ApiError('CONFLICT', `backup ${id} is locked; unlock it first`);
     if (row.status === 'running') throw new ApiError('CONFLICT', `backup ${id} is still being written`);
     await rm(join(this.dirOf(serverId), row.file), { force: true });
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.backups.delete(id, trx);
       await this.audit.record(trx, { serverId, type: 'backup_deleted', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id } });
     });

@@ -115,7 +115,7 @@ export class BanService implements Lifecycle {
       file_state: this.managerOf(server) ? 'add' : 'none',
       file_line: null,
     };
-    const id = await this.audit.transaction(async (trx) => {
+    const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.bans.insert(row, trx);
       const detail = { ban_id: made, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit };
       await this.audit.record(trx, { serverId, type: 'ban', actor, detail });
@@ -127,7 +127,7 @@ export class BanService implements Lifecycle {
 
   async revoke(serverId: number, banId: number, actor: Actor): Promise<void> {
     if (!(await this.repos.bans.find(serverId, banId))) throw new ApiError('NOT_FOUND', `server ${serverId} has no ban ${banId}`);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.bans.revoke(banId, trx);
       await this.audit.record(trx, { serverId, type: 'unban', actor, detail: { ban_id: banId } });
     });
@@ -188,7 +188,7 @@ export class BanService implements Lifecycle {
     // A change the game kept undoing stays marked to be made, for the next pass.
     const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
     const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.bans.applyPass(row.id, changes, plan.imports.map((found) => importedBan(row.id, found, now)), trx);
       if (plan.imports.length || plan.vanished.length) {
         await this.audit.record(trx, { serverId: row.id, type: 'ban_file_changed', actor: SYSTEM_ACTOR, detail: { imported: plan.imports.length, removed_outside: plan.vanished.length } });

@@ -243,7 +243,7 @@ export class ConfigService {
         await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, server.node_id ?? '', serverId);
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
-      return this.audit.transaction(async (trx) => {
+      return this.audit.inTransaction(async (trx) => {
         if (!(await this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch, trx))) return false;
         await this.audit.record(trx, { serverId, type: 'config_changed', actor, detail: { section, fields: Object.keys(changes), config_version: expected + 1, ...detail } });
         return true;

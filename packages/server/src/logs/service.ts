@@ -215,7 +215,7 @@ export class LogService implements ProcessWatch, Lifecycle {
 
   async clear(serverId: number, actor: Actor): Promise<number> {
     await this.assertServer(serverId);
-    return this.audit.transaction(async (trx) => {
+    return this.audit.inTransaction(async (trx) => {
       const deleted = await this.repos.logLines.clear(serverId, trx);
       await this.audit.record(trx, { serverId, type: 'logs_cleared', actor, detail: { lines: deleted } });
       return deleted;

@@ -194,7 +194,7 @@ export class NodeService implements Lifecycle {
   }
 
   async setDraining(id: string, draining: boolean, actor: Actor): Promise<ClusterNode> {
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.nodes.setDraining(id, draining, trx))) throw new ApiError('NOT_FOUND', `no node ${id}`);
       await this.audit.record(trx, { serverId: null, type: draining ? 'node_drained' : 'node_undrained', actor, target: { kind: 'node', id, name: id } });
     });

@@ -74,7 +74,7 @@ export class RunExecution {
 
   /** The run's outcome and its audit entry in one transaction. */
   private async finish(status: 'succeeded' | 'failed' | 'skipped', reason: string | null, results?: StepResult[]): Promise<void> {
-    await this.ctx.audit.transaction(async (trx) => {
+    await this.ctx.audit.inTransaction(async (trx) => {
       await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) }, trx);
       const target = { kind: 'schedule' as const, id: this.schedule.id, name: this.schedule.name };
       await this.ctx.audit.record(trx, { serverId: this.schedule.server_id, type: 'schedule_run', actor: this.actor, target, detail: { schedule_id: this.schedule.id, run_id: this.id, status, reason } });

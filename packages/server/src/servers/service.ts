@@ -190,7 +190,7 @@ export class ServerService {
       await assertPortsFree(this.repos.servers, ports, nodeId);
       const stamp = isoNow(this.clock);
       sharedWith = sharingWith({ exe_path: input.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId]));
-      return this.audit.transaction(async (trx) => {
+      return this.audit.inTransaction(async (trx) => {
         const created = await this.repos.servers.create(
           {
             name: input.name,
@@ -248,7 +248,7 @@ export class ServerService {
         const nodeId = row.node_id ?? this.nodes.nodeId;
         if (sharingWith({ id, exe_path: patch.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId])).length) changes.installation_key = String(id);
       }
-      return this.audit.transaction(async (trx) => {
+      return this.audit.inTransaction(async (trx) => {
         const changed = await this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) }, trx);
         await this.audit.record(trx, { serverId: id, type: 'server_updated', actor, detail: { fields: Object.keys(patch) } });
         return changed;
@@ -270,7 +270,7 @@ export class ServerService {
     }
     // Conditional on the status, so a start racing this delete cannot leave a running server without a record.
     // The entry names the server as it was: the trail keeps it after the record is gone.
-    const deleted = await this.audit.transaction(async (trx) => {
+    const deleted = await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.servers.deleteIdle(id, trx))) return false;
       const detail = { name: row.name, game_type: row.game_type, exe_path: row.exe_path };
       await this.audit.record(trx, { serverId: id, type: 'server_deleted', actor, target: { kind: 'server', id, name: row.name }, detail });

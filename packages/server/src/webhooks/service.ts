@@ -62,7 +62,7 @@ export class WebhookService {
     await this.checkUrl(input.url);
     await this.checkServers(input.server_ids ?? null);
     const secret = newSecret();
-    const id = await this.audit.transaction(async (trx) => {
+    const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.webhooks.create({
       url: input.url,
       kind: input.kind,
@@ -85,7 +85,7 @@ export class WebhookService {
     const row = await this.row(id);
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     if (patch.server_ids) await this.checkServers(patch.server_ids);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.update(id, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
       ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
@@ -100,7 +100,7 @@ export class WebhookService {
 
   async delete(id: number, actor: Actor): Promise<void> {
     const row = await this.row(id);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.webhooks.delete(id, trx))) throw new ApiError('NOT_FOUND', `no webhook ${id}`);
       await this.audit.record(trx, { serverId: null, type: 'webhook_deleted', actor, target: targetOf(id, row.url) });
     });
@@ -110,7 +110,7 @@ export class WebhookService {
     const row = await this.row(id);
     const secret = newSecret();
     const expires = new Date(this.clock.now() + ROTATION_OVERLAP_MS).toISOString();
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.update(id, { secret, previous_secret: row.secret, previous_secret_expires_at: expires }, trx);
       await this.audit.record(trx, { serverId: null, type: 'webhook_secret_rotated', actor, target: targetOf(id, row.url), detail: { previous_secret_expires_at: expires } });
     });
@@ -136,7 +136,7 @@ export class WebhookService {
     const row = await this.row(id);
     const delivery = await this.repos.webhooks.delivery(id, deliveryId);
     if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
-    await this.audit.transaction(async (trx) => {
+    await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock), trx);
       await this.audit.record(trx, { serverId: null, type: 'webhook_redelivered', actor, target: targetOf(id, row.url), detail: { delivery_id: deliveryId } });
     });

@@ -58,6 +58,8 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
     case 'event': {
       const { event_type } = data as AuditEvent;
       invalidate(perServer(['audit:'], serverId), true);
+      // The whole trail's pages (admins): an entry of a server came.
+      invalidate(['trail:']);
       return invalidate(perServer(byAuditType[event_type] ?? [], serverId));
     }
     default:

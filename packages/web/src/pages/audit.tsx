@@ -65,12 +65,14 @@ export function Audit() {
     <section aria-labelledby="audit-title">
       <div class="section-head">
         <h1 id="audit-title">Audit</h1>
-        <button type="button" class="quiet" onClick={() => reload()}>
-          Refresh
-        </button>
-        <button type="button" onClick={() => void exportLines()}>
-          Export JSON lines
-        </button>
+        <div class="row-actions">
+          <button type="button" class="quiet" onClick={() => reload()}>
+            Refresh
+          </button>
+          <button type="button" onClick={() => void exportLines()}>
+            Export JSON lines
+          </button>
+        </div>
       </div>
       <p class="small">
         Every change, with who made it, in one chain: each entry carries the hash of the one before it, and <code>garrison audit verify</code> checks it.
@@ -123,7 +125,7 @@ export function Audit() {
               <tr key={e.id} data-entry-id={e.id}>
                 <td>{when(e.timestamp)}</td>
                 <td>{e.event_type.replace(/_/g, ' ')}</td>
-                <td>{e.actor ?? 'supervisor'}</td>
+                <td>{e.actor ?? (e.actor_id === 'cli' ? 'command line' : 'the service')}</td>
                 <td>{e.server_id === null ? '–' : serverNames([e.server_id], servers)}</td>
                 <td>
                   {e.target_kind.replace(/_/g, ' ')} {e.target_name ?? e.target_id ?? ''}

@@ -62,11 +62,15 @@ export class AuditService implements Lifecycle {
     const detail = record.detail ?? {};
     const server = serverId === null ? undefined : await this.repos.servers.facts(serverId, trx);
     const target = record.target ?? { kind: 'server' as const, id: serverId, name: server?.name ?? null };
+    // The system's own doings keep no name, as the trail has always shown them.
+    const actorName = actor.kind === 'system' ? null : actor.name.slice(0, 64);
+    let wake = () => undefined as void;
+    // Before the entry: the chain's head is locked last, for as short a time as can be (architecture.md, The audit chain).
+    if (server && TOLD_TO_WEBHOOKS.has(type)) wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: actorName, actorKind: actor.kind, detail, server }), server.id);
     const entry = await this.repos.audit.append(trx, {
       server_id: serverId,
       event_type: type,
-      // The system's own doings keep no name, as the trail has always shown them.
-      actor: actor.kind === 'system' ? null : actor.name.slice(0, 64),
+      actor: actorName,
       actor_kind: actor.kind,
       actor_id: actor.id,
       target_kind: target.kind,
@@ -75,8 +79,6 @@ export class AuditService implements Lifecycle {
       detail,
       timestamp: isoNow(this.clock),
     });
-    let wake = () => undefined as void;
-    if (server && TOLD_TO_WEBHOOKS.has(type)) wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: entry.actor, actorKind: actor.kind, detail, server }), server.id);
     const published = () => {
       wake();
       if (entry.server_id !== null) this.events.publish({ type: 'audit', server_id: entry.server_id, data: asServerEvent(entry as AuditEntry & { server_id: number }) });

@@ -17,6 +17,7 @@ const byAuditType: Partial<Record<AuditEvent['event_type'], string[]>> = {
   mission_uploaded: ['missions:', 'rotation:'],
   mission_deleted: ['missions:', 'rotation:'],
   log_file_deleted: ['logfiles:'],
+  logs_cleared: ['logs:'],
   schedule_created: ['schedules:'],
   schedule_updated: ['schedules:'],
   schedule_deleted: ['schedules:'],

@@ -36,12 +36,16 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
   before(async () => {
     h = await startHarness();
     const s = await createServer(h, { name: 'Chained' });
-    for (const description of ['one', 'two', 'three']) await h.api('PUT', `/servers/${s.id}`, { token: h.adminToken, body: { description } });
+    for (const description of ['one', 'two', 'three'])
+      await h.api('PUT', `/servers/${s.id}`, { token: h.adminToken, body: { description } });
     await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'chained_user', password: 'a-password-1' } });
   });
   after(() => h?.close());
 
-  const cli = (args: string[] = []) => garrison(['audit', 'verify', '--data-dir', h.dataDir, ...(h.databaseUrl ? ['--database', h.databaseUrl] : []), ...args], { timeoutMs: 60_000 });
+  const cli = (args: string[] = []) =>
+    garrison(['audit', 'verify', '--data-dir', h.dataDir, ...(h.databaseUrl ? ['--database', h.databaseUrl] : []), ...args], {
+      timeoutMs: 60_000,
+    });
 
   it('holds as written, and the CLI says so (exit 0)', async () => {
     const { broken, checked } = await verify(h);
@@ -54,7 +58,9 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
 
   it('finds a changed entry: its own hash fails', async () => {
     const { result, entries } = await tampered(h, async (knex, all) => {
-      await knex('audit_entries').where({ id: all[2]!.id }).update({ detail: JSON.stringify({ fields: ['nothing'] }) });
+      await knex('audit_entries')
+        .where({ id: all[2]!.id })
+        .update({ detail: JSON.stringify({ fields: ['nothing'] }) });
     });
     assert.equal(result.broken?.id, entries[2]!.id);
     assert.match(result.broken!.reason, /changed/);
@@ -63,7 +69,9 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
   it('finds a changed entry whose hash was recomputed: the next one no longer follows it', async () => {
     const { result, entries } = await tampered(h, async (knex, all) => {
       const forged = { ...all[1]!, actor: 'someone else' };
-      await knex('audit_entries').where({ id: forged.id }).update({ actor: forged.actor, hash: hashOf(forged) });
+      await knex('audit_entries')
+        .where({ id: forged.id })
+        .update({ actor: forged.actor, hash: hashOf(forged) });
     });
     assert.equal(result.broken?.id, entries[2]!.id);
   });
@@ -72,7 +80,13 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
     const middle = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[2]!.id }).delete()));
     assert.equal(middle.result.broken?.id, middle.entries[3]!.id);
     assert.match(middle.result.broken!.reason, /removed, changed or inserted/);
-    const last = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[all.length - 1]!.id }).delete()));
+    const last = await tampered(
+      h,
+      async (knex, all) =>
+        void (await knex('audit_entries')
+          .where({ id: all[all.length - 1]!.id })
+          .delete()),
+    );
     assert.equal(last.result.broken?.id, null);
     assert.match(last.result.broken!.reason, /at the end/);
   });
@@ -97,9 +111,14 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
 
   it('orders concurrent changes into one chain (the head row is locked on MySQL/MariaDB; SQLite writes one at a time)', async () => {
     const made = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => h.api('POST', '/auth/users', { token: h.adminToken, body: { username: `concurrent_${i}`, password: 'a-password-1' } })),
+      Array.from({ length: 12 }, (_, i) =>
+        h.api('POST', '/auth/users', { token: h.adminToken, body: { username: `concurrent_${i}`, password: 'a-password-1' } }),
+      ),
     );
-    assert.deepEqual(made.map((r) => r.status), Array(12).fill(201));
+    assert.deepEqual(
+      made.map((r) => r.status),
+      Array(12).fill(201),
+    );
     const { broken } = await verify(h);
     assert.equal(broken, null);
   });
@@ -121,10 +140,12 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
     assert.equal((await verify(h)).broken, null);
   });
 
-  it('still holds after retention pruning: the chain starts from the last pruned entry\'s hash', async () => {
+  it("still holds after retention pruning: the chain starts from the last pruned entry's hash", async () => {
     const entries = await withDatabase(h, rows);
     const cut = entries[3]!;
-    const pruned = await withDatabase(h, (knex) => new AuditRepository(knex).pruneBefore(new Date(Date.parse(cut.timestamp) + 1).toISOString()));
+    const pruned = await withDatabase(h, (knex) =>
+      new AuditRepository(knex).pruneBefore(new Date(Date.parse(cut.timestamp) + 1).toISOString()),
+    );
     assert.ok(pruned >= 4, `${pruned} pruned`);
     const after = await verify(h);
     assert.equal(after.broken, null);
@@ -152,19 +173,45 @@ describe('migration 020_global_audit', () => {
       await db.knex.migrate.latest({ migrationSource: before });
       const stamp = '2026-11-01T10:00:00.000Z';
       const [serverId] = await db.knex('servers').insert({
-        name: 'Old one', game_type: 'gamea', status: 'stopped', exe_path: '/opt/x.exe', game_port: 2302, rcon_port: 2305, created_at: stamp, updated_at: stamp,
+        name: 'Old one',
+        game_type: 'gamea',
+        status: 'stopped',
+        exe_path: '/opt/x.exe',
+        game_port: 2302,
+        rcon_port: 2305,
+        created_at: stamp,
+        updated_at: stamp,
       });
       const old = [
-        { server_id: serverId, event_type: 'server_created', actor: 'admin', actor_kind: 'user', actor_id: '1', detail: '{"name":"Old one"}', timestamp: stamp },
-        { server_id: serverId, event_type: 'crashed', actor: null, actor_kind: 'system', actor_id: null, detail: '{"pid":5}', timestamp: '2026-11-01T11:00:00.000Z' },
+        {
+          server_id: serverId,
+          event_type: 'server_created',
+          actor: 'admin',
+          actor_kind: 'user',
+          actor_id: '1',
+          detail: '{"name":"Old one"}',
+          timestamp: stamp,
+        },
+        {
+          server_id: serverId,
+          event_type: 'crashed',
+          actor: null,
+          actor_kind: 'system',
+          actor_id: null,
+          detail: '{"pid":5}',
+          timestamp: '2026-11-01T11:00:00.000Z',
+        },
       ];
       await db.knex('server_events').insert(old);
       await db.knex.migrate.latest({ migrationSource: migrations });
       const kept = await rows(db.knex);
-      assert.deepEqual(kept.map((r) => [r.event_type, r.actor, r.detail, r.timestamp, r.server_id, r.target_kind, r.target_id, r.target_name]), [
-        ['server_created', 'admin', '{"name":"Old one"}', stamp, serverId, 'server', String(serverId), 'Old one'],
-        ['crashed', null, '{"pid":5}', '2026-11-01T11:00:00.000Z', serverId, 'server', String(serverId), 'Old one'],
-      ]);
+      assert.deepEqual(
+        kept.map((r) => [r.event_type, r.actor, r.detail, r.timestamp, r.server_id, r.target_kind, r.target_id, r.target_name]),
+        [
+          ['server_created', 'admin', '{"name":"Old one"}', stamp, serverId, 'server', String(serverId), 'Old one'],
+          ['crashed', null, '{"pid":5}', '2026-11-01T11:00:00.000Z', serverId, 'server', String(serverId), 'Old one'],
+        ],
+      );
       assert.equal((await verifyChain(new AuditRepository(db.knex))).broken, null);
       assert.equal(await db.knex.schema.hasTable('server_events'), false);
       await db.knex('servers').where({ id: serverId }).delete();

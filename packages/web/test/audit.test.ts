@@ -14,10 +14,13 @@ describe('the audit page', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    g = await startGarrison({ adminPassword: PASSWORD, rateLimit: 60 });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
+  before(
+    async () => {
+      g = await startGarrison({ adminPassword: PASSWORD, rateLimit: 60 });
+      browser = await launchChromium();
+    },
+    { timeout: 60_000 },
+  );
   after(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
@@ -25,12 +28,25 @@ describe('the audit page', () => {
   });
 
   it('lists the trail, filters it, and exports it; viewers have no such page', { timeout: 120_000 }, async () => {
-    const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Gone soon', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 } });
+    const made = await g.api('POST', '/servers', {
+      token: g.adminToken,
+      body: { name: 'Gone soon', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 },
+    });
     assert.equal((await g.api('DELETE', `/servers/${made.body.data.id}`, { token: g.adminToken })).status, 204);
-    const operator = await g.api('POST', '/auth/users', { token: g.adminToken, body: { username: 'operator', password: 'a-password-1', role: 'viewer' } });
+    const operator = await g.api('POST', '/auth/users', {
+      token: g.adminToken,
+      body: { username: 'operator', password: 'a-password-1', role: 'viewer' },
+    });
     assert.equal(operator.status, 201);
-    assert.equal((await g.api('PUT', `/auth/users/${operator.body.data.id}`, { token: g.adminToken, body: { role: 'admin' } })).status, 200);
-    assert.equal((await g.api('POST', '/auth/users', { token: g.adminToken, body: { username: 'reader', password: 'a-password-1', role: 'viewer' } })).status, 201);
+    assert.equal(
+      (await g.api('PUT', `/auth/users/${operator.body.data.id}`, { token: g.adminToken, body: { role: 'admin' } })).status,
+      200,
+    );
+    assert.equal(
+      (await g.api('POST', '/auth/users', { token: g.adminToken, body: { username: 'reader', password: 'a-password-1', role: 'viewer' } }))
+        .status,
+      201,
+    );
 
     const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Audit' }).click();
@@ -48,9 +64,15 @@ describe('the audit page', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export JSON lines' }).click();
     const file = await (await download).path();
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { target_kind: string; hash: string; prev_hash: string });
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { target_kind: string; hash: string; prev_hash: string });
     assert.ok(lines.length >= 2);
-    assert.ok(lines.every((e) => e.target_kind === 'user'), 'the export keeps the filters');
+    assert.ok(
+      lines.every((e) => e.target_kind === 'user'),
+      'the export keeps the filters',
+    );
 
     await page.getByLabel('About').selectOption('');
     await page.getByLabel('Actor').fill('nobody-acted');

@@ -49,7 +49,10 @@ export const AuditListQuery = Type.Object({
   since: Type.Optional(QueryTimestamp),
   /** Entries before this time. */
   until: Type.Optional(QueryTimestamp),
-  /** `jsonl`: every matching entry (oldest first, no paging), one JSON object a line, streamed. `Accept: application/x-ndjson` does the same. */
+  /**
+   * `jsonl`: every matching entry (oldest first, no paging), one JSON object a line, streamed.
+   * `Accept: application/x-ndjson` does the same.
+   */
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('jsonl')])),
 });
 export type AuditListQuery = Static<typeof AuditListQuery>;

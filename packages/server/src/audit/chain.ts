@@ -26,8 +26,18 @@ export interface ChainedFields {
  */
 export function canonicalForm(entry: ChainedFields): string {
   const fields = [
-    entry.id, entry.server_id, entry.event_type, entry.actor, entry.actor_kind, entry.actor_id,
-    entry.target_kind, entry.target_id, entry.target_name, entry.detail, entry.timestamp, entry.prev_hash,
+    entry.id,
+    entry.server_id,
+    entry.event_type,
+    entry.actor,
+    entry.actor_kind,
+    entry.actor_id,
+    entry.target_kind,
+    entry.target_id,
+    entry.target_name,
+    entry.detail,
+    entry.timestamp,
+    entry.prev_hash,
   ];
   return `garrison-audit-v1\n${JSON.stringify(fields)}`;
 }
@@ -70,7 +80,11 @@ export class ChainVerifier {
     if (this.broken) return false;
     if (entry.id <= this.lastId) return this.fail(entry.id, `id ${entry.id} is not after ${this.lastId}`);
     if (entry.prev_hash !== this.expectedPrev) {
-      return this.fail(entry.id, `prev_hash ${entry.prev_hash.slice(0, 12)}… is not the hash of the entry before it (${this.expectedPrev.slice(0, 12)}…): an entry before it was removed, changed or inserted`);
+      return this.fail(
+        entry.id,
+        `prev_hash ${entry.prev_hash.slice(0, 12)}… is not the hash of the entry before it (${this.expectedPrev.slice(0, 12)}…): ` +
+          'an entry before it was removed, changed or inserted',
+      );
     }
     if (hashOf(entry) !== entry.hash) return this.fail(entry.id, 'its hash does not match its fields: the entry was changed');
     this.expectedPrev = entry.hash;
@@ -83,7 +97,10 @@ export class ChainVerifier {
   finish(): BrokenLink | null {
     if (this.broken) return this.broken;
     if (this.head.last_id !== this.lastId || this.head.last_hash !== this.expectedPrev) {
-      this.fail(null, `the chain ends at entry ${this.lastId}, but the head says ${this.head.last_id}: entries at the end were removed or added`);
+      this.fail(
+        null,
+        `the chain ends at entry ${this.lastId}, but the head says ${this.head.last_id}: entries at the end were removed or added`,
+      );
     }
     return this.broken;
   }

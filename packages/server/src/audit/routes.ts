@@ -12,11 +12,20 @@ const instant = (value: string | undefined) => (value === undefined ? undefined 
 
 function filterOf(query: AuditListQuery): AuditFilter {
   const { actor, actor_kind, server_id, target_kind, event_type } = query;
-  const filter: AuditFilter = { actor, actor_kind, server_id, target_kind, event_type, since: instant(query.since), until: instant(query.until) };
+  const filter: AuditFilter = {
+    actor,
+    actor_kind,
+    server_id,
+    target_kind,
+    event_type,
+    since: instant(query.since),
+    until: instant(query.until),
+  };
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as AuditFilter;
 }
 
-const wantsLines = (query: AuditListQuery, ctx: Context) => query.format === 'jsonl' || (query.format === undefined && ctx.get('accept').includes(JSON_LINES));
+const wantsLines = (query: AuditListQuery, ctx: Context) =>
+  query.format === 'jsonl' || (query.format === undefined && ctx.get('accept').includes(JSON_LINES));
 
 /** Streamed line by line as the entries are read in batches: an export of any length holds one batch in memory. */
 async function* lines(entries: AsyncGenerator<AuditEntry>): AsyncGenerator<string> {

@@ -27,7 +27,13 @@ export interface AuditRecord {
 
 /** The per-server trail's shape (`GET /servers/{id}/events` and the WebSocket's `event`), as published before the trail was global. */
 const asServerEvent = (entry: AuditEntry & { server_id: number }): AuditEvent => ({
-  id: entry.id, server_id: entry.server_id, event_type: entry.event_type, actor: entry.actor, actor_kind: entry.actor_kind, detail: entry.detail, timestamp: entry.timestamp,
+  id: entry.id,
+  server_id: entry.server_id,
+  event_type: entry.event_type,
+  actor: entry.actor,
+  actor_kind: entry.actor_kind,
+  detail: entry.detail,
+  timestamp: entry.timestamp,
 });
 
 /**
@@ -66,7 +72,8 @@ export class AuditService implements Lifecycle {
     const actorName = actor.kind === 'system' ? null : actor.name.slice(0, 64);
     let wake = () => undefined as void;
     // Before the entry: the chain's head is locked last, for as short a time as can be (architecture.md, The audit chain).
-    if (server && TOLD_TO_WEBHOOKS.has(type)) wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: actorName, actorKind: actor.kind, detail, server }), server.id);
+    if (server && TOLD_TO_WEBHOOKS.has(type))
+      wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: actorName, actorKind: actor.kind, detail, server }), server.id);
     const entry = await this.repos.audit.append(trx, {
       server_id: serverId,
       event_type: type,
@@ -81,7 +88,12 @@ export class AuditService implements Lifecycle {
     });
     const published = () => {
       wake();
-      if (entry.server_id !== null) this.events.publish({ type: 'audit', server_id: entry.server_id, data: asServerEvent(entry as AuditEntry & { server_id: number }) });
+      if (entry.server_id !== null)
+        this.events.publish({
+          type: 'audit',
+          server_id: entry.server_id,
+          data: asServerEvent(entry as AuditEntry & { server_id: number }),
+        });
     };
     // A rollback (or an attempt lost to a deadlock, run again) wrote nothing: nothing to tell.
     trx.executionPromise.then(published, () => undefined);
@@ -96,7 +108,8 @@ export class AuditService implements Lifecycle {
   recordAlone(record: AuditRecord): Promise<void> {
     const write = this.inTransaction((trx) => this.record(trx, record)).then(
       () => undefined,
-      (err: unknown) => void this.logger.error({ err: (err as Error).message, serverId: record.serverId, type: record.type }, 'audit entry not recorded'),
+      (err: unknown) =>
+        void this.logger.error({ err: (err as Error).message, serverId: record.serverId, type: record.type }, 'audit entry not recorded'),
     );
     this.writing.add(write);
     void write.finally(() => this.writing.delete(write));
@@ -113,7 +126,10 @@ export class AuditService implements Lifecycle {
   }
 
   /** One server's entries, in the per-server shape (`GET /servers/{id}/events`). */
-  async listOfServer(serverId: number, query: { limit?: number; offset?: number; event_type?: AuditEventType }): Promise<{ total: number; events: AuditEvent[] }> {
+  async listOfServer(
+    serverId: number,
+    query: { limit?: number; offset?: number; event_type?: AuditEventType },
+  ): Promise<{ total: number; events: AuditEvent[] }> {
     if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
     const filter = { server_id: serverId, ...(query.event_type ? { event_type: query.event_type } : {}) };
     const { total, entries } = await this.repos.audit.page(filter, { limit: query.limit ?? 50, offset: query.offset ?? 0 });

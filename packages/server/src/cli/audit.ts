@@ -9,7 +9,11 @@ export async function verifyAudit(store: Store, json: boolean): Promise<void> {
   const { checked, broken, anchorId } = await verifyChain(repos.audit);
   if (json) console.log(JSON.stringify({ ok: broken === null, checked, anchor_id: anchorId, broken }));
   if (broken) {
-    if (!json) console.error(`audit chain broken at ${broken.id === null ? 'its end' : `entry ${broken.id}`}: ${broken.reason} (${checked} entries before it hold)`);
+    if (!json)
+      console.error(
+        `audit chain broken at ${broken.id === null ? 'its end' : `entry ${broken.id}`}: ${broken.reason} ` +
+          `(${checked} entries before it hold)`,
+      );
     process.exitCode = 1;
     return;
   }

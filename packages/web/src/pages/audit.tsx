@@ -75,7 +75,8 @@ export function Audit() {
         </div>
       </div>
       <p class="small">
-        Every change, with who made it, in one chain: each entry carries the hash of the one before it, and <code>garrison audit verify</code> checks it.
+        Every change, with who made it, in one chain: each entry carries the hash of the one before it, and{' '}
+        <code>garrison audit verify</code> checks it.
       </p>
       <div class="toolbar" role="group" aria-label="Audit filters">
         <label>

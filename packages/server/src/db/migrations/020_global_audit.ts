@@ -53,15 +53,35 @@ export async function up(knex: Knex): Promise<void> {
   for (;;) {
     const rows = (await knex('server_events as e')
       .leftJoin('servers as s', 's.id', 'e.server_id')
-      .select('e.id', 'e.server_id', 'e.event_type', 'e.actor', 'e.actor_kind', 'e.actor_id', 'e.detail', 'e.timestamp', 's.name as server_name')
+      .select(
+        'e.id',
+        'e.server_id',
+        'e.event_type',
+        'e.actor',
+        'e.actor_kind',
+        'e.actor_id',
+        'e.detail',
+        'e.timestamp',
+        's.name as server_name',
+      )
       .where('e.id', '>', lastId)
       .orderBy('e.id')
       .limit(BATCH)) as OldRow[];
     if (!rows.length) break;
     const chained = rows.map((row) => {
       const fields: ChainedFields = {
-        id: row.id, server_id: row.server_id, event_type: row.event_type, actor: row.actor, actor_kind: row.actor_kind, actor_id: row.actor_id,
-        target_kind: 'server', target_id: String(row.server_id), target_name: row.server_name, detail: row.detail, timestamp: row.timestamp, prev_hash: prev,
+        id: row.id,
+        server_id: row.server_id,
+        event_type: row.event_type,
+        actor: row.actor,
+        actor_kind: row.actor_kind,
+        actor_id: row.actor_id,
+        target_kind: 'server',
+        target_id: String(row.server_id),
+        target_name: row.server_name,
+        detail: row.detail,
+        timestamp: row.timestamp,
+        prev_hash: prev,
       };
       prev = hashOf(fields);
       return { ...fields, hash: prev };
@@ -88,7 +108,8 @@ export async function down(knex: Knex): Promise<void> {
   // Only what the old table could hold: entries of servers that still exist.
   await knex.raw(
     'INSERT INTO server_events (id, server_id, event_type, actor, detail, timestamp, actor_kind, actor_id) ' +
-      'SELECT a.id, a.server_id, a.event_type, a.actor, a.detail, a.timestamp, a.actor_kind, a.actor_id FROM audit_entries a JOIN servers s ON s.id = a.server_id',
+      'SELECT a.id, a.server_id, a.event_type, a.actor, a.detail, a.timestamp, a.actor_kind, a.actor_id ' +
+        'FROM audit_entries a JOIN servers s ON s.id = a.server_id',
   );
   await knex.schema.dropTable('audit_head');
   await knex.schema.dropTable('audit_entries');

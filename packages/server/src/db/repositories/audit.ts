@@ -100,7 +100,7 @@ export class AuditRepository {
    * however long the trail, and no connection is held between batches (SQLite has one).
    */
   async *stored(filter: AuditFilter = {}): AsyncGenerator<StoredAuditEntry> {
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = (await this.filtered(filter).select('*').where('id', '>', after).orderBy('id').limit(BATCH)) as StoredAuditEntry[];
       for (const row of rows) yield row;
       if (rows.length < BATCH) return;
@@ -134,4 +134,3 @@ export class AuditRepository {
     });
   }
 }
-

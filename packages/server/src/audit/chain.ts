@@ -24,7 +24,7 @@ export interface ChainedFields {
  * stored `detail` text is taken as it is (not re-serialized), so that any edit of it shows. Changing this
  * form breaks every chain written before: a new form needs a new tag and verification of both.
  */
-export function canonicalForm(entry: ChainedFields): string {
+function canonicalForm(entry: ChainedFields): string {
   const fields = [
     entry.id,
     entry.server_id,

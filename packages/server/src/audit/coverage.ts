@@ -1,7 +1,7 @@
 import type { AuditEventType, EndpointId, Endpoints } from '@garrison/core';
 
 /** The endpoints that may change something: every method but GET. */
-export type MutatingEndpointId = { [K in EndpointId]: Endpoints[K]['method'] extends 'GET' ? never : K }[EndpointId];
+type MutatingEndpointId = { [K in EndpointId]: Endpoints[K]['method'] extends 'GET' ? never : K }[EndpointId];
 
 /**
  * What each changing endpoint writes to the audit trail (the service records it, with the caller as the

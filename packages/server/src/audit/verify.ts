@@ -1,7 +1,7 @@
 import type { AuditRepository } from '../db/repositories/audit.js';
 import { ChainVerifier, type BrokenLink } from './chain.js';
 
-export interface Verification {
+interface Verification {
   /** Entries whose link was checked and held. */
   checked: number;
   /** The first broken link; null when the whole chain holds. */

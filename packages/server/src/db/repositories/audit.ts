@@ -4,7 +4,7 @@ import type { Fence } from './leases.js';
 import { hashOf, type ChainedFields, type ChainHead } from '../../audit/chain.js';
 
 /** An entry to write: what the service says; the id, `prev_hash` and `hash` come from the chain. */
-export interface NewAuditEntry {
+interface NewAuditEntry {
   server_id: number | null;
   event_type: AuditEventType;
   actor: string | null;

@@ -9,7 +9,7 @@ import { AuditRepository } from '../src/db/repositories/audit.js';
 import { verifyChain } from '../src/audit/verify.js';
 import { hashOf, type ChainedFields } from '../src/audit/chain.js';
 import { openDatabase } from '../src/db/connection.js';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrationSource } from '../src/db/migrations/index.js';
 import { createServer, onMysql, startHarness, withDatabase, type Harness } from './helpers.js';
 import { garrison } from './cli-run.js';
 
@@ -168,6 +168,7 @@ describe('migration 020_global_audit', () => {
     const mysql = onMysql ? await freshMysqlDatabase(process.env.GARRISON_TEST_DATABASE!) : null;
     const db = openDatabase(mysql?.url ?? null, dir);
     try {
+      const migrations = migrationSource();
       const all = await migrations.getMigrations([]);
       const before = { ...migrations, getMigrations: async () => all.filter(([name]) => name < '020') };
       await db.knex.migrate.latest({ migrationSource: before });

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  ApiError, type Actor, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType,
+  ApiError, type Actor, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType, expectOnly,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
@@ -161,7 +161,8 @@ export class WebhookService {
     let parsed: URL;
     try {
       parsed = new URL(url);
-    } catch {
+    } catch (err) {
+      expectOnly(err, TypeError);
       throw new ApiError('VALIDATION_ERROR', "field 'url': not a URL");
     }
     try {

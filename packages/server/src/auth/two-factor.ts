@@ -4,7 +4,8 @@ import { Secret, TOTP } from 'otpauth';
 import { ApiError, SYSTEM_ACTOR, userActor, type Actor } from '@garrison/core';
 import { AuditService } from '../audit/service.js';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { AuthSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { TwoFactorRow } from '../db/repositories/two-factor.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
@@ -41,7 +42,7 @@ export class TwoFactorService {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: AuthSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(AuditService) private readonly audit: AuditService,
   ) {

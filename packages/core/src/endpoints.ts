@@ -15,6 +15,7 @@ import { backupEndpoints } from './schemas/backups.endpoints.js';
 import { playerEndpoints } from './schemas/players.endpoints.js';
 import { configEndpoints } from './schemas/config.endpoints.js';
 import { rconEndpoints } from './schemas/rcon.endpoints.js';
+import { auditEndpoints } from './schemas/audit.endpoints.js';
 
 /**
  * The HTTP contract, one entry per endpoint: each feature's table, kept beside its schemas
@@ -41,6 +42,7 @@ export const endpoints = {
   ...playerEndpoints,
   ...configEndpoints,
   ...rconEndpoints,
+  ...auditEndpoints,
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -160,13 +160,14 @@ export class GarrisonClient {
   }
 
   /**
-   * A text or file endpoint's answer as a stream, read as it arrives: a large log file is never held whole
-   * (the reader decides how much to take, and cancels the rest). Errors as `call` throws them.
+   * A text or file endpoint's answer as a stream, read as it arrives: a large log file (or the audit trail's
+   * JSON lines, `query` `{format: 'jsonl'}`) is never held whole (the reader decides how much to take, and
+   * cancels the rest). Errors as `call` throws them.
    */
-  async read(id: 'downloadLogFile' | 'downloadConfigFile', params: Record<string, unknown>): Promise<ReadableStream<Uint8Array>> {
+  async read(id: 'downloadLogFile' | 'downloadConfigFile' | 'listAudit', params: Record<string, unknown>, query: Record<string, unknown> = {}): Promise<ReadableStream<Uint8Array>> {
     const endpoint: EndpointDef = endpoints[id];
     const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
-    const response = this.noted(await this.fetcher(this.urlOf(endpoint, params), { method: endpoint.method, headers }));
+    const response = this.noted(await this.fetcher(this.urlOf(endpoint, params, query), { method: endpoint.method, headers }));
     if (!response.ok) throw await errorFrom(response);
     return response.body ?? new Blob([]).stream();
   }

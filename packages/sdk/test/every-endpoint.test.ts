@@ -53,6 +53,10 @@ describe('the SDK on every endpoint', () => {
     assert.ok(Array.isArray(await bot.servers.list()), 'a key works as the token');
     assert.equal((await client.keys.list({ all: true })).length, 1);
     await client.keys.revoke(made.id);
+    const trail = await client.audit.list({ event_type: 'api_key_revoked' });
+    assert.equal(trail.entries[0]?.target_id, String(made.id));
+    const lines = (await new Response(await client.audit.export({ target_kind: 'api_key' })).text()).trim().split('\n');
+    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { event_type: string }).event_type), ['api_key_created', 'api_key_revoked']);
     await assert.rejects(bot.servers.list(), (err: GarrisonApiError) => err.status === 401);
 
     // Webhooks, to a receiver of the test's own.

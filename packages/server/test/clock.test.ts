@@ -118,7 +118,7 @@ describe('supervision on a fake clock', () => {
       await advanceUntil(clock, async () => (await viewer().logs.list(s.id, { search: 'stamped' })).total === 1, 'the line stored');
       await advanceUntil(clock, async () => (await viewer().metrics.get(s.id)).length > 0, 'a metrics sample');
       const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0]!.n));
-      assert.ok((await count('server_events')) > 0);
+      assert.ok((await count('audit_entries')) > 0);
       await admin().servers.kill(s.id);
 
       // Metrics go after an hour, log lines after a day, the audit trail after three days.
@@ -127,9 +127,9 @@ describe('supervision on a fake clock', () => {
       assert.ok((await count('log_lines')) > 0);
       await clock.advance(86_400_000);
       await advanceUntil(clock, async () => (await count('log_lines')) === 0, 'old log lines pruned', 60_000);
-      assert.ok((await count('server_events')) > 0);
+      assert.ok((await count('audit_entries')) > 0);
       await clock.advance(2 * 86_400_000);
-      await advanceUntil(clock, async () => (await count('server_events')) === 0, 'old audit entries pruned', 3_600_000);
+      await advanceUntil(clock, async () => (await count('audit_entries')) === 0, 'old audit entries pruned', 3_600_000);
     } finally {
       await killGames(h);
     }

@@ -14,6 +14,7 @@ const ServerPage = lazy(() => import('./pages/server/server-page.js').then((m) =
 const Users = lazy(() => import('./pages/users.js').then((m) => m.Users));
 const Nodes = lazy(() => import('./pages/nodes.js').then((m) => m.Nodes));
 const Notifications = lazy(() => import('./pages/notifications.js').then((m) => m.Notifications));
+const Audit = lazy(() => import('./pages/audit.js').then((m) => m.Audit));
 
 /** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
 const route = signal(location.hash.slice(1) || '/');
@@ -27,6 +28,7 @@ function Page({ path }: { path: string }) {
   if (server) return <ServerPage id={Number(server[1])} tab={server[2] ?? 'console'} />;
   if (path === '/users' && isAdmin()) return <Users />;
   if (path === '/notifications' && isAdmin()) return <Notifications />;
+  if (path === '/audit' && isAdmin()) return <Audit />;
   if (path === '/account') return <Account />;
   if (path === '/nodes') return <Nodes />;
   return <Dashboard />;
@@ -74,6 +76,11 @@ function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
           {who.role === 'admin' && (
             <a href="#/notifications" aria-current={here('/notifications') && 'page'}>
               Notifications
+            </a>
+          )}
+          {who.role === 'admin' && (
+            <a href="#/audit" aria-current={here('/audit') && 'page'}>
+              Audit
             </a>
           )}
           <a href="#/account" aria-current={here('/account') && 'page'}>

@@ -19,7 +19,7 @@ export type StopRequest = Static<typeof StopRequest>;
 
 export const StoppedResponse = Type.Object({ status: Type.Literal('stopped') }, { $id: 'StoppedResponse' });
 
-/** What the audit trail records: actions of users, and what the supervisor did by itself. */
+/** What the audit trail records: actions of users and keys on servers and on the service, and what the supervisor did by itself. */
 export const AuditEventType = Type.Union(
   (
     [
@@ -29,6 +29,12 @@ export const AuditEventType = Type.Union(
     'headless_crashed', 'headless_restarted', 'headless_gave_up',
     'schedule_created', 'schedule_updated', 'schedule_deleted', 'schedule_disabled', 'schedule_run',
     'backup_started', 'backup_failed', 'backup_updated', 'backup_deleted', 'backup_restored',
+    'logs_cleared',
+    'user_created', 'user_role_changed', 'user_deleted', 'password_changed', 'password_reset',
+    'api_key_created', 'api_key_revoked', 'session_ended', 'sessions_ended',
+    'two_factor_enabled', 'two_factor_disabled', 'two_factor_reset',
+    'webhook_created', 'webhook_updated', 'webhook_deleted', 'webhook_secret_rotated', 'webhook_tested', 'webhook_redelivered',
+    'node_drained', 'node_undrained',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

@@ -16,5 +16,5 @@ export const SCOPE_MEANINGS: Record<Scope, string> = {
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
   account: 'signing in and out, one\'s own password, keys and sessions: never a key\'s',
-  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host): never a key\'s',
+  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail: never a key\'s',
 };

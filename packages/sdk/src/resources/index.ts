@@ -17,6 +17,7 @@ import { players } from './players.js';
 import { bans } from './bans.js';
 import { rcon } from './rcon.js';
 import { config } from './config.js';
+import { audit } from './audit.js';
 
 export type { SectionPatch } from './config.js';
 
@@ -41,5 +42,6 @@ export function resources(c: Caller) {
     bans: bans(c),
     rcon: rcon(c),
     config: config(c),
+    audit: audit(c),
   };
 }

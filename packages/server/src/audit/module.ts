@@ -1,12 +1,12 @@
-import { lifecycleEndpoints } from '@garrison/core';
+import { auditEndpoints, lifecycleEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { historySettings, type HistorySettings } from './settings.js';
-import { ServerEventRepository } from '../db/repositories/server-events.js';
+import { AuditRepository } from '../db/repositories/audit.js';
 import { AuditService } from './service.js';
 import { HistoryRetention } from './retention.js';
 import { auditRoutes } from './routes.js';
 
-const repositories = { audit: ServerEventRepository };
+const repositories = { audit: AuditRepository };
 
 export const auditModule: FeatureModule<typeof repositories, HistorySettings> = {
   name: 'audit',
@@ -15,7 +15,7 @@ export const auditModule: FeatureModule<typeof repositories, HistorySettings> = 
   needs: ['jobs', 'cluster'],
   repositories,
   services: [AuditService, HistoryRetention],
-  endpoints: [lifecycleEndpoints.listServerEvents],
+  endpoints: [lifecycleEndpoints.listServerEvents, auditEndpoints.listAudit],
   routes: (routes, c) => auditRoutes(routes, c.resolve(AuditService)),
   parts: (c) => [
     ['audit', c.resolve(AuditService)],

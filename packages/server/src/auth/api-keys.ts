@@ -6,7 +6,8 @@ import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { ApiKeyRow, KeyWithOwner } from '../db/repositories/api-keys.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
-import type { Principal } from './principal.js';
+import { actorOf, type Principal } from './principal.js';
+import { AuditService } from '../audit/service.js';
 import { TwoFactorService } from './two-factor.js';
 
 const KEY = /^gar_(\d{1,10})_([A-Za-z0-9_-]{43})$/;
@@ -49,6 +50,7 @@ export class ApiKeyService {
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TwoFactorService) private readonly twoFactor: TwoFactorService,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   async create(owner: Principal, input: CreateApiKeyRequest): Promise<ApiKey & { key: string }> {
@@ -86,7 +88,12 @@ export class ApiKeyService {
       last_used_address: null,
       revoked_at: null,
     };
-    const id = await this.repos.apiKeys.create(row);
+    const id = await this.audit.inTransaction(async (trx) => {
+      const made = await this.repos.apiKeys.create(row, trx);
+      const detail = { scopes: input.scopes, server_ids: input.server_ids ?? null, expires_at: expires };
+      await this.audit.record(trx, { serverId: null, type: 'api_key_created', actor: actorOf(owner), target: { kind: 'api_key', id: made, name: input.name }, detail });
+      return made;
+    });
     return { ...toApiKey({ ...row, id, username: owner.username }), key: `gar_${id}_${secret}` };
   }
 
@@ -99,7 +106,10 @@ export class ApiKeyService {
   async revoke(caller: Principal, id: number): Promise<void> {
     const row = await this.repos.apiKeys.find(id);
     if (!row || (row.user_id !== caller.id && caller.role !== 'admin')) throw new ApiError('NOT_FOUND', `no API key ${id}`);
-    await this.repos.apiKeys.revoke(id, isoNow(this.clock));
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.apiKeys.revoke(id, isoNow(this.clock), trx);
+      await this.audit.record(trx, { serverId: null, type: 'api_key_revoked', actor: actorOf(caller), target: { kind: 'api_key', id, name: row.name }, detail: { owner_id: row.user_id } });
+    });
     for (const listener of this.revoked) listener(id);
   }
 

@@ -16,7 +16,7 @@ export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyS
   });
   routes.implement(endpoints.listSessions, async ({ principal }) => sessions.list(principal));
   routes.implement(endpoints.endSession, async ({ principal, params }) => sessions.end(principal, params.session_id));
-  routes.implement(endpoints.endAllSessions, async ({ principal }) => sessions.endAll(principal.id));
+  routes.implement(endpoints.endAllSessions, async ({ principal, actor }) => sessions.endAll(principal.id, null, actor));
   routes.implement(endpoints.listApiKeys, async ({ principal, query }) => keys.list(principal, query.all ?? false));
   routes.implement(endpoints.createApiKey, async ({ principal, body }) => keys.create(principal, body));
   routes.implement(endpoints.revokeApiKey, async ({ principal, params }) => keys.revoke(principal, params.key_id));
@@ -28,8 +28,8 @@ export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyS
     return { message: 'password changed' };
   });
   routes.implement(endpoints.listUsers, async () => users.list());
-  routes.implement(endpoints.createUser, async ({ body }) => {
-    const { id, username, role, created_at } = await users.create(body.username, body.password, body.role);
+  routes.implement(endpoints.createUser, async ({ body, actor }) => {
+    const { id, username, role, created_at } = await users.create(body.username, body.password, body.role ?? 'viewer', actor);
     return { id, username, role, created_at };
   });
   routes.implement(endpoints.updateUser, async ({ params, body, principal }) => users.changeAccess(params.user_id, body, principal));

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type Role, type User } from '@garrison/core';
+import { ApiError, SYSTEM_ACTOR, userActor, type Actor, type Role, type User } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, UserRow } from '../db/repositories/index.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -8,12 +8,16 @@ import type { AuthSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
-import type { Principal } from './principal.js';
+import { actorOf, type Principal } from './principal.js';
+import { AuditService } from '../audit/service.js';
 import { TokenService } from './tokens.js';
 import { SecondStepGuard } from './second-steps.js';
 import { SessionService, type SignInClient } from './sessions.js';
 import { TwoFactorService } from './two-factor.js';
 import { forgetInitialPassword, holdsInitialPassword, initialPasswordPath, keepInitialPassword } from './first-admin.js';
+
+/** A user as the audit trail names them. */
+const targetOf = (row: Pick<UserRow, 'id' | 'username'>) => ({ kind: 'user' as const, id: row.id, name: row.username });
 
 function toUser(row: UserRow): User {
   return { id: row.id, username: row.username, role: row.role, created_at: row.created_at, last_login: row.last_login };
@@ -30,6 +34,7 @@ export class UserService {
     @inject(SessionService) private readonly sessions: SessionService,
     @inject(TwoFactorService) private readonly twoFactor: TwoFactorService,
     @inject(SecondStepGuard) private readonly secondSteps: SecondStepGuard,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   /**
@@ -70,7 +75,7 @@ export class UserService {
   async disableTwoFactor(id: number, password: string, code: string): Promise<void> {
     const row = await this.repos.users.byId(id);
     if (!row || !(await verifyPassword(password, row.password_hash))) throw new ApiError('UNAUTHORIZED', 'the password is wrong');
-    await this.twoFactor.disable(row, code);
+    await this.twoFactor.disable(row, code, userActor(row));
   }
 
   private async signedIn(row: UserRow, client: SignInClient) {
@@ -103,7 +108,15 @@ export class UserService {
     // Setting the role a user has already changes nothing, and ends nothing.
     if (change.password === undefined && change.role === current.role) return toUser(current);
     const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
-    if (!(await this.repos.users.changeAccess(id, patch))) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    const actor = actorOf(caller);
+    const target = targetOf(current);
+    await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.users.changeAccess(id, patch, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
+      if (change.role !== undefined && change.role !== current.role) {
+        await this.audit.record(trx, { serverId: null, type: 'user_role_changed', actor, target, detail: { from: current.role, to: change.role } });
+      }
+      if (change.password !== undefined) await this.audit.record(trx, { serverId: null, type: 'password_reset', actor, target });
+    });
     const row = (await this.repos.users.byId(id))!;
     if (change.password) await forgetInitialPassword(this.settings.dataDir, current.password_hash);
     this.logger.info({ user: row.username, by: caller.username, role: change.role, password: change.password ? 'set' : undefined }, 'user access changed; their tokens end');
@@ -116,27 +129,40 @@ export class UserService {
     if (!row || !(await verifyPassword(current, row.password_hash))) {
       throw new ApiError('UNAUTHORIZED', 'the current password is wrong');
     }
-    await this.setPassword(row.username, next);
-    await this.sessions.endAll(id, keepSession);
+    await this.writePassword(row, next, 'password_changed', userActor(row));
+    await this.sessions.endAll(id, keepSession, userActor(row));
   }
 
-  /** Replaces a user's password without the current one (`garrison admin reset-password`); 404 for no such user. */
-  async setPassword(username: string, password: string): Promise<User> {
+  /** Replaces a user's password without the current one (`garrison admin reset-password`, `actor`); 404 for no such user. */
+  async setPassword(username: string, password: string, actor: Actor = SYSTEM_ACTOR): Promise<User> {
     const row = await this.repos.users.byUsername(username);
     if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
-    await this.repos.users.update(row.id, { password_hash: await hashPassword(password) });
-    await forgetInitialPassword(this.settings.dataDir, row.password_hash);
+    await this.writePassword(row, password, 'password_reset', actor);
     return toUser(row);
+  }
+
+  private async writePassword(row: UserRow, password: string, type: 'password_changed' | 'password_reset', actor: Actor): Promise<void> {
+    const password_hash = await hashPassword(password);
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.users.update(row.id, { password_hash }, trx);
+      await this.audit.record(trx, { serverId: null, type, actor, target: targetOf(row) });
+    });
+    await forgetInitialPassword(this.settings.dataDir, row.password_hash);
   }
 
   async list(): Promise<User[]> {
     return (await this.repos.users.list()).map(toUser);
   }
 
-  async create(username: string, password: string, role: Role = 'viewer'): Promise<User> {
+  /** `actor`: an admin (the API), the CLI, or the service making its first admin. */
+  async create(username: string, password: string, role: Role, actor: Actor): Promise<User> {
     const password_hash = await hashPassword(password);
     try {
-      const row = await this.repos.users.insert({ username, password_hash, role, created_at: isoNow(this.clock) });
+      const row = await this.audit.inTransaction(async (trx) => {
+        const made = await this.repos.users.insert({ username, password_hash, role, created_at: isoNow(this.clock) }, trx);
+        await this.audit.record(trx, { serverId: null, type: 'user_created', actor, target: targetOf(made), detail: { role } });
+        return made;
+      });
       return toUser(row);
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -148,7 +174,12 @@ export class UserService {
 
   async delete(id: number, caller: Principal): Promise<void> {
     if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot delete your own account');
-    if (!(await this.repos.users.delete(id))) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    const row = await this.repos.users.byId(id);
+    if (!row) throw new ApiError('NOT_FOUND', `no user ${id}`);
+    await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.users.delete(id, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
+      await this.audit.record(trx, { serverId: null, type: 'user_deleted', actor: actorOf(caller), target: targetOf(row), detail: { role: row.role } });
+    });
   }
 
   /**
@@ -168,7 +199,7 @@ export class UserService {
     if ((await this.repos.users.count()) > 0) return existing();
     const password = adminPassword ?? generatePassword();
     try {
-      await this.create(username, password, 'admin');
+      await this.create(username, password, 'admin', SYSTEM_ACTOR);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFLICT') return existing(); // another instance made it first
       throw err;

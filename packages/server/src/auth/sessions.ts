@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Session } from '@garrison/core';
+import { ApiError, type Actor, type Session } from '@garrison/core';
+import { AuditService } from '../audit/service.js';
 import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Fence } from '../db/repositories/leases.js';
-import type { Principal } from './principal.js';
+import { actorOf, type Principal } from './principal.js';
 
 /** A session's last use is written at most this often (not on every request). */
 const SEEN_EVERY_MS = 60_000;
@@ -26,6 +27,7 @@ export class SessionService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   /** A new session for a sign-in; its id goes into the token. */
@@ -58,13 +60,20 @@ export class SessionService {
   }
 
   async end(caller: Principal, id: string): Promise<void> {
-    if (!(await this.repos.sessions.end(caller.id, id, isoNow(this.clock)))) throw new ApiError('NOT_FOUND', `no open session ${id}`);
+    await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.sessions.end(caller.id, id, isoNow(this.clock), trx))) throw new ApiError('NOT_FOUND', `no open session ${id}`);
+      await this.audit.record(trx, { serverId: null, type: 'session_ended', actor: actorOf(caller), target: { kind: 'session', id, name: caller.username } });
+    });
     this.tellEnded();
   }
 
-  /** Every session of the user but `keep` (a password change keeps the one it was made in). */
-  async endAll(userId: number, keep: string | null = null): Promise<void> {
-    await this.repos.sessions.endAll(userId, isoNow(this.clock), keep);
+  /** Every session of the user but `keep` (a password change keeps the one it was made in); `actor`: who ended them. */
+  async endAll(userId: number, keep: string | null, actor: Actor): Promise<void> {
+    await this.audit.inTransaction(async (trx) => {
+      const ended = await this.repos.sessions.endAll(userId, isoNow(this.clock), keep, trx);
+      // Nothing ended, nothing to record (a password changed with no other session open).
+      if (ended) await this.audit.record(trx, { serverId: null, type: 'sessions_ended', actor, target: { kind: 'user', id: userId, name: null }, detail: { ended, kept_current: keep !== null } });
+    });
     this.tellEnded();
   }
 

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import { Secret, TOTP } from 'otpauth';
-import { ApiError } from '@garrison/core';
+import { ApiError, SYSTEM_ACTOR, userActor, type Actor } from '@garrison/core';
+import { AuditService } from '../audit/service.js';
 import { TOKENS } from '../tokens.js';
 import type { AuthSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -43,6 +44,7 @@ export class TwoFactorService {
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: AuthSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {
     this.sealer = new Sealer(loadOrCreateSecret(settings), TOTP_SEAL_PURPOSE);
   }
@@ -72,21 +74,31 @@ export class TwoFactorService {
     const step = this.stepOf(this.sealer.open(row.totp_pending), row.username, code.trim());
     if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-    await this.repos.twoFactor.enable(userId, row.totp_pending, step, codes.map(digestOf));
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.twoFactor.enable(userId, row.totp_pending!, step, codes.map(digestOf), trx);
+      await this.audit.record(trx, { serverId: null, type: 'two_factor_enabled', actor: userActor(row), target: { kind: 'user', id: row.id, name: row.username } });
+    });
     return { recovery_codes: codes };
   }
 
-  async disable(user: SecondFactorOf, code: string): Promise<void> {
+  async disable(user: SecondFactorOf, code: string, actor: Actor): Promise<void> {
     if (!user.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is not on');
     if (!(await this.verify(user, code))) throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
-    await this.repos.twoFactor.disable(user.id);
+    await this.turnOff(user, 'two_factor_disabled', actor);
   }
 
-  /** `garrison admin reset-2fa`: for a locked-out user. */
-  async reset(username: string): Promise<void> {
+  /** `garrison admin reset-2fa` (`actor`: the CLI): for a locked-out user. */
+  async reset(username: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
     const row = await this.repos.twoFactor.byUsername(username);
     if (!row) throw new ApiError('NOT_FOUND', `no user ${JSON.stringify(username)}`);
-    await this.repos.twoFactor.disable(row.id);
+    await this.turnOff(row, 'two_factor_reset', actor);
+  }
+
+  private async turnOff(user: { id: number; username: string }, type: 'two_factor_disabled' | 'two_factor_reset', actor: Actor): Promise<void> {
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.twoFactor.disable(user.id, trx);
+      await this.audit.record(trx, { serverId: null, type, actor, target: { kind: 'user', id: user.id, name: user.username } });
+    });
   }
 
   /** A sign-in's second factor: an app code not used before, or an unused recovery code (then used up). */

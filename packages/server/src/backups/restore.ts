@@ -87,7 +87,7 @@ export class BackupRestore {
       } finally {
         await this.cleanUp(parts, work, serverId);
       }
-      await this.audit.record(serverId, 'backup_restored', actor, { backup_id: backupId, ...(warning ? { passwords: 'kept' } : {}) });
+      await this.audit.recordAlone({ serverId, type: 'backup_restored', actor, detail: { backup_id: backupId, ...(warning ? { passwords: 'kept' } : {}) } });
       if (warning) this.logger.warn({ serverId, backupId }, `backup restored: ${warning}`);
       return { message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}${warning ? `, except that ${warning}` : ''}` };
     });

@@ -132,11 +132,14 @@ export class BackupService implements Lifecycle {
     const server = await this.servers.row(serverId);
     const stamp = isoNow(this.clock);
     const file = `backup-${stamp.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.tar.gz`;
-    const id = await this.repos.backups.create({
-      server_id: serverId, kind, status: 'running', file, instance_id: this.nodeId, created_at: stamp, finished_at: null, size_bytes: null, sha256: null,
-      locked: false, note: input.note ?? null, include_missions: Boolean(input.include_missions), error: null, manifest: null,
+    const id = await this.audit.inTransaction(async (trx) => {
+      const made = await this.repos.backups.create({
+        server_id: serverId, kind, status: 'running', file, instance_id: this.nodeId, created_at: stamp, finished_at: null, size_bytes: null, sha256: null,
+        locked: false, note: input.note ?? null, include_missions: Boolean(input.include_missions), error: null, manifest: null,
+      }, trx);
+      await this.audit.record(trx, { serverId, type: 'backup_started', actor, target: { kind: 'backup', id: made, name: file }, detail: { backup_id: made, kind } });
+      return made;
     });
-    await this.audit.record(serverId, 'backup_started', actor, { backup_id: id, kind });
     const controller = new AbortController();
     const done = this.write(id, server.id, file, Boolean(input.include_missions), controller.signal);
     this.running.set(id, { controller, done: done.then(() => undefined) });
@@ -173,9 +176,14 @@ export class BackupService implements Lifecycle {
       const untold = (what: string) => (cleanupErr: unknown) => this.logger.error({ serverId, backupId: id, err: cleanupErr }, what);
       await rm(manifestFile, { force: true }).catch(untold('the manifest of a failed backup stays'));
       const failed = { status: 'failed' as const, error: reason.slice(0, 500), finished_at: isoNow(this.clock) };
-      await this.repos.backups.update(id, failed).catch(untold('the failed backup could not be marked failed'));
+      await this.audit
+        .inTransaction(async (trx) => {
+          await this.repos.backups.update(id, failed, trx);
+          await this.audit.record(trx, { serverId, type: 'backup_failed', actor: SYSTEM_ACTOR, target: { kind: 'backup', id, name: file }, detail: { backup_id: id, reason } });
+        })
+        // The failure is still told (the event below); the row stays `running` until the next start marks it.
+        .catch(untold('the failed backup could not be marked failed, nor its entry recorded'));
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'failed', bytes: 0, error: reason } });
-      await this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });
     } finally {
       await rm(manifestFile, { force: true });
     }
@@ -226,8 +234,10 @@ export class BackupService implements Lifecycle {
       ...(patch.note !== undefined && patch.note !== row.note ? { note: patch.note } : {}),
     };
     if (!Object.keys(changes).length) return toBackup(row);
-    await this.repos.backups.update(id, changes);
-    await this.audit.record(serverId, 'backup_updated', actor, { backup_id: id, ...changes });
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.backups.update(id, changes, trx);
+      await this.audit.record(trx, { serverId, type: 'backup_updated', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id, ...changes } });
+    });
     return toBackup(await this.row(serverId, id));
   }
 
@@ -236,8 +246,10 @@ export class BackupService implements Lifecycle {
     if (row.locked) throw new ApiError('CONFLICT', `backup ${id} is locked; unlock it first`);
     if (row.status === 'running') throw new ApiError('CONFLICT', `backup ${id} is still being written`);
     await rm(join(this.dirOf(serverId), row.file), { force: true });
-    await this.repos.backups.delete(id);
-    await this.audit.record(serverId, 'backup_deleted', actor, { backup_id: id });
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.backups.delete(id, trx);
+      await this.audit.record(trx, { serverId, type: 'backup_deleted', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id } });
+    });
   }
 
   /** The archive, to stream (200 with `application/gzip`). */

@@ -116,17 +116,23 @@ export class BanService implements Lifecycle {
       file_state: this.managerOf(server) ? 'add' : 'none',
       file_line: null,
     };
-    const id = await this.repos.bans.insert(row);
+    const id = await this.audit.inTransaction(async (trx) => {
+      const made = await this.repos.bans.insert(row, trx);
+      const detail = { ban_id: made, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit };
+      await this.audit.record(trx, { serverId, type: 'ban', actor, detail });
+      return made;
+    });
     await this.sync(serverId);
-    await this.audit.record(serverId, 'ban', actor, { ban_id: id, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit });
     return toBan({ ...row, id });
   }
 
   async revoke(serverId: number, banId: number, actor: Actor): Promise<void> {
     if (!(await this.repos.bans.find(serverId, banId))) throw new ApiError('NOT_FOUND', `server ${serverId} has no ban ${banId}`);
-    await this.repos.bans.revoke(banId);
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.bans.revoke(banId, trx);
+      await this.audit.record(trx, { serverId, type: 'unban', actor, detail: { ban_id: banId } });
+    });
     await this.sync(serverId);
-    await this.audit.record(serverId, 'unban', actor, { ban_id: banId });
   }
 
   /** Before a game starts: its ban file holds every ban in force when the game reads it. */
@@ -183,13 +189,15 @@ export class BanService implements Lifecycle {
     // A change the game kept undoing stays marked to be made, for the next pass.
     const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
     const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
-    await this.repos.bans.applyPass(row.id, changes, plan.imports.map((found) => importedBan(row.id, found, now)));
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.bans.applyPass(row.id, changes, plan.imports.map((found) => importedBan(row.id, found, now)), trx);
+      if (plan.imports.length || plan.vanished.length) {
+        await this.audit.record(trx, { serverId: row.id, type: 'ban_file_changed', actor: SYSTEM_ACTOR, detail: { imported: plan.imports.length, removed_outside: plan.vanished.length } });
+      }
+    });
     // A file read while it was still being written is looked at again at the next chance.
     if (settled) this.seen.set(row.id, version);
     else this.seen.delete(row.id);
-    if (plan.imports.length || plan.vanished.length) {
-      await this.audit.record(row.id, 'ban_file_changed', SYSTEM_ACTOR, { imported: plan.imports.length, removed_outside: plan.vanished.length });
-    }
   }
 
   /**

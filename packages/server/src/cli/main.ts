@@ -72,6 +72,11 @@ async function run(argv: string[]): Promise<void> {
       const { createUser } = await usersCommands();
       return (await store()).withStore(values, (s) => createUser(s, positionals[0]!, role, Boolean(values['password-stdin'])));
     }
+    case 'audit verify': {
+      const { values } = parse(name, args, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 0);
+      const { verifyAudit } = await import('./audit.js');
+      return (await store()).withStore(values, (s) => verifyAudit(s, Boolean(values.json)));
+    }
     case 'backup-db': {
       const { values, positionals } = parse(name, args, STORE_OPTIONS, 1);
       if (!positionals[0]) throw new UsageError('the path of the copy is missing', name);

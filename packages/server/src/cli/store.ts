@@ -7,6 +7,7 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../tokens.js';
 import { bindRepositories } from '../db/repositories/index.js';
 import { SystemClock } from '../jobs/clock.js';
+import { InProcessEventBus } from '../events/bus.js';
 import { featureModules } from '../compose.js';
 import { moduleMigrations } from '../modules/assembly.js';
 
@@ -33,7 +34,10 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
     container.register(TOKENS.Settings, { useValue: settings });
     container.register(TOKENS.Logger, { useValue: logger });
     container.register(TOKENS.Repositories, { useValue: bindRepositories(db.knex) });
-    container.register(TOKENS.Clock, { useValue: new SystemClock() });
+    const clock = new SystemClock();
+    container.register(TOKENS.Clock, { useValue: clock });
+    // A command's audit entries are written with its changes; no one here listens for them live.
+    container.register(TOKENS.Events, { useValue: new InProcessEventBus('cli', clock) });
     container.register(TOKENS.Database, { useValue: db });
     return await run({ settings, logger, db, container });
   } finally {

@@ -122,6 +122,16 @@ Creates the user (role viewer by default) and prints a generated password once; 
 --password-stdin, reads the password from standard input instead.
 ${flagLines('data')}`,
   },
+  'audit verify': {
+    summary: 'check that the audit trail is whole: every entry unchanged, none removed or inserted',
+    usage: () => `usage: garrison audit verify [--json] [flags]
+
+Recomputes the hash of every entry of the audit trail, oldest first, and checks that each names the
+one before it and that the last is the one the chain's head records. Prints the first broken link and
+exits 1 when there is one; 0 when the chain holds. Entries pruned by the retention are not needed: the
+chain starts from the hash of the last one pruned. --json prints {ok, checked, anchor_id, broken}.
+${flagLines('data')}`,
+  },
   'backup-db': {
     summary: "copy Garrison's own database (SQLite) while the service runs, checked before it is kept",
     usage: () => `usage: garrison backup-db PATH [flags]

@@ -4,6 +4,7 @@ import { UserService } from '../auth/service.js';
 import { generatePassword } from '../auth/passwords.js';
 import { TwoFactorService } from '../auth/two-factor.js';
 import { UsageError } from './usage.js';
+import { CLI_ACTOR } from '../audit/actors.js';
 import type { Store } from './store.js';
 
 const users = (store: Store) => store.container.resolve(UserService);
@@ -30,7 +31,7 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
   const password = fromStdin ? await passwordFromStdin() : generatePassword();
   check(NewPassword, password, 'the password', 'admin reset-password');
   try {
-    await users(store).setPassword(username, password);
+    await users(store).setPassword(username, password, CLI_ACTOR);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`);
     throw err;
@@ -41,7 +42,7 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
 /** For a user who lost their authenticator app and their recovery codes: two-factor sign-in turned off. */
 export async function resetTwoFactor(store: Store, username: string): Promise<void> {
   try {
-    await store.container.resolve(TwoFactorService).reset(username);
+    await store.container.resolve(TwoFactorService).reset(username, CLI_ACTOR);
   } catch (err) {
     if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`);
     throw err;
@@ -54,7 +55,7 @@ export async function createUser(store: Store, username: string, role: Role, fro
   const password = fromStdin ? await passwordFromStdin() : generatePassword();
   check(NewPassword, password, 'the password', 'users create');
   try {
-    await users(store).create(username, password, role);
+    await users(store).create(username, password, role, CLI_ACTOR);
   } catch (err) {
     if (err instanceof ApiError) throw new Error(err.message);
     throw err;

@@ -243,12 +243,15 @@ export class ConfigService {
         await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, server.node_id ?? '', serverId);
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
-      return this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch);
+      return this.audit.inTransaction(async (trx) => {
+        if (!(await this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch, trx))) return false;
+        await this.audit.record(trx, { serverId, type: 'config_changed', actor, detail: { section, fields: Object.keys(changes), config_version: expected + 1, ...detail } });
+        return true;
+      });
     };
     const landed = Object.keys(recordChanges).length ? await this.servers.portLock.runExclusive(write) : await write();
     if (!landed) throw this.conflict(section, await this.readSection(serverId, section));
     Object.assign(server, recordChanges);
-    await this.audit.record(serverId, 'config_changed', actor, { section, fields: Object.keys(changes), config_version: expected + 1, ...detail });
     return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
   }
 

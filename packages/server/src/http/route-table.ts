@@ -50,6 +50,9 @@ export interface RouteOptions {
 
 const JSON_LIMIT = '1mb';
 
+/** What a handler returns when it has set the answer itself (a stream in a format of its own). */
+export const ANSWERED: unique symbol = Symbol('answered');
+
 /** `/servers/{server_id}` → `/servers/:server_id` */
 export const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
 
@@ -158,7 +161,7 @@ export class RouteTable {
           return;
         }
         const data = await answer();
-        if ((data as unknown) === FORWARDED) return;
+        if ((data as unknown) === FORWARDED || (data as unknown) === ANSWERED) return;
         ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
       }, { name: endpoint.operationId });

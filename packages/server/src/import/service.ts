@@ -95,13 +95,14 @@ export class ImportService {
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {
-      const undone = await this.servers.delete(made.id).then(
+      const undone = await this.servers.delete(made.id, actor).then(
         () => 'nothing was imported',
         (undoErr: unknown) => `server ${made.id} was made and could not be deleted again (${(undoErr as Error).message}): delete it`,
       );
       throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`, { cause: err });
     }
-    await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
+    // The server's record was written, with its `server_created` entry, in a transaction of its own: this entry adds what the import read.
+    await this.audit.recordAlone({ serverId: made.id, type: 'server_imported', actor, detail: { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count } });
     return plan(made);
   }
 

@@ -40,7 +40,7 @@ export class LogFileService {
       throw new ApiError('CONFLICT', `${filename} is the log the running game is writing; stop the server first`);
     }
     await unlink(path).catch(notFoundIfUnseen(`no file ${JSON.stringify(filename)}`));
-    await this.audit.record(serverId, 'log_file_deleted', actor, { filename });
+    await this.audit.recordAlone({ serverId, type: 'log_file_deleted', actor, detail: { filename } });
   }
 }
 

@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static, expectOnly, isMissing, ifMissing } from '@garrison/core';
+import { ApiError, type Actor, type LogLevel, type LogQuery as LogQuerySchema, type Static, expectOnly, isMissing, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
 import type { LogSettings } from './settings.js';
@@ -19,6 +19,7 @@ import { OUTPUT_FILE } from '../processes/output.js';
 import { FileFollower } from './follow.js';
 import { LogCollector, type CollectedLine } from './collector.js';
 import { LineStore } from './line-store.js';
+import { AuditService } from '../audit/service.js';
 
 /** Files are watched; this poll is the fallback (and finds each game's own log file). */
 const TICK_MS = 1000;
@@ -61,6 +62,7 @@ export class LogService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
     @inject(ClusterLeases) private readonly leases: ClusterLeases,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {
     this.lineStore = new LineStore(jobs, (serverId, lines) => this.store(serverId, lines));
   }
@@ -215,9 +217,13 @@ export class LogService implements ProcessWatch, Lifecycle {
     return { total, logs: rows };
   }
 
-  async clear(serverId: number): Promise<number> {
+  async clear(serverId: number, actor: Actor): Promise<number> {
     await this.assertServer(serverId);
-    return this.repos.logLines.clear(serverId);
+    return this.audit.inTransaction(async (trx) => {
+      const deleted = await this.repos.logLines.clear(serverId, trx);
+      await this.audit.record(trx, { serverId, type: 'logs_cleared', actor, detail: { lines: deleted } });
+      return deleted;
+    });
   }
 
   private async assertServer(serverId: number): Promise<void> {

@@ -26,7 +26,7 @@ export class MissionPlay {
     const { missions } = await this.missions.list(serverId);
     if (!missions.some((m) => m.name === name)) throw new ApiError('NOT_FOUND', `no mission ${JSON.stringify(name)} is installed on server ${serverId}`);
     await this.remoteAdmin.command(serverId, command(name, difficulty || undefined));
-    await this.audit.record(serverId, 'mission_played', actor, { name, difficulty });
+    await this.audit.recordAlone({ serverId, type: 'mission_played', actor, detail: { name, difficulty } });
     return { message: `playing ${name}${difficulty ? ` (${difficulty})` : ''}`, name, difficulty };
   }
 }

@@ -58,7 +58,7 @@ export class MissionService {
     });
     const parsed = received.accepted;
     await keepFile(received, dir);
-    await this.audit.record(serverId, 'mission_uploaded', actor, { filename: received.filename, file_size: received.size });
+    await this.audit.recordAlone({ serverId, type: 'mission_uploaded', actor, detail: { filename: received.filename, file_size: received.size } });
     return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size, ...warningOf(parsed) };
   }
 
@@ -78,7 +78,7 @@ export class MissionService {
       throw new ApiError('MISSION_IN_ROTATION', `${filename} is in the mission rotation; take it out first`);
     }
     await unlink(path).catch(notFoundIfUnseen(`no mission file ${JSON.stringify(filename)}`));
-    await this.audit.record(serverId, 'mission_deleted', actor, { filename });
+    await this.audit.recordAlone({ serverId, type: 'mission_deleted', actor, detail: { filename } });
   }
 
   async rotation(serverId: number): Promise<{ missions: RotationEntry[]; config_version: number }> {

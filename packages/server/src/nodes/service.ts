@@ -17,6 +17,7 @@ import { ClusterEvents } from '../cluster/event-bridge.js';
 import { NodeLock } from '../db/node-lock.js';
 import { isCluster } from '../cluster/mode.js';
 import type { InProcessEventBus } from '../events/bus.js';
+import { AuditService } from '../audit/service.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where a server's requests go, and whether that node is alive. */
@@ -55,6 +56,7 @@ export class NodeService implements Lifecycle {
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(DatabaseTime) private readonly databaseTime: DatabaseTime,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {
     this.url = settings.advertiseUrl ?? '';
   }
@@ -192,7 +194,10 @@ export class NodeService implements Lifecycle {
   }
 
   async setDraining(id: string, draining: boolean, actor: Actor): Promise<ClusterNode> {
-    if (!(await this.repos.nodes.setDraining(id, draining))) throw new ApiError('NOT_FOUND', `no node ${id}`);
+    await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.nodes.setDraining(id, draining, trx))) throw new ApiError('NOT_FOUND', `no node ${id}`);
+      await this.audit.record(trx, { serverId: null, type: draining ? 'node_drained' : 'node_undrained', actor, target: { kind: 'node', id, name: id } });
+    });
     this.logger.info({ node: id, draining, actor }, draining ? 'node draining: no new servers are placed on it' : 'node open for new servers again');
     const node = (await this.list()).find((n) => n.id === id);
     if (!node) throw new ApiError('NOT_FOUND', `no node ${id}`);

@@ -205,7 +205,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     if (!remote.kickCommand) throw new ApiError('NOT_SUPPORTED', 'this game type has no kick command');
     await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, reason));
     void this.watched.get(serverId)?.job.runNow();
-    await this.audit.record(serverId, 'kick', actor, { slot_id: slotId, name: player.name, reason });
+    await this.audit.recordAlone({ serverId, type: 'kick', actor, detail: { slot_id: slotId, name: player.name, reason } });
     return player;
   }
 

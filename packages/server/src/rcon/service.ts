@@ -81,7 +81,7 @@ export class RemoteAdminService implements Lifecycle {
     const response = await this.command(serverId, text);
     // The whole line, as the game's rule redacts it (a password it sets becomes ***), at most AUDITED_LINE.
     const line = (remote?.redactCommand ?? redactPasswords)(text.trim()).slice(0, AUDITED_LINE);
-    await this.audit.record(serverId, 'command', actor, { command: text.trim().split(/\s/)[0], line });
+    await this.audit.recordAlone({ serverId, type: 'command', actor, detail: { command: text.trim().split(/\s/)[0], line } });
     return response;
   }
 
@@ -90,7 +90,7 @@ export class RemoteAdminService implements Lifecycle {
     const say = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.sayCommand;
     if (!say) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to message every player');
     await this.command(serverId, say(message));
-    await this.audit.record(serverId, 'command', actor, { command: 'say', message: message.slice(0, AUDITED_LINE) });
+    await this.audit.recordAlone({ serverId, type: 'command', actor, detail: { command: 'say', message: message.slice(0, AUDITED_LINE) } });
   }
 
   async command(serverId: number, text: string): Promise<string> {

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { Actor, ScheduleStep, StepResult } from '@garrison/core';
@@ -67,14 +68,18 @@ export class RunExecution {
     return this.controller.signal;
   }
 
-  private async save(patch: Partial<Omit<RunRow, 'id'>>): Promise<void> {
-    if (!(await this.ctx.repos.schedules.updateRun(this.id, patch, this.ctx.nodeId))) throw new Superseded();
+  private async save(patch: Partial<Omit<RunRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
+    if (!(await this.ctx.repos.schedules.updateRun(this.id, patch, this.ctx.nodeId, trx))) throw new Superseded();
   }
 
+  /** The run's outcome and its audit entry in one transaction. */
   private async finish(status: 'succeeded' | 'failed' | 'skipped', reason: string | null, results?: StepResult[]): Promise<void> {
-    await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) });
+    await this.ctx.audit.inTransaction(async (trx) => {
+      await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) }, trx);
+      const target = { kind: 'schedule' as const, id: this.schedule.id, name: this.schedule.name };
+      await this.ctx.audit.record(trx, { serverId: this.schedule.server_id, type: 'schedule_run', actor: this.actor, target, detail: { schedule_id: this.schedule.id, run_id: this.id, status, reason } });
+    });
     this.hooks.publish(status === 'skipped' && !results ? 'skipped' : 'finished', status, reason);
-    await this.ctx.audit.record(this.schedule.server_id, 'schedule_run', this.actor, { schedule_id: this.schedule.id, run_id: this.id, status, reason });
   }
 
   private async run(): Promise<void> {

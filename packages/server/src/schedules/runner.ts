@@ -88,8 +88,11 @@ export class ScheduleRunner implements Lifecycle {
     } catch (err) {
       // A stored expression that no longer reads (a croner upgrade, a hand-edited row): this schedule stops, not the service.
       const reason = `its cron expression cannot be read: ${(err as Error).message}`;
-      await this.repos.schedules.update(row.id, { enabled: false, disabled_reason: reason, next_run_at: null, next_slot_at: null, updated_at: iso(now) });
-      await this.audit.record(row.server_id, 'schedule_disabled', SYSTEM_ACTOR, { schedule_id: row.id, reason });
+      await this.audit.inTransaction(async (trx) => {
+        await this.repos.schedules.update(row.id, { enabled: false, disabled_reason: reason, next_run_at: null, next_slot_at: null, updated_at: iso(now) }, undefined, trx);
+        const target = { kind: 'schedule' as const, id: row.id, name: row.name };
+        await this.audit.record(trx, { serverId: row.server_id, type: 'schedule_disabled', actor: SYSTEM_ACTOR, target, detail: { schedule_id: row.id, reason } });
+      });
       return;
     }
     const late = now - Date.parse(row.next_run_at!);

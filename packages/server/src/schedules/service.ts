@@ -75,8 +75,12 @@ export class ScheduleService {
     const steps = await this.checkedSteps(serverId, input);
     const fields = this.fields(input, null);
     const now = isoNow(this.clock);
-    const id = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now(), leadOf(steps)), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps));
-    await this.audit.record(serverId, 'schedule_created', actor, { schedule_id: id, name: fields.name, cron: fields.cron, timezone: fields.timezone });
+    const id = await this.audit.inTransaction(async (trx) => {
+      const made = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now(), leadOf(steps)), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps), trx);
+      const target = { kind: 'schedule' as const, id: made, name: fields.name };
+      await this.audit.record(trx, { serverId, type: 'schedule_created', actor, target, detail: { schedule_id: made, name: fields.name, cron: fields.cron, timezone: fields.timezone } });
+      return made;
+    });
     return this.get(serverId, id);
   }
 
@@ -88,15 +92,20 @@ export class ScheduleService {
     // now: its next run is the next time whose first step is still ahead.
     const timing = ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || steps !== undefined || row.disabled_reason !== null;
     const next = timing ? nextSlot(fields, this.clock.now(), leadOf(steps ?? (await this.repos.schedules.steps([id])).map(stepOf))) : {};
-    await this.repos.schedules.update(id, { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) }, steps && stepRows(steps));
-    await this.audit.record(serverId, 'schedule_updated', actor, { schedule_id: id, fields: Object.keys(input) });
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.schedules.update(id, { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) }, steps && stepRows(steps), trx);
+      const target = { kind: 'schedule' as const, id, name: fields.name };
+      await this.audit.record(trx, { serverId, type: 'schedule_updated', actor, target, detail: { schedule_id: id, fields: Object.keys(input) } });
+    });
     return this.get(serverId, id);
   }
 
   async delete(serverId: number, id: number, actor: Actor): Promise<void> {
     const row = await this.row(serverId, id);
-    await this.repos.schedules.delete(serverId, id);
-    await this.audit.record(serverId, 'schedule_deleted', actor, { schedule_id: id, name: row.name });
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.schedules.delete(serverId, id, trx);
+      await this.audit.record(trx, { serverId, type: 'schedule_deleted', actor, target: { kind: 'schedule', id, name: row.name }, detail: { schedule_id: id, name: row.name } });
+    });
   }
 
   /** Run now: the steps at once, whatever the conditions (a person decided). */

@@ -14,5 +14,5 @@ export function serverRoutes(routes: RouteTable, servers: ServerService, forward
   });
   routes.implement(endpoints.getServer, async ({ params }) => servers.get(params.server_id));
   routes.implement(endpoints.updateServer, async ({ params, body, actor }) => servers.update(params.server_id, body, actor));
-  routes.implement(endpoints.deleteServer, async ({ params }) => servers.delete(params.server_id));
+  routes.implement(endpoints.deleteServer, async ({ params, actor }) => servers.delete(params.server_id, actor));
 }

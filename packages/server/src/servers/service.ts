@@ -190,38 +190,41 @@ export class ServerService {
       await assertPortsFree(this.repos.servers, ports, nodeId);
       const stamp = isoNow(this.clock);
       sharedWith = sharingWith({ exe_path: input.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId]));
-      const created = await this.repos.servers.create(
-        {
-          name: input.name,
-          description: input.description ?? null,
-          game_type: adapter.identity.game_type,
-          status: 'stopped',
-          pid: null,
-          exe_path: input.exe_path,
-          ...ports,
-          auto_restart: input.auto_restart ?? false,
-          max_restarts: input.max_restarts ?? 3,
-          restart_count: 0,
-          headless_clients: input.headless_clients ?? 0,
-          backup_keep: input.backup_keep ?? 7,
-          backup_exclude: input.backup_exclude ?? null,
-          started_at: null,
-          process_start_time: null,
-          started_config_version: null,
-          current_mission: null,
-          node_id: nodeId,
-          installation_key: null,
-          folders_pending: false,
-          created_at: stamp,
-          updated_at: stamp,
-        },
-        sections,
-      );
-      // Its id is its key: chosen now and kept, so that no later create or delete moves its files.
-      return sharedWith.length ? this.repos.servers.update(created.id, { installation_key: String(created.id) }) : created;
+      return this.audit.inTransaction(async (trx) => {
+        const created = await this.repos.servers.create(
+          {
+            name: input.name,
+            description: input.description ?? null,
+            game_type: adapter.identity.game_type,
+            status: 'stopped',
+            pid: null,
+            exe_path: input.exe_path,
+            ...ports,
+            auto_restart: input.auto_restart ?? false,
+            max_restarts: input.max_restarts ?? 3,
+            restart_count: 0,
+            headless_clients: input.headless_clients ?? 0,
+            backup_keep: input.backup_keep ?? 7,
+            backup_exclude: input.backup_exclude ?? null,
+            started_at: null,
+            process_start_time: null,
+            started_config_version: null,
+            current_mission: null,
+            node_id: nodeId,
+            installation_key: null,
+            folders_pending: false,
+            created_at: stamp,
+            updated_at: stamp,
+          },
+          sections,
+          trx,
+        );
+        await this.audit.record(trx, { serverId: created.id, type: 'server_created', actor, detail: { name: created.name } });
+        // Its id is its key: chosen now and kept, so that no later create or delete moves its files.
+        return sharedWith.length ? this.repos.servers.update(created.id, { installation_key: String(created.id) }, trx) : created;
+      });
     });
     await mkdir(serverDir(this.settings.dataDir, row.id), { recursive: true });
-    await this.audit.record(row.id, 'server_created', actor, { name: row.name });
     // Said at once, not only at the first start: a path that points at nothing.
     await this.glance.checkExe(row);
     const detail = await this.detailOf(row);
@@ -245,25 +248,35 @@ export class ServerService {
         const nodeId = row.node_id ?? this.nodes.nodeId;
         if (sharingWith({ id, exe_path: patch.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId])).length) changes.installation_key = String(id);
       }
-      return this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) });
+      return this.audit.inTransaction(async (trx) => {
+        const changed = await this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) }, trx);
+        await this.audit.record(trx, { serverId: id, type: 'server_updated', actor, detail: { fields: Object.keys(patch) } });
+        return changed;
+      });
     });
-    await this.audit.record(id, 'server_updated', actor, { fields: Object.keys(patch) });
     await this.glance.checkExe(updated);
     return this.detailOf(updated);
   }
 
   /** Under the server's lifecycle lock: a start cannot slip in between the status check and the delete. */
-  delete(id: number): Promise<void> {
-    return this.locks.run(id, () => this.deleteLocked(id));
+  delete(id: number, actor: Actor): Promise<void> {
+    return this.locks.run(id, () => this.deleteLocked(id, actor));
   }
 
-  private async deleteLocked(id: number): Promise<void> {
+  private async deleteLocked(id: number, actor: Actor): Promise<void> {
     const row = await this.row(id);
     if (!IDLE_STATUSES.includes(row.status)) {
       throw new ApiError('SERVER_NOT_STOPPED', `server ${id} is ${row.status}; stop it before deleting`);
     }
     // Conditional on the status, so a start racing this delete cannot leave a running server without a record.
-    if (!(await this.repos.servers.deleteIdle(id))) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
+    // The entry names the server as it was: the trail keeps it after the record is gone.
+    const deleted = await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.servers.deleteIdle(id, trx))) return false;
+      const detail = { name: row.name, game_type: row.game_type, exe_path: row.exe_path };
+      await this.audit.record(trx, { serverId: id, type: 'server_deleted', actor, target: { kind: 'server', id, name: row.name }, detail });
+      return true;
+    });
+    if (!deleted) throw new ApiError('SERVER_NOT_STOPPED', `server ${id} changed state; stop it before deleting`);
     // Retried: the log follower may still be writing its last offsets into the folder as it goes.
     await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     this.glance.forget(id);

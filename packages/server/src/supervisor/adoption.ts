@@ -28,7 +28,7 @@ async function adoptServer(sup: Supervisor, serverId: number, processes: Process
     sup.follow(serverId, handle);
     sup.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
     sup.logger.info({ serverId, pid: handle.pid }, 're-adopted a running game');
-    await sup.audit.record(serverId, 'adopted', SYSTEM_ACTOR, { pid: handle.pid, status: server.status });
+    await sup.audit.recordAlone({ serverId, type: 'adopted', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, status: server.status } });
     if (server.status === 'stopping') {
       // The stop was cut short by the service's own stop: finish it.
       for (const row of headless) sup.processes.adopt(row)?.signal('SIGKILL');
@@ -55,6 +55,6 @@ async function adoptServer(sup: Supervisor, serverId: number, processes: Process
   sup.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running died while the service was down');
   // A crash like any other (its webhook, its entry), only noticed late: when is the time it was found.
   // Recorded before the auto-restart is planned, so that the trail and the webhooks have it first.
-  await sup.audit.record(serverId, 'crashed', SYSTEM_ACTOR, { pid: server.pid, exit_code: null, signal: null, found_at_start: true, found_at: sup.now() });
+  await sup.audit.recordAlone({ serverId, type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: server.pid, exit_code: null, signal: null, found_at_start: true, found_at: sup.now() } });
   await sup.scheduleAutoRestart(serverId);
 }

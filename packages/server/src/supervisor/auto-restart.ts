@@ -49,13 +49,13 @@ export class AutoRestarts {
         if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
         const attempt = current.restart_count + 1;
         await this.states.transition(serverId, {}, { restart_count: attempt }, false);
-        await this.audit.record(serverId, 'auto_restart', SYSTEM_ACTOR, { attempt, max_restarts: current.max_restarts, after_ms: wait });
+        await this.audit.recordAlone({ serverId, type: 'auto_restart', actor: SYSTEM_ACTOR, detail: { attempt, max_restarts: current.max_restarts, after_ms: wait } });
         try {
           await start();
         } catch (err) {
           this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
           await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
-          await this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: (err as Error).message, attempt });
+          await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message, attempt } });
         }
       })),
     );

@@ -63,7 +63,7 @@ export class HeadlessClients {
       this.publish(server.id, index, 'running', handle.pid, restartCount, null, isoNow(this.clock));
     } catch (err) {
       this.logger.warn({ serverId: server.id, index, err: (err as Error).message }, 'headless client did not start');
-      await this.audit.record(server.id, 'headless_gave_up', SYSTEM_ACTOR, { index, reason: (err as Error).message });
+      await this.audit.recordAlone({ serverId: server.id, type: 'headless_gave_up', actor: SYSTEM_ACTOR, detail: { index, reason: (err as Error).message } });
       this.publish(server.id, index, 'error', null, restartCount, 'spawn_failed');
     }
   }
@@ -95,10 +95,10 @@ export class HeadlessClients {
     const server = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     const left = server !== null && server.status === 'running' && restartCount < server.max_restarts;
     this.logger.warn({ serverId, index, ...exit }, 'headless client exited unexpectedly');
-    await this.audit.record(serverId, 'headless_crashed', SYSTEM_ACTOR, { index, exit_code: exit.code, signal: exit.signal, restart_count: restartCount });
+    await this.audit.recordAlone({ serverId, type: 'headless_crashed', actor: SYSTEM_ACTOR, detail: { index, exit_code: exit.code, signal: exit.signal, restart_count: restartCount } });
     if (!server || !left) {
       this.publish(serverId, index, 'crashed', null, restartCount, 'gave_up');
-      if (server) await this.audit.record(serverId, 'headless_gave_up', SYSTEM_ACTOR, { index, restart_count: restartCount, max_restarts: server.max_restarts });
+      if (server) await this.audit.recordAlone({ serverId, type: 'headless_gave_up', actor: SYSTEM_ACTOR, detail: { index, restart_count: restartCount, max_restarts: server.max_restarts } });
       return;
     }
     this.publish(serverId, index, 'crashed', null, restartCount, 'crashed');
@@ -106,7 +106,7 @@ export class HeadlessClients {
     this.jobs.after(`${RESTART_PREFIX}${serverId}:${index}`, wait, async () => {
       const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
       if (!current || current.status !== 'running' || this.processes.handle(key)) return; // the server stopped meanwhile
-      await this.audit.record(serverId, 'headless_restarted', SYSTEM_ACTOR, { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait });
+      await this.audit.recordAlone({ serverId, type: 'headless_restarted', actor: SYSTEM_ACTOR, detail: { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait } });
       await this.spawn(current, config, index, restartCount + 1);
     });
   }

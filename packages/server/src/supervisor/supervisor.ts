@@ -78,7 +78,7 @@ export class Supervisor {
   start(serverId: number, actor: Actor): Promise<{ status: 'starting'; pid: number }> {
     return this.locks.run(serverId, async () => {
       const result = await this.startLocked(serverId, { resetRestarts: true });
-      await this.audit.record(serverId, 'start', actor, { pid: result.pid });
+      await this.audit.recordAlone({ serverId, type: 'start', actor, detail: { pid: result.pid } });
       return result;
     });
   }
@@ -86,7 +86,7 @@ export class Supervisor {
   stop(serverId: number, actor: Actor, options: { force?: boolean; reason?: string | null } = {}): Promise<{ status: 'stopped' }> {
     return this.locks.run(serverId, async () => {
       await this.stopLocked(serverId, options.force ? 'force' : 'graceful');
-      await this.audit.record(serverId, 'stop', actor, { force: Boolean(options.force), reason: options.reason ?? null });
+      await this.audit.recordAlone({ serverId, type: 'stop', actor, detail: { force: Boolean(options.force), reason: options.reason ?? null } });
       return { status: 'stopped' as const };
     });
   }
@@ -95,7 +95,7 @@ export class Supervisor {
     return this.locks.run(serverId, async () => {
       await this.stopLocked(serverId, 'graceful');
       const result = await this.startLocked(serverId, { resetRestarts: true });
-      await this.audit.record(serverId, 'restart', actor, { pid: result.pid });
+      await this.audit.recordAlone({ serverId, type: 'restart', actor, detail: { pid: result.pid } });
       return result;
     });
   }
@@ -110,7 +110,7 @@ export class Supervisor {
     return this.locks.run(serverId, async () => {
       const current = await this.servers.row(serverId);
       if (ACTIVE_STATUSES.includes(current.status)) await this.stopLocked(serverId, 'kill');
-      await this.audit.record(serverId, 'kill', actor, { pid: process?.pid ?? row.pid });
+      await this.audit.recordAlone({ serverId, type: 'kill', actor, detail: { pid: process?.pid ?? row.pid } });
       return { status: 'stopped' as const };
     });
   }
@@ -143,7 +143,7 @@ export class Supervisor {
       spawned = await this.processes.spawn(serverKey(serverId), { executable: row.exe_path, args, cwd: serverContext(row, this.settings.dataDir).exeDir, outputPath });
     } catch (err) {
       await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
-      await this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: (err as Error).message });
+      await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message } });
       throw new ApiError('EXE_NOT_FOUND', `could not start ${row.exe_path}: ${(err as Error).message}`, { cause: err });
     }
     const { handle, outputOffset } = spawned;
@@ -179,7 +179,7 @@ export class Supervisor {
           await handle.kill();
           await this.processes.record(serverKey(serverId), { status: 'error', pid: null });
           await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
-          await this.audit.record(serverId, 'start_failed', SYSTEM_ACTOR, { reason: `not ready within ${this.settings.readyTimeoutMs} ms` });
+          await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` } });
         });
         return;
       }
@@ -189,7 +189,7 @@ export class Supervisor {
       if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
       if (!(await this.states.transition(serverId, { from: ['starting'], pid: handle.pid }, { status: 'running' }))) return;
       await this.processes.record(serverKey(serverId), { status: 'running' });
-      await this.audit.record(serverId, 'running', SYSTEM_ACTOR, { pid: handle.pid });
+      await this.audit.recordAlone({ serverId, type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } });
       await this.headless.startAll(await this.servers.row(serverId), config);
     });
   }
@@ -207,7 +207,7 @@ export class Supervisor {
     if (process) {
       if (how === 'graceful' && !(await process.end(this.settings.stopTimeoutMs, () => this.askToShutDown(row, process)))) {
         this.logger.warn({ serverId, pid: process.pid }, 'the game did not stop in time; it was killed');
-        await this.audit.record(serverId, 'stop_timeout', SYSTEM_ACTOR, { waited_ms: this.settings.stopTimeoutMs });
+        await this.audit.recordAlone({ serverId, type: 'stop_timeout', actor: SYSTEM_ACTOR, detail: { waited_ms: this.settings.stopTimeoutMs } });
       } else if (how !== 'graceful') {
         await process.kill();
       }
@@ -256,7 +256,7 @@ export class Supervisor {
     if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, { status: 'crashed', ...NO_PROCESS }))) return;
     this.logger.warn({ serverId, pid: handle.pid, ...exit }, 'game process exited unexpectedly');
     await this.processes.record(serverKey(serverId), { status: 'crashed', pid: null });
-    await this.audit.record(serverId, 'crashed', SYSTEM_ACTOR, { pid: handle.pid, exit_code: exit.code, signal: exit.signal });
+    await this.audit.recordAlone({ serverId, type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal } });
     await this.headless.stopAll(serverId, 'kill');
     await this.remoteAdmin.drop(serverId);
     await this.scheduleAutoRestart(serverId);

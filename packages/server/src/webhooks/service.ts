@@ -1,5 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType, expectOnly } from '@garrison/core';
+import {
+  ApiError, type Actor, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType, expectOnly,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -11,10 +13,15 @@ import { newSecret } from './signing.js';
 import { WebhookOutbox } from './outbox.js';
 import type { EventBus } from '../events/bus.js';
 import { publishDelivery, toDelivery } from './to-delivery.js';
+import { AuditService } from '../audit/service.js';
 
 
 /** How long a rotated-out secret still signs deliveries, so that receivers can switch without a gap. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+/** A webhook as the audit trail names it: by its host only (a Discord URL's path is its secret). */
+const targetOf = (id: number, url: string) => ({ kind: 'webhook' as const, id, name: hostOf(url) });
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : null);
 
 /** The URL as reads show it: its origin only (a Discord webhook's path is its credential). */
 export const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
@@ -40,6 +47,7 @@ export class WebhookService {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Events) private readonly events: EventBus,
+    @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
   async list(): Promise<Webhook[]> {
@@ -50,11 +58,12 @@ export class WebhookService {
     return toWebhook(await this.row(id));
   }
 
-  async create(input: CreateWebhookRequest): Promise<Webhook & { secret: string }> {
+  async create(input: CreateWebhookRequest, actor: Actor): Promise<Webhook & { secret: string }> {
     await this.checkUrl(input.url);
     await this.checkServers(input.server_ids ?? null);
     const secret = newSecret();
-    const id = await this.repos.webhooks.create({
+    const id = await this.audit.inTransaction(async (trx) => {
+      const made = await this.repos.webhooks.create({
       url: input.url,
       kind: input.kind,
       events: JSON.stringify(input.events),
@@ -65,39 +74,55 @@ export class WebhookService {
       previous_secret: null,
       previous_secret_expires_at: null,
       created_at: isoNow(this.clock),
+      }, trx);
+      await this.audit.record(trx, { serverId: null, type: 'webhook_created', actor, target: targetOf(made, input.url), detail: { kind: input.kind, events: input.events, server_ids: input.server_ids ?? null } });
+      return made;
     });
     return { ...(await this.get(id)), secret };
   }
 
-  async update(id: number, patch: UpdateWebhookRequest): Promise<Webhook> {
-    await this.row(id);
+  async update(id: number, patch: UpdateWebhookRequest, actor: Actor): Promise<Webhook> {
+    const row = await this.row(id);
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     if (patch.server_ids) await this.checkServers(patch.server_ids);
-    await this.repos.webhooks.update(id, {
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.webhooks.update(id, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
       ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
       ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ? JSON.stringify(patch.server_ids) : null } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled, ...(patch.enabled ? { disabled_reason: null } : {}) } : {}),
+      }, trx);
+      const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateWebhookRequest] !== undefined);
+      await this.audit.record(trx, { serverId: null, type: 'webhook_updated', actor, target: targetOf(id, patch.url ?? row.url), detail: { fields, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) } });
     });
     return this.get(id);
   }
 
-  async delete(id: number): Promise<void> {
-    if (!(await this.repos.webhooks.delete(id))) throw new ApiError('NOT_FOUND', `no webhook ${id}`);
+  async delete(id: number, actor: Actor): Promise<void> {
+    const row = await this.row(id);
+    await this.audit.inTransaction(async (trx) => {
+      if (!(await this.repos.webhooks.delete(id, trx))) throw new ApiError('NOT_FOUND', `no webhook ${id}`);
+      await this.audit.record(trx, { serverId: null, type: 'webhook_deleted', actor, target: targetOf(id, row.url) });
+    });
   }
 
-  async rotateSecret(id: number): Promise<{ secret: string; previous_secret_expires_at: string }> {
+  async rotateSecret(id: number, actor: Actor): Promise<{ secret: string; previous_secret_expires_at: string }> {
     const row = await this.row(id);
     const secret = newSecret();
     const expires = new Date(this.clock.now() + ROTATION_OVERLAP_MS).toISOString();
-    await this.repos.webhooks.update(id, { secret, previous_secret: row.secret, previous_secret_expires_at: expires });
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.webhooks.update(id, { secret, previous_secret: row.secret, previous_secret_expires_at: expires }, trx);
+      await this.audit.record(trx, { serverId: null, type: 'webhook_secret_rotated', actor, target: targetOf(id, row.url), detail: { previous_secret_expires_at: expires } });
+    });
     return { secret, previous_secret_expires_at: expires };
   }
 
-  async test(id: number): Promise<WebhookDelivery> {
+  async test(id: number, actor: Actor): Promise<WebhookDelivery> {
     const row = await this.row(id);
     if (!row.enabled) throw new ApiError('CONFLICT', `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`);
     const eventId = await this.outbox.enqueueTest(id);
+    // The delivery is the outbox's own write; the entry follows it.
+    await this.audit.recordAlone({ serverId: null, type: 'webhook_tested', actor, target: targetOf(id, row.url), detail: { event_id: eventId } });
     return publishDelivery(this.events, toDelivery((await this.repos.webhooks.latest(id, eventId))!));
   }
 
@@ -107,11 +132,14 @@ export class WebhookService {
     return { total, items: rows.map(toDelivery) };
   }
 
-  async redeliver(id: number, deliveryId: number): Promise<WebhookDelivery> {
-    await this.row(id);
+  async redeliver(id: number, deliveryId: number, actor: Actor): Promise<WebhookDelivery> {
+    const row = await this.row(id);
     const delivery = await this.repos.webhooks.delivery(id, deliveryId);
     if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
-    await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock));
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock), trx);
+      await this.audit.record(trx, { serverId: null, type: 'webhook_redelivered', actor, target: targetOf(id, row.url), detail: { delivery_id: deliveryId } });
+    });
     const queued = publishDelivery(this.events, toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!));
     this.outbox.wakeNow();
     return queued;

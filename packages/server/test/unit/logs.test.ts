@@ -29,7 +29,7 @@ describe('stored log lines: reading and retention', () => {
     assert.equal((await logs.list(serverId, { since: new Date(u.clock.now() - 1.5 * DAY).toISOString() })).total, 3);
     assert.deepEqual((await logs.list(serverId, { search: 'line 1' })).logs.map((l) => l.message), ['line 1 info']);
     assert.equal((await logs.list(serverId, { limit: 2 })).logs.length, 2);
-    assert.equal(await logs.clear(serverId), 5);
+    assert.equal(await logs.clear(serverId, SYSTEM_ACTOR), 5);
     await assert.rejects(logs.list(serverId + 1, {}), (err: ApiError) => err.code === 'NOT_FOUND');
   });
 

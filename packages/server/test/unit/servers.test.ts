@@ -61,9 +61,9 @@ describe('server records: validation and conflicts', () => {
   it('deletes only a stopped server, and its folder with it', async () => {
     const server = await create({ game_port: 2302 });
     await u.db.knex('servers').where({ id: server.id }).update({ status: 'running' });
-    await rejectsWith(servers.delete(server.id), 'SERVER_NOT_STOPPED', /is running; stop it before deleting/);
+    await rejectsWith(servers.delete(server.id, SYSTEM_ACTOR), 'SERVER_NOT_STOPPED', /is running; stop it before deleting/);
     await u.db.knex('servers').where({ id: server.id }).update({ status: 'stopped' });
-    await servers.delete(server.id);
+    await servers.delete(server.id, SYSTEM_ACTOR);
     await rejectsWith(servers.get(server.id), 'NOT_FOUND');
     assert.equal(existsSync(join(u.settings.dataDir, 'servers', String(server.id))), false);
   });

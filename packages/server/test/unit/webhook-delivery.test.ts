@@ -56,7 +56,7 @@ describe('webhook deliveries: retries and back-off', () => {
     const url = await receiver.listen();
     u = await unitContainer({ settings: { webhookAllowPrivate: true, webhookPollMs: 24 * 3_600_000 } });
     webhooks = u.resolve(WebhookService);
-    hookId = (await webhooks.create({ url, kind: 'generic', events: ['server.crashed'] })).id;
+    hookId = (await webhooks.create({ url, kind: 'generic', events: ['server.crashed'] }, SYSTEM_ACTOR)).id;
     u.resolve(WebhookDeliverer).start();
   });
   afterEach(async () => {
@@ -67,7 +67,7 @@ describe('webhook deliveries: retries and back-off', () => {
 
   it('backs off with jitter after each failure, then gives the delivery up', async () => {
     let outcome = attempt(1);
-    await webhooks.test(hookId);
+    await webhooks.test(hookId, SYSTEM_ACTOR);
     for (let n = 1; n <= BACKOFF_MS.length; n += 1) {
       const failed = await outcome;
       assert.equal(failed.status, 'pending', `attempt ${n}`);
@@ -87,7 +87,7 @@ describe('webhook deliveries: retries and back-off', () => {
   it('waits as long as the receiver asks, delivers, and turns an endpoint that is gone off', async () => {
     receiver.answers.push({ status: 429, headers: { 'retry-after': '120' } }, { status: 204 });
     const first = attempt(1);
-    await webhooks.test(hookId);
+    await webhooks.test(hookId, SYSTEM_ACTOR);
     const limited = await first;
     assert.equal(Date.parse(limited.next_attempt_at!) - u.clock.now(), 120_000, 'Retry-After: 120, no jitter');
     const second = attempt(2);
@@ -97,7 +97,7 @@ describe('webhook deliveries: retries and back-off', () => {
 
     receiver.answers.push({ status: 410 });
     const gone = attempt(1);
-    await webhooks.test(hookId);
+    await webhooks.test(hookId, SYSTEM_ACTOR);
     assert.equal((await gone).status, 'failed');
     const hook = await webhooks.get(hookId);
     assert.equal(hook.enabled, false);
@@ -121,10 +121,10 @@ describe('the webhook outbox: which endpoints an event goes to', () => {
   afterEach(() => u.close());
 
   it('enqueues an event for each enabled endpoint that wants its type and its server, and wakes the worker', async () => {
-    const every = (await webhooks.create({ url: 'http://127.0.0.1:9/every', kind: 'generic', events: ['player.joined'] })).id;
-    const onlyBravo = (await webhooks.create({ url: 'http://127.0.0.1:9/bravo', kind: 'generic', events: ['player.joined'], server_ids: [bravo] })).id;
-    const otherType = (await webhooks.create({ url: 'http://127.0.0.1:9/crashes', kind: 'generic', events: ['server.crashed'] })).id;
-    const off = (await webhooks.create({ url: 'http://127.0.0.1:9/off', kind: 'generic', events: ['player.joined'], enabled: false })).id;
+    const every = (await webhooks.create({ url: 'http://127.0.0.1:9/every', kind: 'generic', events: ['player.joined'] }, SYSTEM_ACTOR)).id;
+    const onlyBravo = (await webhooks.create({ url: 'http://127.0.0.1:9/bravo', kind: 'generic', events: ['player.joined'], server_ids: [bravo] }, SYSTEM_ACTOR)).id;
+    const otherType = (await webhooks.create({ url: 'http://127.0.0.1:9/crashes', kind: 'generic', events: ['server.crashed'] }, SYSTEM_ACTOR)).id;
+    const off = (await webhooks.create({ url: 'http://127.0.0.1:9/off', kind: 'generic', events: ['player.joined'], enabled: false }, SYSTEM_ACTOR)).id;
     let woken = 0;
     const outbox = u.resolve(WebhookOutbox);
     outbox.onEnqueued(() => void woken++);

@@ -6,7 +6,7 @@ import { CACHE_RULES } from './rules/index.js';
 // rules/<feature>.ts; this file only composes them.
 
 /** Reads about no one server, named as they are. */
-const EVERY_SERVER = new Set(['servers:', 'nodes:']);
+const EVERY_SERVER = new Set(['servers:', 'nodes:', 'trail:']);
 const perServer = (prefixes: string[], serverId: number) => prefixes.map((p) => (EVERY_SERVER.has(p) ? p : `${p}${serverId}:`));
 
 /** Every feature's reads an audit entry type makes out of date, marked together. */

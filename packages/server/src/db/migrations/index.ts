@@ -18,6 +18,7 @@ import * as secondStepLimits from './016_second_step_limits.js';
 import * as clusterNonces from './017_cluster_nonces.js';
 import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
+import * as globalAudit from './020_global_audit.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const base: [string, Migration][] = [
   ['017_cluster_nonces', clusterNonces],
   ['018_installation_keys', installationKeys],
   ['019_schedule_action_time', scheduleActionTime],
+  ['020_global_audit', globalAudit],
 ];
 
 /**

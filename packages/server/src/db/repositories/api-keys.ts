@@ -24,8 +24,8 @@ export type KeyWithOwner = ApiKeyRow & { username: string; role: 'admin' | 'view
 export class ApiKeyRepository {
   constructor(private readonly knex: Knex) {}
 
-  async create(row: Omit<ApiKeyRow, 'id'>): Promise<number> {
-    const [id] = await this.knex('api_keys').insert(row);
+  async create(row: Omit<ApiKeyRow, 'id'>, trx?: Knex.Transaction): Promise<number> {
+    const [id] = await (trx ?? this.knex)('api_keys').insert(row);
     return Number(id);
   }
 
@@ -50,8 +50,8 @@ export class ApiKeyRepository {
     return this.knex<ApiKeyRow>('api_keys').where({ id }).whereNull('revoked_at').first();
   }
 
-  async revoke(id: number, at: string): Promise<void> {
-    await this.knex('api_keys').where({ id }).update({ revoked_at: at });
+  async revoke(id: number, at: string, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('api_keys').where({ id }).update({ revoked_at: at });
   }
 
   async used(id: number, at: string, address: string): Promise<void> {

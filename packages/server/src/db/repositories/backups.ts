@@ -22,8 +22,8 @@ export interface BackupRow {
 export class BackupRepository {
   constructor(private readonly knex: Knex) {}
 
-  async create(row: Omit<BackupRow, 'id'>): Promise<number> {
-    const [id] = await this.knex('backups').insert(row);
+  async create(row: Omit<BackupRow, 'id'>, trx?: Knex.Transaction): Promise<number> {
+    const [id] = await (trx ?? this.knex)('backups').insert(row);
     return id as number;
   }
 
@@ -35,12 +35,12 @@ export class BackupRepository {
     return this.knex<BackupRow>('backups').where({ server_id: serverId }).orderBy('id', 'desc');
   }
 
-  async update(id: number, patch: Partial<Omit<BackupRow, 'id'>>): Promise<void> {
-    await this.knex('backups').where({ id }).update(patch);
+  async update(id: number, patch: Partial<Omit<BackupRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('backups').where({ id }).update(patch);
   }
 
-  async delete(id: number): Promise<void> {
-    await this.knex('backups').where({ id }).delete();
+  async delete(id: number, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('backups').where({ id }).delete();
   }
 
   /** Backups this instance left running when it stopped or died: they never finished. */

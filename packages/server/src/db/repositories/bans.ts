@@ -52,8 +52,8 @@ export class BanRepository {
     return query.orderBy('id').limit(page.limit).offset(page.offset);
   }
 
-  async insert(row: NewBanRow): Promise<number> {
-    const [id] = await this.table.clone().insert(row);
+  async insert(row: NewBanRow, trx?: Knex.Transaction): Promise<number> {
+    const [id] = await (trx ?? this.knex)<BanRow>('bans').insert(row);
     return Number(id);
   }
 
@@ -65,9 +65,8 @@ export class BanRepository {
    * Ends a ban, and marks its line, if it has one, to be taken out of the file: in one statement, so that
    * a pass over the file never sees the ban ended with its line still claimed by nobody.
    */
-  async revoke(banId: number): Promise<void> {
-    await this.table
-      .clone()
+  async revoke(banId: number, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)<BanRow>('bans')
       .where({ id: banId })
       .update({ active: false, file_state: this.knex.raw("CASE WHEN file_state IN ('add', 'ok') THEN 'remove' ELSE file_state END") as unknown as FileState });
   }
@@ -93,16 +92,14 @@ export class BanRepository {
     return rows.map((r) => Number(r.server_id));
   }
 
-  /** What one pass decided, in one transaction: the bans' new states and the bans found in the file. */
-  async applyPass(serverId: number, changes: RowChange[], found: NewBanRow[]): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      for (const change of changes) {
-        const { id, ...fields } = change;
-        await trx('bans').where({ id, server_id: serverId }).update(fields);
-      }
-      // A statement per chunk: a file may bring hundreds of bans at once.
-      for (let i = 0; i < found.length; i += IMPORT_CHUNK) await trx('bans').insert(found.slice(i, i + IMPORT_CHUNK));
-    });
+  /** What one pass decided, in one transaction (`trx`, with the pass's audit entry): the bans' new states and the bans found in the file. */
+  async applyPass(serverId: number, changes: RowChange[], found: NewBanRow[], trx: Knex.Transaction): Promise<void> {
+    for (const change of changes) {
+      const { id, ...fields } = change;
+      await trx('bans').where({ id, server_id: serverId }).update(fields);
+    }
+    // A statement per chunk: a file may bring hundreds of bans at once.
+    for (let i = 0; i < found.length; i += IMPORT_CHUNK) await trx('bans').insert(found.slice(i, i + IMPORT_CHUNK));
   }
 }
 

@@ -36,12 +36,11 @@ export class ConfigSectionRepository {
    * Writes a section only if its version is still `expected` (optimistic locking), with the fields kept on
    * the server record, in one transaction. False when another write came first.
    */
-  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: Partial<ServerRow>): Promise<boolean> {
-    return this.Section.transaction(async (trx) => {
-      const updated = await this.Section.query(trx).where({ id: row.id, config_version: expected }).patch({ data, config_version: expected + 1 });
-      if (updated === 0) return false;
-      if (Object.keys(recordPatch).length) await this.Server.query(trx).findById(row.server_id).patch(recordPatch);
-      return true;
-    });
+  /** `trx`: the transaction of the whole change (with its audit entry). */
+  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: Partial<ServerRow>, trx: Knex.Transaction): Promise<boolean> {
+    const updated = await this.Section.query(trx).where({ id: row.id, config_version: expected }).patch({ data, config_version: expected + 1 });
+    if (updated === 0) return false;
+    if (Object.keys(recordPatch).length) await this.Server.query(trx).findById(row.server_id).patch(recordPatch);
+    return true;
   }
 }

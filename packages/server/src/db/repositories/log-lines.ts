@@ -40,7 +40,7 @@ export class LogLineRepository {
     return { total: Number(count), rows: rows.map((r) => ({ ...r, id: Number(r.id) })) };
   }
 
-  async clear(serverId: number): Promise<number> {
-    return this.knex('log_lines').where('server_id', serverId).delete();
+  async clear(serverId: number, trx?: Knex.Transaction): Promise<number> {
+    return (trx ?? this.knex)('log_lines').where('server_id', serverId).delete();
   }
 }

@@ -65,8 +65,8 @@ export class NodeRepository {
     await this.knex('nodes').where({ id }).update({ url });
   }
 
-  async setDraining(id: string, draining: boolean): Promise<boolean> {
-    return (await this.knex('nodes').where({ id }).update({ draining })) > 0;
+  async setDraining(id: string, draining: boolean, trx?: Knex.Transaction): Promise<boolean> {
+    return (await (trx ?? this.knex)('nodes').where({ id }).update({ draining })) > 0;
   }
 }
 

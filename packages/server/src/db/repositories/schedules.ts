@@ -50,16 +50,17 @@ const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed|ER_DUP_ENT
 export class ScheduleRepository {
   constructor(private readonly knex: Knex) {}
 
-  async create(fields: ScheduleFields, steps: Omit<StepRow, 'schedule_id'>[]): Promise<number> {
-    return this.knex.transaction(async (trx) => {
+  /** `outer`: the transaction of the whole change (with its audit entry). */
+  async create(fields: ScheduleFields, steps: Omit<StepRow, 'schedule_id'>[], outer?: Knex.Transaction): Promise<number> {
+    return (outer ?? this.knex).transaction(async (trx) => {
       const [id] = await trx('schedules').insert(fields);
       if (steps.length) await trx('schedule_steps').insert(steps.map((s) => ({ ...s, schedule_id: id })));
       return id as number;
     });
   }
 
-  async update(id: number, fields: Partial<ScheduleFields>, steps?: Omit<StepRow, 'schedule_id'>[]): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+  async update(id: number, fields: Partial<ScheduleFields>, steps?: Omit<StepRow, 'schedule_id'>[], outer?: Knex.Transaction): Promise<void> {
+    await (outer ?? this.knex).transaction(async (trx) => {
       if (Object.keys(fields).length) await trx('schedules').where({ id }).update(fields);
       if (steps) {
         await trx('schedule_steps').where({ schedule_id: id }).delete();
@@ -80,8 +81,8 @@ export class ScheduleRepository {
     return this.knex<ScheduleRow>('schedules').where({ server_id: serverId }).orderBy('id');
   }
 
-  async delete(serverId: number, id: number): Promise<boolean> {
-    return (await this.knex('schedules').where({ id, server_id: serverId }).delete()) > 0;
+  async delete(serverId: number, id: number, trx?: Knex.Transaction): Promise<boolean> {
+    return (await (trx ?? this.knex)('schedules').where({ id, server_id: serverId }).delete()) > 0;
   }
 
   steps(scheduleIds: number[]): Promise<StepRow[]> {
@@ -132,8 +133,8 @@ export class ScheduleRepository {
     return this.knex<RunRow>('schedule_runs').where({ id }).first();
   }
 
-  async updateRun(id: number, patch: Partial<NewRun>, owner?: string): Promise<boolean> {
-    const q = this.knex('schedule_runs').where({ id });
+  async updateRun(id: number, patch: Partial<NewRun>, owner?: string, trx?: Knex.Transaction): Promise<boolean> {
+    const q = (trx ?? this.knex)('schedule_runs').where({ id });
     if (owner) q.andWhere('instance_id', owner);
     return (await q.update(patch)) > 0;
   }

@@ -108,16 +108,15 @@ export class ServerRepository {
   }
 
   /** The record and its config sections, in one transaction. */
-  async create(server: NewServer, sections: { section: string; data: string }[]): Promise<ServerRow> {
-    return this.Server.transaction(async (trx) => {
-      const created = await this.Server.query(trx).insertAndFetch(server);
-      for (const s of sections) await this.Section.query(trx).insert({ server_id: created.id, ...s, config_version: 1 });
-      return created;
-    });
+  /** `trx`: the transaction of the whole change (with its audit entry). */
+  async create(server: NewServer, sections: { section: string; data: string }[], trx: Knex.Transaction): Promise<ServerRow> {
+    const created = await this.Server.query(trx).insertAndFetch(server);
+    for (const s of sections) await this.Section.query(trx).insert({ server_id: created.id, ...s, config_version: 1 });
+    return created;
   }
 
-  async update(id: number, patch: RecordPatch): Promise<ServerRow> {
-    return this.Server.query().patchAndFetchById(id, patch);
+  async update(id: number, patch: RecordPatch, trx?: Knex.Transaction): Promise<ServerRow> {
+    return this.Server.query(trx).patchAndFetchById(id, patch);
   }
 
   /**
@@ -132,7 +131,7 @@ export class ServerRepository {
   }
 
   /** Deletes a server without a process (a start racing the delete leaves it alone). */
-  async deleteIdle(id: number): Promise<boolean> {
-    return (await this.Server.query().deleteById(id).whereIn('status', IDLE_STATUSES)) > 0;
+  async deleteIdle(id: number, trx?: Knex.Transaction): Promise<boolean> {
+    return (await this.Server.query(trx).deleteById(id).whereIn('status', IDLE_STATUSES)) > 0;
   }
 }

@@ -30,15 +30,15 @@ export class SessionRepository {
   }
 
   /** Ends one of the user's sessions; false when there is no such open session of theirs. */
-  async end(userId: number, id: string, at: string): Promise<boolean> {
-    return (await this.knex('sessions').where({ id, user_id: userId }).whereNull('ended_at').update({ ended_at: at })) > 0;
+  async end(userId: number, id: string, at: string, trx?: Knex.Transaction): Promise<boolean> {
+    return (await (trx ?? this.knex)('sessions').where({ id, user_id: userId }).whereNull('ended_at').update({ ended_at: at })) > 0;
   }
 
   /** Ends every open session of the user but `keep`. */
-  async endAll(userId: number, at: string, keep: string | null = null): Promise<void> {
-    const query = this.knex('sessions').where({ user_id: userId }).whereNull('ended_at');
+  async endAll(userId: number, at: string, keep: string | null = null, trx?: Knex.Transaction): Promise<number> {
+    const query = (trx ?? this.knex)('sessions').where({ user_id: userId }).whereNull('ended_at');
     if (keep) query.whereNot({ id: keep });
-    await query.update({ ended_at: at });
+    return query.update({ ended_at: at });
   }
 
   /** Ends every open session of every user; how many there were. */

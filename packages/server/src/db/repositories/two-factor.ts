@@ -38,16 +38,17 @@ export class TwoFactorRepository {
   }
 
   /** Turns it on with the pending secret and the codes, in one transaction. */
-  async enable(userId: number, secret: string, step: number, codeDigests: string[]): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+  /** `outer`: the transaction of the whole change (with its audit entry). */
+  async enable(userId: number, secret: string, step: number, codeDigests: string[], outer?: Knex.Transaction): Promise<void> {
+    await (outer ?? this.knex).transaction(async (trx) => {
       await trx('users').where({ id: userId }).update({ totp_secret: secret, totp_pending: null, totp_last_step: step });
       await trx('recovery_codes').where({ user_id: userId }).delete();
       await trx('recovery_codes').insert(codeDigests.map((code_sha256) => ({ user_id: userId, code_sha256, used_at: null })));
     });
   }
 
-  async disable(userId: number): Promise<void> {
-    await this.knex.transaction(async (trx) => {
+  async disable(userId: number, outer?: Knex.Transaction): Promise<void> {
+    await (outer ?? this.knex).transaction(async (trx) => {
       // A pause of second steps ends with them: a user enrolling again starts from no wrong codes.
       await trx('users').where({ id: userId }).update({ totp_secret: null, totp_pending: null, totp_last_step: null, second_step_failures: 0, second_step_paused_until: null });
       await trx('recovery_codes').where({ user_id: userId }).delete();

@@ -25,13 +25,13 @@ export class UserRepository {
     return this.knex('users').select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa')).where('id', id).first();
   }
 
-  async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>): Promise<void> {
-    await this.User.query().findById(id).patch(patch);
+  async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>, trx?: Knex.Transaction): Promise<void> {
+    await this.User.query(trx).findById(id).patch(patch);
   }
 
   /** Changes a user's role and/or password and ends their tokens, in one statement. False: no such user. */
-  async changeAccess(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'role'>>): Promise<boolean> {
-    return (await this.knex('users').where('id', id).update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0;
+  async changeAccess(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'role'>>, trx?: Knex.Transaction): Promise<boolean> {
+    return (await (trx ?? this.knex)('users').where('id', id).update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0;
   }
 
   /** Ends every token of every user (a new signing secret): the first step of a sign-in too. */
@@ -44,12 +44,12 @@ export class UserRepository {
   }
 
   /** Throws the database's unique violation for a taken name (see isUniqueViolation). */
-  async insert(user: { username: string; password_hash: string; role: Role; created_at: string }): Promise<UserRow> {
-    return this.User.query().insertAndFetch({ ...user, last_login: null });
+  async insert(user: { username: string; password_hash: string; role: Role; created_at: string }, trx?: Knex.Transaction): Promise<UserRow> {
+    return this.User.query(trx).insertAndFetch({ ...user, last_login: null });
   }
 
-  async delete(id: number): Promise<boolean> {
-    return (await this.User.query().deleteById(id)) > 0;
+  async delete(id: number, trx?: Knex.Transaction): Promise<boolean> {
+    return (await this.User.query(trx).deleteById(id)) > 0;
   }
 
   async count(): Promise<number> {

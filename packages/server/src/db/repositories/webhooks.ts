@@ -56,18 +56,19 @@ export class WebhookRepository {
     return this.knex<WebhookRow>('webhooks').where({ id }).first();
   }
 
-  async create(row: Omit<WebhookRow, 'id'>): Promise<number> {
-    const [id] = await this.knex('webhooks').insert(row);
+  async create(row: Omit<WebhookRow, 'id'>, trx?: Knex.Transaction): Promise<number> {
+    const [id] = await (trx ?? this.knex)('webhooks').insert(row);
     return Number(id);
   }
 
-  async update(id: number, patch: Partial<Omit<WebhookRow, 'id'>>): Promise<void> {
-    await this.knex('webhooks').where({ id }).update(patch);
+  async update(id: number, patch: Partial<Omit<WebhookRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('webhooks').where({ id }).update(patch);
   }
 
-  async delete(id: number): Promise<boolean> {
-    await this.knex('webhook_deliveries').where({ webhook_id: id }).delete();
-    return (await this.knex('webhooks').where({ id }).delete()) > 0;
+  async delete(id: number, trx?: Knex.Transaction): Promise<boolean> {
+    const db = trx ?? this.knex;
+    await db('webhook_deliveries').where({ webhook_id: id }).delete();
+    return (await db('webhooks').where({ id }).delete()) > 0;
   }
 
   async enqueue(rows: NewDelivery[], db: Knex = this.knex): Promise<void> {
@@ -157,8 +158,8 @@ export class WebhookRepository {
   }
 
   /** Due again now, whatever became of it (redeliver): same event id, attempts counted on. */
-  async requeue(id: number, now: string): Promise<void> {
-    await this.knex('webhook_deliveries').where({ id }).update({ status: 'pending', next_attempt_at: now, claimed_until: null });
+  async requeue(id: number, now: string, trx?: Knex.Transaction): Promise<void> {
+    await (trx ?? this.knex)('webhook_deliveries').where({ id }).update({ status: 'pending', next_attempt_at: now, claimed_until: null });
   }
 
   /** Pending deliveries of an endpoint turned off (410 Gone): they will not be tried again. */

@@ -8,6 +8,7 @@ import { modRules } from './mods.js';
 import { configRules } from './config.js';
 import { scheduleRules } from './schedules.js';
 import { backupRules } from './backups.js';
+import { auditRules } from './audit.js';
 import type { CacheRules } from './rule.js';
 
 /** Every feature's rules; a live event marks the reads of each rule that follows it, in this order. */
@@ -22,4 +23,5 @@ export const CACHE_RULES: CacheRules[] = [
   configRules,
   scheduleRules,
   backupRules,
+  auditRules,
 ];

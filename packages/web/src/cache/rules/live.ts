@@ -9,5 +9,5 @@ export const liveRules: CacheRules = {
     { on: ['log'], keys: ['logs:'], appliedLive: always },
     { on: ['metrics'], keys: ['metrics:'], appliedLive: always },
   ],
-  audit: { log_file_deleted: ['logfiles:'] },
+  audit: { log_file_deleted: ['logfiles:'], logs_cleared: ['logs:'] },
 };

@@ -2,8 +2,8 @@ import type { AuditEvent, LiveEventType } from '@garrison/core';
 
 /**
  * Which of one feature's cached reads a live event makes out of date. Keys are
- * `<resource>:<server id>:<the rest>`: a rule names a prefix, for the event's server; `servers:` and
- * `nodes:` are read about no one server and are named as they are.
+ * `<resource>:<server id>:<the rest>`: a rule names a prefix, for the event's server; `servers:`,
+ * `nodes:` and `trail:` are read about no one server and are named as they are.
  */
 export interface CacheRules {
   /** The prefixes of the feature's reads about one server: what a live connection that was down may have missed. */

@@ -118,7 +118,7 @@ export function lifecycleParts(container: DependencyContainer): [string, Lifecyc
     ['server glance', container.resolve(ServerGlance)],
     // Before adoption: a crashed server auto-restarted at the start finds its own folders ready.
     ['own folders', ownFolders],
-    ['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }],
+    ['supervisor', { start: () => adoptAll(supervisor.adoption), stop: () => supervisor.close() }],
     ['backups', container.resolve(BackupService)],
     ['database backups', container.resolve(DatabaseBackups)],
     ['schedules', container.resolve(ScheduleRunner)],

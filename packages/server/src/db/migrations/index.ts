@@ -18,6 +18,7 @@ import * as secondStepLimits from './016_second_step_limits.js';
 import * as clusterNonces from './017_cluster_nonces.js';
 import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
+import * as processStateOnProcesses from './021_process_state_on_processes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -44,6 +45,7 @@ const all: [string, Migration][] = [
   ['017_cluster_nonces', clusterNonces],
   ['018_installation_keys', installationKeys],
   ['019_schedule_action_time', scheduleActionTime],
+  ['021_process_state_on_processes', processStateOnProcesses],
 ];
 
 /** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */

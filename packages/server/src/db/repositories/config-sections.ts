@@ -1,46 +1,48 @@
 import type { Knex } from 'knex';
-import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
-import { ServerModel } from '../models/ServerModel.js';
-import type { ServerRow } from './servers.js';
+import type { ServerPatch } from './servers.js';
+import { transact } from '../transaction.js';
 
-export type SectionRow = Pick<ConfigSectionModel, 'id' | 'server_id' | 'section' | 'data' | 'config_version'>;
+export interface SectionRow {
+  id: number;
+  server_id: number;
+  section: string;
+  /** The section's fields as JSON text; kept as text so SQLite and MariaDB store it alike. */
+  data: string;
+  config_version: number;
+}
 
 /** A server's config version: the sum of its sections' versions, which grows with every change to any. */
 export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) => sections.reduce((sum, s) => sum + s.config_version, 0);
 
+const COLUMNS = ['id', 'server_id', 'section', 'data', 'config_version'] as const;
+
 /** The config_sections table: each server's sections as JSON text, with their versions. */
 export class ConfigSectionRepository {
-  private readonly Section: typeof ConfigSectionModel;
-  private readonly Server: typeof ServerModel;
-
-  constructor(knex: Knex) {
-    this.Section = ConfigSectionModel.bindKnex(knex);
-    this.Server = ServerModel.bindKnex(knex);
-  }
+  constructor(private readonly knex: Knex) {}
 
   async forServer(serverId: number): Promise<SectionRow[]> {
-    return this.Section.query().where('server_id', serverId).orderBy('id');
+    return this.knex('config_sections').select(COLUMNS).where('server_id', serverId).orderBy('id');
   }
 
   /** The sections of these servers (all of them when left out), for what the list shows of each. */
   async ofServers(serverIds?: number[]): Promise<SectionRow[]> {
-    const query = this.Section.query().select('id', 'server_id', 'section', 'data', 'config_version').orderBy('id');
+    const query = this.knex('config_sections').select(COLUMNS).orderBy('id');
     return serverIds ? query.whereIn('server_id', serverIds) : query;
   }
 
   async find(serverId: number, section: string): Promise<SectionRow | undefined> {
-    return this.Section.query().where({ server_id: serverId, section }).first();
+    return this.knex('config_sections').select(COLUMNS).where({ server_id: serverId, section }).first();
   }
 
   /**
    * Writes a section only if its version is still `expected` (optimistic locking), with the fields kept on
    * the server record, in one transaction. False when another write came first.
    */
-  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: Partial<ServerRow>): Promise<boolean> {
-    return this.Section.transaction(async (trx) => {
-      const updated = await this.Section.query(trx).where({ id: row.id, config_version: expected }).patch({ data, config_version: expected + 1 });
+  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: ServerPatch): Promise<boolean> {
+    return transact(this.knex, async (trx) => {
+      const updated = await trx('config_sections').where({ id: row.id, config_version: expected }).update({ data, config_version: expected + 1 });
       if (updated === 0) return false;
-      if (Object.keys(recordPatch).length) await this.Server.query(trx).findById(row.server_id).patch(recordPatch);
+      if (Object.keys(recordPatch).length) await trx('servers').where({ id: row.server_id }).update(recordPatch);
       return true;
     });
   }

@@ -19,6 +19,7 @@ import { MetricsService } from './metrics/service.js';
 import { PlayerService } from './players/service.js';
 import { BanService } from './bans/service.js';
 import { Supervisor } from './supervisor/supervisor.js';
+import { DatabaseAccess } from './db/access.js';
 import { adoptAll } from './supervisor/adoption.js';
 import { ProcessWatchers } from './supervisor/watchers.js';
 import { ServerStates } from './supervisor/status.js';
@@ -73,6 +74,7 @@ export function compose(settings: Settings, logger: Logger, db: Database, adapte
   container.register(TOKENS.Clock, { useValue: clock });
   container.register(TOKENS.NodeId, { useValue: nodeId });
   container.register(TOKENS.Database, { useValue: db });
+  container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
   container.register(TOKENS.Jobs, { useValue: new JobRunner(clock, logger) });
   container.register(TOKENS.Events, { useValue: new InProcessEventBus(nodeId, clock, (err, event) => logger.error({ err, type: event.type }, 'event subscriber failed')) });
   for (const service of SERVICES) container.registerSingleton(service as never);

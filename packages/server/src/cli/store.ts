@@ -5,6 +5,7 @@ import { prepareDataDir } from '../data-dir.js';
 import { migrate, openDatabase, type Database } from '../db/connection.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../tokens.js';
+import { DatabaseAccess } from '../db/access.js';
 import { bindRepositories } from '../db/repositories/index.js';
 import { SystemClock } from '../jobs/clock.js';
 
@@ -33,6 +34,7 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
     container.register(TOKENS.Repositories, { useValue: bindRepositories(db.knex) });
     container.register(TOKENS.Clock, { useValue: new SystemClock() });
     container.register(TOKENS.Database, { useValue: db });
+    container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
     return await run({ settings, logger, db, container });
   } finally {
     await db.knex.destroy();

@@ -59,7 +59,7 @@ export class SecondStepGuard {
       const until = isoAt(this.clock.now() + pause);
       await this.repos.secondSteps.pause(user.id, until, trx);
       const detail = { failures, paused_until: until };
-      await this.repos.secondSteps.recordEvent({ user_id: user.id, username: user.username, event_type: 'second_step_paused', detail: JSON.stringify(detail), timestamp: isoNow(this.clock) }, trx);
+      await this.repos.secondSteps.recordEvent({ user_id: user.id, username: user.username, event_type: 'second_step_paused', detail, timestamp: isoNow(this.clock) }, trx);
       wake = await this.outbox.enqueueIn(trx, [{ type: 'auth.second_step_paused', data: { user_id: user.id, username: user.username, ...detail } }], null);
       return detail;
     });

@@ -72,7 +72,7 @@ export class RunExecution {
   }
 
   private async finish(status: 'succeeded' | 'failed' | 'skipped', reason: string | null, results?: StepResult[]): Promise<void> {
-    await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) });
+    await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: results } : {}) });
     this.hooks.publish(status === 'skipped' && !results ? 'skipped' : 'finished', status, reason);
     await this.ctx.audit.record(this.schedule.server_id, 'schedule_run', this.actor, { schedule_id: this.schedule.id, run_id: this.id, status, reason });
   }
@@ -92,7 +92,7 @@ export class RunExecution {
     const results: StepResult[] = (this.options.results ?? pendingResults(this.steps)).map((r) =>
       r.status === 'running' ? { ...r, status: 'failed', error: 'interrupted: the instance running it stopped; not done again' } : r,
     );
-    await this.save({ status: 'running', started_at: iso(startedAt), steps: JSON.stringify(results) });
+    await this.save({ status: 'running', started_at: iso(startedAt), steps: results });
     if (!this.options.startedAt) this.hooks.publish('started', 'running', null);
 
     let failure: string | null = null;
@@ -105,7 +105,7 @@ export class RunExecution {
         const wait = startedAt + (step.at_s + lead) * 1000 - clock.now();
         if (wait > 0) await clock.sleep(wait, this.signal, `schedule.step:${this.id}:${i}`);
         Object.assign(result, { status: 'running', at: iso(clock.now()) });
-        await this.save({ steps: JSON.stringify(results) });
+        await this.save({ steps: results });
         try {
           const outcome = await this.ctx.actions.perform(this.schedule.server_id, step, this.actor, this.secondsToRestart(i), this.signal);
           if ('abort' in outcome) aborted = outcome.abort;
@@ -114,7 +114,7 @@ export class RunExecution {
           if (this.signal.aborted) throw err; // the service stops: the step stays begun, for whoever takes over
           Object.assign(result, { status: 'failed', error: (err as Error).message.slice(0, 500) });
         }
-        await this.save({ steps: JSON.stringify(results) });
+        await this.save({ steps: results });
         this.hooks.publish('step', 'running', null, result);
       }
       if (result.status === 'failed' && !step.continue_on_failure) failure = `step ${i + 1} (${step.action}) failed: ${result.error}`;

@@ -186,7 +186,7 @@ export class ServerService {
       for (const [name, field] of Object.entries(schema.properties)) {
         if ((name in (credentials[section] ?? {}) || (isSensitive(field) && data[name])) && name !== 'rcon_port') secrets[name] = data[name];
       }
-      return { section, data: JSON.stringify(data) };
+      return { section, data };
     });
     const nodeId = await this.nodes.placement(input.node_id);
     let sharedWith: { id: number; name: string }[] = [];

@@ -6,10 +6,12 @@ export interface SectionRow {
   id: number;
   server_id: number;
   section: string;
-  /** The section's fields as JSON text; kept as text so SQLite and MariaDB store it alike. */
-  data: string;
+  /** The section's fields (stored as JSON text, so that SQLite and MariaDB store them alike). */
+  data: Record<string, unknown>;
   config_version: number;
 }
+
+const toSection = (row: Record<string, unknown>): SectionRow => ({ ...(row as unknown as SectionRow), data: JSON.parse(row.data as string) as SectionRow['data'] });
 
 /** A server's config version: the sum of its sections' versions, which grows with every change to any. */
 export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) => sections.reduce((sum, s) => sum + s.config_version, 0);
@@ -21,26 +23,27 @@ export class ConfigSectionRepository {
   constructor(private readonly knex: Knex) {}
 
   async forServer(serverId: number): Promise<SectionRow[]> {
-    return this.knex('config_sections').select(COLUMNS).where('server_id', serverId).orderBy('id');
+    return (await this.knex('config_sections').select(COLUMNS).where('server_id', serverId).orderBy('id')).map(toSection);
   }
 
   /** The sections of these servers (all of them when left out), for what the list shows of each. */
   async ofServers(serverIds?: number[]): Promise<SectionRow[]> {
     const query = this.knex('config_sections').select(COLUMNS).orderBy('id');
-    return serverIds ? query.whereIn('server_id', serverIds) : query;
+    return (await (serverIds ? query.whereIn('server_id', serverIds) : query)).map(toSection);
   }
 
   async find(serverId: number, section: string): Promise<SectionRow | undefined> {
-    return this.knex('config_sections').select(COLUMNS).where({ server_id: serverId, section }).first();
+    const row = await this.knex('config_sections').select(COLUMNS).where({ server_id: serverId, section }).first();
+    return row ? toSection(row) : undefined;
   }
 
   /**
    * Writes a section only if its version is still `expected` (optimistic locking), with the fields kept on
    * the server record, in one transaction. False when another write came first.
    */
-  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: ServerPatch): Promise<boolean> {
+  async updateVersioned(row: SectionRow, expected: number, data: SectionRow['data'], recordPatch: ServerPatch): Promise<boolean> {
     return transact(this.knex, async (trx) => {
-      const updated = await trx('config_sections').where({ id: row.id, config_version: expected }).update({ data, config_version: expected + 1 });
+      const updated = await trx('config_sections').where({ id: row.id, config_version: expected }).update({ data: JSON.stringify(data), config_version: expected + 1 });
       if (updated === 0) return false;
       if (Object.keys(recordPatch).length) await trx('servers').where({ id: row.server_id }).update(recordPatch);
       return true;

@@ -168,10 +168,10 @@ export class ServerRepository {
   }
 
   /** The record and its config sections, in one transaction. */
-  async create(server: NewServer, sections: { section: string; data: string }[]): Promise<ServerRow> {
+  async create(server: NewServer, sections: { section: string; data: Record<string, unknown> }[]): Promise<ServerRow> {
     const id = await transact(this.knex, async (trx) => {
       const [created] = await trx('servers').insert(toStored(server));
-      for (const s of sections) await trx('config_sections').insert({ server_id: created, ...s, config_version: 1 });
+      for (const s of sections) await trx('config_sections').insert({ server_id: created, section: s.section, data: JSON.stringify(s.data), config_version: 1 });
       return created as number;
     });
     return (await this.find(id))!;

@@ -8,7 +8,7 @@ import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
-import { isoNow, type Clock } from '../jobs/clock.js';
+import type { Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { serverContext, serverDir } from '../servers/context.js';
@@ -28,7 +28,6 @@ import { SupervisorAdoption } from './adoption-host.js';
 import { AutoRestarts } from './auto-restart.js';
 
 const PROBE_INTERVAL_MS = 500;
-export { serverKey } from './status.js';
 
 /**
  * The server state machine: start, stop, restart and kill, the readiness probe, crashes and the

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { WebhookPayload } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';

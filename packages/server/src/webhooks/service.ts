@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType,
+  ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';

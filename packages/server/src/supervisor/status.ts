@@ -16,7 +16,10 @@ export type StateChange = ServerFields & { game?: { status?: ServerStatus; pid?:
 /** The server, and its game process, come to rest in `status`: the process is gone. */
 export const ended = (status: ServerStatus): StateChange => ({ status, game: { status, pid: null } });
 
-/** A database that fails for a moment is tried again after 0.25 s, 0.5 s, … 8 s (16 s in all); then the failure is thrown. */
+/**
+ * A database that fails for a moment is tried again after 0.25 s, 0.5 s, … 8 s (16 s in all); then the
+ * failure is thrown. Not while the service stops: the next start finds the state as it was left.
+ */
 const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 /**
@@ -25,6 +28,8 @@ const RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000];
  */
 @injectable()
 export class ServerStates {
+  private readonly stopping = new AbortController();
+
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Events) private readonly events: EventBus,
@@ -60,11 +65,20 @@ export class ServerStates {
         return await write();
       } catch (err) {
         const wait = RETRY_DELAYS_MS[attempt];
-        if (wait === undefined) throw err;
+        if (wait === undefined || this.stopping.signal.aborted) throw err;
         this.logger.error({ serverId, err, retryInMs: wait }, 'could not write the server state; trying again');
-        await this.clock.sleep(wait, undefined, `server state retry:${serverId}`);
+        try {
+          await this.clock.sleep(wait, this.stopping.signal, `server state retry:${serverId}`);
+        } catch {
+          throw err; // the wait was cut short by the service's stop
+        }
       }
     }
+  }
+
+  /** The service stops: a failed write is not tried again. */
+  stop(): void {
+    this.stopping.abort();
   }
 
   async publish(serverId: number): Promise<void> {

@@ -273,6 +273,7 @@ export class Supervisor {
   async close(): Promise<void> {
     this.closed = true;
     this.stopping.abort();
+    this.states.stop();
     await this.restarts.stop();
     this.headless.stop();
     await this.background.settle();

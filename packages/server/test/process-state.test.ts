@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrations } from '../src/db/migrations/index.js';
+import { migrationSource } from '../src/db/migrations/index.js';
 import { down as beforeProcessState } from '../src/db/migrations/021_process_state_on_processes.js';
 import { ServerRepository } from '../src/db/repositories/servers.js';
 import { createServer, startHarness, withDatabase } from './helpers.js';
@@ -25,7 +25,7 @@ describe('the process state on the processes table only (migration 021)', () => 
         await knex('servers').where({ id: behind.id }).update({ status: 'running', pid: 4343, started_at: '2026-11-27T11:00:00.000Z', process_start_time: '123456' });
         await knex('processes').insert({ server_id: behind.id, role: 'server', idx: 0, instance_id: 'n1', status: 'running', pid: null, start_time: null, executable: '/x', restart_count: 0, started_at: null, updated_at: '2026-11-27T11:00:00.000Z' });
 
-        await knex.migrate.latest({ migrationSource: migrations });
+        await knex.migrate.latest({ migrationSource: migrationSource() });
 
         const columns = Object.keys(await knex('servers').columnInfo());
         assert.deepEqual(columns.filter((c) => ['pid', 'started_at', 'process_start_time'].includes(c)), [], 'no process state on the server row');

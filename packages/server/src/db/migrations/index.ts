@@ -20,12 +20,13 @@ import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
 import * as processStateOnProcesses from './021_process_state_on_processes.js';
 
-interface Migration {
+export interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
-const all: [string, Migration][] = [
+/** The base set: the schema as it stood before features brought their own. knex records these names. */
+const base: [string, Migration][] = [
   ['001_initial', initial],
   ['002_supervision', supervision],
   ['003_live_data', liveData],
@@ -48,9 +49,15 @@ const all: [string, Migration][] = [
   ['021_process_state_on_processes', processStateOnProcesses],
 ];
 
-/** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */
-export const migrations: Knex.MigrationSource<[string, Migration]> = {
-  getMigrations: async () => all,
-  getMigrationName: ([name]) => name,
-  getMigration: async ([, migration]) => migration,
-};
+/**
+ * The base migrations, then those the feature modules bring. Migrations are imported, not globbed from
+ * disk, so they run the same from source and from dist.
+ */
+export function migrationSource(fromModules: readonly [string, Migration][] = []): Knex.MigrationSource<[string, Migration]> {
+  const all = [...base, ...fromModules];
+  return {
+    getMigrations: async () => all,
+    getMigrationName: ([name]) => name,
+    getMigration: async ([, migration]) => migration,
+  };
+}

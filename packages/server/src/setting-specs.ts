@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import type { Settings } from './settings.js';
 import { trustedRange } from './http/client-address.js';
+import { expectOnly } from '@garrison/core';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -99,8 +100,8 @@ export const SETTINGS: readonly SettingSpec[] = [
       for (const entry of entries) {
         try {
           trustedRange(entry);
-        } catch {
-          throw new SettingError(`${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`);
+        } catch (err) {
+          throw new SettingError(`${name} must be comma-separated addresses or CIDR ranges (127.0.0.1, 10.0.0.0/24, ::1); got ${JSON.stringify(entry)}`, { cause: err });
         }
       }
       return entries;
@@ -121,7 +122,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     parse: (raw, name) => {
       try {
         new Intl.DateTimeFormat('en', { timeZone: raw });
-      } catch {
+      } catch (err) {
+        expectOnly(err, RangeError);
         throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
       }
       return raw;

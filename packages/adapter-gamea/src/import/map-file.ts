@@ -1,5 +1,5 @@
-import { isSensitive, sectionDefaults, TypeCompiler, type ImportSettingAt, type TObject, type TSchema } from '@garrison/core';
-import { ConfigWriter, type Value } from '../config/syntax.js';
+import { isSensitive, sectionDefaults, TypeCompiler, type ImportSettingAt, type TObject, type TSchema, expectOnly } from '@garrison/core';
+import { ConfigWriter, NotWritable, type Value } from '../config/syntax.js';
 import { GENERATED_FILES, type GeneratedFile, type Key } from '../config/render.js';
 import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
 import { extraLinesProblem } from '../config/extra-lines.js';
@@ -157,7 +157,8 @@ function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObje
     let shown = 'another value';
     try {
       if (!key.fields.some((f) => isSensitive(section.properties[f] as TSchema))) shown = written({ ...node, value: rendered as CfgValue }).toString().trim();
-    } catch {
+    } catch (err) {
+      expectOnly(err, NotWritable);
       shown = JSON.stringify(rendered);
     }
     out.refused.push({ file: node.file, line: node.line, key: node.key, reason: `Garrison would write this as ${shown}, not as the file says: set it in the config` });

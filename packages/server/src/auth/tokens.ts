@@ -1,7 +1,7 @@
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Role } from '@garrison/core';
+import { ApiError, type Role, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import { keptInDataDir } from '../data-dir.js';
@@ -77,13 +77,15 @@ export class TokenService {
   }
 
   private decode(token: string): TokenClaims {
+    let claims: string | jwt.JwtPayload;
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
-      // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
-      if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new Error('claims missing');
-      return claims as TokenClaims;
-    } catch {
+      claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+    } catch (err) {
+      expectOnly(err, jwt.JsonWebTokenError); // malformed, signed otherwise, expired (TokenExpiredError is one)
       throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
     }
+    // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    return claims as TokenClaims;
   }
 }

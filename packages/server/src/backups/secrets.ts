@@ -1,7 +1,7 @@
-import { MASK, isSensitive, type TObject } from '@garrison/core';
+import { MASK, isSensitive, type TObject, expectOnly } from '@garrison/core';
 import type { Settings } from '../settings.js';
 import { loadOrCreateSecret } from '../auth/tokens.js';
-import { Sealer } from '../auth/sealing.js';
+import { NotOpened, Sealer } from '../auth/sealing.js';
 import { maskSections } from '../config/masking.js';
 
 type Sections = Record<string, Record<string, unknown>>;
@@ -41,7 +41,8 @@ export function unsealedConfig(settings: Settings, manifest: { config_sections: 
   if (typeof manifest.sealed_secrets === 'string') {
     try {
       secrets = JSON.parse(sealer(settings).open(manifest.sealed_secrets)) as Sections;
-    } catch {
+    } catch (err) {
+      expectOnly(err, NotOpened, SyntaxError); // sealed by another signing secret: the warning below says so
       secrets = null;
     }
   }

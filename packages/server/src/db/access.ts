@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
 import { RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Database, Dialect } from './connection.js';
 import { inTransaction } from './transaction.js';
@@ -29,8 +30,8 @@ export class DatabaseAccess {
   }
 
   /** The named lock that makes a node id one process's on a MySQL/MariaDB database. */
-  takeNodeLock(nodeId: string): Promise<NodeLock> {
-    return NodeLock.take(this.db.knex, nodeId);
+  takeNodeLock(nodeId: string, logger: Logger): Promise<NodeLock> {
+    return NodeLock.take(this.db.knex, nodeId, logger);
   }
 
   /** A limiter counted in the shared database's rate-limits table (rate-limiter-flexible's MySQL store, over this pool). */

@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { Settings } from '../settings.js';
 import { failureBody } from './envelope.js';
+import { isMissing } from '@garrison/core';
 
 /**
  * Descriptors kept out of the connections' reach, whatever the limit: the database, the games' logs
@@ -20,7 +21,8 @@ export function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
     const line = readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : null; // "unlimited" is no number, and no limit
-  } catch {
+  } catch (err) {
+    if (!isMissing(err)) throw err;
     return null;
   }
 }

@@ -95,8 +95,11 @@ export class ImportService {
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {
-      await this.servers.delete(made.id).catch(() => undefined);
-      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; nothing was imported`, { cause: err });
+      const undone = await this.servers.delete(made.id).then(
+        () => 'nothing was imported',
+        (undoErr: unknown) => `server ${made.id} was made and could not be deleted again (${(undoErr as Error).message}): delete it`,
+      );
+      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`, { cause: err });
     }
     await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);

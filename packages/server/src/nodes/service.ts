@@ -61,7 +61,7 @@ export class NodeService implements Lifecycle {
 
   async start(): Promise<void> {
     // A node id is one process's wherever the database is shared; on SQLite the data dir's lock is that one.
-    if (this.db.dialect === 'mysql') this.lock = await this.db.takeNodeLock(this.nodeId);
+    if (this.db.dialect === 'mysql') this.lock = await this.db.takeNodeLock(this.nodeId, this.logger);
     await this.register();
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
@@ -91,7 +91,7 @@ export class NodeService implements Lifecycle {
     if (this.lock && !(await this.lock.held())) {
       this.logger.error({ node: this.nodeId }, 'lost the database lock of this node id (the database connection dropped); taking it again');
       await this.lock.release();
-      this.lock = await this.db.takeNodeLock(this.nodeId).catch((err: unknown) => {
+      this.lock = await this.db.takeNodeLock(this.nodeId, this.logger).catch((err: unknown) => {
         this.logger.fatal({ err: (err as Error).message }, 'another instance now holds this node id');
         return null;
       });

@@ -103,7 +103,7 @@ export class MetricsExposition {
     }
     const openMetrics = /application\/openmetrics-text/i.test(ctx.get('accept'));
     const rendered = this.rendering.then(() => this.render(openMetrics));
-    this.rendering = rendered.catch(() => undefined);
+    this.rendering = Promise.allSettled([rendered]); // the next waits for this one; its failure is this request's, answered below
     const { body, contentType } = await rendered;
     ctx.set('Cache-Control', 'no-store');
     ctx.type = contentType;

@@ -1,5 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest } from '@garrison/core';
+import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -7,7 +7,7 @@ import type { RunRow, ScheduleRow, StepRow } from '../db/repositories/schedules.
 import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { AuditService } from '../audit/service.js';
-import { assertCalendar, nextSlot, nextTimes } from './calendar.js';
+import { assertCalendar, nextSlot, nextTimes, UnreadableCalendar } from './calendar.js';
 import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
 import { leadOf, stepOf, stepRows } from './steps.js';
@@ -18,8 +18,8 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
   let next: string[] = [];
   try {
     next = row.enabled ? nextTimes(row, now, 5).map(isoAt) : [];
-  } catch {
-    /* an expression that no longer reads: the runner disables it */
+  } catch (err) {
+    expectOnly(err, UnreadableCalendar); // an expression that no longer reads: the runner disables it
   }
   const lead = leadOf(steps);
   return {

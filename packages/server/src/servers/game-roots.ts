@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ApiError } from '@garrison/core';
+import { ApiError, errnoOf, isMissing } from '@garrison/core';
 import type { Settings } from '../settings.js';
 
 /** A folder no executable and no imported file may come from, and why. */
@@ -20,7 +20,8 @@ export function realPathOf(path: string): string {
   for (;;) {
     try {
       return join(realpathSync(existing), ...rest.reverse());
-    } catch {
+    } catch (err) {
+      if (!isMissing(err) && errnoOf(err) !== 'EACCES') throw err; // not there (yet), or not ours to look into: its parent tells
       const parent = dirname(existing);
       if (parent === existing) return wanted;
       rest.push(basename(existing));

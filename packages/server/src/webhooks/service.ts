@@ -1,7 +1,5 @@
 import { inject, injectable } from 'tsyringe';
-import {
-  ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery,
-} from '@garrison/core';
+import { ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -135,7 +133,8 @@ export class WebhookService {
     let parsed: URL;
     try {
       parsed = new URL(url);
-    } catch {
+    } catch (err) {
+      expectOnly(err, TypeError);
       throw new ApiError('VALIDATION_ERROR', "field 'url': not a URL");
     }
     try {

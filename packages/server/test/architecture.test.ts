@@ -62,6 +62,14 @@ describe('the server keeps its shape', () => {
     assert.deepEqual(outside, []);
   });
 
+  it('gives each feature its own settings: only the composition and the command see the whole Settings type', () => {
+    const whole = new Set(['settings.ts', 'tokens.ts', 'index.ts', 'app.ts', 'compose.ts']);
+    const namesWhole = (text: string) => /\bSettings\b/.test(code(text).replace(/TOKENS\.Settings/g, ''));
+    const outside = files.filter((f) => !whole.has(f.path) && !f.path.startsWith('cli/') && namesWhole(f.text)).map((f) => f.path);
+    // A service takes its feature's slice (BackupSettings, Pick<HttpSettings, …>), declared in its folder's settings.ts.
+    assert.deepEqual(outside, []);
+  });
+
   it('registers every feature module in the one list, features.ts', () => {
     const list = files.find((f) => f.path === 'features.ts')!.text;
     const modules = files.filter((f) => /^[\w-]+\/module\.ts$/.test(f.path)).map((f) => f.path);

@@ -4,7 +4,8 @@ import { inject, injectable } from 'tsyringe';
 import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Clock } from '../jobs/clock.js';
-import type { Settings } from '../settings.js';
+import type { BackupSettings } from './settings.js';
+import type { SecretSettings } from '../auth/tokens.js';
 import type { Logger } from 'pino';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
@@ -37,7 +38,7 @@ interface Swap {
 export class BackupRestore {
   constructor(
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BackupSettings & SecretSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,

@@ -5,7 +5,9 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { BackupSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
+import type { SecretSettings } from '../auth/tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { BackupRow } from '../db/repositories/backups.js';
 import type { ServerRow } from '../db/repositories/index.js';
@@ -23,7 +25,7 @@ import { sealedConfig } from './secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
-export const backupRoot = (settings: Pick<Settings, 'backupDir' | 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
+export const backupRoot = (settings: Pick<BackupSettings, 'backupDir'> & Pick<DataSettings, 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
 
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
@@ -56,7 +58,7 @@ export class BackupService implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BackupSettings & SecretSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Logger) private readonly logger: Logger,

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import { EventCatalogue, type GarrisonEvent, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from './settings.js';
 import type { Logger } from 'pino';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
@@ -35,7 +35,7 @@ export class ClusterEvents implements Lifecycle {
   private readonly logSubscriptions = new Map<string, Subscription>();
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
     @inject(TOKENS.Logger) private readonly logger: Logger,

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from './settings.js';
 import type { DatabaseAccess } from '../db/access.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Clock } from '../jobs/clock.js';
@@ -24,7 +24,7 @@ export class RateLimits implements Lifecycle {
   private job: Job | null = null;
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Clock) private readonly clock: Clock,

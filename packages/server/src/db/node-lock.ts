@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createConnection, type Connection } from 'mysql2/promise';
 import type { Knex } from 'knex';
-import { SettingError } from '../settings.js';
+import { SettingError } from '../setting-specs.js';
 import type { Logger } from 'pino';
 
 /**

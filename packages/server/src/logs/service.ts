@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static, expectOnly, isMissing, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
-import type { Settings } from '../settings.js';
+import type { LogSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -53,7 +54,7 @@ export class LogService implements ProcessWatch, Lifecycle {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: LogSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,

@@ -3,7 +3,7 @@ import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type MissionManager, type MissionName, type RotationEntry as RotationEntrySchema, type RotationEntryInput, type Static, type Actor, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { MissionSettings } from './settings.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 import { AuditService } from '../audit/service.js';
@@ -22,7 +22,7 @@ function refusedAs(field: string, err: unknown): never {
 @injectable()
 export class MissionService {
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: MissionSettings,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
     @inject(AuditService) private readonly audit: AuditService,

@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type Actor, type ClusterNode, type ServerStatus } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from '../cluster/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { NodeRow } from '../db/repositories/nodes.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -44,7 +44,7 @@ export class NodeService implements Lifecycle {
   version = 0;
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.NodeId) readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ACTIVE_STATUSES, ApiError, type Actor, type Ban, type LivePlayer, type PlayerBanRequest, type PlayerEvent, type PlayerList, type RemoteAdminSession, type Static, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Fence } from '../db/repositories/leases.js';
-import type { Settings } from '../settings.js';
+import type { PlayerSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -54,7 +54,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: PlayerSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,

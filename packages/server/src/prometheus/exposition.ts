@@ -5,7 +5,8 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { ApiError } from '@garrison/core';
-import type { Settings } from '../settings.js';
+import type { PrometheusSettings } from './settings.js';
+import type { HttpSettings } from '../http/settings.js';
 import { errorMiddleware } from '../http/errors.js';
 import { clientAddressMiddleware, trustedRange } from '../http/client-address.js';
 import { bearerToken } from '../auth/authenticate.js';
@@ -45,7 +46,7 @@ export class MetricsExposition {
   private rendering: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly settings: Settings,
+    private readonly settings: PrometheusSettings & Pick<HttpSettings, 'trustProxy'>,
     private readonly instruments: PrometheusInstruments,
     private readonly figures: ServerFigures,
     private readonly keys: ApiKeyService,

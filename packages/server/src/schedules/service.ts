@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ScheduleSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow, StepRow } from '../db/repositories/schedules.js';
 import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
@@ -52,7 +52,7 @@ export function toRun(row: RunRow): ScheduleRun {
 export class ScheduleService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ScheduleSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(AuditService) private readonly audit: AuditService,

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { SYSTEM_ACTOR, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
@@ -15,7 +15,7 @@ import { ServerStates } from './status.js';
  * meanwhile cancels it).
  */
 /** The wait before restart number `restartCount + 1`: 2 s, doubling per restart, at most 60 s (the settings'). */
-export const restartBackoffMs = (settings: Settings, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
+export const restartBackoffMs = (settings: Pick<SupervisorSettings, 'restartBackoffMs' | 'restartBackoffMaxMs'>, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
 
 const PREFIX = 'supervisor.restart:';
 const jobName = (serverId: number) => `${PREFIX}${serverId}`;
@@ -27,7 +27,7 @@ export class AutoRestarts {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ServerService) private readonly servers: ServerService,

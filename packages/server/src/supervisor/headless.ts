@@ -3,7 +3,8 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { enabledModsOf, SYSTEM_ACTOR, type ConfigValues, type ServerStatus, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { ProcessKey, ProcessRow, ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -30,7 +31,7 @@ const RESTART_PREFIX = 'headless.restart:';
 export class HeadlessClients {
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,

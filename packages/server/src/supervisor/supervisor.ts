@@ -5,7 +5,8 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, type ConfigValues, errnoOf, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { Clock } from '../jobs/clock.js';
@@ -48,7 +49,7 @@ export class Supervisor {
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,

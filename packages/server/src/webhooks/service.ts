@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { DeliveryRow, DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
@@ -36,7 +36,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 export class WebhookService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: WebhookSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Events) private readonly events: EventBus,

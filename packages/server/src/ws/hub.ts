@@ -8,7 +8,7 @@ import { settlesWithin, type Clock } from '../jobs/clock.js';
 import { isSessionAdmin, type Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
-import type { Settings } from '../settings.js';
+import type { HttpSettings } from '../http/settings.js';
 import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
 import { WebSocketCap } from './cap.js';
 import { CHANNELS, Refused, subscriptionOf, type Subscription } from './subscription.js';
@@ -67,7 +67,7 @@ export class WebSocketHub {
     private readonly logger: Logger,
     private readonly clock: Clock,
     private readonly jobs: JobRunner,
-    private readonly settings: Pick<Settings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
+    private readonly settings: Pick<HttpSettings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
     /** The client's address (X-Forwarded-For read only from a trusted proxy). */
     private readonly addressOf: (req: IncomingMessage) => string | null = (req) => req.socket.remoteAddress ?? null,
   ) {

@@ -8,6 +8,7 @@ import { InProcessEventBus } from './events/bus.js';
 import type { Clock } from './jobs/clock.js';
 import { JobRunner } from './jobs/runner.js';
 import type { Lifecycle } from './lifecycle/lifecycle.js';
+import { DatabaseAccess } from './db/access.js';
 import { FEATURES } from './features.js';
 import type { FeatureModule } from './modules/feature-module.js';
 import { startOrder } from './modules/start-order.js';
@@ -39,6 +40,7 @@ export function compose(
   container.register(TOKENS.Clock, { useValue: clock });
   container.register(TOKENS.NodeId, { useValue: nodeId });
   container.register(TOKENS.Database, { useValue: db });
+  container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
   container.register(TOKENS.Jobs, { useValue: new JobRunner(clock, logger) });
   container.register(TOKENS.Events, { useValue: new InProcessEventBus(nodeId, clock, (err, event) => logger.error({ err, type: event.type }, 'event subscriber failed')) });
   container.register(TOKENS.Modules, { useValue: modules });

@@ -95,7 +95,7 @@ describe('games outlive the service and are re-adopted', () => {
     // Another process now holds the recorded pid of the third server (as after a reboot): not the game.
     const impostor: TestProcess = startProcess('sleep', ['60']);
     try {
-      await withDatabase(first, (knex) => knex('servers').where({ id: recycled.id }).update({ pid: impostor.pid }));
+      await withDatabase(first, (knex) => knex('processes').where({ server_id: recycled.id, role: 'server' }).update({ pid: impostor.pid }));
       const second = await restartOn(first, { webhookAllowPrivate: true });
       harnesses.push(second);
       assert.equal((await serverRecord(second, plain.id)).status, 'crashed');

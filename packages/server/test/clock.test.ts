@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
 import { GarrisonClient } from '@garrison/sdk';
 import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { startHarness, withDatabase, type Harness } from './helpers.js';
+import { onMysql, startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, isAlive, killGames, serverRecord, wsClient, type FakeInstall } from './games.js';
 
 const STOP_TIMEOUT_MS = 30_000;
@@ -93,6 +93,39 @@ describe('supervision on a fake clock', () => {
     } finally {
       ws.close();
       await admin().servers.kill(s.id); // through the service: an outside kill would be a crash, and restarted
+      await killGames(h);
+    }
+  });
+
+  it('a database that fails while a crash is recorded is tried again: the crash is marked and its auto-restart planned', async () => {
+    const s = await running({ auto_restart: true, max_restarts: 1 });
+    // A real failure of the database, on the statement that marks the crash, until the test lifts it.
+    await withDatabase(h, (knex) => knex.raw(onMysql
+      ? "CREATE TRIGGER crash_blip BEFORE UPDATE ON servers FOR EACH ROW BEGIN IF NEW.status = 'crashed' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'database blip'; END IF; END"
+      : "CREATE TRIGGER crash_blip BEFORE UPDATE OF status ON servers WHEN NEW.status = 'crashed' BEGIN SELECT RAISE(ABORT, 'database blip'); END"));
+    let lifted = false;
+    const lift = async () => {
+      if (!lifted) await withDatabase(h, (knex) => knex.raw('DROP TRIGGER crash_blip'));
+      lifted = true;
+    };
+    try {
+      await rcon(s.id, 'testkit.crash');
+      // The write failed and waits to be tried again: not taken for another change that came first.
+      await waitFor(() => clock.timers.some((t) => t.label === `server state retry:${s.id}`), { what: 'the crash to be retried' });
+      assert.equal((await serverRecord(h, s.id)).status, 'running', 'nothing written yet');
+      await lift();
+      await advanceUntil(clock, async () => (await serverRecord(h, s.id)).status === 'crashed', 'the crash to be marked on the retry');
+      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), { what: 'the auto-restart to be planned' });
+      const again = await advanceUntil(clock, async () => {
+        const r = await serverRecord(h, s.id);
+        return r.status === 'running' && r.pid !== s.pid && r;
+      }, 'the automatic restart');
+      assert.equal(again.restart_count, 1);
+      const trail = (await admin().servers.events(s.id)).events.map((e) => e.event_type);
+      assert.deepEqual(trail.filter((t) => t === 'crashed' || t === 'auto_restart').reverse(), ['crashed', 'auto_restart']);
+    } finally {
+      await lift();
+      await admin().servers.kill(s.id).catch(() => undefined);
       await killGames(h);
     }
   });

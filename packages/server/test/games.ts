@@ -126,7 +126,7 @@ export function isAlive(pid: number): boolean {
  * For `after`/`finally`: games outlive the service by design, so a test must end them itself.
  */
 export async function killGames(h: Harness, pids: number[] = []): Promise<void> {
-  const recorded = await withDatabase(h, (knex) => knex('servers').whereNotNull('pid').pluck('pid')).catch(() => [] as number[]);
+  const recorded = await withDatabase(h, (knex) => knex('processes').where({ role: 'server' }).whereNotNull('pid').pluck('pid')).catch(() => [] as number[]);
   for (const pid of new Set([...recorded, ...pids])) {
     try {
       process.kill(-pid, 'SIGKILL');

@@ -79,9 +79,9 @@ export class ApiKeyService {
       name: input.name,
       secret_sha256: digest(secret).toString('hex'),
       prefix: secret.slice(0, 4),
-      scopes: JSON.stringify(input.scopes),
-      server_ids: input.server_ids ? JSON.stringify(input.server_ids) : null,
-      cidrs: input.cidrs ? JSON.stringify(input.cidrs) : null,
+      scopes: input.scopes,
+      server_ids: input.server_ids ?? null,
+      cidrs: input.cidrs ?? null,
       expires_at: expires,
       created_at: isoNow(this.clock),
       last_used_at: null,
@@ -131,7 +131,7 @@ export class ApiKeyService {
     if (!row || !matches) throw new ApiError('UNAUTHORIZED', 'unknown or revoked API key');
     const now = this.clock.now();
     if (row.expires_at && Date.parse(row.expires_at) <= now) throw new ApiError('UNAUTHORIZED', `this API key expired at ${row.expires_at}`);
-    const cidrs = row.cidrs ? (JSON.parse(row.cidrs) as string[]) : null;
+    const cidrs = row.cidrs;
     if (cidrs && address !== null && !inRanges(address, cidrs)) throw new ApiError('UNAUTHORIZED', 'this API key may not be used from this address');
     if (address !== null && (!row.last_used_at || now - Date.parse(row.last_used_at) >= USE_NOTED_EVERY_MS)) {
       await this.repos.apiKeys.used(row.id, new Date(now).toISOString(), address);
@@ -145,7 +145,7 @@ function principalOfRow(row: KeyWithOwner): Principal {
     id: row.user_id,
     username: row.username,
     role: row.role,
-    key: { id: row.id, name: row.name, scopes: JSON.parse(row.scopes) as KeyScope[], server_ids: row.server_ids ? (JSON.parse(row.server_ids) as number[]) : null },
+    key: { id: row.id, name: row.name, scopes: row.scopes, server_ids: row.server_ids },
   };
 }
 
@@ -154,9 +154,9 @@ function toApiKey(row: ApiKeyRow & { username: string }): ApiKey {
     id: row.id,
     name: row.name,
     owner: { id: row.user_id, username: row.username },
-    scopes: JSON.parse(row.scopes) as KeyScope[],
-    server_ids: row.server_ids ? (JSON.parse(row.server_ids) as number[]) : null,
-    cidrs: row.cidrs ? (JSON.parse(row.cidrs) as string[]) : null,
+    scopes: row.scopes,
+    server_ids: row.server_ids,
+    cidrs: row.cidrs,
     expires_at: row.expires_at,
     created_at: row.created_at,
     last_used_at: row.last_used_at,

@@ -4,8 +4,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { Database } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
+import type { DatabaseAccess } from '../db/access.js';
 import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
@@ -31,7 +30,7 @@ const digestOf = (mfaToken: string) => createHash('sha256').update(mfaToken).dig
 export class SecondStepGuard {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
@@ -53,14 +52,14 @@ export class SecondStepGuard {
   /** A wrong code: counted; from the tenth in a row the account pauses, and the admins are told (audit and webhook, one transaction). */
   async failed(user: { id: number; username: string }): Promise<void> {
     let wake = () => undefined as void;
-    const paused = await inTransaction(this.db, async (trx) => {
+    const paused = await this.db.inTransaction(async (trx) => {
       const failures = await this.repos.secondSteps.countFailure(user.id, trx);
       const pause = pauseAfter(failures);
       if (!pause) return null;
       const until = isoAt(this.clock.now() + pause);
       await this.repos.secondSteps.pause(user.id, until, trx);
       const detail = { failures, paused_until: until };
-      await this.repos.secondSteps.recordEvent({ user_id: user.id, username: user.username, event_type: 'second_step_paused', detail: JSON.stringify(detail), timestamp: isoNow(this.clock) }, trx);
+      await this.repos.secondSteps.recordEvent({ user_id: user.id, username: user.username, event_type: 'second_step_paused', detail, timestamp: isoNow(this.clock) }, trx);
       wake = await this.outbox.enqueueIn(trx, [{ type: 'auth.second_step_paused', data: { user_id: user.id, username: user.username, ...detail } }], null);
       return detail;
     });
@@ -72,6 +71,6 @@ export class SecondStepGuard {
   succeeded(userId: number, mfaToken: string, expiresAt: number): Promise<boolean> {
     // Tokens expire by the host's clock: a used one is kept an hour past that, a margin for a skewed clock.
     const forgetBefore = isoAt(this.clock.now() - 60 * 60_000);
-    return inTransaction(this.db, (trx) => this.repos.secondSteps.useToken(userId, digestOf(mfaToken), isoAt(expiresAt * 1000), forgetBefore, trx));
+    return this.db.inTransaction((trx) => this.repos.secondSteps.useToken(userId, digestOf(mfaToken), isoAt(expiresAt * 1000), forgetBefore, trx));
   }
 }

@@ -50,7 +50,7 @@ export class TwoFactorService {
   }
 
   /** The caller as they may act: one who must enrol before doing anything else is marked so. */
-  withEnrolment(principal: Principal, has2fa: number | boolean): Principal {
+  withEnrolment(principal: Principal, has2fa: boolean): Principal {
     return this.settings.require2faForAdmins && principal.role === 'admin' && !has2fa ? { ...principal, must_enrol: true } : principal;
   }
 

@@ -8,8 +8,7 @@ import type { DataSettings } from '../db/settings.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
-import type { Database } from '../db/connection.js';
-import { backupDatabase } from '../db/backup.js';
+import type { DatabaseAccess } from '../db/access.js';
 import { backupRoot } from './service.js';
 
 const DAY_MS = 86_400_000;
@@ -26,7 +25,7 @@ export class DatabaseBackups implements Lifecycle {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
   ) {}
 
   get folder(): string {
@@ -41,7 +40,7 @@ export class DatabaseBackups implements Lifecycle {
   async run(): Promise<string> {
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     const day = new Date(this.clock.now()).toISOString().slice(0, 10);
-    const { path, bytes } = await backupDatabase(this.db, join(this.folder, `${PREFIX}${day}.db`));
+    const { path, bytes } = await this.db.backupTo(join(this.folder, `${PREFIX}${day}.db`));
     this.logger.info({ path, bytes }, 'database backed up');
     const copies = (await readdir(this.folder)).filter((n) => n.startsWith(PREFIX) && n.endsWith('.db')).sort();
     for (const old of copies.slice(0, Math.max(0, copies.length - this.settings.dbBackupKeep))) await rm(join(this.folder, old), { force: true });

@@ -38,11 +38,11 @@ export function toBackup(row: BackupRow): Backup {
     status: row.status,
     created_at: row.created_at,
     finished_at: row.finished_at,
-    size_bytes: row.size_bytes === null ? null : Number(row.size_bytes),
+    size_bytes: row.size_bytes,
     sha256: row.sha256,
-    locked: Boolean(row.locked),
+    locked: row.locked,
     note: row.note,
-    include_missions: Boolean(row.include_missions),
+    include_missions: row.include_missions,
     error: row.error,
   };
 }
@@ -117,7 +117,7 @@ export class BackupService implements Lifecycle {
 
   async get(serverId: number, id: number) {
     const row = await this.row(serverId, id);
-    return { ...toBackup(row), manifest: row.manifest ? JSON.parse(row.manifest) : null };
+    return { ...toBackup(row), manifest: row.manifest };
   }
 
   async row(serverId: number, id: number): Promise<BackupRow> {
@@ -165,7 +165,7 @@ export class BackupService implements Lifecycle {
       await writeFile(manifestFile, JSON.stringify(manifest, null, 2), { mode: 0o600 });
       const result = await writeArchive(parts, manifestFile, join(this.dirOf(serverId), file), progress, signal);
       shown.parts = parts.map((p) => ({ name: p.name, path: p.root, files: result.files[p.name] ?? 0 }));
-      await this.repos.backups.update(id, { status: 'done', size_bytes: result.size, sha256: result.sha256, finished_at: isoNow(this.clock), manifest: JSON.stringify(shown) });
+      await this.repos.backups.update(id, { status: 'done', size_bytes: result.size, sha256: result.sha256, finished_at: isoNow(this.clock), manifest: shown });
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'done', bytes: result.size, error: null } });
       void this.outbox.emitAbout('backup.completed', serverId, { backup_id: id, bytes: result.size });
       await this.prune(serverId);
@@ -210,7 +210,7 @@ export class BackupService implements Lifecycle {
       garrison_version: SERVICE_VERSION,
       created_at: isoNow(this.clock),
       server_running: ACTIVE_STATUSES.includes(server.status),
-      server: { id, name, game_type, exe_path, game_port, rcon_port, auto_restart: Boolean(auto_restart), max_restarts, headless_clients, backup_keep },
+      server: { id, name, game_type, exe_path, game_port, rcon_port, auto_restart, max_restarts, headless_clients, backup_keep },
       mods,
       parts: parts.map((p) => ({ ...p, files: 0 })),
     };
@@ -230,7 +230,7 @@ export class BackupService implements Lifecycle {
   async update(serverId: number, id: number, patch: { locked?: boolean; note?: string | null }, actor: Actor): Promise<Backup> {
     const row = await this.row(serverId, id);
     const changes = {
-      ...(patch.locked !== undefined && patch.locked !== Boolean(row.locked) ? { locked: patch.locked } : {}),
+      ...(patch.locked !== undefined && patch.locked !== row.locked ? { locked: patch.locked } : {}),
       ...(patch.note !== undefined && patch.note !== row.note ? { note: patch.note } : {}),
     };
     if (!Object.keys(changes).length) return toBackup(row);

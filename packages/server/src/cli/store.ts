@@ -5,6 +5,7 @@ import { prepareDataDir } from '../data-dir.js';
 import { migrate, openDatabase, type Database } from '../db/connection.js';
 import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../tokens.js';
+import { DatabaseAccess } from '../db/access.js';
 import { bindRepositories } from '../db/repositories/index.js';
 import { SystemClock } from '../jobs/clock.js';
 import { InProcessEventBus } from '../events/bus.js';
@@ -39,6 +40,7 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
     // A command's audit entries are written with its changes; no one here listens for them live.
     container.register(TOKENS.Events, { useValue: new InProcessEventBus('cli', clock) });
     container.register(TOKENS.Database, { useValue: db });
+    container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
     return await run({ settings, logger, db, container });
   } finally {
     await db.knex.destroy();

@@ -1,12 +1,11 @@
 import { inject, injectable } from 'tsyringe';
-import { RateLimiterMemory, RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TOKENS } from '../tokens.js';
 import type { ClusterSettings } from './settings.js';
-import type { Database } from '../db/connection.js';
+import type { DatabaseAccess } from '../db/access.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Clock } from '../jobs/clock.js';
 import type { Repositories } from '../db/repositories/index.js';
-import { RateLimitRepository } from '../db/repositories/rate-limits.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { isCluster } from './mode.js';
 import { ClusterLeases } from './leases.js';
@@ -26,7 +25,7 @@ export class RateLimits implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
-    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
@@ -38,18 +37,7 @@ export class RateLimits implements Lifecycle {
     if (points <= 0) return null;
     const memory = new RateLimiterMemory({ points, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: name });
     if (!isCluster(this.settings)) return memory;
-    return new RateLimiterMySQL({
-      storeClient: this.db.knex,
-      storeType: 'knex',
-      dbName: (this.db.knex.client.config.connection as { database: string }).database,
-      tableName: RateLimitRepository.TABLE,
-      tableCreated: true, // made by the migrations
-      clearExpiredByTimeout: false, // pruned by a job of the job runner instead
-      keyPrefix: name,
-      points,
-      duration: RATE_LIMIT_WINDOW_SECONDS,
-      insuranceLimiter: memory,
-    });
+    return this.db.sharedRateLimiter({ keyPrefix: name, points, duration: RATE_LIMIT_WINDOW_SECONDS, insuranceLimiter: memory });
   }
 
   start(): void {

@@ -70,9 +70,8 @@ export class ConfigService {
    * A stored section as the adapter's current schema sees it, secrets in clear: defaults for fields an
    * adapter upgrade added, without fields it removed, plus the fields kept on the server record.
    */
-  private sectionValues(adapter: AdapterDefinition, section: string, json: string, server: ServerRow): SectionData {
+  private sectionValues(adapter: AdapterDefinition, section: string, stored: SectionData, server: ServerRow): SectionData {
     const schema = this.schemaOf(adapter, section);
-    const stored = JSON.parse(json) as SectionData;
     const out = sectionDefaults(schema);
     for (const field of Object.keys(out)) if (field in stored) out[field] = stored[field];
     for (const field of RECORD_FIELDS[section] ?? []) out[field] = server[field];
@@ -83,7 +82,7 @@ export class ConfigService {
     return this.repos.configSections.forServer(serverId);
   }
 
-  private present(adapter: AdapterDefinition, server: ServerRow, section: string, data: string, version: number): SectionRead {
+  private present(adapter: AdapterDefinition, server: ServerRow, section: string, data: SectionData, version: number): SectionRead {
     const schema = this.schemaOf(adapter, section);
     const values = this.sectionValues(adapter, section, data, server);
     return { ...maskSection(schema, values), _meta: { config_version: version, schema_version: adapter.identity.schema_version, secrets_set: secretsSet(schema, values) } };
@@ -244,7 +243,7 @@ export class ConfigService {
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
       return this.audit.inTransaction(async (trx) => {
-        if (!(await this.repos.configSections.updateVersioned(row, expected, JSON.stringify(stored), patch, trx))) return false;
+        if (!(await this.repos.configSections.updateVersioned(row, expected, stored, patch, trx))) return false;
         await this.audit.record(trx, { serverId, type: 'config_changed', actor, detail: { section, fields: Object.keys(changes), config_version: expected + 1, ...detail } });
         return true;
       });
@@ -252,7 +251,7 @@ export class ConfigService {
     const landed = Object.keys(recordChanges).length ? await this.servers.portLock.runExclusive(write) : await write();
     if (!landed) throw this.conflict(section, await this.readSection(serverId, section));
     Object.assign(server, recordChanges);
-    return this.present(adapter, server, section, JSON.stringify(stored), expected + 1);
+    return this.present(adapter, server, section, stored, expected + 1);
   }
 
   /** A backup's sections written back, each through `update` (checked, a new version, an audit entry). */

@@ -9,12 +9,12 @@ import type { NodeRow } from '../db/repositories/nodes.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
-import type { Database } from '../db/connection.js';
+import type { DatabaseAccess } from '../db/access.js';
 import { isoOfDatabaseTime } from '../db/database-clock.js';
 import { DatabaseTime } from '../cluster/database-time.js';
 import { SERVICE_VERSION } from '../system/version.js';
 import { ClusterEvents } from '../cluster/event-bridge.js';
-import { NodeLock } from '../db/node-lock.js';
+import type { NodeLock } from '../db/node-lock.js';
 import { isCluster } from '../cluster/mode.js';
 import type { InProcessEventBus } from '../events/bus.js';
 import { AuditService } from '../audit/service.js';
@@ -51,7 +51,7 @@ export class NodeService implements Lifecycle {
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
     @inject(ClusterEvents) private readonly clusterEvents: ClusterEvents,
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
@@ -63,7 +63,7 @@ export class NodeService implements Lifecycle {
 
   async start(): Promise<void> {
     // A node id is one process's wherever the database is shared; on SQLite the data dir's lock is that one.
-    if (this.db.dialect === 'mysql') this.lock = await NodeLock.take(this.db.knex, this.nodeId, this.logger);
+    if (this.db.dialect === 'mysql') this.lock = await this.db.takeNodeLock(this.nodeId, this.logger);
     await this.register();
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
@@ -93,7 +93,7 @@ export class NodeService implements Lifecycle {
     if (this.lock && !(await this.lock.held())) {
       this.logger.error({ node: this.nodeId }, 'lost the database lock of this node id (the database connection dropped); taking it again');
       await this.lock.release();
-      this.lock = await NodeLock.take(this.db.knex, this.nodeId, this.logger).catch((err: unknown) => {
+      this.lock = await this.db.takeNodeLock(this.nodeId, this.logger).catch((err: unknown) => {
         this.logger.fatal({ err: (err as Error).message }, 'another instance now holds this node id');
         return null;
       });

@@ -20,7 +20,7 @@ export class RunConditions {
 
   /** Null when the conditions hold (through `hold_s`); otherwise why the run does not happen. */
   async unmet(schedule: ScheduleRow, signal: AbortSignal): Promise<string | null> {
-    const conditions = JSON.parse(schedule.conditions) as ScheduleConditions;
+    const conditions = schedule.conditions;
     const until = this.clock.now() + (conditions.hold_s ?? 0) * 1000;
     for (;;) {
       const why = await this.unmetNow(schedule.server_id, conditions);

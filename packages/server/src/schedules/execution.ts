@@ -75,7 +75,7 @@ export class RunExecution {
   /** The run's outcome and its audit entry in one transaction. */
   private async finish(status: 'succeeded' | 'failed' | 'skipped', reason: string | null, results?: StepResult[]): Promise<void> {
     await this.ctx.audit.inTransaction(async (trx) => {
-      await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: JSON.stringify(results) } : {}) }, trx);
+      await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: results } : {}) }, trx);
       const target = { kind: 'schedule' as const, id: this.schedule.id, name: this.schedule.name };
       await this.ctx.audit.record(trx, { serverId: this.schedule.server_id, type: 'schedule_run', actor: this.actor, target, detail: { schedule_id: this.schedule.id, run_id: this.id, status, reason } });
     });
@@ -97,7 +97,7 @@ export class RunExecution {
     const results: StepResult[] = (this.options.results ?? pendingResults(this.steps)).map((r) =>
       r.status === 'running' ? { ...r, status: 'failed', error: 'interrupted: the instance running it stopped; not done again' } : r,
     );
-    await this.save({ status: 'running', started_at: iso(startedAt), steps: JSON.stringify(results) });
+    await this.save({ status: 'running', started_at: iso(startedAt), steps: results });
     if (!this.options.startedAt) this.hooks.publish('started', 'running', null);
 
     let failure: string | null = null;
@@ -110,7 +110,7 @@ export class RunExecution {
         const wait = startedAt + (step.at_s + lead) * 1000 - clock.now();
         if (wait > 0) await clock.sleep(wait, this.signal, `schedule.step:${this.id}:${i}`);
         Object.assign(result, { status: 'running', at: iso(clock.now()) });
-        await this.save({ steps: JSON.stringify(results) });
+        await this.save({ steps: results });
         try {
           const outcome = await this.ctx.actions.perform(this.schedule.server_id, step, this.actor, this.secondsToRestart(i), this.signal);
           if ('abort' in outcome) aborted = outcome.abort;
@@ -119,7 +119,7 @@ export class RunExecution {
           if (this.signal.aborted) throw err; // the service stops: the step stays begun, for whoever takes over
           Object.assign(result, { status: 'failed', error: (err as Error).message.slice(0, 500) });
         }
-        await this.save({ steps: JSON.stringify(results) });
+        await this.save({ steps: results });
         this.hooks.publish('step', 'running', null, result);
       }
       if (result.status === 'failed' && !step.continue_on_failure) failure = `step ${i + 1} (${step.action}) failed: ${result.error}`;

@@ -70,7 +70,7 @@ export class ScheduleRunner implements Lifecycle {
     const steps = await this.stepsOf(schedule.id);
     for (let shift = 0; ; shift++) {
       const now = this.clock.now();
-      const id = await this.repos.schedules.insertRun({ ...this.newRun(schedule.id, iso(now + shift), 'manual', now), status: 'running', steps: JSON.stringify(pendingResults(steps)) });
+      const id = await this.repos.schedules.insertRun({ ...this.newRun(schedule.id, iso(now + shift), 'manual', now), status: 'running', steps: pendingResults(steps) });
       if (id !== null) {
         this.execute(id, schedule, steps, actor, { conditions: false, startedAt: null });
         return id;
@@ -98,7 +98,7 @@ export class ScheduleRunner implements Lifecycle {
     const late = now - Date.parse(row.next_run_at!);
     const allowed = row.misfire_late_s === null ? ON_TIME_MS : row.misfire_late_s * 1000;
     const missed = late > allowed ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}` : null;
-    const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: JSON.stringify(pendingResults(steps)) };
+    const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: pendingResults(steps) };
     const id = await this.repos.schedules.claim(run, { ...next, updated_at: iso(now) }, row.next_run_at);
     if (id === null) return; // another instance claimed it
     if (missed) return void this.publish(row, id, 'skipped', 'skipped', missed);
@@ -111,7 +111,7 @@ export class ScheduleRunner implements Lifecycle {
     if (!schedule) return;
     this.logger.info({ runId: run.id, scheduleId: schedule.id, from: run.instance_id }, 'taking over a schedule run whose lease ran out');
     const steps = await this.stepsOf(schedule.id);
-    this.execute(run.id, schedule, steps, scheduleActor(schedule), { conditions: run.status === 'queued', startedAt: run.started_at, results: JSON.parse(run.steps) });
+    this.execute(run.id, schedule, steps, scheduleActor(schedule), { conditions: run.status === 'queued', startedAt: run.started_at, results: run.steps });
   }
 
   private execute(runId: number, schedule: ScheduleRow, steps: ScheduleStep[], actor: Actor, options: { conditions: boolean; startedAt: string | null; results?: StepResult[] }): void {

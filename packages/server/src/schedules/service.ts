@@ -28,11 +28,11 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
     name: row.name,
     cron: row.cron,
     timezone: row.timezone,
-    enabled: Boolean(row.enabled),
+    enabled: row.enabled,
     misfire: row.misfire_late_s === null ? 'skip' : { run_if_late_by_s: row.misfire_late_s },
     jitter_s: row.jitter_s,
     overlap: row.overlap,
-    conditions: JSON.parse(row.conditions),
+    conditions: row.conditions,
     steps: steps.map(stepOf),
     // Stored: when the run is due (its first step); answered: the schedule's time, as `next_runs` are.
     next_run_at: row.enabled && row.next_run_at ? isoAt(Date.parse(row.next_run_at) + lead * 1000) : null,
@@ -44,7 +44,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
 }
 
 export function toRun(row: RunRow): ScheduleRun {
-  return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: JSON.parse(row.steps) };
+  return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: row.steps };
 }
 
 /** A server's schedules: written with their steps checked against the game, read with their next runs. */
@@ -134,16 +134,16 @@ export class ScheduleService {
       name: input.name ?? row?.name ?? '',
       cron: input.cron ?? row?.cron ?? '',
       timezone: input.timezone ?? row?.timezone ?? this.settings.scheduleTimezone,
-      enabled: input.enabled ?? (row ? Boolean(row.enabled) : true),
+      enabled: input.enabled ?? row?.enabled ?? true,
       misfire_late_s: input.misfire === undefined ? (row?.misfire_late_s ?? null) : input.misfire === 'skip' ? null : input.misfire.run_if_late_by_s,
       jitter_s: input.jitter_s ?? row?.jitter_s ?? 0,
       overlap: input.overlap ?? row?.overlap ?? 'skip',
-      conditions: input.conditions ? JSON.stringify(input.conditions) : (row?.conditions ?? '{}'),
+      conditions: input.conditions ?? row?.conditions ?? {},
     };
     if (!fields.name) throw new ApiError('VALIDATION_ERROR', "field 'name' is required");
     if (!fields.cron) throw new ApiError('VALIDATION_ERROR', "field 'cron' is required");
     assertCalendar(fields);
-    const c = JSON.parse(fields.conditions) as { players_min?: number; players_max?: number };
+    const c = fields.conditions;
     if (c.players_min !== undefined && c.players_max !== undefined && c.players_min > c.players_max) {
       throw new ApiError('VALIDATION_ERROR', "field 'conditions': players_min is above players_max");
     }

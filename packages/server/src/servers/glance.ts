@@ -79,7 +79,7 @@ export class ServerGlance implements Lifecycle {
     const configs = new Map<number, { values: Record<string, Record<string, unknown>>; version: number }>();
     const byServer = new Map<number, typeof sections>();
     for (const section of sections) byServer.set(section.server_id, [...(byServer.get(section.server_id) ?? []), section]);
-    for (const [id, own] of byServer) configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, JSON.parse(s.data)])), version: configVersionOf(own) });
+    for (const [id, own] of byServer) configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, s.data])), version: configVersionOf(own) });
     return new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
   }
 

@@ -45,8 +45,7 @@ export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max
     pid: row.pid,
     game_port: row.game_port,
     rcon_port: row.rcon_port,
-    // Both databases hand booleans back as 0/1 when no model converts them.
-    auto_restart: Boolean(row.auto_restart),
+    auto_restart: row.auto_restart,
     max_restarts: row.max_restarts,
     restart_count: row.restart_count,
     headless_clients: row.headless_clients,
@@ -85,6 +84,11 @@ export class ServerService {
     this.gameRoots = new GameRoots(settings);
   }
 
+  /** The server, or null when there is none (it was deleted meanwhile). */
+  async find(id: number): Promise<ServerRow | null> {
+    return (await this.repos.servers.find(id)) ?? null;
+  }
+
   async row(id: number): Promise<ServerRow> {
     const row = await this.repos.servers.find(id);
     if (!row) throw new ApiError('NOT_FOUND', `no server ${id}`);
@@ -116,7 +120,7 @@ export class ServerService {
   }
 
   /** What the list is made of, for reusing its answer while neither changes. */
-  readonly listSources = { tables: ['servers', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
+  readonly listSources = { tables: ['servers', 'processes', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
 
   /** `only`: these servers and no other (a key limited to some). */
   async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ServerListItem[]> {
@@ -182,7 +186,7 @@ export class ServerService {
       for (const [name, field] of Object.entries(schema.properties)) {
         if ((name in (credentials[section] ?? {}) || (isSensitive(field) && data[name])) && name !== 'rcon_port') secrets[name] = data[name];
       }
-      return { section, data: JSON.stringify(data) };
+      return { section, data };
     });
     const nodeId = await this.nodes.placement(input.node_id);
     let sharedWith: { id: number; name: string }[] = [];
@@ -197,7 +201,6 @@ export class ServerService {
             description: input.description ?? null,
             game_type: adapter.identity.game_type,
             status: 'stopped',
-            pid: null,
             exe_path: input.exe_path,
             ...ports,
             auto_restart: input.auto_restart ?? false,
@@ -206,8 +209,6 @@ export class ServerService {
             headless_clients: input.headless_clients ?? 0,
             backup_keep: input.backup_keep ?? 7,
             backup_exclude: input.backup_exclude ?? null,
-            started_at: null,
-            process_start_time: null,
             started_config_version: null,
             current_mission: null,
             node_id: nodeId,

@@ -1,7 +1,32 @@
-import { ACTIVE_STATUSES, SYSTEM_ACTOR, ifApiError } from '@garrison/core';
-import type { ProcessRow } from '../db/repositories/index.js';
-import { NO_PROCESS } from './status.js';
-import { serverKey, type Supervisor } from './supervisor.js';
+import type { Logger } from 'pino';
+import { ACTIVE_STATUSES } from '@garrison/core';
+import type { ProcessRow, ServerRow } from '../db/repositories/index.js';
+import type { ProcessHandle } from '../processes/handle.js';
+
+/** What adoption asks of the supervisor, and nothing more (the Supervisor implements it). */
+export interface AdoptionHost {
+  readonly logger: Logger;
+  /** This instance's process rows (claimed for it), and this node's servers recorded active with none, by server. */
+  adoptable(): Promise<Map<number, ProcessRow[]>>;
+  /** Runs `work` under the server's lock, as every action on one server does. */
+  underLock(serverId: number, work: () => Promise<void>): Promise<void>;
+  /** The server, or null once it is gone. */
+  server(serverId: number): Promise<ServerRow | null>;
+  /** Watches a recorded process again when it still runs; null when it is gone. */
+  reattach(row: ProcessRow): ProcessHandle | null;
+  /** A game found running, in the supervisor's care again: its exit handled, its watchers told, its entry in the trail. */
+  takeBack(server: ServerRow, handle: ProcessHandle): Promise<void>;
+  /** A game taken back goes on: its readiness probe while it is starting, its headless clients. */
+  resume(server: ServerRow, handle: ProcessHandle, headless: ProcessRow[]): Promise<void>;
+  /** Headless clients left without their game: gone, their rows say so. */
+  endHeadless(serverId: number, headless: ProcessRow[]): Promise<void>;
+  /** The server and its game's process row come to rest in `status`, in one transaction. */
+  settle(serverId: number, status: 'stopped' | 'crashed'): Promise<void>;
+  /** Only the game's process row comes to rest (the server's record already is). */
+  endGame(serverId: number, status: 'crashed'): Promise<void>;
+  /** A game that died while the service was down: a crash like any other (its entry, its auto-restart), found late. */
+  crashedWhileDown(server: ServerRow): Promise<void>;
+}
 
 /**
  * At service start: this instance's processes (and none of another's) are re-adopted when the recorded
@@ -9,52 +34,33 @@ import { serverKey, type Supervisor } from './supervisor.js';
  * whose game is gone is marked crashed (audit `crashed`, `found_at_start`), and auto-restart applies to it. Headless clients
  * are adopted with their running server, and ended with one that is gone.
  */
-export async function adoptAll(sup: Supervisor): Promise<void> {
-  const rows = await sup.processes.claim();
-  const servers = new Map<number, ProcessRow[]>();
-  for (const row of rows) servers.set(row.server_id, [...(servers.get(row.server_id) ?? []), row]);
-  for (const server of await sup.servers.activeWithoutProcess()) servers.set(server.id, servers.get(server.id) ?? []);
-  for (const [serverId, processes] of servers) await sup.locks.run(serverId, () => adoptServer(sup, serverId, processes)).catch((err) => sup.logger.error({ serverId, err }, 'adoption failed'));
+export async function adoptAll(host: AdoptionHost): Promise<void> {
+  for (const [serverId, processes] of await host.adoptable()) {
+    await host.underLock(serverId, () => adoptServer(host, serverId, processes)).catch((err) => host.logger.error({ serverId, err }, 'adoption failed'));
+  }
 }
 
-async function adoptServer(sup: Supervisor, serverId: number, processes: ProcessRow[]): Promise<void> {
-  const server = await sup.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
+async function adoptServer(host: AdoptionHost, serverId: number, processes: ProcessRow[]): Promise<void> {
+  const server = await host.server(serverId);
   if (!server) return;
   const game = processes.find((p) => p.role === 'server');
   const headless = processes.filter((p) => p.role === 'headless');
   const active = ACTIVE_STATUSES.includes(server.status);
-  const handle = active && game ? sup.processes.adopt(game) : null;
+  const handle = active && game ? host.reattach(game) : null;
   if (handle) {
-    sup.follow(serverId, handle);
-    sup.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
-    sup.logger.info({ serverId, pid: handle.pid }, 're-adopted a running game');
-    await sup.audit.recordAlone({ serverId, type: 'adopted', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, status: server.status } });
-    if (server.status === 'stopping') {
-      // The stop was cut short by the service's own stop: finish it.
-      for (const row of headless) sup.processes.adopt(row)?.signal('SIGKILL');
-      await handle.kill();
-      await sup.processes.record(serverKey(serverId), { status: 'stopped', pid: null });
-      await sup.states.set(serverId, { status: 'stopped', ...NO_PROCESS });
-      return;
-    }
-    const config = await sup.config.effectiveConfig(server);
-    if (server.status === 'starting') sup.background.run(serverId, 'readiness probe', () => sup.probe(serverId, handle, config));
-    for (const row of headless) await sup.headless.adopt(row, config);
-    return;
+    await host.takeBack(server, handle);
+    if (server.status !== 'stopping') return host.resume(server, handle, headless);
+    // The stop was cut short by the service's own stop: finish it.
+    for (const row of headless) host.reattach(row)?.signal('SIGKILL');
+    await handle.kill();
+    return host.settle(serverId, 'stopped');
   }
   // No game of this instance's runs for it: its headless clients go too.
-  for (const row of headless) {
-    sup.processes.adopt(row)?.signal('SIGKILL');
-    await sup.processes.record({ server_id: serverId, role: 'headless', idx: row.idx }, { status: 'stopped', pid: null });
-  }
-  if (game) await sup.processes.record(serverKey(serverId), { status: server.status === 'stopping' ? 'stopped' : 'crashed', pid: null });
-  if (!active) return;
+  await host.endHeadless(serverId, headless);
+  if (!active) return game ? host.endGame(serverId, 'crashed') : undefined;
   const stopping = server.status === 'stopping';
-  await sup.states.set(serverId, { status: stopping ? 'stopped' : 'crashed', ...NO_PROCESS });
+  await host.settle(serverId, stopping ? 'stopped' : 'crashed');
   if (stopping) return;
-  sup.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running died while the service was down');
-  // A crash like any other (its webhook, its entry), only noticed late: when is the time it was found.
-  // Recorded before the auto-restart is planned, so that the trail and the webhooks have it first.
-  await sup.audit.recordAlone({ serverId, type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: server.pid, exit_code: null, signal: null, found_at_start: true, found_at: sup.now() } });
-  await sup.scheduleAutoRestart(serverId);
+  host.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running died while the service was down');
+  await host.crashedWhileDown(server);
 }

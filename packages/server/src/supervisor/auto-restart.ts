@@ -7,7 +7,7 @@ import type { JobRunner } from '../jobs/runner.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { AuditService } from '../audit/service.js';
-import { NO_PROCESS, ServerStates } from './status.js';
+import { ServerStates } from './status.js';
 
 /**
  * The auto-restart of crashed servers: with `auto_restart` on and restarts left, the server is started
@@ -54,7 +54,7 @@ export class AutoRestarts {
           await start();
         } catch (err) {
           this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
-          await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
+          await this.states.set(serverId, { status: 'error' });
           await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message, attempt } });
         }
       })),

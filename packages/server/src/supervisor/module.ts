@@ -29,6 +29,6 @@ export const supervisorModule: FeatureModule<NoRepositories, SupervisorSettings>
     supervisor.beforeLaunch((id) => bans.beforeLaunch(id));
     const ownFolders = c.resolve(OwnFolders);
     supervisor.beforeFiles((id) => ownFolders.separateLocked(id));
-    return [['supervisor', { start: () => adoptAll(supervisor), stop: () => supervisor.close() }]];
+    return [['supervisor', { start: () => adoptAll(supervisor.adoption), stop: () => supervisor.close() }]];
   },
 };

@@ -7,9 +7,9 @@ import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, typ
 import { TOKENS } from '../tokens.js';
 import type { SupervisorSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
-import type { ProcessKey, ServerRow } from '../db/repositories/index.js';
+import type { ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
-import { isoNow, type Clock } from '../jobs/clock.js';
+import type { Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { serverContext, serverDir } from '../servers/context.js';
@@ -22,12 +22,13 @@ import { OUTPUT_FILE } from '../processes/output.js';
 import { assertHostPortsFree } from './host-ports.js';
 import { ProcessWatchers, type ProcessWatch } from './watchers.js';
 import { HeadlessClients } from './headless.js';
-import { NO_PROCESS, ServerStates } from './status.js';
+import { ended, serverKey, ServerStates } from './status.js';
 import { Background } from './background.js';
+import type { AdoptionHost } from './adoption.js';
+import { SupervisorAdoption } from './adoption-host.js';
 import { AutoRestarts } from './auto-restart.js';
 
 const PROBE_INTERVAL_MS = 500;
-export const serverKey = (serverId: number): ProcessKey => ({ server_id: serverId, role: 'server', idx: 0 });
 
 /**
  * The server state machine: start, stop, restart and kill, the readiness probe, crashes and the
@@ -41,26 +42,36 @@ export class Supervisor {
   private readonly attached = new Set<number>();
   /** Aborted at the service's stop: a probe waiting between its tries ends at once. */
   private readonly stopping = new AbortController();
-  readonly background: Background;
-  closed = false;
+  private readonly background: Background;
+  /** What the start's re-adoption of running games may do (adoptAll). */
+  readonly adoption: AdoptionHost;
+  private closed = false;
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
-    @inject(TOKENS.Logger) readonly logger: Logger,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(ServerService) readonly servers: ServerService,
-    @inject(ServerLocks) readonly locks: ServerLocks,
-    @inject(ConfigService) readonly config: ConfigService,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(ServerLocks) private readonly locks: ServerLocks,
+    @inject(ConfigService) private readonly config: ConfigService,
     @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
-    @inject(AuditService) readonly audit: AuditService,
-    @inject(ProcessService) readonly processes: ProcessService,
+    @inject(AuditService) private readonly audit: AuditService,
+    @inject(ProcessService) private readonly processes: ProcessService,
     @inject(ProcessWatchers) private readonly watchers: ProcessWatchers,
-    @inject(HeadlessClients) readonly headless: HeadlessClients,
-    @inject(ServerStates) readonly states: ServerStates,
+    @inject(HeadlessClients) private readonly headless: HeadlessClients,
+    @inject(ServerStates) private readonly states: ServerStates,
     @inject(AutoRestarts) private readonly restarts: AutoRestarts,
   ) {
     this.background = new Background(logger, clock, () => this.closed);
+    this.adoption = new SupervisorAdoption({ logger, clock, servers, locks, config, audit, processes, headless, states }, {
+      watch: (serverId, handle) => {
+        this.follow(serverId, handle);
+        this.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
+      },
+      probe: (serverId, handle, config) => this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config)),
+      scheduleAutoRestart: (serverId) => this.scheduleAutoRestart(serverId),
+    });
   }
 
   /** Work to finish before each game process is spawned (files the game reads at launch); it must not throw. */
@@ -117,7 +128,7 @@ export class Supervisor {
 
   // --- start --------------------------------------------------------------------------------------
 
-  async startLocked(serverId: number, options: { resetRestarts: boolean }): Promise<{ status: 'starting'; pid: number }> {
+  private async startLocked(serverId: number, options: { resetRestarts: boolean }): Promise<{ status: 'starting'; pid: number }> {
     this.restarts.cancel(serverId);
     const row = await this.servers.row(serverId);
     if (!IDLE_STATUSES.includes(row.status)) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} is ${row.status}`);
@@ -134,7 +145,8 @@ export class Supervisor {
     await assertHostPortsFree({ game_port: row.game_port, rcon_port: row.rcon_port });
 
     // Claimed in the database first: a delete racing this start finds the server no longer deletable.
-    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, { status: 'starting', ...NO_PROCESS, ...(options.resetRestarts ? { restart_count: 0 } : {}) }, false);
+    const claim = { status: 'starting', started_config_version: configVersion, current_mission: null, ...(options.resetRestarts ? { restart_count: 0 } : {}) } as const;
+    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, false);
     if (!claimed) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} changed state meanwhile`);
 
     let spawned: { handle: ProcessHandle; outputOffset: number };
@@ -142,20 +154,21 @@ export class Supervisor {
       const outputPath = join(serverDir(this.settings.dataDir, serverId), OUTPUT_FILE);
       spawned = await this.processes.spawn(serverKey(serverId), { executable: row.exe_path, args, cwd: serverContext(row, this.settings.dataDir).exeDir, outputPath });
     } catch (err) {
-      await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
+      await this.states.set(serverId, ended('error'));
       await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message } });
       throw new ApiError('EXE_NOT_FOUND', `could not start ${row.exe_path}: ${(err as Error).message}`, { cause: err });
     }
     const { handle, outputOffset } = spawned;
     this.follow(serverId, handle);
-    await this.states.set(serverId, { status: 'starting', pid: handle.pid, started_at: isoNow(this.clock), process_start_time: handle.startTime, started_config_version: configVersion, current_mission: null });
+    // The process row has its pid now (ProcessService wrote it): the start is announced with it.
+    await this.states.publish(serverId);
     this.attach(serverId, { pid: handle.pid, adopted: false, outputOffset });
     this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config));
     return { status: 'starting', pid: handle.pid };
   }
 
   /** Runs the adapter's readiness probe until it passes (→ running, then the headless clients), the process exits, or the time-out (→ error). */
-  async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
+  private async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
     const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     if (!row) return;
     const isReady = this.adapters.get(row.game_type).capabilities.process_config?.isReady;
@@ -177,8 +190,7 @@ export class Supervisor {
         await this.locks.run(serverId, async () => {
           if (this.processes.handle(serverKey(serverId)) !== handle) return;
           await handle.kill();
-          await this.processes.record(serverKey(serverId), { status: 'error', pid: null });
-          await this.states.set(serverId, { status: 'error', ...NO_PROCESS });
+          await this.states.set(serverId, ended('error'));
           await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` } });
         });
         return;
@@ -187,8 +199,7 @@ export class Supervisor {
     }
     await this.locks.run(serverId, async () => {
       if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
-      if (!(await this.states.transition(serverId, { from: ['starting'], pid: handle.pid }, { status: 'running' }))) return;
-      await this.processes.record(serverKey(serverId), { status: 'running' });
+      if (!(await this.states.transition(serverId, { from: ['starting'], pid: handle.pid }, { status: 'running', game: { status: 'running' } }))) return;
       await this.audit.recordAlone({ serverId, type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } });
       await this.headless.startAll(await this.servers.row(serverId), config);
     });
@@ -213,9 +224,8 @@ export class Supervisor {
       }
       if (!process.gone) this.logger.error({ serverId, pid: process.pid }, 'the game survived SIGKILL for 10 s');
     }
-    await this.processes.record(serverKey(serverId), { status: 'stopped', pid: null });
     await this.remoteAdmin.drop(serverId);
-    await this.states.set(serverId, { status: 'stopped', ...NO_PROCESS });
+    await this.states.set(serverId, ended('stopped'));
   }
 
   /** The adapter's shutdown command through remote admin; SIGTERM when there is none or it cannot be sent. */
@@ -235,11 +245,11 @@ export class Supervisor {
   // --- watching -----------------------------------------------------------------------------------
 
   /** What follows the game process: the watchers, and the handling of its exit. */
-  follow(serverId: number, handle: ProcessHandle): void {
+  private follow(serverId: number, handle: ProcessHandle): void {
     handle.onExit((exit) => this.background.run(serverId, 'handling an exit', () => this.exited(serverId, handle, exit)));
   }
 
-  attach(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): void {
+  private attach(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): void {
     this.attached.add(serverId);
     this.tell((w) => w.attached(serverId, process));
   }
@@ -252,23 +262,17 @@ export class Supervisor {
     if (this.processes.handle(serverKey(serverId)) === handle) this.processes.forget(serverKey(serverId));
     if (this.attached.delete(serverId) && !this.closed) this.tell((w) => w.detached(serverId, 'gone'));
     if (handle.stopRequested || this.closed) return;
-    // An exit nobody asked for: a crash. Marked only if the record still names this process.
-    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, { status: 'crashed', ...NO_PROCESS }))) return;
+    // An exit nobody asked for: a crash. Marked only if the process row still names this process.
+    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed')))) return;
     this.logger.warn({ serverId, pid: handle.pid, ...exit }, 'game process exited unexpectedly');
-    await this.processes.record(serverKey(serverId), { status: 'crashed', pid: null });
     await this.audit.recordAlone({ serverId, type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal } });
     await this.headless.stopAll(serverId, 'kill');
     await this.remoteAdmin.drop(serverId);
     await this.scheduleAutoRestart(serverId);
   }
 
-  /** The service clock's time, as the trail writes it. */
-  now(): string {
-    return isoNow(this.clock);
-  }
-
   /** With auto_restart on and restarts left: started again after its back-off (AutoRestarts). */
-  scheduleAutoRestart(serverId: number): Promise<void> {
+  private scheduleAutoRestart(serverId: number): Promise<void> {
     return this.restarts.schedule(serverId, () => this.startLocked(serverId, { resetRestarts: false }));
   }
 
@@ -276,6 +280,7 @@ export class Supervisor {
   async close(): Promise<void> {
     this.closed = true;
     this.stopping.abort();
+    this.states.stop();
     await this.restarts.stop();
     this.headless.stop();
     await this.background.settle();

@@ -1,6 +1,5 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import type { WebhookPayload } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -102,13 +101,13 @@ export class WebhookDeliverer implements Lifecycle {
 
   /** One request for `rows` (one generic delivery, or up to 10 events in one Discord message). */
   private async send(hook: WebhookRow, rows: DeliveryRow[]): Promise<SendResult> {
-    const payloads = rows.map((r) => JSON.parse(r.payload) as WebhookPayload);
+    const payloads = rows.map((r) => r.payload);
     let body: string;
     let headers: Record<string, string> = {};
     if (hook.kind === 'discord') {
       body = JSON.stringify(discordMessage(payloads));
     } else {
-      body = rows[0]!.payload;
+      body = JSON.stringify(rows[0]!.payload);
       const timestamp = Math.floor(this.clock.now() / 1000);
       const secrets = [hook.secret, ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now()) ? [hook.previous_secret] : [])];
       headers = { 'webhook-id': rows[0]!.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0]!.event_id, timestamp, body) };

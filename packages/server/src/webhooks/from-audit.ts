@@ -40,7 +40,7 @@ export function happeningsOf(facts: AuditFacts): Happening[] {
       return one('server.stopped', { ...base, by, forced: true });
     case 'crashed': {
       const crashed = one('server.crashed', { ...base, exit_code: int(detail.exit_code), signal: str(detail.signal), restart_count: server.restart_count });
-      const gaveUp = Boolean(server.auto_restart) && server.restart_count >= server.max_restarts;
+      const gaveUp = server.auto_restart && server.restart_count >= server.max_restarts;
       return gaveUp ? [...crashed, ...one('server.crash_loop', { ...base, restart_count: server.restart_count, max_restarts: server.max_restarts })] : crashed;
     }
     case 'restart':

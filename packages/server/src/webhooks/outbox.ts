@@ -18,9 +18,8 @@ export const DISCORD_GATHER_MS = 2_000;
 /** Whether an endpoint wants an event of this type about this server (null: not about one server). */
 export function wants(hook: WebhookRow, type: WebhookEventType, serverId: number | null): boolean {
   if (type === 'webhook.test') return false; // only ever sent to the endpoint whose test button was pressed
-  if (!(JSON.parse(hook.events) as string[]).includes(type)) return false;
-  const servers = hook.server_ids ? (JSON.parse(hook.server_ids) as number[]) : null;
-  return servers === null || serverId === null || servers.includes(serverId);
+  if (!hook.events.includes(type)) return false;
+  return hook.server_ids === null || serverId === null || hook.server_ids.includes(serverId);
 }
 
 /**
@@ -108,6 +107,6 @@ export class WebhookOutbox {
     // A Discord channel gets what happens within a moment as one message (a join flood, a crash and its
     // restart) rather than a message each: its rows wait that moment before they are due.
     const due = hook.kind === 'discord' ? new Date(this.clock.now() + DISCORD_GATHER_MS).toISOString() : now;
-    return { webhook_id: hook.id, event_id: newEventId(), event_type: happening.type, server_id: serverId, payload: JSON.stringify(payload), next_attempt_at: due, created_at: now };
+    return { webhook_id: hook.id, event_id: newEventId(), event_type: happening.type, server_id: serverId, payload, next_attempt_at: due, created_at: now };
   }
 }

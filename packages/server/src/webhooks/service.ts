@@ -30,9 +30,9 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
   url: maskUrl(row.url),
   kind: row.kind,
-  events: JSON.parse(row.events) as WebhookEventType[],
-  server_ids: row.server_ids ? (JSON.parse(row.server_ids) as number[]) : null,
-  enabled: Boolean(row.enabled),
+  events: row.events,
+  server_ids: row.server_ids,
+  enabled: row.enabled,
   disabled_reason: row.disabled_reason,
   previous_secret_expires_at: row.previous_secret ? row.previous_secret_expires_at : null,
   created_at: row.created_at,
@@ -66,8 +66,8 @@ export class WebhookService {
       const made = await this.repos.webhooks.create({
       url: input.url,
       kind: input.kind,
-      events: JSON.stringify(input.events),
-      server_ids: input.server_ids ? JSON.stringify(input.server_ids) : null,
+      events: input.events,
+      server_ids: input.server_ids ?? null,
       enabled: input.enabled ?? true,
       disabled_reason: null,
       secret,
@@ -88,8 +88,8 @@ export class WebhookService {
     await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.update(id, {
       ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
-      ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ? JSON.stringify(patch.server_ids) : null } : {}),
+      ...(patch.events !== undefined ? { events: patch.events } : {}),
+      ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ?? null } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled, ...(patch.enabled ? { disabled_reason: null } : {}) } : {}),
       }, trx);
       const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateWebhookRequest] !== undefined);

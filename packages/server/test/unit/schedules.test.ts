@@ -73,7 +73,7 @@ describe('schedules: run conditions', () => {
   let conditions: RunConditions;
   const players = new FakePlayers();
   let serverId: number;
-  const schedule = (c: object) => ({ id: 1, server_id: serverId, conditions: JSON.stringify(c) }) as ScheduleRow;
+  const schedule = (c: ScheduleRow['conditions']) => ({ id: 1, server_id: serverId, conditions: c }) as ScheduleRow;
   const setStatus = (status: string) => u.db.knex('servers').where({ id: serverId }).update({ status });
   beforeEach(async () => {
     u = await unitContainer({ fakes: [[PlayerService, players]] });

@@ -19,6 +19,7 @@ import * as clusterNonces from './017_cluster_nonces.js';
 import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
 import * as globalAudit from './020_global_audit.js';
+import * as processStateOnProcesses from './021_process_state_on_processes.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const base: [string, Migration][] = [
   ['018_installation_keys', installationKeys],
   ['019_schedule_action_time', scheduleActionTime],
   ['020_global_audit', globalAudit],
+  ['021_process_state_on_processes', processStateOnProcesses],
 ];
 
 /**

@@ -24,9 +24,9 @@ export interface RowChange {
   active: boolean;
 }
 
-/** A ban as stored (SQLite and MariaDB hand booleans back as 0/1). */
+/** A ban and where its line stands in the game's ban file. */
 export interface BanRow extends Ban {
-  active: boolean | number;
+  active: boolean;
   file_state: FileState;
   file_line: string | null;
 }
@@ -49,7 +49,7 @@ export class BanRepository {
   async list(serverId: number, page: { limit: number; offset: number; inForceOnly: boolean }, now: Date): Promise<BanRow[]> {
     const query = this.table.clone().where('server_id', serverId);
     if (page.inForceOnly) this.whereInForce(query, now);
-    return query.orderBy('id').limit(page.limit).offset(page.offset);
+    return (await query.orderBy('id').limit(page.limit).offset(page.offset)).map(toBan);
   }
 
   async insert(row: NewBanRow, trx?: Knex.Transaction): Promise<number> {
@@ -58,7 +58,8 @@ export class BanRepository {
   }
 
   async find(serverId: number, banId: number): Promise<BanRow | undefined> {
-    return this.table.clone().where({ id: banId, server_id: serverId }).first();
+    const row = await this.table.clone().where({ id: banId, server_id: serverId }).first();
+    return row && toBan(row);
   }
 
   /**
@@ -104,3 +105,6 @@ export class BanRepository {
 }
 
 const IMPORT_CHUNK = 200;
+
+// SQLite and MariaDB hand booleans back as 0/1.
+const toBan = (row: BanRow): BanRow => ({ ...row, active: Boolean(row.active) });

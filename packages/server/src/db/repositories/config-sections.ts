@@ -1,35 +1,40 @@
 import type { Knex } from 'knex';
-import { ConfigSectionModel } from '../models/ConfigSectionModel.js';
-import { ServerModel } from '../models/ServerModel.js';
-import type { ServerRow } from './servers.js';
+import type { ServerPatch } from './servers.js';
+import { transact } from '../transaction.js';
 
-export type SectionRow = Pick<ConfigSectionModel, 'id' | 'server_id' | 'section' | 'data' | 'config_version'>;
+export interface SectionRow {
+  id: number;
+  server_id: number;
+  section: string;
+  /** The section's fields (stored as JSON text, so that SQLite and MariaDB store them alike). */
+  data: Record<string, unknown>;
+  config_version: number;
+}
+
+const toSection = (row: Record<string, unknown>): SectionRow => ({ ...(row as unknown as SectionRow), data: JSON.parse(row.data as string) as SectionRow['data'] });
 
 /** A server's config version: the sum of its sections' versions, which grows with every change to any. */
 export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) => sections.reduce((sum, s) => sum + s.config_version, 0);
 
+const COLUMNS = ['id', 'server_id', 'section', 'data', 'config_version'] as const;
+
 /** The config_sections table: each server's sections as JSON text, with their versions. */
 export class ConfigSectionRepository {
-  private readonly Section: typeof ConfigSectionModel;
-  private readonly Server: typeof ServerModel;
-
-  constructor(knex: Knex) {
-    this.Section = ConfigSectionModel.bindKnex(knex);
-    this.Server = ServerModel.bindKnex(knex);
-  }
+  constructor(private readonly knex: Knex) {}
 
   async forServer(serverId: number): Promise<SectionRow[]> {
-    return this.Section.query().where('server_id', serverId).orderBy('id');
+    return (await this.knex('config_sections').select(COLUMNS).where('server_id', serverId).orderBy('id')).map(toSection);
   }
 
   /** The sections of these servers (all of them when left out), for what the list shows of each. */
   async ofServers(serverIds?: number[]): Promise<SectionRow[]> {
-    const query = this.Section.query().select('id', 'server_id', 'section', 'data', 'config_version').orderBy('id');
-    return serverIds ? query.whereIn('server_id', serverIds) : query;
+    const query = this.knex('config_sections').select(COLUMNS).orderBy('id');
+    return (await (serverIds ? query.whereIn('server_id', serverIds) : query)).map(toSection);
   }
 
   async find(serverId: number, section: string): Promise<SectionRow | undefined> {
-    return this.Section.query().where({ server_id: serverId, section }).first();
+    const row = await this.knex('config_sections').select(COLUMNS).where({ server_id: serverId, section }).first();
+    return row ? toSection(row) : undefined;
   }
 
   /**
@@ -37,10 +42,10 @@ export class ConfigSectionRepository {
    * the server record, in one transaction. False when another write came first.
    */
   /** `trx`: the transaction of the whole change (with its audit entry). */
-  async updateVersioned(row: SectionRow, expected: number, data: string, recordPatch: Partial<ServerRow>, trx: Knex.Transaction): Promise<boolean> {
-    const updated = await this.Section.query(trx).where({ id: row.id, config_version: expected }).patch({ data, config_version: expected + 1 });
+  async updateVersioned(row: SectionRow, expected: number, data: SectionRow['data'], recordPatch: ServerPatch, trx: Knex.Transaction): Promise<boolean> {
+    const updated = await trx('config_sections').where({ id: row.id, config_version: expected }).update({ data: JSON.stringify(data), config_version: expected + 1 });
     if (updated === 0) return false;
-    if (Object.keys(recordPatch).length) await this.Server.query(trx).findById(row.server_id).patch(recordPatch);
+    if (Object.keys(recordPatch).length) await trx('servers').where({ id: row.server_id }).update(recordPatch);
     return true;
   }
 }

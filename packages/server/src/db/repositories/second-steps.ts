@@ -6,7 +6,7 @@ export interface AccountEventRow {
   user_id: number | null;
   username: string;
   event_type: string;
-  detail: string;
+  detail: Record<string, unknown>;
   timestamp: string;
 }
 
@@ -57,11 +57,12 @@ export class SecondStepRepository {
   }
 
   async recordEvent(row: Omit<AccountEventRow, 'id'>, trx: Knex.Transaction): Promise<void> {
-    await trx('account_events').insert(row);
+    await trx('account_events').insert({ ...row, detail: JSON.stringify(row.detail) });
   }
 
   /** The account events, newest first. */
-  events(userId: number): Promise<AccountEventRow[]> {
-    return this.knex<AccountEventRow>('account_events').where({ user_id: userId }).orderBy('id', 'desc');
+  async events(userId: number): Promise<AccountEventRow[]> {
+    const rows = await this.knex('account_events').where({ user_id: userId }).orderBy('id', 'desc');
+    return rows.map((row: AccountEventRow & { detail: string }) => ({ ...row, detail: JSON.parse(row.detail) as AccountEventRow['detail'] }));
   }
 }

@@ -1,32 +1,44 @@
 import type { Knex } from 'knex';
 import type { Role } from '@garrison/core';
-import { UserModel } from '../models/UserModel.js';
 
-export type UserRow = Pick<UserModel, 'id' | 'username' | 'password_hash' | 'role' | 'created_at' | 'last_login' | 'token_generation' | 'totp_secret'>;
+export interface UserRow {
+  id: number;
+  username: string;
+  password_hash: string;
+  role: Role;
+  created_at: string;
+  last_login: string | null;
+  token_generation: number;
+  /** Encrypted; null while two-factor sign-in is off. */
+  totp_secret: string | null;
+}
+
+const COLUMNS = ['id', 'username', 'password_hash', 'role', 'created_at', 'last_login', 'token_generation', 'totp_secret'];
 
 /** The users table. */
 export class UserRepository {
-  private readonly User: typeof UserModel;
+  constructor(private readonly knex: Knex) {}
 
-  constructor(private readonly knex: Knex) {
-    this.User = UserModel.bindKnex(knex);
+  private users(on: Knex = this.knex) {
+    return on('users').select(COLUMNS);
   }
 
   async byUsername(username: string): Promise<UserRow | undefined> {
-    return this.User.query().whereRaw('lower(username) = ?', [username.toLowerCase()]).first();
+    return (await this.users().whereRaw('lower(username) = ?', [username.toLowerCase()]).first()) as UserRow | undefined;
   }
 
-  async byId(id: number): Promise<UserRow | undefined> {
-    return this.User.query().findById(id);
+  async byId(id: number, trx?: Knex.Transaction): Promise<UserRow | undefined> {
+    return (await this.users(trx).where({ id }).first()) as UserRow | undefined;
   }
 
   /** The columns every authenticated request needs, without building a model. */
-  async principal(id: number): Promise<(Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> & { has_2fa: number | boolean }) | undefined> {
-    return this.knex('users').select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa')).where('id', id).first();
+  async principal(id: number): Promise<(Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> & { has_2fa: boolean }) | undefined> {
+    const row = await this.knex('users').select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa')).where('id', id).first();
+    return row ? { ...row, has_2fa: Boolean(row.has_2fa) } : undefined;
   }
 
   async update(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'last_login' | 'role'>>, trx?: Knex.Transaction): Promise<void> {
-    await this.User.query(trx).findById(id).patch(patch);
+    await (trx ?? this.knex)('users').where({ id }).update(patch);
   }
 
   /** Changes a user's role and/or password and ends their tokens, in one statement. False: no such user. */
@@ -40,19 +52,20 @@ export class UserRepository {
   }
 
   async list(): Promise<UserRow[]> {
-    return this.User.query().orderBy('id');
+    return (await this.users().orderBy('id')) as UserRow[];
   }
 
   /** Throws the database's unique violation for a taken name (see isUniqueViolation). */
   async insert(user: { username: string; password_hash: string; role: Role; created_at: string }, trx?: Knex.Transaction): Promise<UserRow> {
-    return this.User.query(trx).insertAndFetch({ ...user, last_login: null });
+    const [id] = await (trx ?? this.knex)('users').insert({ ...user, last_login: null });
+    return (await this.byId(id as number, trx))!;
   }
 
   async delete(id: number, trx?: Knex.Transaction): Promise<boolean> {
-    return (await this.User.query(trx).deleteById(id)) > 0;
+    return (await (trx ?? this.knex)('users').where({ id }).delete()) > 0;
   }
 
   async count(): Promise<number> {
-    return this.User.query().resultSize();
+    return Number(((await this.knex('users').count({ n: '*' })) as { n: number | string }[])[0]!.n);
   }
 }

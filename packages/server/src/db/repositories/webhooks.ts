@@ -1,13 +1,15 @@
 import type { Knex } from 'knex';
+import type { WebhookEventType, WebhookPayload } from '@garrison/core';
 import type { Fence } from './leases.js';
 
 export interface WebhookRow {
   id: number;
   url: string;
   kind: 'generic' | 'discord';
-  events: string; // JSON
-  server_ids: string | null; // JSON
-  enabled: boolean | number;
+  events: WebhookEventType[];
+  /** Null: every server's events. */
+  server_ids: number[] | null;
+  enabled: boolean;
   disabled_reason: string | null;
   secret: string;
   previous_secret: string | null;
@@ -23,7 +25,7 @@ export interface DeliveryRow {
   event_id: string;
   event_type: string;
   server_id: number | null;
-  payload: string;
+  payload: WebhookPayload;
   status: DeliveryStatus;
   attempt: number;
   next_attempt_at: string | null;
@@ -39,30 +41,51 @@ export interface DeliveryRow {
 export type NewDelivery = Pick<DeliveryRow, 'webhook_id' | 'event_id' | 'event_type' | 'server_id' | 'payload' | 'next_attempt_at' | 'created_at'>;
 export type DeliveryOutcome = Partial<Pick<DeliveryRow, 'status' | 'attempt' | 'next_attempt_at' | 'response_status' | 'response_snippet' | 'error' | 'duration_ms' | 'delivered_at'>>;
 
+type Stored = Record<string, unknown>;
+
+/** The stored endpoint: its lists are JSON text, its flag 0/1 on both databases. */
+const toWebhook = (row: Stored): WebhookRow => ({
+  ...(row as unknown as WebhookRow),
+  events: JSON.parse(row.events as string) as WebhookEventType[],
+  server_ids: row.server_ids ? (JSON.parse(row.server_ids as string) as number[]) : null,
+  enabled: Boolean(row.enabled),
+});
+
+function toStoredWebhook(patch: Partial<Omit<WebhookRow, 'id'>>): Stored {
+  const stored: Stored = { ...patch };
+  if (patch.events !== undefined) stored.events = JSON.stringify(patch.events);
+  if (patch.server_ids !== undefined) stored.server_ids = patch.server_ids ? JSON.stringify(patch.server_ids) : null;
+  return stored;
+}
+
+const toDelivery = (row: Stored): DeliveryRow => ({ ...(row as unknown as DeliveryRow), payload: JSON.parse(row.payload as string) as WebhookPayload });
+const toStoredDelivery = (row: NewDelivery): Stored => ({ ...row, payload: JSON.stringify(row.payload), status: 'pending', attempt: 0 });
+
 /** The webhook endpoints and their outbox (the deliveries, which are also the delivery log). */
 export class WebhookRepository {
   constructor(private readonly knex: Knex) {}
 
-  list(): Promise<WebhookRow[]> {
-    return this.knex<WebhookRow>('webhooks').orderBy('id');
+  async list(): Promise<WebhookRow[]> {
+    return (await this.knex('webhooks').orderBy('id')).map(toWebhook);
   }
 
   /** The enabled endpoints (few: every one is read, and matched to an event in code). */
-  enabled(db: Knex = this.knex): Promise<WebhookRow[]> {
-    return db<WebhookRow>('webhooks').where({ enabled: true });
+  async enabled(db: Knex = this.knex): Promise<WebhookRow[]> {
+    return (await db('webhooks').where({ enabled: true })).map(toWebhook);
   }
 
-  find(id: number): Promise<WebhookRow | undefined> {
-    return this.knex<WebhookRow>('webhooks').where({ id }).first();
+  async find(id: number): Promise<WebhookRow | undefined> {
+    const row = await this.knex('webhooks').where({ id }).first();
+    return row ? toWebhook(row) : undefined;
   }
 
   async create(row: Omit<WebhookRow, 'id'>, trx?: Knex.Transaction): Promise<number> {
-    const [id] = await (trx ?? this.knex)('webhooks').insert(row);
+    const [id] = await (trx ?? this.knex)('webhooks').insert(toStoredWebhook(row));
     return Number(id);
   }
 
   async update(id: number, patch: Partial<Omit<WebhookRow, 'id'>>, trx?: Knex.Transaction): Promise<void> {
-    await (trx ?? this.knex)('webhooks').where({ id }).update(patch);
+    await (trx ?? this.knex)('webhooks').where({ id }).update(toStoredWebhook(patch));
   }
 
   async delete(id: number, trx?: Knex.Transaction): Promise<boolean> {
@@ -72,28 +95,30 @@ export class WebhookRepository {
   }
 
   async enqueue(rows: NewDelivery[], db: Knex = this.knex): Promise<void> {
-    if (rows.length) await db('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempt: 0 })));
+    if (rows.length) await db('webhook_deliveries').insert(rows.map(toStoredDelivery));
   }
 
   /** Rows whose (endpoint, event id) is already there are left out: several instances enqueue one event once. */
   async enqueueOnce(rows: NewDelivery[]): Promise<void> {
-    if (rows.length) await this.knex('webhook_deliveries').insert(rows.map((r) => ({ ...r, status: 'pending', attempt: 0 }))).onConflict(['webhook_id', 'event_id']).ignore();
+    if (rows.length) await this.knex('webhook_deliveries').insert(rows.map(toStoredDelivery)).onConflict(['webhook_id', 'event_id']).ignore();
   }
 
   /** The newest delivery of an event to an endpoint (the test button's, just enqueued). */
-  latest(webhookId: number, eventId: string): Promise<DeliveryRow | undefined> {
-    return this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId, event_id: eventId }).orderBy('id', 'desc').first();
+  async latest(webhookId: number, eventId: string): Promise<DeliveryRow | undefined> {
+    const row = await this.knex('webhook_deliveries').where({ webhook_id: webhookId, event_id: eventId }).orderBy('id', 'desc').first();
+    return row ? toDelivery(row) : undefined;
   }
 
-  delivery(webhookId: number, id: number): Promise<DeliveryRow | undefined> {
-    return this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId, id }).first();
+  async delivery(webhookId: number, id: number): Promise<DeliveryRow | undefined> {
+    const row = await this.knex('webhook_deliveries').where({ webhook_id: webhookId, id }).first();
+    return row ? toDelivery(row) : undefined;
   }
 
   async page(webhookId: number, query: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ total: number; rows: DeliveryRow[] }> {
-    const base = this.knex<DeliveryRow>('webhook_deliveries').where({ webhook_id: webhookId });
+    const base = this.knex('webhook_deliveries').where({ webhook_id: webhookId });
     if (query.status) base.where({ status: query.status });
     const [count, rows] = await Promise.all([base.clone().count({ n: '*' }).first(), base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset)]);
-    return { total: Number((count as { n: number | string } | undefined)?.n ?? 0), rows };
+    return { total: Number((count as { n: number | string } | undefined)?.n ?? 0), rows: rows.map(toDelivery) };
   }
 
   /** Whether some delivery of an endpoint that is on is due (a read; nothing claimed). */
@@ -145,7 +170,7 @@ export class WebhookRepository {
       );
       const ids = [...dueRows, ...(gathering as { id: number }[])].map((r) => r.id);
       await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
-      return trx<DeliveryRow>('webhook_deliveries').whereIn('id', ids).orderBy('id');
+      return (await trx('webhook_deliveries').whereIn('id', ids).orderBy('id')).map(toDelivery);
     }, sqlite ? {} : { isolationLevel: 'read committed' });
   }
 

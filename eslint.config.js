@@ -21,6 +21,10 @@ export default tseslint.config(
       // beside each test folder; these two build each file's types once.
       parserOptions: { project: ['tsconfig.tests.json', 'packages/web/tsconfig.json'], tsconfigRootDir: import.meta.dirname },
     },
+    rules: {
+      // A name starting with _ is unused on purpose (a parameter a signature needs, a field a rest pattern leaves out).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
   },
   {
     files: ['packages/*/test/**/*.ts', 'examples/*/test/**/*.ts'],

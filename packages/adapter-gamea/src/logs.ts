@@ -95,5 +95,5 @@ export function logReader(): LogLineReader {
  */
 export function missionOf(message: string): string | null {
   const m = /^Mission (\S+) read from bank\.$/.exec(message.trim()) ?? /^Mission file: (\S+)/.exec(message.trim());
-  return m ? m[1]! : null;
+  return m ? m[1] : null;
 }

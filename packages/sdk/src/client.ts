@@ -133,7 +133,7 @@ export class GarrisonClient {
     }
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.bounded(url, async (signal) => {
-        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit));
+        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) }));
         // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
         if (streamed && !response.ok) throw await errorFrom(response);
         return response.ok ? { result: await this.resultOf(endpoint, response) } : { error: await errorFrom(response) };

@@ -63,7 +63,7 @@ describe('GarrisonClient live events', () => {
       // No retry loop: `ready` means the audit channel is on.
       await client.servers.update(s.id, { description: 'right after connecting' });
       await waitFor(() => entries.includes('server_updated'), { timeoutMs: 10_000, what: 'the entry' });
-      started.push((await client.servers.start(s.id)).pid!);
+      started.push((await client.servers.start(s.id)).pid);
       await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'running' });
       await client.servers.stop(s.id);
       await waitFor(() => statuses.includes('stopped'), { timeoutMs: 30_000, what: 'stopped' });

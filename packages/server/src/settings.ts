@@ -163,7 +163,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsI
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') out[spec.key] = spec.parse(raw, spec.env);
   }
-  return out as SettingsInput;
+  return out;
 }
 
 /** The settings given as `serve` flags (by flag name, without dashes); a bad value names the flag. */
@@ -173,7 +173,7 @@ export function settingsFromFlags(flags: Record<string, string | undefined>): Se
     const raw = spec.flag ? flags[spec.flag] : undefined;
     if (raw !== undefined) out[spec.key] = spec.parse(raw, `--${spec.flag}`);
   }
-  return out as SettingsInput;
+  return out;
 }
 
 export function resolveSettings(input: SettingsInput = {}): Settings {

@@ -43,7 +43,7 @@ describe('supervision on a fake clock', () => {
     const s = await createGameServer(h, fake, overrides);
     const { pid } = await admin().servers.start(s.id);
     await becomes(s.id, 'running');
-    return { ...s, pid: pid as number };
+    return { ...s, pid: pid };
   };
 
   it('kills a game that ignores the shutdown once the stop time-out has passed, and not before', async () => {
@@ -117,7 +117,7 @@ describe('supervision on a fake clock', () => {
       await rcon(s.id, 'testkit.log info stamped at the start');
       await advanceUntil(clock, async () => (await viewer().logs.list(s.id, { search: 'stamped' })).total === 1, 'the line stored');
       await advanceUntil(clock, async () => (await viewer().metrics.get(s.id)).length > 0, 'a metrics sample');
-      const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0]!.n));
+      const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0].n));
       assert.ok((await count('server_events')) > 0);
       await admin().servers.kill(s.id);
 

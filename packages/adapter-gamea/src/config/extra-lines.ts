@@ -74,7 +74,7 @@ class Checker {
   /** Skips blanks, comments and `#` directive lines; stops at anything else. */
   private skip(): void {
     for (;;) {
-      while (this.i < this.text.length && /\s/.test(this.text[this.i]!)) this.i += 1;
+      while (this.i < this.text.length && /\s/.test(this.text[this.i])) this.i += 1;
       if (this.text.startsWith('//', this.i) || (this.text[this.i] === '#' && this.atLineStart())) {
         const start = this.i;
         while (this.i < this.text.length && this.text[this.i] !== '\n') this.i += 1;

@@ -115,7 +115,7 @@ const SERVER_KEYS: Key[] = [
       const out: Record<string, unknown> = {};
       for (const pair of asList(v)) {
         if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !KICK_TIMEOUT_FIELDS[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
-        out[KICK_TIMEOUT_FIELDS[pair[0]]!] = pair[1];
+        out[KICK_TIMEOUT_FIELDS[pair[0]]] = pair[1];
       }
       return out;
     },
@@ -245,7 +245,7 @@ function renderFile(file: GeneratedFile, s: Section, options: RenderOptions = {}
   const w = new ConfigWriter().comment(HEADER).blank();
   for (const k of keys) {
     if (k.when && !k.when(s) && !writtenWhenEmpty(s).has(k.key.toLowerCase())) continue;
-    const value = k.value ? k.value(s, options) : (s[k.fields[0]!] as Value);
+    const value = k.value ? k.value(s, options) : (s[k.fields[0]] as Value);
     if (k.array) w.array(k.key, value as Value[]);
     else w.set(k.key, value as Exclude<Value, readonly Value[]>);
   }

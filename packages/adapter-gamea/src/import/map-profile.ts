@@ -80,7 +80,7 @@ function readCustomDifficulty(preset: CfgClassNode, accept: ReturnType<typeof fi
 
 /** A setting Garrison has no field for, inside a class it writes: kept as a line of that class. */
 function keepInside(node: CfgNode, at: SettingAt, field: string, into: string[], out: ImportedFile): void {
-  const managed = new Map(NESTED_LINES[field]!.managed.map((name) => [name.toLowerCase(), '']));
+  const managed = new Map(NESTED_LINES[field].managed.map((name) => [name.toLowerCase(), '']));
   const kept = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l, managed, field));
   if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
   into.push(...kept.lines);

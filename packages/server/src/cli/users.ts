@@ -69,6 +69,6 @@ export async function listUsers(store: Store, json: boolean): Promise<void> {
     return;
   }
   const rows = [['ID', 'USERNAME', 'ROLE', 'CREATED', 'LAST LOGIN'], ...all.map((u) => [String(u.id), u.username, u.role, u.created_at, u.last_login ?? '-'])];
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
 }

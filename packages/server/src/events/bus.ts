@@ -58,7 +58,7 @@ export class InProcessEventBus implements EventBus {
    * instance finds out for itself (that a node went offline, say) and tells its own clients.
    */
   showLocally(input: EventInput): void {
-    this.dispatch({ id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input } as GarrisonEvent, true);
+    this.dispatch({ id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input }, true);
   }
 
   /** An event another instance emitted, for the subscribers that asked for those. */

@@ -43,7 +43,7 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((hop) => hop.trim()).filter(Boolean);
   let client = direct;
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = parse(hops[i]!);
+    const hop = parse(hops[i]);
     if (!hop) break;
     client = hop.toString();
     if (!isTrusted(hop)) break;

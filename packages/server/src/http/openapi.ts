@@ -9,7 +9,7 @@ function toSchema(schema: TSchema, components: Map<string, SchemaObject>): Schem
     const { $id, ...rest } = node as Record<string, unknown>;
     const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, walk(v)]));
     if (typeof $id !== 'string') return converted;
-    if (!components.has($id)) components.set($id, converted as SchemaObject);
+    if (!components.has($id)) components.set($id, converted);
     return { $ref: `#/components/schemas/${$id}` };
   };
   // The JSON round trip drops TypeBox's symbol-keyed metadata.

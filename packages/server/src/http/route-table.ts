@@ -75,7 +75,7 @@ export class RouteTable {
     if (options.reuse && (endpoint.method !== 'GET' || endpoint.access === 'public')) {
       throw new Error(`${endpoint.operationId}: only an authenticated GET can reuse its answers`);
     }
-    this.routes.push({ endpoint, handler: handler as unknown as Handler<EndpointDef>, options });
+    this.routes.push({ endpoint, handler: handler, options });
   }
 
   endpoints(): EndpointDef[] {
@@ -146,7 +146,7 @@ export class RouteTable {
           return;
         }
         const data = await answer();
-        if ((data as unknown) === FORWARDED) return;
+        if ((data) === FORWARDED) return;
         ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
         if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
       }, { name: endpoint.operationId });

@@ -96,7 +96,7 @@ function pieces(line: string): string[] {
   let start = 0;
   while (line.length - start > MAX_LINE_CHARS) {
     let end = start + MAX_LINE_CHARS;
-    if (/[\ud800-\udbff]/.test(line[end - 1]!)) end -= 1; // never between the halves of one character
+    if (/[\ud800-\udbff]/.test(line[end - 1])) end -= 1; // never between the halves of one character
     out.push(line.slice(start, end));
     start = end;
   }

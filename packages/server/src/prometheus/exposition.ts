@@ -30,7 +30,7 @@ export function ofServers(exposition: string, serverIds: readonly number[]): str
     .filter((line) => {
       if (line.startsWith('#')) return true;
       const named = /[{,]server_id="([^"]*)"/.exec(line);
-      return !named || allowed.has(named[1]!);
+      return !named || allowed.has(named[1]);
     })
     .join('\n');
 }

@@ -60,5 +60,5 @@ export async function checkDestination(url: URL, allowPrivate: boolean): Promise
       }
     }
   }
-  return { address: found[0]!.address, family: found[0]!.family === 6 ? 6 : 4 };
+  return { address: found[0].address, family: found[0].family === 6 ? 6 : 4 };
 }

@@ -87,7 +87,7 @@ export class WebhookOutbox {
       const hooks = (await this.repos.webhooks.enabled()).filter((hook) => wants(hook, type, null));
       if (!hooks.length) return;
       const eventId = `evt_${createHash('sha256').update(`${type}:${key}`).digest('base64url').slice(0, 32)}`;
-      await this.repos.webhooks.enqueueOnce(hooks.map((hook) => ({ ...this.row(hook, { type, data } as Happening, null), event_id: eventId })));
+      await this.repos.webhooks.enqueueOnce(hooks.map((hook) => ({ ...this.row(hook, { type, data }, null), event_id: eventId })));
       this.wake();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, type }, 'webhook deliveries not enqueued');

@@ -61,7 +61,7 @@ export function unaccountedCfg(original: CfgDocument, rendered: string, refused:
     const at = [...s.path, s.key].join('.');
     if (refusedAt(refused, s.file, s.lines)) continue;
     if (s.path[0]?.toLowerCase() === 'missions' && s.path.length === 2) {
-      const mission = missions.get(s.path[1]!);
+      const mission = missions.get(s.path[1]);
       const template = mission?.node.kind === 'class' ? mission.node.entries.find((e) => e.kind === 'value' && e.key.toLowerCase() === 'template') : undefined;
       const name = template?.kind === 'value' ? String(template.value).replace(/\.pbo$/i, '') : null;
       const entry = mission && rotation[mission.index]?.name === name ? rotation[mission.index] : undefined;

@@ -24,7 +24,7 @@ export class BackupRepository {
 
   async create(row: Omit<BackupRow, 'id'>): Promise<number> {
     const [id] = await this.knex('backups').insert(row);
-    return id as number;
+    return id;
   }
 
   find(serverId: number, id: number): Promise<BackupRow | undefined> {

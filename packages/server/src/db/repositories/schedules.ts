@@ -54,7 +54,7 @@ export class ScheduleRepository {
     return this.knex.transaction(async (trx) => {
       const [id] = await trx('schedules').insert(fields);
       if (steps.length) await trx('schedule_steps').insert(steps.map((s) => ({ ...s, schedule_id: id })));
-      return id as number;
+      return id;
     });
   }
 
@@ -109,7 +109,7 @@ export class ScheduleRepository {
         const moved = await trx('schedules').where({ id: run.schedule_id }).andWhere((q) => (expected === null ? q.whereNull('next_run_at') : q.where('next_run_at', expected))).update(next);
         if (!moved) throw new LostClaim();
         const [id] = await trx('schedule_runs').insert(run);
-        return id as number;
+        return id;
       });
     } catch (err) {
       if (err instanceof LostClaim || isUniqueViolation(err)) return null;
@@ -121,7 +121,7 @@ export class ScheduleRepository {
   async insertRun(run: NewRun): Promise<number | null> {
     try {
       const [id] = await this.knex('schedule_runs').insert(run);
-      return id as number;
+      return id;
     } catch (err) {
       if (isUniqueViolation(err)) return null;
       throw err;

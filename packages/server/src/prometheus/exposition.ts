@@ -73,7 +73,8 @@ export class MetricsExposition {
     app.use(clientAddressMiddleware(this.settings.trustProxy.map(trustedRange)));
     app.use(errorMiddleware(logger));
     app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
-    const http: Server = createServer(app.callback());
+    const handle = app.callback(); // settles every request itself: its promise is left to run
+    const http: Server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(Number(address.slice(at + 1)), host, () => resolve());

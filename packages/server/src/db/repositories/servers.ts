@@ -78,7 +78,7 @@ export class ServerRepository {
     return this.Server.query()
       .where('node_id', nodeId)
       .whereIn('status', ACTIVE_STATUSES)
-      .whereNotExists((q) => q.select(1).from('processes').whereRaw('processes.server_id = servers.id').andWhere('processes.role', 'server'));
+      .whereNotExists((q) => { q.select(1).from('processes').whereRaw('processes.server_id = servers.id').andWhere('processes.role', 'server'); });
   }
 
   /** The dashboard's hot read: plain rows of the list columns, without building models. */
@@ -102,7 +102,7 @@ export class ServerRepository {
     const query = this.Server.query()
       .select('id', 'name', 'game_port', 'rcon_port')
       .where('node_id', nodeId)
-      .where((q) => q.whereIn('game_port', ports).orWhereIn('rcon_port', ports));
+      .where((q) => { q.whereIn('game_port', ports).orWhereIn('rcon_port', ports); });
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return query.first();
   }

@@ -68,7 +68,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
       return { url: await listeningUrl(started, 'node C to listen'), process: started };
     } catch (err) {
       await started.kill();
-      throw new Error(`${(err as Error).message}; it wrote: ${started.stdout.join('\n')} ${started.stderr.join('')}`);
+      throw new Error(`${(err as Error).message}; it wrote: ${started.stdout.join('\n')} ${started.stderr.join('')}`, { cause: err });
     }
   };
   const instance = (nodeId: string) =>

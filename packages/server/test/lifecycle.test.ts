@@ -1,11 +1,10 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { waitFor } from '@garrison/testkit';
 import { expectError, withDatabase } from './helpers.js';
 import { gameService, FAST_SUPERVISION, createGameServer, isAlive, killGames, serverRecord, statusBecomes, wsClient } from './games.js';
 

@@ -136,7 +136,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     const file = join(serverDir, 'battleye', 'bans.txt');
     const past = Math.floor(Date.now() / 1000) - 60;
     await writeFile(file, `##Bans##\r\n${'a'.repeat(32)} -1 Cheating\r\n10.0.0.1 ${past} expired\r\nnot a ban line\r\n`);
-    const game = track(start(ctx.server.exe_path, args, { GAMEA_FAKE_PLAYERS: '1' }), serverDir);
+    track(start(ctx.server.exe_path, args, { GAMEA_FAKE_PLAYERS: '1' }), serverDir);
     const client = await rcon(ctx);
     cleanup.push(() => client.close());
     assert.match(await client.command('bans'), new RegExp(`^0  ${'a'.repeat(32)} perm Cheating$`, 'm'), 'read at launch');

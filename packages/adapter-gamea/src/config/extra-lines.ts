@@ -140,7 +140,7 @@ class Checker {
     if (this.text[this.i] === ':') {
       this.i += 1;
       this.skip();
-      this.ident() ?? this.fail('expected the name of the class inherited from');
+      if (this.ident() === undefined) this.fail('expected the name of the class inherited from');
       this.skip();
     }
     if (this.text[this.i] === ';') {

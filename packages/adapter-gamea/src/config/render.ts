@@ -98,7 +98,7 @@ const SERVER_KEYS: Key[] = [
     key: 'kickClientsOnSlowNetwork',
     fields: ['kick_on_slow_network', 'kick_on_slow_network_checks'],
     array: true,
-    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array(4).fill(num(s, 'kick_on_slow_network'))),
+    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array<number>(4).fill(num(s, 'kick_on_slow_network'))),
     read: (v) => {
       const flags = asList(v).map((f) => (typeof f === 'boolean' ? Number(f) : f));
       if (!flags.length || flags.length > 4 || flags.some((f) => f !== 0 && f !== 1)) return 'expected one 0 or 1 for each of the four checks ({0, 0, 0, 1})';
@@ -159,7 +159,8 @@ const SERVER_KEYS: Key[] = [
       const voice: string[] = [];
       for (const entry of asList(v)) {
         // {channel, text, voice}, or a bare channel number (both disabled), as older files write it.
-        const [channel, noText = true, noVoice = true] = Array.isArray(entry) ? entry : [entry];
+        const parts: readonly unknown[] = Array.isArray(entry) ? entry : [entry];
+        const [channel, noText = true, noVoice = true] = parts;
         if (typeof channel !== 'number') return 'expected {{channel, text, voice}, …}';
         if (truthy(noText)) text.push(String(channel));
         if (truthy(noVoice)) voice.push(String(channel));

@@ -7,7 +7,6 @@ import { extraLinesProblem } from '../config/extra-lines.js';
 import { NESTED_LINES } from '../config/profile.js';
 
 const OPTION_FIELDS = new Map(PROFILE_OPTIONS.map(([game, field]) => [game.toLowerCase(), field]));
-const classIn = (entries: CfgNode[], name: string) => entries.find((e): e is CfgClassNode => e.kind === 'class' && e.name.toLowerCase() === name.toLowerCase());
 
 /**
  * The server's profile (`<name>.GameaProfile`) into the profile section: its `difficulty` line, the

@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, type Static, BackupDetail } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -113,7 +113,7 @@ export class BackupService implements Lifecycle {
 
   async get(serverId: number, id: number) {
     const row = await this.row(serverId, id);
-    return { ...toBackup(row), manifest: row.manifest ? JSON.parse(row.manifest) : null };
+    return { ...toBackup(row), manifest: row.manifest ? (JSON.parse(row.manifest) as Static<typeof BackupDetail>['manifest']) : null };
   }
 
   async row(serverId: number, id: number): Promise<BackupRow> {

@@ -21,7 +21,7 @@ export async function importServer(store: Store, request: ImportServerRequest, j
   } catch (err) {
     if (err instanceof ApiError) {
       const where = typeof err.extra.line === 'number' ? ` (${String(err.extra.file)}:${err.extra.line}:${String(err.extra.column)})` : '';
-      throw new Error(`${err.code}: ${err.message}${where}`);
+      throw new Error(`${err.code}: ${err.message}${where}`, { cause: err });
     }
     throw err;
   } finally {

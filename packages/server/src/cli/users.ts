@@ -32,7 +32,7 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
   try {
     await users(store).setPassword(username, password);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`);
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
     throw err;
   }
   console.log(fromStdin ? `password of ${username} changed` : `new password of ${username}: ${password}`);
@@ -43,7 +43,7 @@ export async function resetTwoFactor(store: Store, username: string): Promise<vo
   try {
     await store.container.resolve(TwoFactorService).reset(username);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`);
+    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
     throw err;
   }
   console.log(`two-factor sign-in of ${username} is off: they sign in with their password, and may enrol again`);
@@ -56,7 +56,7 @@ export async function createUser(store: Store, username: string, role: Role, fro
   try {
     await users(store).create(username, password, role);
   } catch (err) {
-    if (err instanceof ApiError) throw new Error(err.message);
+    if (err instanceof ApiError) throw new Error(err.message, { cause: err });
     throw err;
   }
   console.log(fromStdin ? `created ${role} ${username}` : `created ${role} ${username} with password: ${password}`);

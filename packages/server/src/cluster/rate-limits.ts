@@ -41,7 +41,7 @@ export class RateLimits implements Lifecycle {
     return new RateLimiterMySQL({
       storeClient: this.db.knex,
       storeType: 'knex',
-      dbName: (this.db.knex.client.config.connection as { database: string }).database,
+      dbName: (this.db.knex.client as { config: { connection: { database: string } } }).config.connection.database,
       tableName: RateLimitRepository.TABLE,
       tableCreated: true, // made by the migrations
       clearExpiredByTimeout: false, // pruned by a job of the job runner instead

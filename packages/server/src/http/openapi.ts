@@ -88,7 +88,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       : endpoint.responseMediaType
         ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
         : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
-    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...responses[String(endpoint.status)], description: 'Success of a dry run: nothing was made' };
+    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...(responses[String(endpoint.status)] as object), description: 'Success of a dry run: nothing was made' };
     const codes = errorCodesOf(endpoint);
     for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
       const here = codes.filter((c) => ErrorCodes[c] === status);

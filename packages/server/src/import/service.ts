@@ -14,7 +14,6 @@ import {
   type ImportPlan,
   type ImportServerRequest,
   type ServerImporter,
-  type TSchema,
 } from '@garrison/core';
 import { ImportFiles } from '@garrison/core/import-files';
 import { TOKENS } from '../tokens.js';

@@ -54,16 +54,17 @@ export async function receiveFile<T>(req: IncomingMessage, folder: string, limit
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      if (!writing) return reject(err);
+      const error = err instanceof Error ? err : new Error(String(err));
+      if (!writing) return reject(error);
       // The answer waits until the partial file is gone: nothing half-written outlives the request.
       const { path, part, done } = writing;
       // With an error: a part destroyed without one after busboy ended it counts as finished, and its
       // pipeline would wait for an end that never comes.
-      setImmediate(() => part.destroy(err instanceof Error ? err : new Error(String(err))));
+      setImmediate(() => part.destroy(error));
       void done
         .catch(() => {})
         .then(() => unlink(path).catch(() => {}))
-        .then(() => reject(err));
+        .then(() => reject(error));
     };
 
     // busboy calls any part with a file name, or of type application/octet-stream, a file.

@@ -56,7 +56,10 @@ export class MetricsExposition {
   /** The route on the API's port: the metrics, or a 404 saying why they are not here. */
   route(): Middleware {
     return async (ctx, next) => {
-      if (!isScrape(ctx)) return next();
+      if (!isScrape(ctx)) {
+        await next();
+        return;
+      }
       if (!this.expected) throw new ApiError('NOT_FOUND', 'metrics are off: set GARRISON_METRICS_TOKEN to turn GET /metrics on');
       if (this.settings.metricsAddress) throw new ApiError('NOT_FOUND', 'metrics are served on GARRISON_METRICS_ADDRESS, not on this port');
       await this.answer(ctx);
@@ -72,7 +75,10 @@ export class MetricsExposition {
     app.silent = true;
     app.use(clientAddressMiddleware(this.settings.trustProxy.map(trustedRange)));
     app.use(errorMiddleware(logger));
-    app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
+    app.use(async (ctx, next) => {
+      if (isScrape(ctx)) await this.answer(ctx);
+      else await next();
+    });
     const handle = app.callback(); // settles every request itself: its promise is left to run
     const http: Server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve, reject) => {

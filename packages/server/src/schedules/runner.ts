@@ -108,7 +108,7 @@ export class ScheduleRunner implements Lifecycle {
     if (!schedule) return;
     this.logger.info({ runId: run.id, scheduleId: schedule.id, from: run.instance_id }, 'taking over a schedule run whose lease ran out');
     const steps = await this.stepsOf(schedule.id);
-    this.execute(run.id, schedule, steps, scheduleActor(schedule), { conditions: run.status === 'queued', startedAt: run.started_at, results: JSON.parse(run.steps) });
+    this.execute(run.id, schedule, steps, scheduleActor(schedule), { conditions: run.status === 'queued', startedAt: run.started_at, results: JSON.parse(run.steps) as StepResult[] });
   }
 
   private execute(runId: number, schedule: ScheduleRow, steps: ScheduleStep[], actor: Actor, options: { conditions: boolean; startedAt: string | null; results?: StepResult[] }): void {

@@ -32,7 +32,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
     misfire: row.misfire_late_s === null ? 'skip' : { run_if_late_by_s: row.misfire_late_s },
     jitter_s: row.jitter_s,
     overlap: row.overlap,
-    conditions: JSON.parse(row.conditions),
+    conditions: JSON.parse(row.conditions) as Schedule['conditions'],
     steps: steps.map(stepOf),
     // Stored: when the run is due (its first step); answered: the schedule's time, as `next_runs` are.
     next_run_at: row.enabled && row.next_run_at ? isoAt(Date.parse(row.next_run_at) + lead * 1000) : null,
@@ -44,7 +44,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
 }
 
 export function toRun(row: RunRow): ScheduleRun {
-  return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: JSON.parse(row.steps) };
+  return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: JSON.parse(row.steps) as ScheduleRun['steps'] };
 }
 
 /** A server's schedules: written with their steps checked against the game, read with their next runs. */

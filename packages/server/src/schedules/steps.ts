@@ -2,7 +2,7 @@ import type { ScheduleStep, StepResult } from '@garrison/core';
 import type { StepRow } from '../db/repositories/schedules.js';
 
 /** A step as stored, as the API and the runner use it. */
-export const stepOf = (row: StepRow): ScheduleStep => ({ at_s: row.at_s, action: row.action as ScheduleStep['action'], payload: JSON.parse(row.payload), continue_on_failure: Boolean(row.continue_on_failure) });
+export const stepOf = (row: StepRow): ScheduleStep => ({ at_s: row.at_s, action: row.action as ScheduleStep['action'], payload: JSON.parse(row.payload) as ScheduleStep['payload'], continue_on_failure: Boolean(row.continue_on_failure) });
 
 /** Steps as they are stored, in their order. */
 export const stepRows = (steps: ScheduleStep[]): Omit<StepRow, 'schedule_id'>[] =>

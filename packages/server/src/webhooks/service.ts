@@ -5,7 +5,7 @@ import {
 import { TOKENS } from '../tokens.js';
 import type { Settings } from '../settings.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { DeliveryRow, DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
+import type { DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Fence } from '../db/repositories/leases.js';
 import { checkDestination, WebhookAddressError } from './address.js';

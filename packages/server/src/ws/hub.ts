@@ -159,11 +159,11 @@ export class WebSocketHub {
   private receive(client: Client, text: string | null): void {
     let message: { type?: unknown; channels?: unknown };
     try {
-      message = text === null ? {} : JSON.parse(text);
+      message = text === null ? {} : (JSON.parse(text) as typeof message);
     } catch {
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
-    const channels = Array.isArray(message.channels) ? message.channels.filter((c): c is Channel => CHANNELS.includes(c)) : [];
+    const channels = Array.isArray(message.channels) ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel)) : [];
     switch (message?.type) {
       case 'ping':
         return this.send(client, { type: 'pong' });

@@ -9,11 +9,24 @@ const nodeGlobals = Object.fromEntries(Object.getOwnPropertyNames(globalThis).ma
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', 'packages/server/console/**', 'packages/*/test/fixtures/**', 'docs/**', 'packages/web/vite.config.ts'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'packages/server/console/**',
+      'packages/*/test/fixtures/**',
+      'docs/**',
+      'packages/web/vite.config.ts',
+    ],
   },
   // A disable comment that silences nothing is an error: each one left is needed, and says why after --.
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
+  {
+    // Prettier wraps the code at 140 columns; this keeps what it cannot wrap there too: comments and template strings.
+    // A plain string may pass the limit (a sentence an API description or an error says is not cut in two), and so may
+    // a URL or a regular expression.
+    rules: { 'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreRegExpLiterals: true }] },
+  },
   {
     files: ['**/*.ts', '**/*.tsx'],
     extends: [tseslint.configs.recommendedTypeChecked],
@@ -25,7 +38,10 @@ export default tseslint.config(
     },
     rules: {
       // A name starting with _ is unused on purpose (a parameter a signature needs, a field a rest pattern leaves out).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // An async function that awaits nothing still turns a throw into a rejection, which its callers (routes, interfaces
       // that promise a Promise) rely on; dropping the async to please the rule would change that.
       '@typescript-eslint/require-await': 'off',

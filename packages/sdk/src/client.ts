@@ -31,7 +31,10 @@ export interface GarrisonClientOptions {
 /** The input of a call that takes nothing (the same type as `{}`: nothing more is asked). */
 type NoInput = Record<never, never>;
 type Has<T, K extends string> = [T] extends [Record<string, never>] ? NoInput : [T] extends [undefined] ? NoInput : { [P in K]: T };
-/** A streamed multipart body (`multipartBody()`), sent without holding it whole. */
+/**
+ * A streamed multipart body (`multipartBody()`), sent without holding it whole.
+ * @public
+ */
 export interface StreamedBody {
   stream: ReadableStream<Uint8Array>;
   contentType: string;

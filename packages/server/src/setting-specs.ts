@@ -3,7 +3,7 @@ import type { Settings } from './settings.js';
 import { trustedRange } from './http/client-address.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export const LOG_FORMATS = ['json', 'pretty'] as const;
+const LOG_FORMATS = ['json', 'pretty'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 type Parse = (raw: string, name: string) => unknown;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { LOG_LEVELS, SETTINGS, SettingError, type LogFormat, type SettingSpec } from './setting-specs.js';
 
-export { LOG_FORMATS, LOG_LEVELS, SETTINGS, SettingError, type LogFormat, type SettingSpec } from './setting-specs.js';
+export { SETTINGS, SettingError, type LogFormat, type SettingSpec } from './setting-specs.js';
 
 /** Everything a running service is configured with; read once at start-up (flags win over environment). */
 export interface Settings {

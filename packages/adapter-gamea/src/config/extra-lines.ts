@@ -38,7 +38,7 @@ class OutsideInclude extends Problem {}
  * Why an `#include` line may not stay: its file must be named in quotes (or <>) by a relative path that
  * stays in the folder of the file that includes it, the server's own folder; null when it may.
  */
-export function includeProblem(directive: string): string | null {
+function includeProblem(directive: string): string | null {
   if (!/^#\s*include\b/i.test(directive)) return null;
   const target = /^#\s*include\s*(?:"([^"]*)"|<([^>]*)>)\s*(\/\/.*)?$/i.exec(directive);
   const name = target ? (target[1] ?? target[2] ?? '') : null;

@@ -31,7 +31,7 @@ export interface CfgClassNode {
 
 export type CfgNode = CfgAssignment | CfgClassNode;
 
-export interface CfgProblem {
+interface CfgProblem {
   file: string;
   line: number;
   column: number;

@@ -186,7 +186,7 @@ function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraf
 }
 
 /** How many bans a ban file holds (what the ban-file pass will take over as `source: file`). */
-export function countBans(text: string): number {
+function countBans(text: string): number {
   const now = new Date();
   return text.split(/\r\n?|\n/).filter((line) => parseBanLine(line, now) !== null).length;
 }

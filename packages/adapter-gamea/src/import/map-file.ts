@@ -53,7 +53,7 @@ function coerce(value: CfgValue, schema: TSchema): unknown {
 }
 
 /** A setting or class written back in the game's syntax, for the extra lines. */
-export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
+function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
   if (node.kind === 'value') {
     if (node.append) return w.append(node.key, asList(node.value));
     return node.array ? w.array(node.key, asList(node.value)) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
@@ -166,7 +166,7 @@ function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObje
 }
 
 /** The same value to the game: true and 1, "64" and 64, a difficulty's name in any case. */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
   const [x, y] = [norm(a), norm(b)];

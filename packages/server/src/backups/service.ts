@@ -28,7 +28,7 @@ export const backupRoot = (settings: Pick<Settings, 'backupDir' | 'dataDir'>) =>
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
 
-export function toBackup(row: BackupRow): Backup {
+function toBackup(row: BackupRow): Backup {
   return {
     id: row.id,
     server_id: row.server_id,

@@ -30,7 +30,7 @@ export async function importServer(store: Store, request: ImportServerRequest, j
   console.log(json ? JSON.stringify(plan, null, 2) : report(plan));
 }
 
-export function report(plan: ImportPlan): string {
+function report(plan: ImportPlan): string {
   const { server } = plan;
   const lines = [
     plan.dry_run ? 'Dry run: nothing was written. The import would make:' : `Imported as server ${'id' in server ? server.id : '?'}:`,

@@ -15,7 +15,7 @@ export interface SubscribeOptions {
 
 /** Which servers' events of a channel someone here wants: none, some, or all. */
 export type Interest = { all: true } | { all: false; servers: ReadonlySet<number> };
-export const NO_INTEREST: Interest = { all: false, servers: new Set() };
+const NO_INTEREST: Interest = { all: false, servers: new Set() };
 
 /**
  * One publish/subscribe path for everything that happens to a server, with the event types of core's

@@ -35,7 +35,7 @@ export function isTrustedProxy(peer: string | undefined, trusted: readonly Range
   return ip !== null && trusted.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
 }
 
-export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
+function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
   const direct = peer ?? '';
   const isTrusted = (address: ipaddr.IPv4 | ipaddr.IPv6) => trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   const peerIp = parse(direct);

@@ -20,7 +20,7 @@ import { InputValidator } from './validation.js';
 import type { ReadCache, ReadSources } from '../db/read-cache.js';
 import { FORWARDED, type Forwarder } from '../cluster/forwarding.js';
 
-export interface HandlerInput<E extends EndpointDef> {
+interface HandlerInput<E extends EndpointDef> {
   params: ParamsOf<E>;
   query: QueryOf<E>;
   body: BodyOf<E>;
@@ -53,7 +53,7 @@ export interface RouteOptions {
 const JSON_LIMIT = '1mb';
 
 /** `/servers/{server_id}` → `/servers/:server_id` */
-export const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
+const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
 
 interface Route {
   endpoint: EndpointDef;

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { wallClock } from '../jobs/clock.js';
 
 /** Longest line passed on whole; a longer one comes in pieces of this length (a game can print anything). */
-export const MAX_LINE_CHARS = 8192;
+const MAX_LINE_CHARS = 8192;
 
 /** Read at a time: a line arrives in one read, a flood in several. */
 const CHUNK_BYTES = 64 * 1024;

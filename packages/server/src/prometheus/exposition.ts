@@ -23,7 +23,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * line naming another `server_id` goes, the service's own series (no `server_id`) stay. A label's value
  * has its quotes escaped, so `server_id="` right after `{` or `,` is always the label itself.
  */
-export function ofServers(exposition: string, serverIds: readonly number[]): string {
+function ofServers(exposition: string, serverIds: readonly number[]): string {
   const allowed = new Set(serverIds.map(String));
   return exposition
     .split('\n')

@@ -16,7 +16,7 @@ import { RunConditions } from './conditions.js';
 import { RunContext, RunExecution } from './execution.js';
 
 /** How long a claimed run is this instance's without a renewal; renewed every third of it. */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 /** With misfire `skip`: how late a run may still start (a poll or two behind is not a missed run). */
 const ON_TIME_MS = 60_000;
 
@@ -140,5 +140,5 @@ export class ScheduleRunner implements Lifecycle {
   }
 }
 
-export const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
+const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
 

@@ -14,7 +14,7 @@ import { leadOf, stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
 
 
-export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
+function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   let next: string[] = [];
   try {
     next = row.enabled ? nextTimes(row, now, 5).map(isoAt) : [];
@@ -43,7 +43,7 @@ export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Sch
   };
 }
 
-export function toRun(row: RunRow): ScheduleRun {
+function toRun(row: RunRow): ScheduleRun {
   return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: JSON.parse(row.steps) as ScheduleRun['steps'] };
 }
 

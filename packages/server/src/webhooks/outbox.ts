@@ -13,10 +13,10 @@ import type { Happening } from './from-audit.js';
 type Wake = () => void;
 
 /** How long a Discord delivery waits for others to share its message. */
-export const DISCORD_GATHER_MS = 2_000;
+const DISCORD_GATHER_MS = 2_000;
 
 /** Whether an endpoint wants an event of this type about this server (null: not about one server). */
-export function wants(hook: WebhookRow, type: WebhookEventType, serverId: number | null): boolean {
+function wants(hook: WebhookRow, type: WebhookEventType, serverId: number | null): boolean {
   if (type === 'webhook.test') return false; // only ever sent to the endpoint whose test button was pressed
   if (!(JSON.parse(hook.events) as string[]).includes(type)) return false;
   const servers = hook.server_ids ? (JSON.parse(hook.server_ids) as number[]) : null;

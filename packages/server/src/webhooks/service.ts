@@ -19,7 +19,7 @@ import { publishDelivery, toDelivery } from './to-delivery.js';
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 
 /** The URL as reads show it: its origin only (a Discord webhook's path is its credential). */
-export const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
+const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,

@@ -13,7 +13,7 @@ import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
 import { WebSocketCap } from './cap.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
-export const SEND_BUFFER_LIMIT = 1024 * 1024;
+const SEND_BUFFER_LIMIT = 1024 * 1024;
 /** Held back per client within one turn, at most (see holdUntilTurnEnds). */
 const CORK_FLUSH_BYTES = 64 * 1024;
 /** A client over the limit for this long has stopped reading: it is disconnected. */

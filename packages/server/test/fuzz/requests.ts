@@ -6,7 +6,7 @@ export interface OpenApiDoc {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, JsonSchema> };
 }
-export interface Operation {
+interface Operation {
   security?: unknown[];
   'x-role'?: string;
   'x-scope': string;
@@ -14,7 +14,7 @@ export interface Operation {
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
 }
-export type JsonSchema = Record<string, any>;
+type JsonSchema = Record<string, any>;
 
 /** One route of the document. */
 export interface Route {

@@ -33,7 +33,7 @@ function settingsOf(entries: Node[], path: string[] = [], lines: number[] = []):
 
 /** The game's reading: true is 1, "64" is 64. Names of difficulties in any case. */
 const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : v);
-export function same(a: unknown, b: unknown, anyCase = false): boolean {
+function same(a: unknown, b: unknown, anyCase = false): boolean {
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i], anyCase));
   const [x, y] = [norm(a), norm(b)];
   return anyCase && typeof x === 'string' && typeof y === 'string' ? x.toLowerCase() === y.toLowerCase() : x === y;

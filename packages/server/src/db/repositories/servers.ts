@@ -11,7 +11,7 @@ export type ServerRow = Pick<
 export type NewServer = Omit<ServerRow, 'id'>;
 
 /** The columns of a list item: the list reads only these. */
-export const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version', 'current_mission', 'node_id'] as const;
+const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'pid', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_at', 'started_config_version', 'current_mission', 'node_id'] as const;
 export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number]>;
 
 type RecordPatch = Partial<Omit<ServerRow, 'id' | 'created_at'>>;

@@ -7,7 +7,7 @@ const text = (payload: Step['payload'], key: string) => (typeof payload?.[key] =
 const MAIN = ['restart', 'stop', 'start'];
 
 /** A length of time as people say it: `15 min`, `90 s`, `2 h`. */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   if (seconds % 3600 === 0 && seconds >= 3600) return `${seconds / 3600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
@@ -67,7 +67,7 @@ export function planText(steps: Step[], at: (offsetS: number) => string): string
 }
 
 /** The one time of day a cron expression names (`0 4 * * *` → 240 minutes), or null when it names more. */
-export function cronMinuteOfDay(cron: string): number | null {
+function cronMinuteOfDay(cron: string): number | null {
   const fields = cron.trim().split(/\s+/);
   if (fields.length !== 5 || !/^\d+$/.test(fields[0]) || !/^\d+$/.test(fields[1])) return null;
   const [minute, hour] = [Number(fields[0]), Number(fields[1])];

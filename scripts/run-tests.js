@@ -7,15 +7,23 @@
 // leak keeps handles open; the whole run
 // has a deadline (TEST_RUN_DEADLINE_S, default 1200 s) after which everything it started is killed; and
 // the fake game servers a run starts exit by themselves once this process is gone (GAMEA_FAKE_WATCH_PID).
+//
+// `--unit` runs the unit tier alone (each package's test/unit/: services built from the container, no
+// server booted), all its files in one process (scripts/unit-tier.mjs); without it, every file runs, the
+// unit tier's once among them, each in its own process as the others.
 import { spawn } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 
 const root = new URL('..', import.meta.url).pathname;
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const unitOnly = args.includes('--unit');
+const only = args.filter((a) => a !== '--unit');
 const files = [];
-const testDirs = ['packages', 'examples'].flatMap((top) => readdirSync(join(root, top)).map((name) => join(root, top, name, 'test')));
+const packageDirs = ['packages', 'examples'].flatMap((top) => readdirSync(join(root, top)).map((name) => join(root, top, name, 'test')));
+const unitDirs = packageDirs.map((dir) => join(dir, 'unit'));
+const testDirs = unitOnly ? unitDirs : [...packageDirs, ...unitDirs];
 for (const dir of testDirs) {
   if (!existsSync(dir)) continue;
   for (const name of readdirSync(dir).sort()) {
@@ -53,7 +61,7 @@ const runner = spawn(
     `--test-concurrency=${concurrency}`,
     '--test-force-exit',
     '--test-reporter=spec',
-    ...files,
+    ...(unitOnly ? [join(root, 'scripts', 'unit-tier.mjs')] : files),
   ],
   {
     stdio: 'inherit',
@@ -65,6 +73,7 @@ const runner = spawn(
       TSX_TSCONFIG_PATH: join(root, 'tsconfig.base.json'),
       ...process.env,
       GAMEA_FAKE_WATCH_PID: String(process.pid),
+      ...(unitOnly ? { GARRISON_UNIT_FILES: JSON.stringify(files) } : {}),
     },
   },
 );

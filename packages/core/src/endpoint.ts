@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from './typebox.js';
 import type { Capability } from './adapter/contract.js';
 import type { ErrorCode } from './errors.js';
+import type { Scope } from './schemas/scopes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Who may call: anyone, any valid token, or an admin token. */
@@ -19,6 +20,8 @@ export interface EndpointDef {
   /** What the summary cannot say in a line, for the OpenAPI description. */
   notes?: string;
   access: Access;
+  /** The API-key scope it belongs to (docs/security.md); `account` and `admin` are never a key's. */
+  scope: Scope;
   /** The adapter capability the server's game type must have; otherwise 400 `NOT_SUPPORTED`. */
   capability?: Capability;
   params?: TObject;

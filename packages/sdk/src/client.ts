@@ -1,6 +1,6 @@
 import { endpoints, type BodyOf, type EndpointDef, type EndpointId, type Endpoints, type ParamsOf, type QueryOf, type ResponseOf } from '@garrison/core';
 import { GarrisonApiError, errorFrom } from './errors.js';
-import { resources } from './resources.js';
+import { resources } from './resources/index.js';
 import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subscription } from './events.js';
 import type { LiveEvent } from '@garrison/core';
 import { browserUploads, sendForm } from './form-upload.js';

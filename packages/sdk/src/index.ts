@@ -4,7 +4,7 @@
  * events and streamed uploads with progress are still to come (issue 10).
  */
 export { GarrisonClient, type GarrisonClientOptions, type CallFn, type CallInput, type CallResult } from './client.js';
-export type { SectionPatch } from './resources.js';
+export type { SectionPatch } from './resources/index.js';
 export type { UploadOptions, UploadProgress, UploadSource } from './upload.js';
 export { GarrisonApiError } from './errors.js';
 export { GarrisonNetworkError, type NetworkFailure } from './network.js';

@@ -9,7 +9,9 @@ import { AdapterRegistry } from './plugins/registry.js';
 import { SystemClock, type Clock } from './jobs/clock.js';
 import { Lifecycles } from './lifecycle/lifecycle.js';
 import { DataDirLock } from './db/data-dir-lock.js';
-import { compose, lifecycleParts } from './compose.js';
+import { compose, featureModules, lifecycleParts } from './compose.js';
+import type { FeatureModule } from './modules/feature-module.js';
+import { moduleMigrations } from './modules/assembly.js';
 import { listen } from './http/server.js';
 import type { HubStats } from './ws/hub.js';
 import { UserService } from './auth/service.js';
@@ -36,11 +38,13 @@ export interface StartOptions extends SettingsInput {
   projectRoot?: string;
   /** The time the service runs on; tests give a FakeClock to move it on at once. */
   clock?: Clock;
+  /** Feature modules besides the service's own (a test's feature): served, migrated and started with them. */
+  modules?: readonly FeatureModule[];
 }
 
 /** Boots the whole service: adapters, database, services, HTTP. Used by the CLI and by tests alike. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const { logger: givenLogger, projectRoot, clock = new SystemClock(), ...input } = options;
+  const { logger: givenLogger, projectRoot, clock = new SystemClock(), modules = [], ...input } = options;
   const settings = resolveSettings(input);
   const logger = givenLogger ?? createLogger({ level: settings.logLevel, format: settings.logFormat });
   await prepareDataDir(settings.dataDir, logger);
@@ -54,7 +58,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
     try {
       checkClusterSettings(settings, db.dialect);
-      return await serve(settings, logger, adapters, db, clock, lock);
+      return await serve(settings, logger, adapters, db, clock, lock, featureModules(modules));
     } catch (err) {
       await db.knex.destroy();
       throw err;
@@ -66,12 +70,20 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 }
 
 /** Everything after the database is open; a failure here leaves the caller to close the database. */
-async function serve(settings: Settings, logger: Logger, adapters: AdapterRegistry, db: Database, clock: Clock, lock: DataDirLock): Promise<RunningServer> {
-  await migrate(db, clock);
+async function serve(
+  settings: Settings,
+  logger: Logger,
+  adapters: AdapterRegistry,
+  db: Database,
+  clock: Clock,
+  lock: DataDirLock,
+  modules: readonly FeatureModule[],
+): Promise<RunningServer> {
+  await migrate(db, clock, moduleMigrations(modules));
   logger.info({ database: db.safeUrl }, 'database ready');
   const nodeId = nodeIdOf(settings);
   if (isCluster(settings)) logger.info({ node: nodeId, database_version: await checkDatabaseForCluster(db.knex), nats: settings.natsUrl }, 'joining the cluster');
-  const container = compose(settings, logger, db, adapters, clock, nodeId);
+  const container = compose(settings, logger, db, adapters, clock, nodeId, modules);
   const firstAdmin = await container.resolve(UserService).ensureFirstAdmin();
   const lifecycles = new Lifecycles(logger);
   await lifecycles.start(lifecycleParts(container));

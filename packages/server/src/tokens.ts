@@ -7,6 +7,7 @@ import type { InProcessEventBus } from './events/bus.js';
 import type { Clock } from './jobs/clock.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { Database } from './db/connection.js';
+import type { FeatureModule } from './modules/feature-module.js';
 
 /** Injection tokens: every constructor parameter is injected by one of these, never by reflected type. */
 export const TOKENS = {
@@ -21,4 +22,6 @@ export const TOKENS = {
   NodeId: Symbol('NodeId') as InjectionToken<string>,
   /** The open database, for what only the database's own API does (its online backup). */
   Database: Symbol('Database') as InjectionToken<Database>,
+  /** The service's feature modules, in start order. */
+  Modules: Symbol('Modules') as InjectionToken<readonly FeatureModule[]>,
 };

@@ -44,6 +44,13 @@ describe('the server keeps its shape', () => {
     assert.deepEqual(outside, []);
   });
 
+  it('registers every feature module in the one list, features.ts', () => {
+    const list = files.find((f) => f.path === 'features.ts')!.text;
+    const modules = files.filter((f) => /^[\w-]+\/module\.ts$/.test(f.path)).map((f) => f.path);
+    assert.ok(modules.length > 20, `the feature folders' modules: ${modules.join(', ')}`);
+    assert.deepEqual(modules.filter((path) => !list.includes(`'./${path.replace(/\.ts$/, '.js')}'`)), []);
+  });
+
   it('starts no work in a constructor: no subscription or job outside start()', () => {
     const constructors = files.flatMap((f) => {
       const body = constructorBody(code(f.text));

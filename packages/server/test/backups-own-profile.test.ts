@@ -1,17 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { startHarness, withDatabase, type Harness } from './helpers.js';
-import { FAST_SUPERVISION, createGameServer, killGames, type FakeInstall } from './games.js';
-
-const finished = (h: Harness, serverId: number, id: number) =>
-  waitFor(async () => {
-    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
-    return b.status !== 'running' && b;
-  }, { what: `backup ${id} to finish` });
+import { backupFinished, createGameServer, upgradeSuite } from './games.js';
 
 /**
  * Issue 30: a backup made before the one-profile-per-server upgrade holds the server's profile as the
@@ -20,30 +12,12 @@ const finished = (h: Harness, serverId: number, id: number) =>
  * shared folder is not touched.
  */
 describe('restoring a backup made before the server had its own profile folder', () => {
-  let fake: FakeInstall;
-  const harnesses: Harness[] = [];
-  before(async () => {
-    fake = await installFakeGameaTemp();
-  });
-  after(async () => {
-    for (const h of harnesses.reverse()) {
-      await killGames(h);
-      await h.close().catch(() => undefined);
-    }
-    await fake.remove();
-  });
-  /** The service again on the same data, after `change` to its database while it was down. */
-  const restart = async (h: Harness, change: (knex: Parameters<Parameters<typeof withDatabase>[1]>[0]) => Promise<unknown>) => {
-    await h.server.close();
-    await withDatabase(h, change);
-    const next = await startHarness({ ...FAST_SUPERVISION, dataDir: h.dataDir, databaseUrl: h.databaseUrl });
-    harnesses.push(next);
-    return next;
-  };
+  const suite = upgradeSuite();
+  const { restart } = suite;
 
   it("puts the profile under the server's own name, and leaves the shared folder's alone", async () => {
-    const first = await startHarness(FAST_SUPERVISION);
-    harnesses.push(first);
+    const { fake } = suite;
+    const first = await suite.start();
     await createGameServer(first, fake, { name: 'First' });
     const second = await createGameServer(first, fake, { name: 'Second' });
     // Before the upgrade: the second server had no key, and its profile was the shared one.
@@ -55,7 +29,7 @@ describe('restoring a backup made before the server had its own profile folder',
     await writeFile(join(shared, 'server.vars.GameaProfile'), 'persistence: 42 vehicles');
     const made = await before.api('POST', `/servers/${second.id}/backups`, { token: before.adminToken, body: { note: 'before the upgrade' } });
     assert.equal(made.status, 202, JSON.stringify(made.body));
-    const backup = await finished(before, second.id, made.body.data.id);
+    const backup = await backupFinished(before, second.id, made.body.data.id);
     assert.equal(backup.status, 'done', JSON.stringify(backup));
 
     // The upgrade gave it its own folder; the shared one is the first server's, which writes on in it.

@@ -30,6 +30,47 @@ export function gameService(options: GarrisonOptions = FAST_SUPERVISION, prepare
   return suite;
 }
 
+/**
+ * A `describe` whose tests start the service more than once on the same data, as an upgrade does: one
+ * fake game for them all; every service started is closed after them, its games killed, newest first.
+ */
+export function upgradeSuite() {
+  let fake: FakeInstall | undefined;
+  const started: Harness[] = [];
+  before(async () => {
+    fake = await installFakeGameaTemp();
+  });
+  after(async () => {
+    for (const h of started.reverse()) {
+      await killGames(h);
+      await h.close().catch(() => undefined);
+    }
+    await fake?.remove();
+  });
+  const keep = (h: Harness) => (started.push(h), h);
+  return {
+    get fake(): FakeInstall {
+      if (!fake) throw new Error('the fake game is installed before the tests');
+      return fake;
+    },
+    /** The service on data of its own. */
+    start: async (options: GarrisonOptions = FAST_SUPERVISION) => keep(await startHarness(options)),
+    /** The service again on `h`'s data, after `change` to its database while it was down (as an older version left it). */
+    restart: async (h: Harness, change?: (knex: Parameters<Parameters<typeof withDatabase>[1]>[0]) => Promise<unknown>, options: GarrisonOptions = {}) => {
+      await h.server.close();
+      if (change) await withDatabase(h, change);
+      return keep(await startHarness({ ...FAST_SUPERVISION, ...options, dataDir: h.dataDir, databaseUrl: h.databaseUrl }));
+    },
+  };
+}
+
+/** Waits for a backup to finish and answers it. */
+export const backupFinished = (h: Harness, serverId: number, id: number) =>
+  waitFor(async () => {
+    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
+    return b.status !== 'running' && b;
+  }, { what: `backup ${id} to finish` });
+
 /** A server record that runs the fake game, on free ports. */
 export async function createGameServer(h: Harness, fake: FakeInstall, overrides: Record<string, unknown> = {}) {
   const res = await h.api('POST', '/servers', {

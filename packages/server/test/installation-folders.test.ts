@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,15 +8,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { startHarness, withDatabase, type Harness } from './helpers.js';
-import { FAST_SUPERVISION, createGameServer, gameService, killGames, statusBecomes, type FakeInstall } from './games.js';
+import { withDatabase, type Harness } from './helpers.js';
+import { FAST_SUPERVISION, backupFinished, createGameServer, gameService, killGames, statusBecomes, upgradeSuite } from './games.js';
 
-/** Waits for a backup to finish and answers it. */
-const finishedBackup = (h: Harness, serverId: number, id: number) =>
-  waitFor(async () => {
-    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
-    return b.status !== 'running' && b;
-  }, { what: `backup ${id} to finish` });
 
 /** The names in a backup's archive, as downloaded. */
 async function archiveEntries(h: Harness, serverId: number, id: number): Promise<string[]> {
@@ -115,7 +109,7 @@ describe('two servers on one installation', () => {
       await writeFile(join(own, 'Users', `server_${second.id}`, `server_${second.id}.vars.GameaProfile`), "the second one's persistence");
       const made = await api('POST', `/servers/${second.id}/backups`, {});
       assert.equal(made.status, 202, JSON.stringify(made.body));
-      const backup = await finishedBackup(h(), second.id, made.body.data.id);
+      const backup = await backupFinished(h(), second.id, made.body.data.id);
       assert.equal(backup.status, 'done', JSON.stringify(backup));
       const names = await archiveEntries(h(), second.id, backup.id);
       const profileFiles = names.filter((n) => n.startsWith('profile/') && !n.endsWith('/'));
@@ -139,22 +133,11 @@ describe('two servers on one installation', () => {
 });
 
 describe('the upgrade of servers that shared an installation', () => {
-  let fake: FakeInstall;
-  const harnesses: Harness[] = [];
-  before(async () => {
-    fake = await installFakeGameaTemp();
-  });
-  after(async () => {
-    for (const h of harnesses.reverse()) {
-      await killGames(h);
-      await h.close().catch(() => undefined);
-    }
-    await fake.remove();
-  });
+  const suite = upgradeSuite();
 
   it('copies the later server’s profile into its own folder once, keeping every line, and leaves the logs and the first server alone', async () => {
-    const old = await startHarness(FAST_SUPERVISION);
-    harnesses.push(old);
+    const { fake } = suite;
+    const old = await suite.start();
     const first = await createGameServer(old, fake, { name: 'First' });
     const second = await createGameServer(old, fake, { name: 'Second' });
     // What an older version left: both servers on <exe dir>/server, one profile the game wrote lines into.
@@ -165,19 +148,15 @@ describe('the upgrade of servers that shared an installation', () => {
     await writeFile(join(user, 'server.GameaProfile'), profile);
     await writeFile(join(user, 'server.vars.GameaProfile'), 'persistence: 42 vehicles');
     await writeFile(join(shared, 'gameaserver_x64_2026-01-01_10-00-00.rpt'), 'a log of either server');
-    await old.server.close();
-    await withDatabase(old, async (knex) => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+    const upgraded = await suite.restart(old, async (knex) => {
       await knex('knex_migrations').where({ name: '018_installation_keys' }).delete();
       await knex.schema.alterTable('servers', (t) => {
         t.dropColumn('folders_pending');
         t.dropColumn('installation_key');
       });
-    });
-
-    const lines: string[] = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
-    const upgraded = await startHarness({ ...FAST_SUPERVISION, dataDir: old.dataDir, databaseUrl: old.databaseUrl, logger });
-    harnesses.push(upgraded);
+    }, { logger });
 
     const own = join(fake.dir, `server_${second.id}`);
     const ownUser = join(own, 'Users', `server_${second.id}`);
@@ -193,9 +172,7 @@ describe('the upgrade of servers that shared an installation', () => {
 
     // Once: a later start of the service copies nothing again.
     await writeFile(join(user, 'server.vars.GameaProfile'), "the first server's own, later");
-    await upgraded.server.close();
-    const again = await startHarness({ ...FAST_SUPERVISION, dataDir: old.dataDir, databaseUrl: old.databaseUrl });
-    harnesses.push(again);
+    const again = await suite.restart(upgraded);
     assert.equal(await readFile(join(ownUser, `server_${second.id}.vars.GameaProfile`), 'utf8'), 'persistence: 42 vehicles');
 
     // And the game now runs on it.

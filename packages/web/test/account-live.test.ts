@@ -1,8 +1,6 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, signIn } from './browser.js';
+import { browserSuite, collectPageErrors, DESKTOP, signIn } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 
@@ -10,21 +8,10 @@ const PASSWORD = 'admin-password-1';
 // Account page's "Last used" moves while it is open (read again each minute; the browser's clock is
 // moved on rather than waited for).
 describe('the account page kept fresh, servers by name', () => {
-  let g: TestGarrison;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    g = await startGarrison({ adminPassword: PASSWORD, rateLimit: 60, webhookAllowPrivate: true });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await g?.close();
-  });
+  const suite = browserSuite({ garrison: { adminPassword: PASSWORD, rateLimit: 60, webhookAllowPrivate: true } });
 
   it('names a key\'s and an endpoint\'s servers, and shows a key\'s use without a reload', { timeout: 120_000 }, async () => {
+    const { g } = suite;
     const server = (name: string, port: number) => g.api('POST', '/servers', { token: g.adminToken, body: { name, exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: port, rcon_port: port + 4 } });
     const alpha = (await server('Alpha', 2402)).body.data.id as number;
     const bravo = (await server('Bravo', 2502)).body.data.id as number;
@@ -33,8 +20,7 @@ describe('the account page kept fresh, servers by name', () => {
     const hook = await g.api('POST', '/webhooks', { token: g.adminToken, body: { url: 'http://127.0.0.1:9/hook', kind: 'generic', events: ['server.crashed'], server_ids: [bravo] } });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
 
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
+    const context = await suite.newContext({ viewport: DESKTOP });
     await context.clock.install();
     const page = await context.newPage();
     const errors = collectPageErrors(page);

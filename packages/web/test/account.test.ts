@@ -1,33 +1,20 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { launchChromium, screenshot, signedInPage } from './browser.js';
+import { browserSuite, screenshot } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 
 // The Account page: an admin makes an API key limited to one server, copies it once, a bot uses
 // it, the admin revokes it and the bot is refused at once; sessions are listed, ended, ended everywhere.
 describe('the account page: sessions and API keys', () => {
-  let g: TestGarrison;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    g = await startGarrison({ adminPassword: PASSWORD, rateLimit: 60 });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await g?.close();
-  });
+  const suite = browserSuite({ garrison: { adminPassword: PASSWORD, rateLimit: 60 } });
 
   it('makes a key with scopes and a server, shows it once, and revokes it', { timeout: 120_000 }, async () => {
+    const { g } = suite;
     const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406 } });
     await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Bravo', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2502, rcon_port: 2506 } });
-    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
 
@@ -56,9 +43,10 @@ describe('the account page: sessions and API keys', () => {
   });
 
   it('lists the sessions, ends another one, and signs out everywhere', { timeout: 120_000 }, async () => {
+    const { g } = suite;
     const elsewhere = await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD }, headers: { 'user-agent': 'Elsewhere Bot/3' } });
     const otherToken = elsewhere.body.data.access_token as string;
-    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: PASSWORD });
     await page.getByRole('link', { name: 'Account' }).click();
     const sessions = page.getByRole('region', { name: 'Sessions' });
     await sessions.getByText('Elsewhere Bot/3').waitFor();
@@ -77,11 +65,12 @@ describe('the account page: sessions and API keys', () => {
   });
 
   it('turns on two-factor sign-in with a QR code, shows the recovery codes, and asks for a code at the next sign-in', { timeout: 120_000 }, async () => {
+    const { g } = suite;
     // The harness's admin token was ended by "sign out everywhere" above: a fresh sign-in.
     const admin = (await g.api('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data.access_token as string;
     const made = await g.api('POST', '/auth/users', { token: admin, body: { username: 'totp_person', password: 'totp-password-1', role: 'viewer' } });
     assert.equal(made.status, 201);
-    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'totp_person', password: 'totp-password-1' });
+    const { page, errors } = await suite.signedInPage({ username: 'totp_person', password: 'totp-password-1' });
     await page.getByRole('link', { name: 'Account' }).click();
     const section = page.getByRole('region', { name: 'Two-factor sign-in' });
     await section.getByRole('button', { name: 'Turn on' }).click();

@@ -1,10 +1,8 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, signIn } from './browser.js';
+import { browserSuite, collectPageErrors, DESKTOP, signIn } from './browser.js';
 
 const SCRIPT = fileURLToPath(new URL('../../../scripts/console-weight.mjs', import.meta.url));
 const BUDGET_KB = 60;
@@ -20,19 +18,7 @@ const weigh = (): Weight => JSON.parse(execFileSync(process.execPath, [SCRIPT, '
 // The console's first download stays within its budget (web README, Bundle size): a size, measured on the
 // built files by the script the README quotes, and checked against what a browser really fetches.
 describe('the console first load', () => {
-  let g: TestGarrison;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    g = await startGarrison({ adminPassword: 'admin-password-1' });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await g?.close();
-  });
+  const suite = browserSuite({ garrison: { adminPassword: 'admin-password-1' } });
 
   it(`is at most ${BUDGET_KB} kB gzipped, with the rarely used pages and the QR code library left out`, () => {
     const weight = weigh();
@@ -48,8 +34,8 @@ describe('the console first load', () => {
   });
 
   it('is what a browser fetches to sign in and see the dashboard, and a page opened later loads its chunk under the CSP', { timeout: 120_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
+    const { g } = suite;
+    const context = await suite.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     const fetched: string[] = [];

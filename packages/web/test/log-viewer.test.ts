@@ -1,11 +1,9 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium, screenshot, signedInPage } from './browser.js';
+import { freeGamePorts } from '@garrison/testkit';
+import { browserSuite, screenshot } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 const LINES = 20_000;
@@ -13,24 +11,10 @@ const LINES = 20_000;
 // The Log files tab reads a game's log file in the page (streamed, up to the viewer's limit) and searches
 // it; a file past the limit is offered for download only.
 describe('the log file viewer', () => {
-  let g: TestGarrison;
-  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    g = await startGarrison({ adminPassword: PASSWORD });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await g?.close();
-    await fake?.remove();
-  });
+  const suite = browserSuite({ garrison: { adminPassword: PASSWORD }, fakeGame: true });
 
   it('shows a file\'s lines with their numbers, finds the lines that match, and offers a file past the limit for download only', { timeout: 120_000 }, async () => {
+    const { g, fake } = suite;
     const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Log Ops', exe_path: fake.exePath, ...(await freeGamePorts()) } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const logs = join(fake.dir, 'server');
@@ -41,7 +25,7 @@ describe('the log file viewer', () => {
     const listed = (await g.api('GET', `/servers/${made.body.data.id}/logfiles`, { token: g.adminToken })).body.data as { filename: string }[];
     assert.deepEqual(listed.map((f) => f.filename).sort(), ['huge.rpt', 'small.rpt']);
 
-    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD });
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: PASSWORD });
     await page.goto(`${g.url}/#/servers/${made.body.data.id}/logfiles`);
     await page.getByRole('button', { name: 'View small.rpt' }).click();
     const viewer = page.getByRole('region', { name: 'Log file small.rpt' });

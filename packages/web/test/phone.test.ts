@@ -1,31 +1,18 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { launchChromium, PHONE, screenshot, signedInPage } from './browser.js';
+import { browserSuite, PHONE, screenshot } from './browser.js';
 
 const PASSWORD = 'admin-password-1';
 
 // At phone width (390×844) nothing runs off the screen and a stacked table row says what each value is.
 describe('the console at phone width', () => {
-  let g: TestGarrison;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    g = await startGarrison({ adminPassword: PASSWORD });
-    browser = await launchChromium();
-  }, { timeout: 60_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await g?.close();
-  });
+  const suite = browserSuite({ garrison: { adminPassword: PASSWORD } });
 
   it('shows every nav item whole, and labels each value of a Processes row', { timeout: 120_000 }, async () => {
+    const { g } = suite;
     const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Phone Ops', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406, headless_clients: 1 } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    const { page, errors } = await signedInPage(browser, contexts, { url: g.url, username: 'admin', password: PASSWORD }, { viewport: PHONE });
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: PASSWORD }, { viewport: PHONE });
 
     const nav = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     const names = await nav.allTextContents();

@@ -1,33 +1,24 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freeGamePorts, installFakeGameaTemp } from '@garrison/testkit';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { DESKTOP, launchChromium, screenshot, signedInPage } from './browser.js';
+import { freeGamePorts } from '@garrison/testkit';
+import { browserSuite, DESKTOP, screenshot } from './browser.js';
 
 // The Schedules and Backups tabs in a real Chromium, within the default rate limit.
 describe('the schedules and backups tabs', () => {
-  let h: TestGarrison;
-  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
-  let browser: Browser;
   let serverId: number;
-  const contexts: BrowserContext[] = [];
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    h = await startGarrison({ rateLimit: 60 });
-    browser = await launchChromium();
-    const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...(await freeGamePorts()) } });
-    serverId = created.body.data.id;
-  }, { timeout: 90_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await h?.close();
-    await fake?.remove();
+  const suite = browserSuite({
+    garrison: { rateLimit: 60 },
+    fakeGame: true,
+    setUpTimeoutMs: 90_000,
+    setUp: async ({ g: h, fake }) => {
+      const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...(await freeGamePorts()) } });
+      serverId = created.body.data.id;
+    },
   });
 
   it('creates a nightly restart from the template, shows its next runs, runs it now with its history, and disables it', { timeout: 120_000 }, async () => {
-    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, timezoneId: 'Europe/Berlin' });
+    const { g: h } = suite;
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, timezoneId: 'Europe/Berlin' });
     await page.goto(`${h.url}/#/servers/${serverId}/schedules`);
     await page.getByText('No schedules.').waitFor();
 
@@ -102,7 +93,8 @@ describe('the schedules and backups tabs', () => {
   });
 
   it('backs up with progress, locks, restores after naming what it overwrites, and downloads', { timeout: 120_000 }, async () => {
-    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, acceptDownloads: true });
+    const { g: h } = suite;
+    const { page, errors } = await suite.signedInPage({ username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, acceptDownloads: true });
     await page.goto(`${h.url}/#/servers/${serverId}/backups`);
     await page.getByText('No backups yet.').waitFor();
     await page.getByRole('button', { name: 'Back up now' }).click();

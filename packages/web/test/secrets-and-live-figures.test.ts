@@ -1,54 +1,44 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, signedInPage } from './browser.js';
+import { freeGamePorts, waitFor } from '@garrison/testkit';
+import type { Page } from 'playwright-core';
+import { browserSuite } from './browser.js';
 
 // Secrets in the config editor, "Restart needed" that follows the game's process, the Processes table's
 // live figures, and who a player is (GUID, address) for admins.
 describe('config secrets, restart needed, live process figures and player details in a real Chromium', () => {
-  let h: TestGarrison;
-  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
-  let browser: Browser;
   let serverId: number;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    fake = await installFakeGameaTemp();
+  const suite = browserSuite({
     // Figures every second: the Processes table must follow them without reading the list again.
-    h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 90_000, metricsIntervalMs: 1000 });
-    browser = await launchChromium();
-    const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Night Ops', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 1 } });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    serverId = created.body.data.id;
-    assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
-    await waitFor(async () => {
-      const list = (await h.api('GET', `/servers/${serverId}/processes`, { token: h.adminToken })).body.data as { status: string }[];
-      return list.length === 2 && list.every((p) => p.status === 'running');
-    }, { timeoutMs: 90_000, intervalMs: 1_000, what: 'the server and its headless client running' });
-  }, { timeout: 150_000 });
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    if (h) {
+    garrison: { stopTimeoutMs: 3000, readyTimeoutMs: 90_000, metricsIntervalMs: 1000 },
+    fakeGame: true,
+    setUpTimeoutMs: 150_000,
+    setUp: async ({ g: h, fake }) => {
+      const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Night Ops', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 1 } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      serverId = created.body.data.id;
+      assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
+      await waitFor(async () => {
+        const list = (await h.api('GET', `/servers/${serverId}/processes`, { token: h.adminToken })).body.data as { status: string }[];
+        return list.length === 2 && list.every((p) => p.status === 'running');
+      }, { timeoutMs: 90_000, intervalMs: 1_000, what: 'the server and its headless client running' });
+    },
+    beforeClose: async ({ g: h }) => {
       await h.api('POST', `/servers/${serverId}/kill`, { token: (await h.userToken('admin')).token });
-      await h.close();
-    }
-    await fake?.remove();
+    },
   });
 
   let token: string;
   beforeEach(async () => {
-    token = (await h.userToken('admin')).token;
+    token = (await suite.g.userToken('admin')).token;
   });
-  const api = (method: string, path: string, body?: unknown) => h.api(method, path, { token, body });
+  const api = (method: string, path: string, body?: unknown) => suite.g.api(method, path, { token, body });
 
   const open = async (tab: string, who: 'admin' | 'viewer' = 'admin', prepare?: (page: Page) => Promise<unknown>) => {
-    const user = who === 'admin' ? { username: 'admin', password: h.adminPassword } : await h.userToken('viewer');
-    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: user.username, password: user.password });
+    const user = who === 'admin' ? { username: 'admin', password: suite.g.adminPassword } : await suite.g.userToken('viewer');
+    const { page, errors } = await suite.signedInPage({ username: user.username, password: user.password });
     await prepare?.(page);
-    await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
+    await page.goto(`${suite.g.url}/#/servers/${serverId}/${tab}`);
     await page.getByRole('heading', { name: 'Night Ops' }).waitFor();
     return { page, errors };
   };
@@ -137,6 +127,7 @@ describe('config secrets, restart needed, live process figures and player detail
   });
 
   it('shows "Restart needed" while the running game has an older config, and drops it at the restart and on a stopped server, live', { timeout: 150_000 }, async () => {
+    const { g: h } = suite;
     // What the tests before changed is taken up first: the game runs with the config as it is.
     assert.equal((await api('POST', `/servers/${serverId}/restart`)).status, 200);
     await waitFor(async () => {
@@ -144,7 +135,7 @@ describe('config secrets, restart needed, live process figures and player detail
       return record.status === 'running' && record.warnings.length === 0;
     }, { timeoutMs: 90_000, intervalMs: 1_000, what: 'the server running with its current config' });
     const { page, errors } = await open('console');
-    const dashboard = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword });
+    const dashboard = await suite.signedInPage({ username: 'admin', password: h.adminPassword });
     const badge = page.locator('[data-warning="restart_needed"]');
     const attention = dashboard.page.getByTestId('total-attention');
     const change = async (maxPlayers: number) => {

@@ -1,61 +1,50 @@
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageErrors, DESKTOP, launchChromium, PHONE, screenshot, signedInPage, signIn } from './browser.js';
+import { freeGamePorts, waitFor } from '@garrison/testkit';
+import type { Page } from 'playwright-core';
+import { browserSuite, collectPageErrors, DESKTOP, PHONE, screenshot, signIn } from './browser.js';
 
 // The service's default rate limit (60 requests a minute per token) stays on: the console must live within it.
 describe('the server page in a real Chromium, within the default rate limit', () => {
-  let h: TestGarrison;
-  let fake: Awaited<ReturnType<typeof installFakeGameaTemp>>;
-  let browser: Browser;
   let serverId: number;
-  const contexts: BrowserContext[] = [];
-
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    await mkdir(join(fake.dir, '@cba'));
-    h = await startGarrison({ stopTimeoutMs: 3000, readyTimeoutMs: 90_000, rateLimit: 60 }); // a game's readiness is slow on a busy machine
-    browser = await launchChromium();
-    const ports = await freeGamePorts();
-    const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...ports } });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    serverId = created.body.data.id;
-    assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
-    // Running, with remote admin answering: the page's RCon line needs both. Asked with a token of its
-    // own, as each token has its minute's budget.
-    const probe = (await h.userToken('admin')).token;
-    await waitFor(async () => (await h.api('POST', `/servers/${serverId}/rcon/command`, { token: probe, body: { command: 'players' } })).status === 200, {
-      timeoutMs: 45_000,
-      intervalMs: 1_000,
-      what: 'the fake game to answer RCon',
-    });
-  }, { timeout: 150_000 }); // the game's start and its RCon, then Chromium: slow on a busy machine
-  after(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    if (h) {
+  const suite = browserSuite({
+    garrison: { stopTimeoutMs: 3000, readyTimeoutMs: 90_000, rateLimit: 60 }, // a game's readiness is slow on a busy machine
+    fakeGame: true,
+    setUpTimeoutMs: 150_000, // the game's start and its RCon, then Chromium: slow on a busy machine
+    setUp: async ({ g: h, fake }) => {
+      await mkdir(join(fake.dir, '@cba'));
+      const ports = await freeGamePorts();
+      const created = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Sunday Ops', exe_path: fake.exePath, ...ports } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      serverId = created.body.data.id;
+      assert.equal((await h.api('POST', `/servers/${serverId}/start`, { token: h.adminToken })).status, 200);
+      // Running, with remote admin answering: the page's RCon line needs both. Asked with a token of its
+      // own, as each token has its minute's budget.
+      const probe = (await h.userToken('admin')).token;
+      await waitFor(async () => (await h.api('POST', `/servers/${serverId}/rcon/command`, { token: probe, body: { command: 'players' } })).status === 200, {
+        timeoutMs: 45_000,
+        intervalMs: 1_000,
+        what: 'the fake game to answer RCon',
+      });
+    },
+    beforeClose: async ({ g: h }) => {
       // A token of its own: the tests may have spent the admin's minute.
       await h.api('POST', `/servers/${serverId}/kill`, { token: (await h.userToken('admin')).token });
-      await h.close();
-    }
-    await fake?.remove();
+    },
   });
 
   // The tests' own checks through the API, each test with a token of its own, so that the budget one
   // spends cannot make the next fail.
   let token: string;
   beforeEach(async () => {
-    token = (await h.userToken('admin')).token;
+    token = (await suite.g.userToken('admin')).token;
   });
 
   /** A new browser session, signed in, on one of the server page's tabs. */
-  const open = async (tab: string, who: { username: string; password: string } = { username: 'admin', password: h.adminPassword }, viewport = DESKTOP) => {
-    const context = await browser.newContext({ viewport });
-    contexts.push(context);
+  const open = async (tab: string, who: { username: string; password: string } = { username: 'admin', password: suite.g.adminPassword }, viewport = DESKTOP) => {
+    const context = await suite.newContext({ viewport });
     const page = await context.newPage();
     const errors = collectPageErrors(page);
     const sockets = new Set<string>(); // the WebSockets open now
@@ -63,8 +52,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
       sockets.add(ws.url());
       ws.on('close', () => sockets.delete(ws.url()));
     });
-    await signIn(page, h.url, who.username, who.password);
-    await page.goto(`${h.url}/#/servers/${serverId}/${tab}`);
+    await signIn(page, suite.g.url, who.username, who.password);
+    await page.goto(`${suite.g.url}/#/servers/${serverId}/${tab}`);
     await page.getByRole('heading', { name: 'Sunday Ops' }).waitFor();
     return { page, errors, sockets };
   };
@@ -125,6 +114,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('loads the stored history page by page when scrolled back, without repeating a line', { timeout: 90_000 }, async () => {
+    const { g: h, fake } = suite;
     const files = (await h.api('GET', `/servers/${serverId}/logfiles`, { token })).body.data as { filename: string }[];
     const rpt = join(fake.dir, 'server', files.find((f) => f.filename.endsWith('.rpt'))!.filename);
     const total = async () => (await h.api('GET', `/servers/${serverId}/logs?search=History%20line&limit=1`, { token })).body.data.total as number;
@@ -164,6 +154,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('uploads missions with a progress bar, and sets the rotation by drag and drop with a difficulty', { timeout: 90_000 }, async () => {
+    const { g: h } = suite;
     const { page, errors } = await open('missions');
     const escape = { name: 'co10_Escape.Altis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.alloc(3 * 1024 * 1024, 7) };
     const arena = { name: 'tdm_Arena.Stratis.pbo', mimeType: 'application/octet-stream', buffer: Buffer.from('arena') };
@@ -221,6 +212,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('says a message to all players from the console, and plays a mission now from the Missions tab: both audited', { timeout: 90_000 }, async () => {
+    const { g: h } = suite;
     const { page, errors } = await open('console');
     const say = page.getByRole('form', { name: 'Message to all players' });
     await say.getByLabel('Message to all players').fill('Restart in 10 minutes');
@@ -243,6 +235,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('edits a config field, and resolves a conflict with a second session by reapplying the change', { timeout: 90_000 }, async () => {
+    const { g: h } = suite;
     const second = await h.userToken('admin');
     const a = await open('config');
     const b = await open('config', second);
@@ -297,6 +290,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('kicks a live player, adds and revokes a ban, enables a mod, and shows metrics, the audit trail and log files', { timeout: 90_000 }, async () => {
+    const { g: h } = suite;
     const GUID = '0123456789abcdef0123456789abcdef';
     const { page, errors } = await open('players');
     await h.api('POST', `/servers/${serverId}/rcon/command`, { token, body: { command: `testkit.join Dave ${GUID} 10.0.0.9` } });
@@ -372,6 +366,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it("lets an admin add, remove, promote users and set their password, and anyone change their own", { timeout: 60_000 }, async () => {
+    const { g: h } = suite;
     const { page, errors } = await open('console');
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByRole('button', { name: 'New user' }).click();
@@ -383,8 +378,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     const users = page.getByRole('table', { name: 'Users' });
     await users.getByRole('cell', { name: 'night_watch', exact: true }).waitFor();
 
-    const viewer = await browser.newContext({ viewport: PHONE });
-    contexts.push(viewer);
+    const viewer = await suite.newContext({ viewport: PHONE });
     const other = await viewer.newPage();
     await signIn(other, h.url, 'night_watch', 'watch-the-night');
     await other.getByRole('link', { name: 'Account' }).click();
@@ -419,6 +413,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it("edits the server's record from its page", { timeout: 60_000 }, async () => {
+    const { g: h, fake } = suite;
     const { page, errors } = await open('console');
     await page.getByRole('button', { name: 'Edit' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Sunday Ops' });
@@ -434,11 +429,12 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('shows the headless clients with their state, live through a crash and its restart, and their count in the edit form', { timeout: 200_000 }, async () => {
+    const { g: h, fake } = suite;
     const created = await h.api('POST', '/servers', { token, body: { name: 'HC Ops', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const hcServer = created.body.data.id as number;
     try {
-      const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword });
+      const { page, errors } = await suite.signedInPage({ username: 'admin', password: h.adminPassword });
       await page.goto(`${h.url}/#/servers/${hcServer}/console`);
       await page.getByRole('heading', { name: 'HC Ops' }).waitFor();
       const row = (index: number) => page.getByTestId(`process-headless-${index}`);
@@ -479,8 +475,8 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('names every control on every tab, and works from the keyboard', { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    contexts.push(context);
+    const { g: h } = suite;
+    const context = await suite.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
     await page.goto(h.url);
     // Sign-in by keyboard alone: the username field takes the focus once the page is up.
@@ -515,6 +511,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('offers a viewer no control on the server page', { timeout: 60_000 }, async () => {
+    const { g: h } = suite;
     const viewer = await h.userToken('viewer');
     const { page } = await open('console', viewer);
     await page.getByRole('log', { name: 'Game log' }).waitFor();
@@ -534,6 +531,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
   });
 
   it('shows "slow down" with the wait when the rate limit is reached, never a broken page', { timeout: 60_000 }, async () => {
+    const { g: h } = suite;
     const user = await h.userToken('admin');
     const { page } = await open('console', user, PHONE);
     const pageToken = await page.evaluate(() => JSON.parse((globalThis as unknown as { sessionStorage: { getItem(k: string): string } }).sessionStorage.getItem('garrison.session')).token as string);

@@ -7,6 +7,8 @@ import { container as rootContainer, type DependencyContainer } from 'tsyringe';
 import { TOKENS } from '../tokens.js';
 import { bindRepositories } from '../db/repositories/index.js';
 import { SystemClock } from '../jobs/clock.js';
+import { featureModules } from '../compose.js';
+import { moduleMigrations } from '../modules/assembly.js';
 
 export interface Store {
   settings: Settings;
@@ -26,7 +28,7 @@ export async function withStore<T>(flags: Record<string, unknown>, run: (store: 
   await prepareDataDir(settings.dataDir, logger);
   const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
   try {
-    if (options.migrate !== false) await migrate(db);
+    if (options.migrate !== false) await migrate(db, new SystemClock(), moduleMigrations(featureModules()));
     const container = rootContainer.createChildContainer();
     container.register(TOKENS.Settings, { useValue: settings });
     container.register(TOKENS.Logger, { useValue: logger });

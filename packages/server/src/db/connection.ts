@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { Logger } from 'pino';
-import { migrations } from './migrations/index.js';
+import { migrationSource, type Migration } from './migrations/index.js';
 import { explainConnectionFailure } from './failures.js';
 import { SystemClock, type Clock } from '../jobs/clock.js';
 
@@ -122,14 +122,19 @@ const MIGRATION_LOCK_WAIT_MS = 60_000;
 /**
  * Brings the schema up to date under knex's migration lock. Another instance migrating at the same
  * moment holds the lock (or creates knex's own tables first): this one waits for it, then finds
- * nothing left to do. A database that cannot be reached fails with what to check.
+ * nothing left to do. A database that cannot be reached fails with what to check. `fromModules`: the
+ * feature modules' own migrations, applied after the base ones.
  */
-export async function migrate(db: Database, clock: Clock = new SystemClock()): Promise<void> {
+export async function migrate(
+  db: Database,
+  clock: Clock = new SystemClock(),
+  fromModules: readonly [string, Migration][] = [],
+): Promise<void> {
   const deadline = clock.now() + MIGRATION_LOCK_WAIT_MS;
   for (;;) {
     try {
       await ensureOneLockRow(db.knex);
-      await db.knex.migrate.latest({ migrationSource: migrations });
+      await db.knex.migrate.latest({ migrationSource: migrationSource(fromModules) });
       return;
     } catch (err) {
       const busy = (err as Error).name === 'MigrationLocked' || /already exists|Duplicate entry|UNIQUE constraint/i.test((err as Error).message);
@@ -170,5 +175,5 @@ async function ensureOneLockRow(knex: Knex): Promise<void> {
 
 /** Frees knex's migration lock left behind by a migration that was cut off (`garrison migrate --unlock`). */
 export async function unlockMigrations(db: Database): Promise<void> {
-  await db.knex.migrate.forceFreeMigrationsLock({ migrationSource: migrations });
+  await db.knex.migrate.forceFreeMigrationsLock({ migrationSource: migrationSource() });
 }

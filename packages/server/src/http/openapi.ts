@@ -1,5 +1,5 @@
 import { OpenApiBuilder, type OpenAPIObject, type OperationObject, type ParameterObject, type SchemaObject } from 'openapi3-ts/oas31';
-import { DetailFailure, ENDPOINT_SCOPES, ErrorCodes, FailureEnvelope, type EndpointDef, type EndpointId, type ErrorCode, type TSchema } from '@garrison/core';
+import { DetailFailure, ErrorCodes, FailureEnvelope, type EndpointDef, type ErrorCode, type TSchema } from '@garrison/core';
 
 /** Replaces every nested schema that has an `$id` by a reference, registering it under components.schemas. */
 function toSchema(schema: TSchema, components: Map<string, SchemaObject>): SchemaObject {
@@ -71,7 +71,7 @@ function failureFor(codes: ErrorCode[], components: Map<string, SchemaObject>): 
   return { $ref: `#/components/schemas/${name}` };
 }
 
-/** The OpenAPI 3.1 document of the implemented endpoints, derived from core's endpoint table. */
+/** The OpenAPI 3.1 document of the implemented endpoints: those the feature modules declare (core's tables, or a module's own). */
 export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPIObject {
   const components = new Map<string, SchemaObject>();
   const builder = OpenApiBuilder.create()
@@ -108,7 +108,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       ...(endpoint.capability ? { 'x-capability': endpoint.capability } : {}),
       ...(endpoint.access === 'admin' ? { 'x-role': 'admin' } : {}),
       // The API-key scope the endpoint belongs to (`account` and `admin`: never a key's).
-      'x-scope': ENDPOINT_SCOPES[endpoint.operationId as EndpointId],
+      'x-scope': endpoint.scope,
     };
     if (endpoint.body) {
       const mediaType = endpoint.upload ? 'multipart/form-data' : 'application/json';
@@ -147,7 +147,7 @@ function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): stri
     `${endpoint.summary}.`,
     endpoint.notes ?? '',
     WHO[endpoint.access],
-    scopeSentence(ENDPOINT_SCOPES[endpoint.operationId as EndpointId]),
+    scopeSentence(endpoint.scope),
     endpoint.capability ? `The server's game must have the \`${endpoint.capability}\` capability (else 400 NOT_SUPPORTED).` : '',
     endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
     endpoint.dryRunStatus ? `A dry run answers ${endpoint.dryRunStatus}.` : '',

@@ -3,8 +3,6 @@ import type { Context } from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import {
   ApiError,
-  ENDPOINT_SCOPES,
-  type EndpointId,
   type AdapterDefinition,
   type BodyOf,
   type EndpointDef,
@@ -62,15 +60,24 @@ interface Route {
 }
 
 /**
- * The server's implementations of core's endpoint table. Every route gets the same pipeline:
- * authenticate → role → parse and validate → capability guard → handler → envelope.
+ * The server's implementations of the endpoints the feature modules declare (core's tables, and those of a
+ * module outside core). Every route gets the same pipeline:
+ * authenticate → role → key's scope → parse and validate → capability guard → handler → envelope.
  */
 export class RouteTable {
   private readonly routes: Route[] = [];
+  private readonly declared: ReadonlyMap<string, EndpointDef>;
+
+  constructor(declared: readonly EndpointDef[]) {
+    this.declared = new Map(declared.map((e) => [e.operationId, e]));
+  }
 
   implement<E extends EndpointDef>(endpoint: E, handler: Handler<E>, options: RouteOptions = {}): void {
     if (this.routes.some((r) => r.endpoint.operationId === endpoint.operationId)) {
       throw new Error(`endpoint ${endpoint.operationId} implemented twice`);
+    }
+    if (this.declared.get(endpoint.operationId) !== endpoint) {
+      throw new Error(`endpoint ${endpoint.operationId} is implemented but no feature module declares it (its module's endpoints)`);
     }
     if (options.reuse && (endpoint.method !== 'GET' || endpoint.access === 'public')) {
       throw new Error(`${endpoint.operationId}: only an authenticated GET can reuse its answers`);
@@ -80,6 +87,11 @@ export class RouteTable {
 
   endpoints(): EndpointDef[] {
     return this.routes.map((r) => r.endpoint);
+  }
+
+  /** What a module declares and no route implements. */
+  unimplemented(): string[] {
+    return [...this.declared.keys()].filter((id) => !this.routes.some((r) => r.endpoint.operationId === id));
   }
 
   /**
@@ -162,7 +174,7 @@ const WHILE_ENROLLING: ReadonlySet<string> = new Set(['me', 'logout', 'changePas
  * its servers (404: the server is not told to exist), making servers when it is limited to some.
  */
 function checkKey(key: KeyGrant, endpoint: EndpointDef, params: Record<string, string>): void {
-  const scope = ENDPOINT_SCOPES[endpoint.operationId as EndpointId];
+  const { scope } = endpoint;
   if (scope === 'account' || scope === 'admin') throw new ApiError('FORBIDDEN', `API keys cannot do this (scope ${scope}): sign in as the user`);
   if (!key.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this API key lacks the scope ${scope}`);
   if (!key.server_ids) return;

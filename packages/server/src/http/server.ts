@@ -26,7 +26,7 @@ import { ServerService } from '../servers/service.js';
 import { WebSocketHub, type HubStats } from '../ws/hub.js';
 import { webConsole } from '../web-console/serve.js';
 import { SERVICE_VERSION } from '../system/version.js';
-import { implementRoutes } from './routes.js';
+import { implementModuleRoutes, moduleEndpoints } from '../modules/assembly.js';
 import { Forwarder, FORWARDED_HEADERS } from '../cluster/forwarding.js';
 import { watchForwardedBodies } from '../cluster/signed-body.js';
 import { RateLimits } from '../cluster/rate-limits.js';
@@ -48,7 +48,7 @@ export interface HttpFront {
   close(): Promise<void>;
 }
 
-/** The HTTP and WebSocket front: the routes of core's endpoint table over the services, on a listening port. */
+/** The HTTP and WebSocket front: the routes of the feature modules over their services, on a listening port. */
 export async function listen(container: DependencyContainer, db: Database): Promise<HttpFront> {
   const settings = container.resolve(TOKENS.Settings);
   const logger = container.resolve(TOKENS.Logger);
@@ -62,8 +62,9 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor), container.resolve(ApiKeyService), container.resolve(SessionService));
 
   const forwarder = container.resolve(Forwarder);
-  const routes = new RouteTable();
-  implementRoutes(routes, container);
+  const modules = container.resolve(TOKENS.Modules);
+  const routes = new RouteTable(moduleEndpoints(modules));
+  implementModuleRoutes(routes, container, modules);
   const router = new Router();
   routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx), ctx.state.forwardedBy ? null : ctx.ip), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);

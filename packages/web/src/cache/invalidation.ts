@@ -1,67 +1,29 @@
-import type { AuditEvent } from '@garrison/core';
+import type { AuditEvent, LiveEventType } from '@garrison/core';
 import { invalidate } from './store.js';
+import { CACHE_RULES } from './rules/index.js';
 
-/**
- * Which cached reads a live event makes out of date. Keys are `<resource>:<server id>:<the rest>`; the
- * lists of every server are `servers:…`.
- */
-const byAuditType: Partial<Record<AuditEvent['event_type'], string[]>> = {
-  server_created: ['servers:'],
-  server_deleted: ['servers:'],
-  server_updated: ['servers:', 'server:', 'config:', 'preview:'],
-  config_changed: ['config:', 'rotation:', 'mods:', 'preview:', 'server:', 'servers:'],
-  kick: ['bans:', 'history:'],
-  ban: ['bans:'],
-  unban: ['bans:'],
-  ban_file_changed: ['bans:'],
-  mission_uploaded: ['missions:', 'rotation:'],
-  mission_deleted: ['missions:', 'rotation:'],
-  log_file_deleted: ['logfiles:'],
-  schedule_created: ['schedules:'],
-  schedule_updated: ['schedules:'],
-  schedule_deleted: ['schedules:'],
-  schedule_disabled: ['schedules:'],
-  schedule_run: ['schedules:', 'schedule-runs:'],
-  backup_started: ['backups:'],
-  backup_failed: ['backups:'],
-  backup_updated: ['backups:'],
-  backup_deleted: ['backups:'],
-  backup_restored: ['backups:', 'config:', 'preview:', 'bans:'],
-};
-const PROCESS_CHANGES = ['processes:', 'logfiles:', 'history:'];
+// Which cached reads a live event makes out of date: each feature declares its own in
+// rules/<feature>.ts; this file only composes them.
 
-const perServer = (prefixes: string[], serverId: number) => prefixes.map((p) => (p === 'servers:' ? p : `${p}${serverId}:`));
+/** Reads about no one server, named as they are. */
+const EVERY_SERVER = new Set(['servers:', 'nodes:']);
+const perServer = (prefixes: string[], serverId: number) => prefixes.map((p) => (EVERY_SERVER.has(p) ? p : `${p}${serverId}:`));
+
+/** Every feature's reads an audit entry type makes out of date, marked together. */
+const byAuditType = new Map<string, string[]>();
+for (const rules of CACHE_RULES) {
+  for (const [type, keys] of Object.entries(rules.audit ?? {})) byAuditType.set(type, [...(byAuditType.get(type) ?? []), ...keys]);
+}
+const LIVE_RULES = CACHE_RULES.flatMap((rules) => rules.live ?? []);
+const SERVER_KEYS = CACHE_RULES.flatMap((rules) => rules.serverKeys);
 
 /** Called for every live event the page receives. */
 export function invalidateFor(type: string, serverId: number, data: unknown): void {
-  switch (type) {
-    case 'server_status':
-    case 'process_status':
-      // The record, the list and the processes are patched by the components that show them.
-      invalidate(perServer(['server:', 'servers:'], serverId), true);
-      // A node that went offline or came back changes the nodes' states (and their counts).
-      invalidate(['nodes:']);
-      return invalidate(perServer(PROCESS_CHANGES, serverId), type === 'process_status');
-    case 'players':
-      invalidate(perServer(['players:'], serverId), true);
-      return invalidate(perServer(['history:'], serverId));
-    case 'log':
-      return invalidate(perServer(['logs:'], serverId), true);
-    case 'metrics':
-      return invalidate(perServer(['metrics:'], serverId), true);
-    case 'backup':
-      // The tab shows the bytes of a running backup from the event itself; its end is read again.
-      return invalidate(perServer(['backups:'], serverId), (data as { status: string }).status === 'running');
-    case 'schedule_run':
-      // Nothing on the page applies a run's progress itself: read again.
-      return invalidate(perServer(['schedule-runs:', 'schedules:'], serverId));
-    case 'event': {
-      const { event_type } = data as AuditEvent;
-      invalidate(perServer(['audit:'], serverId), true);
-      return invalidate(perServer(byAuditType[event_type] ?? [], serverId));
-    }
-    default:
+  for (const rule of LIVE_RULES) {
+    if (!rule.on.includes(type as LiveEventType)) continue;
+    invalidate(perServer(rule.keys, serverId), rule.appliedLive?.(type as LiveEventType, data) ?? false);
   }
+  if (type === 'event') invalidate(perServer(byAuditType.get((data as AuditEvent).event_type) ?? [], serverId));
 }
 
 /**
@@ -72,5 +34,5 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
 export function invalidateMissed(serverIds: number[] | null, connectingSince: number): void {
   const ids = serverIds ?? null;
   if (ids === null) return invalidate([''], false, connectingSince);
-  invalidate(ids.flatMap((id) => perServer(['server:', 'players:', 'bans:', 'missions:', 'rotation:', 'mods:', 'config:', 'preview:', 'audit:', 'processes:', 'logfiles:', 'history:', 'logs:', 'metrics:', 'schedules:', 'schedule-runs:', 'backups:'], id)), false, connectingSince);
+  invalidate(ids.flatMap((id) => perServer(SERVER_KEYS, id)), false, connectingSince);
 }

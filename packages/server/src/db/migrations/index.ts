@@ -19,12 +19,13 @@ import * as clusterNonces from './017_cluster_nonces.js';
 import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
 
-interface Migration {
+export interface Migration {
   up(knex: Knex): Promise<void>;
   down(knex: Knex): Promise<void>;
 }
 
-const all: [string, Migration][] = [
+/** The base set: the schema as it stood before features brought their own. knex records these names. */
+const base: [string, Migration][] = [
   ['001_initial', initial],
   ['002_supervision', supervision],
   ['003_live_data', liveData],
@@ -46,9 +47,15 @@ const all: [string, Migration][] = [
   ['019_schedule_action_time', scheduleActionTime],
 ];
 
-/** Migrations are imported, not globbed from disk, so they run the same from source and from dist. */
-export const migrations: Knex.MigrationSource<[string, Migration]> = {
-  getMigrations: async () => all,
-  getMigrationName: ([name]) => name,
-  getMigration: async ([, migration]) => migration,
-};
+/**
+ * The base migrations, then those the feature modules bring. Migrations are imported, not globbed from
+ * disk, so they run the same from source and from dist.
+ */
+export function migrationSource(fromModules: readonly [string, Migration][] = []): Knex.MigrationSource<[string, Migration]> {
+  const all = [...base, ...fromModules];
+  return {
+    getMigrations: async () => all,
+    getMigrationName: ([name]) => name,
+    getMigration: async ([, migration]) => migration,
+  };
+}

@@ -18,7 +18,7 @@ import type { EventBus } from '../events/bus.js';
 import { publishDelivery, toDelivery } from './to-delivery.js';
 
 /** Waits before the 2nd, 3rd… attempt: about a day in all, then the delivery has failed. */
-const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
+export const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000];
 const TIMEOUT_MS = 10_000;
 /** How long a claimed delivery is this worker's: longer than one send can take. */
 const CLAIM_MS = 60_000;

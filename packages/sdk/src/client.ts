@@ -55,7 +55,8 @@ export type CallFn = <K extends EndpointId>(
 
 type Resources = ReturnType<typeof resources>;
 // The resource groups (`client.servers`, `client.config`, …) are set in the constructor.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- merged on purpose: the class's instances carry the groups
+// Merged on purpose: the class's instances carry the groups.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- see above
 export interface GarrisonClient extends Resources {}
 
 /**

@@ -44,7 +44,9 @@ export interface Settings {
   scheduleTimezone: string;
   backupDir: string | null;
   dbBackupKeep: number;
-  /** A restore refuses an archive that expands past this many bytes, or holds more entries than `restoreMaxFiles` (a bomb fills no disk). */
+  /**
+   * A restore refuses an archive that expands past this many bytes, or holds more entries than `restoreMaxFiles` (a bomb fills no disk).
+   */
   restoreMaxBytes: number;
   restoreMaxFiles: number;
   schedulePollMs: number;

@@ -152,7 +152,10 @@ export class Supervisor {
     return { status: 'starting', pid: handle.pid };
   }
 
-  /** Runs the adapter's readiness probe until it passes (→ running, then the headless clients), the process exits, or the time-out (→ error). */
+  /**
+   * Runs the adapter's readiness probe until it passes (→ running, then the headless clients), the process exits, or the time-out (→
+   * error).
+   */
   async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
     const row = await this.servers.row(serverId).catch(() => null);
     if (!row) return;

@@ -102,7 +102,9 @@ export interface PlanPart {
   refused: Refusal[];
 }
 
-/** Each parameter of the start command: its field, the port, the mods (a missing one listed, not enabled), the file it names, or refused. */
+/**
+ * Each parameter of the start command: its field, the port, the mods (a missing one listed, not enabled), the file it names, or refused.
+ */
 export function unaccountedCommandLine(commandLine: string, plan: PlanPart): string[] {
   const command = readStartCommand(commandLine);
   const problems: string[] = [];

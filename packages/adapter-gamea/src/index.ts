@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdminTarget, type ServerContext } from '@garrison/core';
+import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdminTarget, type ServerContext, ApiError } from '@garrison/core';
 import { BattlEyeClient } from '@garrison/core/battleye';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';
@@ -63,8 +63,9 @@ export const gamea = defineAdapter({
           const client = await BattlEyeClient.connect({ ...target, loginTimeoutMs: 1000, resendMs: 250 });
           await client.close();
           return true;
-        } catch {
-          return false;
+        } catch (err) {
+          if (err instanceof ApiError && err.code === 'RCON_ERROR') return false; // no answer yet, or no login
+          throw err;
         }
       },
     },

@@ -2,12 +2,13 @@ import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModDescription } from '@garrison/core';
 import { readCfg } from './import/cfg-reader.js';
+import { ifUnreadable } from '@garrison/core';
 
 /** meta.cpp and mod.cpp are a few lines; a bigger file is not one of them and is not read. */
 const MAX_BYTES = 64 * 1024;
 
 async function readSmall(path: string): Promise<string | null> {
-  const file = await open(path, 'r').catch(() => null);
+  const file = await open(path, 'r').catch(ifUnreadable(null));
   if (!file) return null;
   try {
     const buffer = Buffer.alloc(MAX_BYTES + 1);
@@ -30,7 +31,7 @@ function valueOf(text: string | null, key: string): string | number | null {
  * `meta.cpp`'s `name`). Files in any case; unreadable ones say nothing.
  */
 export async function describeMod(folder: string): Promise<ModDescription> {
-  const names = await readdir(folder).catch(() => [] as string[]);
+  const names = await readdir(folder).catch(ifUnreadable<string[]>([]));
   const find = (name: string) => names.find((n) => n.toLowerCase() === name);
   const meta = find('meta.cpp') ? await readSmall(join(folder, find('meta.cpp')!)) : null;
   const mod = find('mod.cpp') ? await readSmall(join(folder, find('mod.cpp')!)) : null;

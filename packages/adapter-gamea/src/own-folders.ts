@@ -2,6 +2,7 @@ import { copyFile, lstat, mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ServerContext } from '@garrison/core';
 import { layout, PROFILE_NAME } from './layout.js';
+import { ifMissing } from '@garrison/core';
 
 /** What the game writes again at each start (logs, crash dumps): never a server's state. */
 export const GAME_LOG_FILES = ['*.rpt', '*.log', '*.mdmp', '*.bidmp', '*.dmp'] as const;
@@ -20,7 +21,7 @@ export async function separateFolders(shared: ServerContext, own: ServerContext)
   if (from.profiles === to.profiles) return [];
   const userFrom = join('Users', from.name);
   const copyTree = async (relative: string, target: string): Promise<void> => {
-    const entries = await readdir(join(from.profiles, relative), { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(join(from.profiles, relative), { withFileTypes: true }).catch(ifMissing([]));
     for (const entry of entries) {
       const source = join(from.profiles, relative, entry.name);
       // A link could point anywhere: the copy keeps to what the folder holds itself.

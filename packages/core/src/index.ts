@@ -1,5 +1,6 @@
 export * from './typebox.js';
 export * from './errors.js';
+export * from './expected-errors.js';
 export * from './endpoint.js';
 export * from './endpoints.js';
 // Each feature's endpoint table, for a module that serves or calls one feature.

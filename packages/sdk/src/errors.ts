@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@garrison/core';
+import { expectOnly } from '@garrison/core';
 
 /** A failure as the service answered it, in either form the spec allows (`{success:false,error}` or `{detail}`). */
 export class GarrisonApiError extends Error {
@@ -27,7 +28,8 @@ export async function errorFrom(response: Response): Promise<GarrisonApiError> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch {
+  } catch (err) {
+    expectOnly(err, SyntaxError); // not JSON: a proxy's page, say
     return new GarrisonApiError(response.status, 'UNKNOWN', text.slice(0, 500) || response.statusText, {}, retry);
   }
   const body = parsed as { error?: unknown; detail?: unknown };

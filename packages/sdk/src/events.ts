@@ -1,4 +1,4 @@
-import { LiveEventData, type EventChannel, type LiveEvent, type LiveEventType } from '@garrison/core';
+import { LiveEventData, type EventChannel, type LiveEvent, type LiveEventType, expectOnly } from '@garrison/core';
 import { GarrisonApiError } from './errors.js';
 
 /** The least of a WebSocket that both the platform's and the `ws` package's have. */
@@ -66,7 +66,8 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
   let delay = options.reconnectDelayMs ?? 500;
   let settle!: { resolve: () => void; reject: (err: unknown) => void };
   const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-  ready.catch(() => {}); // a caller that never awaits it still hears of the refusal through `closed`
+  // A caller that never awaits it still hears of the refusal through `closed`.
+  ready.catch((err: unknown) => expectOnly(err, GarrisonApiError));
 
   const end = (error: GarrisonApiError | null) => {
     closedByUser = true;
@@ -87,9 +88,10 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
     current.onmessage = ({ data }) => {
       let message: { type?: string; data?: { subscriptions?: number[] | 'all' } };
       try {
-        message = JSON.parse(String(data)) as typeof message;
-      } catch {
-        return;
+        message = JSON.parse(String(data));
+      } catch (err) {
+        expectOnly(err, SyntaxError);
+        return; // not one of the service's messages
       }
       const subscribed = (subscriptions: number[] | 'all') => {
         delay = options.reconnectDelayMs ?? 500;
@@ -120,7 +122,8 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
       if (closedByUser || socket !== current) return;
       if (code === 4001) return end(new GarrisonApiError(401, 'UNAUTHORIZED', reason || 'the token was refused'));
       if (code === 4400) return end(new GarrisonApiError(400, 'VALIDATION_ERROR', reason || 'the subscription was refused'));
-      timer = setTimeout(() => void open().catch(() => current.onclose?.({ code: 1006, reason: '' })), delay);
+      const reopenFailed = (err: unknown) => current.onclose?.({ code: 1006, reason: `cannot reopen the WebSocket: ${(err as Error).message}` });
+      timer = setTimeout(() => void open().catch(reopenFailed), delay);
       delay = Math.min(delay * 2, options.maxReconnectDelayMs ?? 30_000);
     };
   };
@@ -142,8 +145,7 @@ const MAX_QUEUED = 10_000;
 export async function* stream(baseUrl: string, token: () => string | null, options: SubscribeOptions = {}): AsyncGenerator<LiveEvent> {
   const queue: LiveEvent[] = [];
   let wake: (() => void) | null = null;
-  // Set by the socket's callback: typed by hand, or the check below would read it as always null.
-  let failure = null as GarrisonApiError | null;
+  let failure: GarrisonApiError | null = null;
   let done = false;
   const push = (event: LiveEvent) => {
     // A loop that stopped reading must not make the queue grow without end: the oldest go first.

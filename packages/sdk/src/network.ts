@@ -1,3 +1,5 @@
+import { expectOnly } from '@garrison/core';
+
 /** Why the service could not be asked: nothing answered the connection, or no answer came in time. */
 export type NetworkFailure = 'unreachable' | 'timeout';
 
@@ -50,7 +52,8 @@ function systemCodeOf(err: unknown): string | null {
 function originOf(url: string): string {
   try {
     return new URL(url).origin;
-  } catch {
+  } catch (err) {
+    expectOnly(err, TypeError); // not a URL: shown as given
     return url;
   }
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { resolveSettings, type Settings, type SettingsInput } from './settings.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './logging/logger.js';
 import { migrate, openDatabase, type Database } from './db/connection.js';
 import { nodeIdOf, prepareDataDir } from './data-dir.js';
 import { loadAdapters } from './plugins/loader.js';

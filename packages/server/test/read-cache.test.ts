@@ -28,7 +28,7 @@ describe('table versions, over a real database', () => {
       t.string('name');
     });
     await db.knex.schema.createTable('others', (t) => t.increments('id'));
-    versions = new TableVersions(db.knex);
+    versions = TableVersions.watching(db.knex);
   });
   after(async () => {
     await db.knex.destroy();

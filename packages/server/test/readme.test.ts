@@ -38,7 +38,7 @@ function sessionSteps(readme: string): Step[] {
   return steps;
 }
 
-const ANY_OF_ITS_KIND = new Set(['pid', 'timestamp', 'started_at']);
+const ANY_OF_ITS_KIND = new Set(['pid', 'timestamp', 'started_at', 'time']);
 
 /** `actual` is what `shown` shows: the same keys, the same values but for the placeholders above. */
 function assertShows(actual: unknown, shown: unknown, path = '$'): void {

@@ -55,10 +55,15 @@ describe('the WebSocket /ws', () => {
       assert.ok(!onlyB.messages.some((m) => m.server_id === a.id), 'nothing of server A reaches a client of server B');
       // Contract clients get only the contract's event types; the audit trail is a channel one asks for.
       assert.ok(onlyA.messages.every((m) => ['connected', 'server_status', 'log', 'players', 'metrics'].includes(m.type)), JSON.stringify(onlyA.messages));
+      // The contract's fields, and beside them the event catalogue's envelope: the same id, time and origin on every client.
       for (const m of onlyA.messages.filter((x) => x.type === 'server_status')) {
-        assert.deepEqual(Object.keys(m).sort(), ['data', 'server_id', 'type']);
+        assert.deepEqual(Object.keys(m).sort(), ['data', 'id', 'origin', 'server_id', 'time', 'type']);
         assert.deepEqual(Object.keys(m.data).sort(), ['pid', 'started_at', 'status']);
+        assert.ok(typeof m.id === 'string' && m.id.length > 0 && typeof m.origin === 'string' && m.origin.length > 0, JSON.stringify(m));
+        assert.equal(new Date(m.time).toISOString(), m.time);
+        assert.deepEqual(everything.messages.find((x) => x.id === m.id), m, 'the all-servers client got the same message, envelope and all');
       }
+      assert.deepEqual(Object.keys(status).sort(), ['data', 'id', 'origin', 'server_id', 'time', 'type'], 'the appendix form carries the envelope too');
       appendix.send({ type: 'subscribe', channels: ['event'] });
       await appendix.next((m) => m.type === 'subscribed' && m.data.channels.includes('event'), 'subscribed');
       await suite.h.api('POST', `/servers/${a.id}/stop`, { token: suite.h.adminToken });

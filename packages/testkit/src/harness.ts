@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import knexFactory from 'knex';
 import { pino } from 'pino';
 import { startServer, type RunningServer, type StartOptions } from '@garrison/server';
+import { expectOnly } from '@garrison/core';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read an answer's body untyped unless they name its type
 export interface ApiResponse<T = any> {
@@ -36,8 +37,8 @@ export function apiClient(baseUrl: string): Api {
     let body: unknown = text;
     try {
       body = text ? JSON.parse(text) : null;
-    } catch {
-      /* not JSON: keep the text */
+    } catch (err) {
+      expectOnly(err, SyntaxError); // not JSON: keep the text
     }
     return { status: response.status, body, headers: response.headers };
   };

@@ -2,6 +2,7 @@ import { GarrisonClient, GarrisonApiError } from '@garrison/sdk';
 import { signal } from '@preact/signals';
 import { clearCache, whenReadFails } from './cache/store.js';
 import { forgetBudget, noteBudget } from './cache/rate-budget.js';
+import { expectOnly } from '@garrison/core';
 
 /** Who is signed in: kept for the browser tab's session only, never beyond it. */
 export interface Session {
@@ -16,7 +17,8 @@ function stored(): Session | null {
   try {
     const raw = sessionStorage.getItem(KEY);
     return raw ? (JSON.parse(raw) as Session) : null;
-  } catch {
+  } catch (err) {
+    expectOnly(err, SyntaxError, DOMException); // a damaged entry, or storage the browser refuses: signed out
     return null;
   }
 }

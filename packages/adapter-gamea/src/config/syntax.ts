@@ -7,18 +7,21 @@
  * Keys and class names never come from users.
  */
 export function quote(value: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this pattern is for
+  // eslint-disable-next-line no-control-regex
   const flat = value.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, ' ');
   return `"${flat.replace(/"/g, '""')}"`;
 }
+
+/** A value or name the game's syntax cannot hold (an infinite number, a name that is not an identifier). */
+export class NotWritable extends RangeError {}
 
 /**
  * A number as the game reads it: plain decimal digits, never exponent notation, and never rounded. The
  * shortest text that reads back as the same double (what String() gives) is kept digit for digit, so
  * `0.000099999997` stays that and does not become `0.0001`.
  */
-function formatNumber(value: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
+export function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new NotWritable(`not a finite number: ${value}`);
   const text = String(value);
   const exp = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!exp) return text;
@@ -45,7 +48,7 @@ function formatValue(value: Value): string {
 const IDENTIFIER = /^(?=[0-9]*[A-Za-z_])[A-Za-z0-9_]+$/;
 
 function checkIdentifier(name: string): string {
-  if (!IDENTIFIER.test(name)) throw new Error(`not a config identifier: ${name}`);
+  if (!IDENTIFIER.test(name)) throw new NotWritable(`not a config identifier: ${name}`);
   return name;
 }
 

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { ApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
+import { ApiError, ifApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
 import {
   decodeServerPacket,
   encodeCommand,
@@ -56,14 +56,14 @@ export class BattlEyeClient implements RemoteAdminSession {
     this.options = { timeoutMs: 5000, resendMs: 1000, keepAliveMs: 30_000, loginTimeoutMs: 3000, ...options };
     if (this.options.keepAliveMs >= 45_000) throw new RangeError('keepAliveMs must stay under BattlEye\'s 45 s idle limit');
     this.socket = createSocket(isIPv6(options.host) ? 'udp6' : 'udp4');
-    this.socket.on('message', (data) => this.receive(data));
-    // ICMP "port unreachable" while the server is down surfaces here; the resend loop deals with it.
-    this.socket.on('error', () => {});
   }
 
   /** Connects and logs in; rejects with `RCON_ERROR` on a refused password or no answer. */
   static async connect(options: BattlEyeClientOptions): Promise<BattlEyeClient> {
     const client = new BattlEyeClient(options);
+    client.socket.on('message', (data) => client.receive(data));
+    // ICMP "port unreachable" while the server is down surfaces here; the resend loop deals with it.
+    client.socket.on('error', () => {});
     try {
       await new Promise<void>((resolve, reject) => {
         client.socket.once('error', reject);
@@ -160,7 +160,7 @@ export class BattlEyeClient implements RemoteAdminSession {
   private keepAliveTick(): void {
     if (Date.now() - this.lastCommandAt < this.options.keepAliveMs) return;
     // Failures are not reported: the next command or keep-alive logs in again.
-    this.command('').catch(() => {});
+    this.command('').catch(ifApiError('RCON_ERROR', ''));
   }
 
   private receive(data: Buffer): void {

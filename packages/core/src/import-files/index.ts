@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ApiError } from '../errors.js';
+import { errnoOf, isMissing } from '../expected-errors.js';
 import type { ImportFileAccess } from '../adapter/import.js';
 
 /** The most an imported file may hold: config files are a few KiB; a bigger one is not one. */
@@ -26,8 +27,9 @@ export class ImportFiles implements ImportFileAccess {
   ) {
     try {
       this.root = realpathSync(gameFolder);
-    } catch {
-      throw new ApiError('VALIDATION_ERROR', `field 'exe_path': the game folder ${gameFolder} does not exist`);
+    } catch (err) {
+      const why = isMissing(err) ? 'does not exist' : `cannot be read (${errnoOf(err) ?? (err as Error).message})`;
+      throw new ApiError('VALIDATION_ERROR', `field 'exe_path': the game folder ${gameFolder} ${why}`, { cause: err });
     }
   }
 
@@ -44,7 +46,8 @@ export class ImportFiles implements ImportFileAccess {
     let real: string;
     try {
       real = realpathSync(wanted);
-    } catch {
+    } catch (err) {
+      if (!isMissing(err)) return { refused: `${path} cannot be resolved (${errnoOf(err) ?? (err as Error).message})` };
       real = wanted; // missing: judged by where it would be
     }
     const rel = relative(this.root, real);
@@ -75,8 +78,9 @@ export class ImportFiles implements ImportFileAccess {
     if ('refused' in at) return [];
     try {
       return readdirSync(at.path).sort();
-    } catch {
-      return [];
+    } catch (err) {
+      if (isMissing(err)) return [];
+      throw new ApiError('VALIDATION_ERROR', `${folder} cannot be listed (${errnoOf(err) ?? (err as Error).message})`, { cause: err });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Static } from '../typebox.js';
-import { EventCatalogue, wireType, type EventType, type WireType } from '../events/catalogue.js';
+import { EventCatalogue, EventEnvelope, wireType, type EventType, type GarrisonEvent, type WireType } from '../events/catalogue.js';
 
 type Catalogue = typeof EventCatalogue;
 
@@ -10,5 +10,19 @@ export const LiveEventData = Object.fromEntries((Object.keys(EventCatalogue) as 
 
 export type LiveEventType = keyof typeof LiveEventData;
 
-/** One live event as it arrives over `/ws`. */
-export type LiveEvent = { [K in LiveEventType]: { type: K; server_id: number; data: Static<(typeof LiveEventData)[K]> } }[LiveEventType];
+/** The catalogue's envelope as every live message carries it beside `{type, server_id, data}`. */
+export type LiveEnvelope = Pick<Static<typeof EventEnvelope>, 'id' | 'time' | 'origin'>;
+
+/** One live event as it arrives over `/ws`: the contract's `{type, server_id, data}` and the envelope's id, time and origin. */
+export type LiveEvent = {
+  [K in LiveEventType]: { type: K; server_id: number; data: Static<(typeof LiveEventData)[K]> } & LiveEnvelope;
+}[LiveEventType];
+
+/**
+ * An event as `/ws` sends it: the contract's fields first (a client that reads only those reads what it
+ * always did), then the envelope, the same id, time and origin on every instance that delivers it.
+ */
+export function liveMessage(event: GarrisonEvent): LiveEvent {
+  const { id, time, origin } = event;
+  return { type: wireType(event.type), server_id: event.server_id, data: event.data, id, time, origin } as LiveEvent;
+}

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { HistorySettings } from './settings.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { AuditService } from './service.js';
@@ -22,7 +22,7 @@ export class HistoryRetention implements Lifecycle {
   private job: Job | null = null;
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: HistorySettings,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(PlayerService) private readonly players: PlayerService,

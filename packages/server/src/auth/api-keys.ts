@@ -26,20 +26,13 @@ export const isApiKey = (token: string): boolean => token.startsWith('gar_');
 const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
 function inRanges(address: string, cidrs: string[]): boolean {
-  let ip: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    ip = ipaddr.process(address);
-  } catch {
-    return false;
-  }
+  if (!ipaddr.isValid(address)) return false;
+  const ip = ipaddr.process(address);
   return cidrs.some((cidr) => {
-    try {
-      const [range, bits] = ipaddr.parseCIDR(cidr);
-      const candidate = ip.kind() === range.kind() ? ip : ip.kind() === 'ipv4' ? (ip as ipaddr.IPv4).toIPv4MappedAddress() : null;
-      return candidate !== null && candidate.match([range, bits] as never);
-    } catch {
-      return false;
-    }
+    if (!ipaddr.isValidCIDR(cidr)) return false;
+    const [range, bits] = ipaddr.parseCIDR(cidr);
+    const candidate = ip.kind() === range.kind() ? ip : ip.kind() === 'ipv4' ? (ip as ipaddr.IPv4).toIPv4MappedAddress() : null;
+    return candidate !== null && candidate.match([range, bits] as never);
   });
 }
 

@@ -1,6 +1,7 @@
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { verifyPassword } from './passwords.js';
+import { ifMissing } from '@garrison/core';
 
 const FILE = 'initial-admin-password';
 
@@ -36,5 +37,5 @@ export async function holdsInitialPassword(dataDir: string, passwordHash: string
 
 /** Deletes the file when it holds the password of the hash a user had before their change. */
 export async function forgetInitialPassword(dataDir: string, hashBefore: string): Promise<void> {
-  if (await holdsInitialPassword(dataDir, hashBefore)) await unlink(initialPasswordPath(dataDir)).catch(() => {});
+  if (await holdsInitialPassword(dataDir, hashBefore)) await unlink(initialPasswordPath(dataDir)).catch(ifMissing(undefined));
 }

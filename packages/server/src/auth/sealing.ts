@@ -20,12 +20,19 @@ export class Sealer {
     return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
   }
 
-  /** The text; throws when it was sealed with another key or changed since. */
+  /** The text; throws NotOpened when it was sealed with another key or changed since. */
   open(sealed: string): string {
     const [version, iv, tag, data] = sealed.split(':');
-    if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('not a sealed text');
-    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+    if (version !== 'v1' || !iv || !tag || data === undefined) throw new NotOpened('not a sealed text');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64')), decipher.final()]).toString('utf8');
+    } catch (err) {
+      throw new NotOpened('sealed with another key, or changed since', { cause: err });
+    }
   }
 }
+
+/** A sealed text this sealer cannot open. */
+export class NotOpened extends Error {}

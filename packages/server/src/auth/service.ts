@@ -4,7 +4,8 @@ import { ApiError, type Role, type User } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, UserRow } from '../db/repositories/index.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { Settings } from '../settings.js';
+import type { AuthSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { DUMMY_HASH_PROMISE, generatePassword, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './principal.js';
@@ -22,7 +23,7 @@ function toUser(row: UserRow): User {
 export class UserService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: AuthSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TokenService) private readonly tokens: TokenService,

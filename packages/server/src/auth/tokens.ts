@@ -1,9 +1,10 @@
 import { createSecretKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Role } from '@garrison/core';
+import { ApiError, type Role, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
+import type { AuthSettings } from './settings.js';
 import { keptInDataDir } from '../data-dir.js';
 
 export interface TokenClaims {
@@ -22,8 +23,11 @@ export interface TokenClaims {
 /** How long the first step of a two-factor sign-in stays good. */
 const MFA_TOKEN_SECONDS = 300;
 
+/** What the signing secret is read or made from. */
+export type SecretSettings = Pick<AuthSettings, 'jwtSecret'> & Pick<DataSettings, 'dataDir'>;
+
 /** The signing secret: from the environment, or generated once and kept in the data dir (mode 0600) so tokens survive restarts. */
-export function loadOrCreateSecret(settings: Settings): string {
+export function loadOrCreateSecret(settings: SecretSettings): string {
   return settings.jwtSecret ?? keptInDataDir(settings.dataDir, 'jwt-secret', () => randomBytes(48).toString('base64url'));
 }
 
@@ -35,7 +39,7 @@ export class TokenService {
    */
   private readonly secret: KeyObject;
 
-  constructor(@inject(TOKENS.Settings) private readonly settings: Settings) {
+  constructor(@inject(TOKENS.Settings) private readonly settings: SecretSettings & Pick<AuthSettings, 'tokenTtlSeconds'>) {
     this.secret = createSecretKey(Buffer.from(loadOrCreateSecret(settings), 'utf8'));
   }
 
@@ -77,13 +81,15 @@ export class TokenService {
   }
 
   private decode(token: string): TokenClaims {
+    let claims: string | jwt.JwtPayload;
     try {
-      const claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
-      // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
-      if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new Error('claims missing');
-      return claims as TokenClaims;
-    } catch {
+      claims = jwt.verify(token, this.secret, { algorithms: ['HS256'] });
+    } catch (err) {
+      expectOnly(err, jwt.JsonWebTokenError); // malformed, signed otherwise, expired (TokenExpiredError is one)
       throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
     }
+    // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    return claims as TokenClaims;
   }
 }

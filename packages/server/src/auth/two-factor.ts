@@ -3,7 +3,8 @@ import { inject, injectable } from 'tsyringe';
 import { Secret, TOTP } from 'otpauth';
 import { ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { AuthSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { TwoFactorRow } from '../db/repositories/two-factor.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
@@ -40,7 +41,7 @@ export class TwoFactorService {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: AuthSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Clock) private readonly clock: Clock,
   ) {
     this.sealer = new Sealer(loadOrCreateSecret(settings), TOTP_SEAL_PURPOSE);

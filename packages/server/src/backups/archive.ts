@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tar from 'tar';
 import type { BackupPart } from '@garrison/core';
+import { ifMissing } from '@garrison/core';
 
 /** A part as it goes into one archive. */
 export interface ArchivePart extends BackupPart {
@@ -20,7 +21,7 @@ const matches = (name: string, patterns: readonly string[] = []) =>
 export async function choose(parts: BackupPart[]): Promise<ArchivePart[]> {
   return Promise.all(
     parts.map(async (part) => {
-      const names = await readdir(part.root).catch(() => [] as string[]);
+      const names = await readdir(part.root).catch(ifMissing<string[]>([]));
       const chosen = names.filter((n) => (!part.entries || part.entries.includes(n)) && !matches(n, part.exclude)).sort();
       return { ...part, chosen };
     }),
@@ -151,7 +152,7 @@ export async function checkArchive(file: string, limits: RestoreLimits, freeSpac
   }
   if (refused) throw new Error(refused);
   for (const folder of freeSpaceOf) {
-    const fs = await statfs(folder).catch(() => null);
+    const fs = await statfs(folder).catch(ifMissing(null)); // not made yet: its free space is judged when it is
     if (fs && bytes > fs.bavail * fs.bsize) throw new Error(`its files add up to ${bytes} bytes, more than the ${fs.bavail * fs.bsize} free where they go (${folder})`);
   }
 }
@@ -201,9 +202,9 @@ export async function extractPart(file: string, name: string, into: string): Pro
 export async function extractFile(file: string, path: string, into: string): Promise<string | null> {
   await mkdir(into, { recursive: true });
   await tar.x({ file, cwd: into, strict: true, filter: (p) => p === path });
-  return readFile(join(into, path), 'utf8').catch(() => null);
+  return readFile(join(into, path), 'utf8').catch(ifMissing(null));
 }
 
 /** The top-level entries an extracted part holds. */
-export const entriesOf = (folder: string) => readdir(folder).catch(() => [] as string[]);
+export const entriesOf = (folder: string) => readdir(folder).catch(ifMissing<string[]>([]));
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { BackupSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { JobRunner } from '../jobs/runner.js';
 import type { Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
@@ -21,7 +22,7 @@ const PREFIX = 'garrison-';
 @injectable()
 export class DatabaseBackups implements Lifecycle {
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BackupSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Logger) private readonly logger: Logger,

@@ -1,10 +1,11 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject } from '@garrison/core';
+import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Clock } from '../jobs/clock.js';
-import type { Settings } from '../settings.js';
+import type { BackupSettings } from './settings.js';
+import type { SecretSettings } from '../auth/tokens.js';
 import type { Logger } from 'pino';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
@@ -37,7 +38,7 @@ interface Swap {
 export class BackupRestore {
   constructor(
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BackupSettings & SecretSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
@@ -53,7 +54,7 @@ export class BackupRestore {
       const row = await this.backups.row(serverId, backupId);
       if (row.status !== 'done') throw new ApiError('CONFLICT', `backup ${backupId} is ${row.status}`);
       const file = join(this.backups.dirOf(serverId), row.file);
-      const sum = await sha256Of(file).catch(() => null);
+      const sum = await sha256Of(file).catch(ifMissing(null));
       if (sum === null) throw new ApiError('NOT_FOUND', `the archive of backup ${backupId} is gone`);
       if (sum !== row.sha256) throw new ApiError('VALIDATION_ERROR', `the archive of backup ${backupId} is damaged: its SHA-256 is ${sum}, not ${row.sha256}`);
 

@@ -1,7 +1,6 @@
-import { MASK, isSensitive, type TObject } from '@garrison/core';
-import type { Settings } from '../settings.js';
-import { loadOrCreateSecret } from '../auth/tokens.js';
-import { Sealer } from '../auth/sealing.js';
+import { MASK, isSensitive, type TObject, expectOnly } from '@garrison/core';
+import { loadOrCreateSecret, type SecretSettings } from '../auth/tokens.js';
+import { NotOpened, Sealer } from '../auth/sealing.js';
 import { maskSections } from '../config/masking.js';
 
 type Sections = Record<string, Record<string, unknown>>;
@@ -11,7 +10,7 @@ type Sections = Record<string, Record<string, unknown>>;
  * restore, with the key of the two-factor secrets' kind derived from the signing secret for this purpose.
  * Made at each use, not once: after `rotate-jwt-secret` new backups are sealed with the new secret.
  */
-const sealer = (settings: Settings) => new Sealer(loadOrCreateSecret(settings), 'backup-secrets');
+const sealer = (settings: SecretSettings) => new Sealer(loadOrCreateSecret(settings), 'backup-secrets');
 
 /** The sensitive fields of each section, by the game's schemas. */
 function secretsOf(schemas: Readonly<Record<string, TObject>>, sections: Sections): Sections {
@@ -26,7 +25,7 @@ function secretsOf(schemas: Readonly<Record<string, TObject>>, sections: Section
 }
 
 /** What the archive's manifest holds of the config: masked sections and the passwords sealed. */
-export function sealedConfig(settings: Settings, schemas: Readonly<Record<string, TObject>>, sections: Sections) {
+export function sealedConfig(settings: SecretSettings, schemas: Readonly<Record<string, TObject>>, sections: Sections) {
   return { config_sections: maskSections(schemas, sections), sealed_secrets: sealer(settings).seal(JSON.stringify(secretsOf(schemas, sections))) };
 }
 
@@ -36,12 +35,13 @@ export function sealedConfig(settings: Settings, schemas: Readonly<Record<string
  * instance): the server keeps its current passwords, and the answer's warning says so, since a restore
  * that failed for the passwords alone would leave an admin with no way back to the files.
  */
-export function unsealedConfig(settings: Settings, manifest: { config_sections: Sections; sealed_secrets?: unknown }, current: Sections): { sections: Sections; warning: string | null } {
+export function unsealedConfig(settings: SecretSettings, manifest: { config_sections: Sections; sealed_secrets?: unknown }, current: Sections): { sections: Sections; warning: string | null } {
   let secrets: Sections | null = null;
   if (typeof manifest.sealed_secrets === 'string') {
     try {
       secrets = JSON.parse(sealer(settings).open(manifest.sealed_secrets)) as Sections;
-    } catch {
+    } catch (err) {
+      expectOnly(err, NotOpened, SyntaxError); // sealed by another signing secret: the warning below says so
       secrets = null;
     }
   }

@@ -3,9 +3,11 @@ import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, type Static, BackupDetail } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { BackupSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
+import type { SecretSettings } from '../auth/tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { BackupRow } from '../db/repositories/backups.js';
 import type { ServerRow } from '../db/repositories/index.js';
@@ -23,12 +25,12 @@ import { sealedConfig } from './secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
-export const backupRoot = (settings: Pick<Settings, 'backupDir' | 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
+export const backupRoot = (settings: Pick<BackupSettings, 'backupDir'> & Pick<DataSettings, 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
 
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
 
-function toBackup(row: BackupRow): Backup {
+export function toBackup(row: BackupRow): Backup {
   return {
     id: row.id,
     server_id: row.server_id,
@@ -56,7 +58,7 @@ export class BackupService implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BackupSettings & SecretSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Logger) private readonly logger: Logger,
@@ -92,11 +94,13 @@ export class BackupService implements Lifecycle {
    */
   private async tightenModes(): Promise<void> {
     const root = backupRoot(this.settings);
-    for (const name of await readdir(root).catch(() => [] as string[])) {
+    // Not ours to change (another owner): said, and the service starts all the same.
+    const unchanged = (path: string) => (err: unknown) => this.logger.warn({ path, err }, 'could not make a backup file private');
+    for (const name of await readdir(root).catch(ifMissing<string[]>([]))) {
       if (!/^\d+$/.test(name)) continue;
       const dir = join(root, name);
-      await chmod(dir, 0o700).catch(() => undefined);
-      for (const file of await readdir(dir).catch(() => [] as string[])) if (file.endsWith('.tar.gz')) await chmod(join(dir, file), 0o600).catch(() => undefined);
+      await chmod(dir, 0o700).catch(unchanged(dir));
+      for (const file of await readdir(dir).catch(ifMissing<string[]>([]))) if (file.endsWith('.tar.gz')) await chmod(join(dir, file), 0o600).catch(unchanged(join(dir, file)));
     }
   }
 
@@ -113,7 +117,7 @@ export class BackupService implements Lifecycle {
 
   async get(serverId: number, id: number) {
     const row = await this.row(serverId, id);
-    return { ...toBackup(row), manifest: row.manifest ? (JSON.parse(row.manifest) as Static<typeof BackupDetail>['manifest']) : null };
+    return { ...toBackup(row), manifest: row.manifest ? JSON.parse(row.manifest) : null };
   }
 
   async row(serverId: number, id: number): Promise<BackupRow> {
@@ -166,8 +170,10 @@ export class BackupService implements Lifecycle {
       const reason = signal.aborted ? 'the service stopped while it was written' : (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
       this.logger.warn({ serverId, backupId: id, err: (err as Error).message }, 'backup failed');
       // Cleaned up before the failure is told: whoever reads `failed` finds nothing half-written.
-      await rm(manifestFile, { force: true }).catch(() => undefined);
-      await this.repos.backups.update(id, { status: 'failed', error: reason.slice(0, 500), finished_at: isoNow(this.clock) }).catch(() => undefined);
+      const untold = (what: string) => (cleanupErr: unknown) => this.logger.error({ serverId, backupId: id, err: cleanupErr }, what);
+      await rm(manifestFile, { force: true }).catch(untold('the manifest of a failed backup stays'));
+      const failed = { status: 'failed' as const, error: reason.slice(0, 500), finished_at: isoNow(this.clock) };
+      await this.repos.backups.update(id, failed).catch(untold('the failed backup could not be marked failed'));
       this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'failed', bytes: 0, error: reason } });
       await this.audit.record(serverId, 'backup_failed', SYSTEM_ACTOR, { backup_id: id, reason });
     } finally {
@@ -185,7 +191,11 @@ export class BackupService implements Lifecycle {
     const manager = adapter.capabilities.mod_manager;
     const enabled = manager ? enabledModsOf(sections[manager.enabled.section]?.[manager.enabled.field]) : [];
     const mods = await Promise.all(
-      enabled.map(async (m) => ({ ...m, workshop_id: (await manager?.describeMod?.(join(manager.modDirectory(serverContext(server, this.settings.dataDir)), m.name)).catch(() => null))?.workshop_id ?? null })),
+      enabled.map(async (m) => {
+        const described = manager?.describeMod?.(join(manager.modDirectory(serverContext(server, this.settings.dataDir)), m.name));
+        const unread = (err: unknown) => void this.logger.warn({ serverId, mod: m.name, err }, 'no Workshop id read for the mod; backed up without it');
+        return { ...m, workshop_id: (await described?.catch(unread))?.workshop_id ?? null };
+      }),
     );
     const { id, name, game_type, exe_path, game_port, rcon_port, auto_restart, max_restarts, headless_clients, backup_keep } = server;
     const base = {
@@ -235,13 +245,13 @@ export class BackupService implements Lifecycle {
     const row = await this.row(serverId, id);
     if (row.status !== 'done') throw new ApiError('CONFLICT', `backup ${id} is ${row.status}`);
     const path = join(this.dirOf(serverId), row.file);
-    const size = await stat(path).then((s) => s.size, () => null);
+    const size = await stat(path).then((s) => s.size, ifMissing(null));
     if (size === null) throw new ApiError('NOT_FOUND', `the archive of backup ${id} is gone from ${this.dirOf(serverId)}`);
     return { filename: row.file, size, stream: () => createReadStream(path) };
   }
 
   private async removeTemp(serverId: number): Promise<void> {
     const dir = this.dirOf(serverId);
-    for (const name of await readdir(dir).catch(() => [] as string[])) if (name.startsWith('.')) await rm(join(dir, name), { force: true, recursive: true });
+    for (const name of await readdir(dir).catch(ifMissing<string[]>([]))) if (name.startsWith('.')) await rm(join(dir, name), { force: true, recursive: true });
   }
 }

@@ -3,6 +3,7 @@ import { appendFile, link, mkdir, open, stat, unlink, type FileHandle } from 'no
 import { basename, dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { wallClock } from '../jobs/clock.js';
+import { ifMissing, isMissing } from '@garrison/core';
 
 /**
  * The game's ban file as bytes and lines. It is shared: the game rewrites it in place, tools append to
@@ -235,7 +236,7 @@ async function createBanFile(path: string, bytes: Buffer): Promise<Buffer | null
       await created.close();
     }
   } finally {
-    await unlink(temp).catch(() => {});
+    await unlink(temp).catch(ifMissing(undefined));
   }
 }
 
@@ -244,7 +245,8 @@ export async function banFileVersion(path: string): Promise<string> {
   try {
     const s = await stat(path, { bigint: true });
     return `${s.ino}:${s.size}:${s.mtimeNs}`;
-  } catch {
+  } catch (err) {
+    if (!isMissing(err)) throw err;
     return 'missing';
   }
 }

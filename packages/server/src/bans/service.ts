@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { Mutex } from 'async-mutex';
 import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, type Actor, type Ban, type BanManager, type CreateBanRequest, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { BanSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories, ServerRow } from '../db/repositories/index.js';
 import type { EventBus } from '../events/bus.js';
 import type { Clock } from '../jobs/clock.js';
@@ -58,7 +59,7 @@ export class BanService implements Lifecycle {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: BanSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,

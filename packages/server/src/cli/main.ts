@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { flagSettings, resolveSettings, SettingError, settingsFromEnv, settingsFromFlags } from '../settings.js';
+import { flagSettings, resolveSettings, settingsFromEnv, settingsFromFlags } from '../settings.js';
+import { SettingError } from '../setting-specs.js';
 import { COMMANDS, generalUsage, parse, redactKeys, UsageError, type Options } from './usage.js';
 
 // The commands load the service's modules when they run: help, a version or a usage error answer at once.

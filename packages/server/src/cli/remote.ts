@@ -1,6 +1,7 @@
 import { GarrisonApiError, GarrisonClient, GarrisonNetworkError } from '@garrison/sdk';
 import type { ServerListItem } from '@garrison/core';
 import { DEFAULT_TIMEOUT_S, parse, UsageError, type Options } from './usage.js';
+import { expectOnly } from '@garrison/core';
 
 // The commands that manage a running service over its HTTP API, with an API key, through the SDK: what
 // they may do is what the key's scopes and servers allow, and the service audits it as the key's.
@@ -23,7 +24,8 @@ function connect(command: string, values: Record<string, unknown>): Connection {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch {
+  } catch (err) {
+    expectOnly(err, TypeError);
     throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);

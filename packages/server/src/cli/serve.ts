@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import { createLogger, endLog } from '../logger.js';
+import { createLogger, endLog } from '../logging/logger.js';
 import type { Settings } from '../settings.js';
 import { startServer, type RunningServer } from '../app.js';
 import { SystemClock } from '../jobs/clock.js';
 import { PluginLoadError } from '../plugins/loader.js';
 import { DatabaseUnavailableError } from '../db/failures.js';
-import { SettingError } from '../settings.js';
+import { SettingError } from '../setting-specs.js';
 import { DataDirInUseError } from '../db/data-dir-lock.js';
 
 /** Runs the service until SIGTERM or SIGINT, then stops as decisions.md says: games keep running. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../logging/logger.js';
 import { resolveSettings, settingsFromEnv, settingsFromFlags, type Settings } from '../settings.js';
 import { prepareDataDir } from '../data-dir.js';
 import { migrate, openDatabase, type Database } from '../db/connection.js';

@@ -1,8 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node';
-import { EventCatalogue, type GarrisonEvent } from '@garrison/core';
+import { EventCatalogue, type GarrisonEvent, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from './settings.js';
 import type { Logger } from 'pino';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
@@ -35,7 +35,7 @@ export class ClusterEvents implements Lifecycle {
   private readonly logSubscriptions = new Map<string, Subscription>();
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Events) private readonly events: InProcessEventBus,
     @inject(TOKENS.Logger) private readonly logger: Logger,
@@ -57,7 +57,7 @@ export class ClusterEvents implements Lifecycle {
     this.stopping = true;
     this.unsubscribe?.();
     this.unwatch?.();
-    await this.connection?.close().catch(() => {});
+    await this.connection?.close().catch((err: unknown) => this.logger.warn({ err }, 'the NATS connection did not close cleanly'));
   }
 
   private async connectUntilUp(): Promise<void> {
@@ -108,8 +108,9 @@ export class ClusterEvents implements Lifecycle {
     let event: GarrisonEvent;
     try {
       event = JSON.parse(Buffer.from(data).toString('utf8')) as GarrisonEvent;
-    } catch {
-      return;
+    } catch (err) {
+      expectOnly(err, SyntaxError);
+      return; // not an event of Garrison's
     }
     if (!event || typeof event !== 'object' || event.origin === this.nodeId || !(event.type in EventCatalogue)) return;
     this.events.deliverRemote(event);

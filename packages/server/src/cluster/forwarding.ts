@@ -6,7 +6,7 @@ import type { Context } from 'koa';
 import type { Logger } from 'pino';
 import { ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import { NodeService, type Owner } from '../nodes/service.js';
 import { isCluster } from './mode.js';
@@ -52,7 +52,7 @@ export class Forwarder {
   private readonly tlsAgent = new TlsAgent({ keepAlive: true, maxSockets: 64 });
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Logger) private readonly logger: Logger,

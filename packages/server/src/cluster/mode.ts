@@ -1,16 +1,18 @@
 import type { Knex } from 'knex';
-import { SettingError, type Settings } from '../settings.js';
+import { SettingError } from '../setting-specs.js';
+import type { AuthSettings } from '../auth/settings.js';
+import type { ClusterSettings } from './settings.js';
 import { databaseVersion, type Dialect } from '../db/connection.js';
 
 /** True when this instance is one of a cluster: MySQL/MariaDB shared with its peers, events over NATS. */
-export const isCluster = (settings: Pick<Settings, 'natsUrl'>): boolean => settings.natsUrl !== null;
+export const isCluster = (settings: Pick<ClusterSettings, 'natsUrl'>): boolean => settings.natsUrl !== null;
 
 /**
  * Refuses, at start, a cluster that could not work: on SQLite (one host's file), or without the secrets
  * every instance must share (a token signed by one must be good at every other; forwarded requests are
  * signed with the cluster secret).
  */
-export function checkClusterSettings(settings: Settings, dialect: Dialect): void {
+export function checkClusterSettings(settings: ClusterSettings & Pick<AuthSettings, 'jwtSecret'>, dialect: Dialect): void {
   const given = (['natsUrl', 'clusterSecret', 'advertiseUrl'] as const).filter((k) => settings[k] !== null);
   const names = { natsUrl: 'GARRISON_NATS_URL', clusterSecret: 'GARRISON_CLUSTER_SECRET', advertiseUrl: 'GARRISON_ADVERTISE_URL' };
   if (!given.length) return;

@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { RateLimiterMemory, RateLimiterMySQL, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from './settings.js';
 import type { Database } from '../db/connection.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Clock } from '../jobs/clock.js';
@@ -25,7 +25,7 @@ export class RateLimits implements Lifecycle {
   private job: Job | null = null;
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.Database) private readonly db: Database,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Clock) private readonly clock: Clock,

@@ -22,7 +22,7 @@ import type { Repositories, ServerRow } from '../db/repositories/index.js';
 import { configVersionOf } from '../db/repositories/config-sections.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { describeFailure } from '../http/validation.js';
 import { serverContext } from '../servers/context.js';
@@ -44,7 +44,7 @@ export class ConfigService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(AuditService) private readonly audit: AuditService,

@@ -2,6 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite from 'better-sqlite3';
+import { expectOnly, isMissing } from '@garrison/core';
 
 const LOCK_FILE = 'serve.lock';
 /** Who holds the lock, for the refusal to name: the lock file itself cannot be read while it is held. */
@@ -72,7 +73,8 @@ function readHolder(path: string): LockHolder | null {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
     return typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.started_at === 'string' ? { pid: parsed.pid, host: parsed.host, started_at: parsed.started_at } : null;
-  } catch {
+  } catch (err) {
+    if (!isMissing(err)) expectOnly(err, SyntaxError); // no holder written, or half written
     return null;
   }
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { createConnection, type Connection } from 'mysql2/promise';
 import type { Knex } from 'knex';
-import { SettingError } from '../settings.js';
+import { SettingError } from '../setting-specs.js';
+import type { Logger } from 'pino';
 
 /**
  * One process per node id on a MySQL/MariaDB database (in a cluster or not): a named lock of the database, held by a connection of its own
@@ -12,9 +13,10 @@ export class NodeLock {
   private constructor(
     private readonly connection: Connection,
     private readonly name: string,
+    private readonly logger: Logger,
   ) {}
 
-  static async take(knex: Knex, nodeId: string): Promise<NodeLock> {
+  static async take(knex: Knex, nodeId: string, logger: Logger): Promise<NodeLock> {
     const config = knex.client.config.connection as { host: string; port: number; user: string; password: string; database: string };
     const connection = await createConnection({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
     connection.on('error', () => {}); // a lost connection is found by held()
@@ -22,11 +24,12 @@ export class NodeLock {
     const name = `garrison.node.${createHash('sha256').update(`${config.database}/${nodeId}`).digest('hex').slice(0, 40)}`;
     const [rows] = (await connection.query('SELECT GET_LOCK(?, 0) AS got', [name])) as unknown as [{ got: number | null }[]];
     if (rows[0]?.got !== 1) {
-      const holder = await describeHolder(connection, knex, name, nodeId).catch(() => `it holds the lock ${name}`);
-      await connection.end().catch(() => {});
+      const unsaid = (err: unknown) => `it holds the lock ${name}; who, the database did not say: ${(err as Error).message}`;
+      const holder = await describeHolder(connection, knex, name, nodeId).catch(unsaid);
+      await connection.end().catch((err: unknown) => logger.debug({ err }, 'the connection refused the node lock did not end cleanly'));
       throw new SettingError(`another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`);
     }
-    return new NodeLock(connection, name);
+    return new NodeLock(connection, name, logger);
   }
 
   /** Whether the lock is still this process's (false after its connection was lost). */
@@ -34,14 +37,18 @@ export class NodeLock {
     try {
       const [rows] = (await this.connection.query('SELECT IS_USED_LOCK(?) = CONNECTION_ID() AS mine', [this.name])) as unknown as [{ mine: number | null }[]];
       return rows[0]?.mine === 1;
-    } catch {
+    } catch (err) {
+      // Its connection is gone (a database restart, a network cut), and the lock with it.
+      this.logger.warn({ err }, 'the node lock could not be checked');
       return false;
     }
   }
 
   async release(): Promise<void> {
-    await this.connection.query('SELECT RELEASE_LOCK(?)', [this.name]).catch(() => {});
-    await this.connection.end().catch(() => {});
+    // After the connection was lost both fail, and the lock went with the connection.
+    const gone = (err: unknown) => this.logger.debug({ err }, 'the node lock went with its connection');
+    await this.connection.query('SELECT RELEASE_LOCK(?)', [this.name]).catch(gone);
+    await this.connection.end().catch(gone);
   }
 }
 

@@ -35,7 +35,14 @@ export class TableVersions {
   /** Tables written by each open transaction, by its connection. */
   private readonly transactions = new Map<string, Set<string>>();
 
-  constructor(knex: Knex) {
+  /** Versions kept from the queries of `knex` on. */
+  static watching(knex: Knex): TableVersions {
+    const versions = new TableVersions();
+    versions.watch(knex);
+    return versions;
+  }
+
+  private watch(knex: Knex): void {
     knex.on('query', (query: QueryEvent) => this.started(query));
     knex.on('query-response', (_response: unknown, query: QueryEvent) => this.finished(query));
     knex.on('query-error', (_error: unknown, query: QueryEvent) => this.finished(query));

@@ -1,6 +1,20 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
-import { ApiError } from '@garrison/core';
+import { ApiError, ifApiError, ifErrno, ifMissing, errnoOf } from '@garrison/core';
+
+/** Why a file is not there for the asker: missing, not ours to see, or behind a loop of links or a name too long. */
+const UNSEEN = ['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP', 'ENAMETOOLONG'];
+
+/** For `.catch`: `fallback` when the file is not there to be seen (UNSEEN); any other failure is passed on. */
+const ifUnseen = <T>(fallback: T) => ifErrno(UNSEEN, fallback);
+
+/** For `.catch` of what opens or removes a file given out by name: one gone meanwhile is a 404 (`message`). */
+export const notFoundIfUnseen =
+  (message: string) =>
+  (err: unknown): never => {
+    if (UNSEEN.includes(errnoOf(err) ?? '')) throw new ApiError('NOT_FOUND', message, { cause: err });
+    throw err;
+  };
 
 /**
  * The file called `name` in `folder`, or an error: `name` must be one plain file name (no separators of
@@ -15,9 +29,9 @@ export async function fileInFolder(folder: string, name: string, extension: stri
   if (extname(name).toLowerCase() !== extension.toLowerCase()) throw new ApiError('NOT_FOUND', `no ${extension} file ${JSON.stringify(name)}`);
   const path = join(folder, name);
   const [realFolder, realFile, stats] = await Promise.all([
-    realpath(folder).catch(() => null),
-    realpath(path).catch(() => null),
-    lstat(path).catch(() => null),
+    realpath(folder).catch(ifUnseen(null)),
+    realpath(path).catch(ifUnseen(null)),
+    lstat(path).catch(ifUnseen(null)),
   ]);
   if (!realFolder || !realFile || !stats || !stats.isFile() || !realFile.startsWith(realFolder + sep)) {
     throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(name)}`);
@@ -30,11 +44,11 @@ export async function fileInFolder(folder: string, name: string, extension: stri
  * and time of change; none when the folder does not exist.
  */
 export async function filesInFolder(folder: string, extension: string): Promise<{ name: string; size: number; modified: Date }[]> {
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((n) => n.toLowerCase().endsWith(extension.toLowerCase())).sort();
+  const names = (await readdir(folder).catch(ifMissing<string[]>([]))).filter((n) => n.toLowerCase().endsWith(extension.toLowerCase())).sort();
   const files = [];
   for (const name of names) {
-    const path = await fileInFolder(folder, name, extension).catch(() => null);
-    const stats = path && (await stat(path).catch(() => null));
+    const path = await fileInFolder(folder, name, extension).catch(ifApiError('NOT_FOUND', null));
+    const stats = path && (await stat(path).catch(ifMissing(null))); // gone meanwhile
     if (stats) files.push({ name, size: stats.size, modified: stats.mtime });
   }
   return files;

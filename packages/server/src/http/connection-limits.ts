@@ -3,8 +3,9 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import type { Settings } from '../settings.js';
+import type { HttpSettings } from './settings.js';
 import { failureBody } from './envelope.js';
+import { isMissing } from '@garrison/core';
 
 /**
  * Descriptors kept out of the connections' reach, whatever the limit: the database, the games' logs
@@ -20,7 +21,8 @@ function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
     const line = readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : null; // "unlimited" is no number, and no limit
-  } catch {
+  } catch (err) {
+    if (!isMissing(err)) throw err;
     return null;
   }
 }
@@ -37,7 +39,7 @@ function connectionBudget(fileLimit: number | null): { max: number; reserve: num
 }
 
 /** Logs the open-file limit and what it allows, and sets the service's connection budget on `server`. */
-export function applyFileLimit(server: Server, settings: Settings, logger: Logger, fileLimit = openFileLimit()): void {
+export function applyFileLimit(server: Server, settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>, logger: Logger, fileLimit = openFileLimit()): void {
   const budget = connectionBudget(fileLimit);
   if (!budget) {
     logger.warn('open-file limit unknown (no /proc/self/limits): connections are bounded only per address');
@@ -74,7 +76,7 @@ export const isOverCap = (socket: Socket | Duplex): boolean => Boolean((socket a
  * Such a connection is also bound by the headers time-out, so it cannot linger either. Returns the
  * request listener to mount (it answers those requests before the app sees them).
  */
-export function capConnectionsPerAddress(server: Server, settings: Settings, logger: Logger, app: RequestListener, isProxy: (address: string) => boolean = () => false): RequestListener {
+export function capConnectionsPerAddress(server: Server, settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>, logger: Logger, app: RequestListener, isProxy: (address: string) => boolean = () => false): RequestListener {
   const cap = settings.maxConnectionsPerAddress;
   const open = new Map<string, number>();
   if (cap > 0) {
@@ -115,7 +117,7 @@ export function capConnectionsPerAddress(server: Server, settings: Settings, log
  * while a large upload on a slow link, which keeps sending, is never cut by it (only by the whole-request
  * time-out). The client gets a 408 in the envelope, and the connection closes.
  */
-export function boundBodyIdleTime(server: Server, settings: Settings): void {
+export function boundBodyIdleTime(server: Server, settings: Pick<HttpSettings, 'bodyIdleTimeoutS'>): void {
   const idleMs = settings.bodyIdleTimeoutS * 1000;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (req.complete) return;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError, type EndpointDef } from '@garrison/core';
-import type { Settings } from '../settings.js';
+import type { HttpSettings } from './settings.js';
 import { bearerToken } from '../auth/authenticate.js';
 import type { RateLimits } from '../cluster/rate-limits.js';
 
@@ -26,7 +26,7 @@ function budgetHeaders(points: number, res: RateLimiterRes): Record<string, stri
  * `RATE_LIMITED` with `Retry-After`. Which limit a request meets is told by the endpoint the router
  * matched (`endpointOf`), so that `/api/auth/LOGIN/` counts as `/api/auth/login` does.
  */
-export function rateLimitMiddleware(settings: Settings, limits: RateLimits, endpointOf: (ctx: Context) => EndpointDef | null): Middleware {
+export function rateLimitMiddleware(settings: Pick<HttpSettings, 'loginRateLimit' | 'rateLimit'>, limits: RateLimits, endpointOf: (ctx: Context) => EndpointDef | null): Middleware {
   const login = limits.limiter('login', settings.loginRateLimit);
   const general = limits.limiter('general', settings.rateLimit);
   return async (ctx, next) => {

@@ -53,7 +53,7 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   const settings = container.resolve(TOKENS.Settings);
   const logger = container.resolve(TOKENS.Logger);
   const adapters = container.resolve(TOKENS.Adapters);
-  const tableVersions = new TableVersions(db.knex);
+  const tableVersions = TableVersions.watching(db.knex);
   const servers = container.resolve(ServerService);
   // A kept read is made again at once after a write of this process's, but another instance's write would
   // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is
@@ -114,7 +114,9 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   answerProtocolErrors(http, logger);
   lingerOnClose(http);
   const inFlight = trackInFlight(http);
-  const hub = new WebSocketHub(http, container.resolve(TOKENS.Events), authenticate, logger, container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs), settings, (req) => clientAddressOf(req, trusted));
+  const [events, clock, jobs] = [container.resolve(TOKENS.Events), container.resolve(TOKENS.Clock), container.resolve(TOKENS.Jobs)];
+  const hub = new WebSocketHub(events, authenticate, logger, clock, jobs, settings, (req) => clientAddressOf(req, trusted));
+  hub.attach(http);
   figures.countClients(() => hub.stats().clients);
   container.resolve(ApiKeyService).onRevoked(() => void hub.recheck());
   container.resolve(SessionService).onEnded(() => void hub.recheck());

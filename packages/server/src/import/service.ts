@@ -17,7 +17,7 @@ import {
 } from '@garrison/core';
 import { ImportFiles } from '@garrison/core/import-files';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
@@ -40,7 +40,7 @@ import { AuditService } from '../audit/service.js';
 export class ImportService {
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(ServerService) private readonly servers: ServerService,
@@ -94,8 +94,11 @@ export class ImportService {
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {
-      await this.servers.delete(made.id).catch(() => undefined);
-      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; nothing was imported`, { cause: err });
+      const undone = await this.servers.delete(made.id).then(
+        () => 'nothing was imported',
+        (undoErr: unknown) => `server ${made.id} was made and could not be deleted again (${(undoErr as Error).message}): delete it`,
+      );
+      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`, { cause: err });
     }
     await this.audit.record(made.id, 'server_imported', actor, { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count });
     return plan(made);

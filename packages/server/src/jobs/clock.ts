@@ -116,8 +116,14 @@ async function settle(): Promise<void> {
 export async function settlesWithin(clock: Clock, promise: Promise<unknown>, ms: number, label?: string): Promise<boolean> {
   const waited = new AbortController();
   const done = await Promise.race([
-    promise.then(() => true as const, () => true as const),
-    clock.sleep(ms, waited.signal, label).then(() => false as const, () => true as const),
+    Promise.allSettled([promise]).then(() => true as const), // settled, either way
+    clock.sleep(ms, waited.signal, label).then(
+      () => false as const,
+      (err: unknown) => {
+        if ((err as Error).name !== 'AbortError') throw err;
+        return true as const;
+      },
+    ),
   ]);
   waited.abort();
   return done;

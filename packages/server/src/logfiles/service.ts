@@ -4,7 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { ApiError, type Actor, type LogParser } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { AuditService } from '../audit/service.js';
-import { fileInFolder, filesInFolder } from '../files/in-folder.js';
+import { fileInFolder, filesInFolder, notFoundIfUnseen } from '../files/in-folder.js';
 import { openFiles } from '../processes/proc.js';
 
 /** The game's own log files (in the folder the adapter names for the server): listed, streamed, deleted. */
@@ -29,9 +29,7 @@ export class LogFileService {
   async open(serverId: number, filename: string): Promise<Readable> {
     const { dir, parser } = await this.folder(serverId);
     const path = await fileInFolder(dir, filename, parser.logFileExtension);
-    const handle = await open(path, 'r').catch(() => {
-      throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(filename)}`);
-    });
+    const handle = await open(path, 'r').catch(notFoundIfUnseen(`no file ${JSON.stringify(filename)}`));
     return handle.createReadStream();
   }
 
@@ -41,9 +39,7 @@ export class LogFileService {
     if (pid !== null && (await openFiles(pid)).includes(path)) {
       throw new ApiError('CONFLICT', `${filename} is the log the running game is writing; stop the server first`);
     }
-    await unlink(path).catch(() => {
-      throw new ApiError('NOT_FOUND', `no file ${JSON.stringify(filename)}`);
-    });
+    await unlink(path).catch(notFoundIfUnseen(`no file ${JSON.stringify(filename)}`));
     await this.audit.record(serverId, 'log_file_deleted', actor, { filename });
   }
 }

@@ -4,6 +4,7 @@ import type { LogLevel, LogLineReader } from '@garrison/core';
 import { FileFollower } from './follow.js';
 import { openFiles } from '../processes/proc.js';
 import type { Clock } from '../jobs/clock.js';
+import { errnoOf } from '@garrison/core';
 
 /** Read per source and tick (5 a second): a flood is read over several ticks, never whole into memory. */
 const READ_PER_TICK = 1024 * 1024;
@@ -95,8 +96,9 @@ export class LogCollector {
       });
       watcher.on('error', () => watcher.close());
       this.watchers.push(watcher);
-    } catch {
-      /* not there yet, or not watchable: the poll reads it */
+    } catch (err) {
+      // Not there yet, or not watchable (no inotify watch left): the poll reads it.
+      if (!['ENOENT', 'ENOTDIR', 'ENOSPC', 'EMFILE', 'EACCES', 'EPERM'].includes(errnoOf(err) ?? '')) throw err;
     }
   }
 

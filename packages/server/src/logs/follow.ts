@@ -1,6 +1,7 @@
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { wallClock } from '../jobs/clock.js';
+import { ifErrno, ifMissing } from '@garrison/core';
 
 /** Longest line passed on whole; a longer one comes in pieces of this length (a game can print anything). */
 const MAX_LINE_CHARS = 8192;
@@ -65,12 +66,12 @@ export class FileFollower {
 
   /** Lets go of the file. */
   close(): void {
-    void this.handle?.close().catch(() => {});
+    void this.handle?.close().catch(ifErrno(['EBADF'], undefined)); // closed already
     this.handle = null;
   }
 
   private async open(): Promise<FileHandle | null> {
-    this.handle ??= await open(this.path, 'r').catch(() => null);
+    this.handle ??= await open(this.path, 'r').catch(ifMissing(null)); // not written yet
     return this.handle;
   }
 
@@ -79,7 +80,7 @@ export class FileFollower {
    * starts again from the beginning, of the file now at the path.
    */
   private async startedOver(handle: FileHandle): Promise<boolean> {
-    const [held, named] = await Promise.all([handle.stat().catch(() => null), stat(this.path).catch(() => null)]);
+    const [held, named] = await Promise.all([handle.stat(), stat(this.path).catch(ifMissing(null))]);
     const replaced = held && named && (held.ino !== named.ino || held.dev !== named.dev);
     const truncated = held && held.size < this.offset;
     if (!replaced && !truncated) return false;

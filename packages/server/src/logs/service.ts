@@ -2,10 +2,11 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static } from '@garrison/core';
+import { ApiError, type LogLevel, type LogQuery as LogQuerySchema, type Static, expectOnly, isMissing, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
-import type { Settings } from '../settings.js';
+import type { LogSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -53,7 +54,7 @@ export class LogService implements ProcessWatch, Lifecycle {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: LogSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -123,7 +124,7 @@ export class LogService implements ProcessWatch, Lifecycle {
     const saved = process.adopted ? await readOffsets(dir) : null;
     const resume = saved?.pid === process.pid ? saved : null;
     const outputPath = join(dir, OUTPUT_FILE);
-    const outputOffset = process.outputOffset ?? resume?.output ?? (await stat(outputPath).then((s) => s.size, () => 0));
+    const outputOffset = process.outputOffset ?? resume?.output ?? (await stat(outputPath).then((s) => s.size, ifMissing(0)));
     return new LogCollector(
       serverId,
       process.pid,
@@ -175,7 +176,10 @@ export class LogService implements ProcessWatch, Lifecycle {
       collector.savedAt = this.clock.now();
       const offsets: Offsets = { pid: collector.pid, output: collector.output.offset, rpt: collector.rptPosition };
       const path = join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE);
-      this.lineStore.afterStored(() => writeFile(path, JSON.stringify(offsets)).catch(() => {}));
+      const serverId = collector.serverId;
+      // Not kept (the server's folder deleted with it, a full disk): its log is read again from the offsets kept before.
+      const unsaved = (err: unknown) => void (isMissing(err) || this.logger.warn({ serverId, err }, 'the log offsets were not saved'));
+      this.lineStore.afterStored(() => writeFile(path, JSON.stringify(offsets)).catch(unsaved));
     }
     if (final) await this.lineStore.flush();
   }
@@ -224,7 +228,8 @@ export class LogService implements ProcessWatch, Lifecycle {
 async function readOffsets(dir: string): Promise<Offsets | null> {
   try {
     return JSON.parse(await readFile(join(dir, OFFSETS_FILE), 'utf8')) as Offsets;
-  } catch {
+  } catch (err) {
+    if (!isMissing(err)) expectOnly(err, SyntaxError); // none kept yet, or half written
     return null;
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ApiError, type MetricsPoint as MetricsPointSchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
-import type { Settings } from '../settings.js';
+import type { MetricsSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { EventBus } from '../events/bus.js';
 import { isoAgo, type Clock } from '../jobs/clock.js';
@@ -39,7 +39,7 @@ export class MetricsService implements ProcessWatch, Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: MetricsSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,

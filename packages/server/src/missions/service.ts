@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type MissionManager, type MissionName, type RotationEntry as RotationEntrySchema, type RotationEntryInput, type Static, type Actor } from '@garrison/core';
+import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type MissionManager, type MissionName, type RotationEntry as RotationEntrySchema, type RotationEntryInput, type Static, type Actor, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { MissionSettings } from './settings.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 import { AuditService } from '../audit/service.js';
-import { fileInFolder, filesInFolder } from '../files/in-folder.js';
+import { fileInFolder, filesInFolder, notFoundIfUnseen } from '../files/in-folder.js';
 import { keepFile, receiveFile } from './upload.js';
 
 type RotationEntry = Static<typeof RotationEntrySchema>;
@@ -22,7 +22,7 @@ function refusedAs(field: string, err: unknown): never {
 @injectable()
 export class MissionService {
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: MissionSettings,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
     @inject(AuditService) private readonly audit: AuditService,
@@ -40,7 +40,8 @@ export class MissionService {
       let parsed;
       try {
         parsed = manager.parseMissionFilename(file.name);
-      } catch {
+      } catch (err) {
+        expectOnly(err, ApiError);
         continue; // a file the game would not load either
       }
       missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, terrain: parsed.terrain, ...warningOf(parsed) });
@@ -76,9 +77,7 @@ export class MissionService {
     if (missions.some((m) => m.name.toLowerCase() === name.toLowerCase())) {
       throw new ApiError('MISSION_IN_ROTATION', `${filename} is in the mission rotation; take it out first`);
     }
-    await unlink(path).catch(() => {
-      throw new ApiError('NOT_FOUND', `no mission file ${JSON.stringify(filename)}`);
-    });
+    await unlink(path).catch(notFoundIfUnseen(`no mission file ${JSON.stringify(filename)}`));
     await this.audit.record(serverId, 'mission_deleted', actor, { filename });
   }
 

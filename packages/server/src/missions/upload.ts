@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { basename, join } from 'node:path';
 import busboy from 'busboy';
-import { ApiError } from '@garrison/core';
+import { ApiError, ifMissing } from '@garrison/core';
 
 const TEMP_PREFIX = '.upload-';
 /** Written in large pieces: with small ones, writing and not receiving was the limit. */
@@ -54,17 +54,19 @@ export async function receiveFile<T>(req: IncomingMessage, folder: string, limit
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      const error = err instanceof Error ? err : new Error(String(err));
-      if (!writing) return reject(error);
+      if (!writing) return reject(err);
       // The answer waits until the partial file is gone: nothing half-written outlives the request.
       const { path, part, done } = writing;
       // With an error: a part destroyed without one after busboy ended it counts as finished, and its
       // pipeline would wait for an end that never comes.
-      setImmediate(() => part.destroy(error));
-      void done
-        .catch(() => {})
-        .then(() => unlink(path).catch(() => {}))
-        .then(() => reject(error));
+      setImmediate(() => part.destroy(err instanceof Error ? err : new Error(String(err))));
+      // Its own failure is this one's doing (the part destroyed with `err`): waited for, not told again.
+      void Promise.allSettled([done])
+        .then(() => unlink(path).catch(ifMissing(undefined)))
+        .then(
+          () => reject(err),
+          (unlinkErr: unknown) => reject(new AggregateError([err, unlinkErr], `${(err as Error).message}; and the partial file ${path} could not be removed`)),
+        );
     };
 
     // busboy calls any part with a file name, or of type application/octet-stream, a file.
@@ -137,7 +139,7 @@ export async function keepFile(received: ReceivedFile<unknown>, folder: string):
   try {
     await rename(received.tempPath, target);
   } catch (err) {
-    await unlink(received.tempPath).catch(() => {});
+    await unlink(received.tempPath).catch(ifMissing(undefined));
     throw err;
   }
   return target;

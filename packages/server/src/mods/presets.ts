@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, type Actor, type LauncherPresetFormat, type PresetDiff as PresetDiffSchema, type PresetMod, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
 import { serverDir } from '../servers/context.js';
 import { receiveFile } from '../missions/upload.js';
 import { ModService } from './service.js';
@@ -22,7 +22,7 @@ export type PresetDiff = Static<typeof PresetDiffSchema>;
 @injectable()
 export class ModPresets {
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Pick<DataSettings, 'dataDir'>,
     @inject(ModService) private readonly mods: ModService,
     @inject(ServerService) private readonly servers: ServerService,
   ) {}

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, enabledModsOf, type Actor, type EnabledMod, type Mod, type ModManager, type Static } from '@garrison/core';
+import { ApiError, enabledModsOf, type Actor, type EnabledMod, type Mod, type ModManager, type Static, ifMissing } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
 
@@ -25,7 +25,7 @@ export class ModService {
   }
 
   private async folders(manager: ModManager, dir: string): Promise<string[]> {
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(ifMissing([]));
     // Case does not order them (`@ace` before `@CUP`): as people read a list of names.
     return entries.filter((e) => e.isDirectory() && manager.isModFolder(e.name)).map((e) => e.name).sort(byName);
   }
@@ -47,7 +47,7 @@ export class ModService {
     const byName = new Map(enabled.map((m) => [m.name, m]));
     return Promise.all(
       folders.map(async (name) => {
-        const about = (await manager.describeMod?.(join(dir, name)).catch(() => null)) ?? null;
+        const about = (await manager.describeMod?.(join(dir, name))) ?? null; // an unreadable mod.cpp says nothing; a failing disk is told
         return {
           name,
           folder_path: join(dir, name),

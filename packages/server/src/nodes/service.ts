@@ -3,7 +3,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ApiError, type Actor, type ClusterNode, type ServerStatus } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ClusterSettings } from '../cluster/settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { NodeRow } from '../db/repositories/nodes.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -44,7 +44,7 @@ export class NodeService implements Lifecycle {
   version = 0;
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ClusterSettings,
     @inject(TOKENS.NodeId) readonly nodeId: string,
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
@@ -61,7 +61,7 @@ export class NodeService implements Lifecycle {
 
   async start(): Promise<void> {
     // A node id is one process's wherever the database is shared; on SQLite the data dir's lock is that one.
-    if (this.db.dialect === 'mysql') this.lock = await NodeLock.take(this.db.knex, this.nodeId);
+    if (this.db.dialect === 'mysql') this.lock = await NodeLock.take(this.db.knex, this.nodeId, this.logger);
     await this.register();
     const claimed = await this.repos.servers.claimUnowned(this.nodeId);
     if (claimed) this.logger.info({ servers: claimed, node: this.nodeId }, 'servers recorded before nodes existed now belong to this node');
@@ -91,7 +91,7 @@ export class NodeService implements Lifecycle {
     if (this.lock && !(await this.lock.held())) {
       this.logger.error({ node: this.nodeId }, 'lost the database lock of this node id (the database connection dropped); taking it again');
       await this.lock.release();
-      this.lock = await NodeLock.take(this.db.knex, this.nodeId).catch((err: unknown) => {
+      this.lock = await NodeLock.take(this.db.knex, this.nodeId, this.logger).catch((err: unknown) => {
         this.logger.fatal({ err: (err as Error).message }, 'another instance now holds this node id');
         return null;
       });

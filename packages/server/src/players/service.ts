@@ -1,20 +1,9 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import {
-  ACTIVE_STATUSES,
-  ApiError,
-  type Actor,
-  type Ban,
-  type LivePlayer,
-  type PlayerBanRequest,
-  type PlayerEvent,
-  type PlayerList,
-  type RemoteAdminSession,
-  type Static,
-} from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, type Actor, type Ban, type LivePlayer, type PlayerBanRequest, type PlayerEvent, type PlayerList, type RemoteAdminSession, type Static, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Fence } from '../db/repositories/leases.js';
-import type { Settings } from '../settings.js';
+import type { PlayerSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -65,7 +54,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: PlayerSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,
@@ -117,7 +106,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     if (why === 'unwatched') return; // the game runs on; its players stay on
     if (watched.players.length) this.events.publish({ type: 'players', server_id: serverId, data: { players: [], count: 0 } });
     // Whoever was on has left with the server.
-    void this.repos.playerHistory.allLeft(serverId, isoNow(this.clock)).catch(() => {});
+    const unrecorded = (err: unknown) => this.logger.error({ serverId, err }, 'the players were not recorded as having left');
+    void this.repos.playerHistory.allLeft(serverId, isoNow(this.clock)).catch(unrecorded);
   }
 
   private async pollOnce(serverId: number, watched: Watched): Promise<void> {
@@ -230,7 +220,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
       { slot_id: slotId, name: player.name },
     );
     // A player who left meanwhile is fine.
-    if (remote.kickCommand) await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, body.reason || 'banned')).catch(() => {});
+    const kick = remote.kickCommand?.(slotId, body.reason || 'banned');
+    if (kick) await this.remoteAdmin.command(serverId, kick).catch((err: unknown) => expectOnly(err, ApiError));
     void this.watched.get(serverId)?.job.runNow();
     return ban;
   }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import { liveness, processStartTime, runsExecutable, signalGroup } from './proc.js';
+import { ifMissing } from '@garrison/core';
 
 /** An output file past this size is moved aside to `<name>.1` when a process starts writing to it. */
 const OUTPUT_ROTATE_BYTES = 16 * 1024 * 1024;
@@ -56,7 +57,7 @@ export class ProcessHandle {
   /** Starts the process; resolves once it runs, with where its output starts in its file. */
   static async spawn(spec: SpawnSpec, clock: Clock): Promise<{ handle: ProcessHandle; outputOffset: number }> {
     await mkdir(dirname(spec.outputPath), { recursive: true });
-    const size = await stat(spec.outputPath).then((s) => s.size, () => 0);
+    const size = await stat(spec.outputPath).then((s) => s.size, ifMissing(0));
     const rotate = size > OUTPUT_ROTATE_BYTES;
     if (rotate) await rename(spec.outputPath, `${spec.outputPath}.1`);
     const output = await open(spec.outputPath, 'a', 0o600);

@@ -1,5 +1,6 @@
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
+import { errnoOf, expectOnly, ifErrno } from '@garrison/core';
 
 /**
  * What the kernel says about a pid (Linux /proc). The start time tells one process from another that
@@ -22,6 +23,10 @@ export class ProcUnreadable extends Error {
 
 /** The errors by which the kernel says that no such process is left. */
 const GONE_CODES = new Set(['ENOENT', 'ESRCH']);
+
+/** A path, or an entry of /proc, that is not there or not ours to read (another user's process). */
+const NOT_READABLE = ['ENOENT', 'ENOTDIR', 'ESRCH', 'EACCES', 'EPERM', 'ELOOP'];
+const isNotReadable = (err: unknown) => NOT_READABLE.includes(errnoOf(err) ?? '');
 
 /**
  * The fields of `/proc/<pid>/stat` from field 3 (the state) on, or null when no such process runs. The
@@ -54,7 +59,8 @@ function pidExists(pid: number): boolean {
 export function processStartTime(pid: number): string | null {
   try {
     return startTimeOf(pid);
-  } catch {
+  } catch (err) {
+    expectOnly(err, ProcUnreadable);
     return null;
   }
 }
@@ -79,7 +85,8 @@ export function processUsage(pid: number): { ticks: number; rssBytes: number } |
   let fields: string[] | null;
   try {
     fields = statFields(pid);
-  } catch {
+  } catch (err) {
+    expectOnly(err, ProcUnreadable);
     return null; // a sample missed, not a process gone: nothing here decides about its life
   }
   if (!fields) return null;
@@ -90,7 +97,8 @@ export function processUsage(pid: number): { ticks: number; rssBytes: number } |
 const canonical = (path: string) => {
   try {
     return realpathSync(path);
-  } catch {
+  } catch (err) {
+    if (!isNotReadable(err)) throw err;
     return path;
   }
 };
@@ -103,13 +111,14 @@ export function runsExecutable(pid: number, exePath: string): boolean {
   const wanted = canonical(exePath);
   try {
     if (canonical(readlinkSync(`/proc/${pid}/exe`)) === wanted) return true;
-  } catch {
-    /* not ours to read, or gone: the command line may still tell */
+  } catch (err) {
+    if (!isNotReadable(err)) throw err; // not ours to read, or gone: the command line may still tell
   }
   try {
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     return args.some((a) => a === exePath || (a.startsWith('/') && canonical(a) === wanted));
-  } catch {
+  } catch (err) {
+    if (!isNotReadable(err)) throw err;
     return false;
   }
 }
@@ -135,17 +144,18 @@ export function liveness(pid: number, startTime: string | null, onUnknown: (why:
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
-  } catch {
+  } catch (groupErr) {
+    if (!['ESRCH', 'EPERM'].includes(errnoOf(groupErr) ?? '')) throw groupErr;
     try {
       process.kill(pid, signal); // not a group leader (adopted from an older start): the process alone
-    } catch {
-      /* gone already */
+    } catch (err) {
+      if (errnoOf(err) !== 'ESRCH') throw err; // gone already
     }
   }
 }
 
 /** The paths of the files `pid` holds open; none when it is gone or not ours to read. */
 export async function openFiles(pid: number): Promise<string[]> {
-  const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-  return (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')))).filter(Boolean);
+  const fds = await readdir(`/proc/${pid}/fd`).catch(ifErrno<string[]>(NOT_READABLE, []));
+  return (await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(ifErrno(NOT_READABLE, ''))))).filter(Boolean);
 }

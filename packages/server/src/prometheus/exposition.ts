@@ -5,7 +5,8 @@ import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { ApiError } from '@garrison/core';
-import type { Settings } from '../settings.js';
+import type { PrometheusSettings } from './settings.js';
+import type { HttpSettings } from '../http/settings.js';
 import { errorMiddleware } from '../http/errors.js';
 import { clientAddressMiddleware, trustedRange } from '../http/client-address.js';
 import { bearerToken } from '../auth/authenticate.js';
@@ -45,7 +46,7 @@ export class MetricsExposition {
   private rendering: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly settings: Settings,
+    private readonly settings: PrometheusSettings & Pick<HttpSettings, 'trustProxy'>,
     private readonly instruments: PrometheusInstruments,
     private readonly figures: ServerFigures,
     private readonly keys: ApiKeyService,
@@ -110,7 +111,7 @@ export class MetricsExposition {
     }
     const openMetrics = /application\/openmetrics-text/i.test(ctx.get('accept'));
     const rendered = this.rendering.then(() => this.render(openMetrics));
-    this.rendering = rendered.catch(() => undefined);
+    this.rendering = Promise.allSettled([rendered]); // the next waits for this one; its failure is this request's, answered below
     const { body, contentType } = await rendered;
     ctx.set('Cache-Control', 'no-store');
     ctx.type = contentType;

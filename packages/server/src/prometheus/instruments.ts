@@ -1,7 +1,7 @@
 import { inject, injectable } from 'tsyringe';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type RegistryContentType } from 'prom-client';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { PrometheusSettings } from './settings.js';
 
 /** Where a restart came from: a crash (auto-restart), a schedule, or someone asking. */
 export type RestartReason = 'crash' | 'schedule' | 'manual';
@@ -61,7 +61,7 @@ export class PrometheusInstruments {
     registers: [this.registry],
   });
 
-  constructor(@inject(TOKENS.Settings) settings: Settings) {
+  constructor(@inject(TOKENS.Settings) settings: PrometheusSettings) {
     this.enabled = settings.metricsToken !== null;
     if (!this.enabled) return;
     // prom-client's own names start with process_ and nodejs_: under garrison_ once

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { ACTIVE_STATUSES, ApiError, redactPasswords, type Actor, type RemoteAdminSession } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
@@ -33,7 +33,7 @@ export class RemoteAdminService implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
@@ -66,8 +66,9 @@ export class RemoteAdminService implements Lifecycle {
     const session = remote.connect(target);
     this.sessions.set(serverId, { key, session });
     // A failed connection is forgotten, so the next request tries again.
-    session.catch(() => {
-      if (this.sessions.get(serverId)?.session === session) this.sessions.delete(serverId);
+    // (Its failure itself is told to whoever awaits it.)
+    void Promise.allSettled([session]).then(([outcome]) => {
+      if (outcome.status === 'rejected' && this.sessions.get(serverId)?.session === session) this.sessions.delete(serverId);
     });
     return session;
   }
@@ -140,7 +141,10 @@ export class RemoteAdminService implements Lifecycle {
     this.sessions.delete(serverId);
     this.answered.delete(serverId);
     this.lost.delete(serverId);
-    await cached?.session.then((s) => s.close()).catch(() => {});
+    // A session that never connected was told to whoever asked for it; one that did is closed.
+    const [outcome] = await Promise.allSettled([cached?.session]);
+    const unclosed = (err: unknown) => this.logger.warn({ err, serverId }, 'the remote-admin session did not close cleanly');
+    if (outcome.status === 'fulfilled') await outcome.value?.close().catch(unclosed);
   }
 
   /** At the service's stop: every session closed. */

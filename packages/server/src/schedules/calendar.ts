@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { ApiError } from '@garrison/core';
+import { ApiError, expectOnly } from '@garrison/core';
 import { isoAt } from '../jobs/clock.js';
 
 /**
@@ -15,7 +15,17 @@ export interface Calendar {
   timezone: string;
 }
 
-const patternOf = (calendar: Calendar) => new Cron(calendar.cron, { timezone: calendar.timezone, paused: true });
+/** An expression or time zone croner does not read (croner throws Error, TypeError and RangeError alike). */
+export class UnreadableCalendar extends Error {}
+
+/** What croner says of `calendar`, its refusal as an UnreadableCalendar (with croner's words). */
+function read<T>(calendar: Calendar, ask: (pattern: Cron) => T): T {
+  try {
+    return ask(new Cron(calendar.cron, { timezone: calendar.timezone, paused: true }));
+  } catch (err) {
+    throw new UnreadableCalendar((err as Error).message, { cause: err });
+  }
+}
 
 /** Refuses an expression or a time zone croner cannot read, naming each field that is wrong (400, each also in `details`). */
 export function assertCalendar(calendar: Calendar): void {
@@ -23,31 +33,31 @@ export function assertCalendar(calendar: Calendar): void {
   let zoneOk = true;
   try {
     new Intl.DateTimeFormat('en', { timeZone: calendar.timezone });
-  } catch {
+  } catch (err) {
+    expectOnly(err, RangeError);
     zoneOk = false;
     details.push({ field: 'timezone', message: `${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)` });
   }
   try {
     // With a zone it cannot read, the expression is read in UTC: whether it reads does not depend on the zone.
-    const next = patternOf(zoneOk ? calendar : { ...calendar, timezone: 'UTC' }).nextRun();
+    const next = read(zoneOk ? calendar : { ...calendar, timezone: 'UTC' }, (pattern) => pattern.nextRun());
     if (!next) details.push({ field: 'cron', message: `${JSON.stringify(calendar.cron)} never runs` });
   } catch (err) {
-    details.push({ field: 'cron', message: (err as Error).message.replace(/^CronPattern: /, '') });
+    expectOnly(err, UnreadableCalendar);
+    details.push({ field: 'cron', message: err.message.replace(/^CronPattern: /, '') });
   }
   if (details.length) throw new ApiError('VALIDATION_ERROR', details.map((d) => `field '${d.field}': ${d.message}`).join('; '), { extra: { details } });
 }
 
 /** The first time strictly after `after`, or null when there is none (or the stored expression no longer reads). */
-function nextTime(calendar: Calendar, after: number): number | null {
-  const next = patternOf(calendar).nextRun(new Date(after));
+export function nextTime(calendar: Calendar, after: number): number | null {
+  const next = read(calendar, (pattern) => pattern.nextRun(new Date(after)));
   return next ? next.getTime() : null;
 }
 
 /** The next `count` times after `after`. */
 export function nextTimes(calendar: Calendar, after: number, count: number): number[] {
-  return patternOf(calendar)
-    .nextRuns(count, new Date(after))
-    .map((d) => d.getTime());
+  return read(calendar, (pattern) => pattern.nextRuns(count, new Date(after))).map((d) => d.getTime());
 }
 
 /**

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { SYSTEM_ACTOR, type Actor, type ScheduleStep, type StepResult } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ScheduleSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow } from '../db/repositories/schedules.js';
 import type { EventBus } from '../events/bus.js';
@@ -32,7 +32,7 @@ export class ScheduleRunner implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ScheduleSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.NodeId) private readonly nodeId: string,

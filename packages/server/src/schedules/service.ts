@@ -1,13 +1,13 @@
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest } from '@garrison/core';
+import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { ScheduleSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { RunRow, ScheduleRow, StepRow } from '../db/repositories/schedules.js';
 import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { AuditService } from '../audit/service.js';
-import { assertCalendar, nextSlot, nextTimes } from './calendar.js';
+import { assertCalendar, nextSlot, nextTimes, UnreadableCalendar } from './calendar.js';
 import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
 import { leadOf, stepOf, stepRows } from './steps.js';
@@ -18,8 +18,8 @@ function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   let next: string[] = [];
   try {
     next = row.enabled ? nextTimes(row, now, 5).map(isoAt) : [];
-  } catch {
-    /* an expression that no longer reads: the runner disables it */
+  } catch (err) {
+    expectOnly(err, UnreadableCalendar); // an expression that no longer reads: the runner disables it
   }
   const lead = leadOf(steps);
   return {
@@ -52,7 +52,7 @@ function toRun(row: RunRow): ScheduleRun {
 export class ScheduleService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ScheduleSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(AuditService) private readonly audit: AuditService,

@@ -1,7 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ApiError } from '@garrison/core';
-import type { Settings } from '../settings.js';
+import { ApiError, errnoOf, isMissing } from '@garrison/core';
+import type { ServerSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
+import type { BackupSettings } from '../backups/settings.js';
+
+/** What the game roots are made of: the setting, and the service's own folders they must stay out of. */
+export type GameRootSettings = Pick<ServerSettings, 'gameRoots'> &
+  Pick<DataSettings, 'dataDir' | 'databaseUrl'> &
+  Pick<BackupSettings, 'backupDir'>;
 
 /** A folder no executable and no imported file may come from, and why. */
 export interface RefusedFolder {
@@ -20,7 +27,8 @@ export function realPathOf(path: string): string {
   for (;;) {
     try {
       return join(realpathSync(existing), ...rest.reverse());
-    } catch {
+    } catch (err) {
+      if (!isMissing(err) && errnoOf(err) !== 'EACCES') throw err; // not there (yet), or not ours to look into: its parent tells
       const parent = dirname(existing);
       if (parent === existing) return wanted;
       rest.push(basename(existing));
@@ -45,7 +53,7 @@ export class GameRoots {
   readonly roots: string[] | null;
   readonly refused: RefusedFolder[];
 
-  constructor(settings: Pick<Settings, 'gameRoots' | 'dataDir' | 'backupDir' | 'databaseUrl'>, env: NodeJS.ProcessEnv = process.env) {
+  constructor(settings: GameRootSettings, env: NodeJS.ProcessEnv = process.env) {
     this.roots = settings.gameRoots.length ? settings.gameRoots.map((r) => realPathOf(r)) : null;
     const own: RefusedFolder[] = [
       { folder: settings.dataDir, why: "Garrison's data dir" },

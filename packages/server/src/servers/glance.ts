@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { ACTIVE_STATUSES, type ServerListItem, type ServerWarning } from '@garrison/core';
+import { ACTIVE_STATUSES, type ServerListItem, type ServerWarning, ifUnreadable } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ListRow } from '../db/repositories/index.js';
 import { configVersionOf } from '../db/repositories/config-sections.js';
@@ -58,7 +58,7 @@ export class ServerGlance implements Lifecycle {
 
   /** Looks for the server's executable now (at create, update, and in the periodic pass). */
   async checkExe(server: { id: number; exe_path: string }): Promise<void> {
-    const found = await stat(server.exe_path).then((s) => s.isFile(), () => false);
+    const found = await stat(server.exe_path).then((s) => s.isFile(), ifUnreadable(false));
     if (found === !this.missingExes.has(server.id)) return;
     if (found) this.missingExes.delete(server.id);
     else this.missingExes.add(server.id);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { ACTIVE_STATUSES, ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ServerRow } from '../db/repositories/index.js';
-import type { Settings } from '../settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { serverContext } from './context.js';
@@ -23,7 +23,7 @@ export class OwnFolders implements Lifecycle {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
     @inject(ServerLocks) private readonly locks: ServerLocks,

@@ -21,7 +21,7 @@ import {
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories, ListRow, ServerRow } from '../db/repositories/index.js';
-import type { Settings } from '../settings.js';
+import type { ServerSettings } from './settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
@@ -32,7 +32,7 @@ import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
 import { NodeService } from '../nodes/service.js';
 import { installationOf, sharingWith } from './installation.js';
-import { GameRoots } from './game-roots.js';
+import { GameRoots, type GameRootSettings } from './game-roots.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
 function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
@@ -74,7 +74,7 @@ export class ServerService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: ServerSettings & GameRootSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(LiveFigures) private readonly live: LiveFigures,
     @inject(AuditService) private readonly audit: AuditService,

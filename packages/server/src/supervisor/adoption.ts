@@ -1,4 +1,4 @@
-import { ACTIVE_STATUSES, SYSTEM_ACTOR } from '@garrison/core';
+import { ACTIVE_STATUSES, SYSTEM_ACTOR, ifApiError } from '@garrison/core';
 import type { ProcessRow } from '../db/repositories/index.js';
 import { NO_PROCESS } from './status.js';
 import { serverKey, type Supervisor } from './supervisor.js';
@@ -18,7 +18,7 @@ export async function adoptAll(sup: Supervisor): Promise<void> {
 }
 
 async function adoptServer(sup: Supervisor, serverId: number, processes: ProcessRow[]): Promise<void> {
-  const server = await sup.servers.row(serverId).catch(() => null);
+  const server = await sup.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
   if (!server) return;
   const game = processes.find((p) => p.role === 'server');
   const headless = processes.filter((p) => p.role === 'headless');

@@ -1,8 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { SYSTEM_ACTOR } from '@garrison/core';
+import { SYSTEM_ACTOR, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
@@ -15,7 +15,7 @@ import { NO_PROCESS, ServerStates } from './status.js';
  * meanwhile cancels it).
  */
 /** The wait before restart number `restartCount + 1`: 2 s, doubling per restart, at most 60 s (the settings'). */
-export const restartBackoffMs = (settings: Settings, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
+export const restartBackoffMs = (settings: Pick<SupervisorSettings, 'restartBackoffMs' | 'restartBackoffMaxMs'>, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
 
 const PREFIX = 'supervisor.restart:';
 const jobName = (serverId: number) => `${PREFIX}${serverId}`;
@@ -27,7 +27,7 @@ export class AutoRestarts {
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ServerService) private readonly servers: ServerService,
@@ -38,13 +38,14 @@ export class AutoRestarts {
 
   /** Plans the restart of a crashed server; `start` runs under the server's lock. */
   async schedule(serverId: number, start: () => Promise<unknown>): Promise<void> {
-    const row = await this.servers.row(serverId).catch(() => null);
+    // Deleted meanwhile: nothing to restart; a database failure is the caller's to log.
+    const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
     if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
     const wait = restartBackoffMs(this.settings, row.restart_count);
     // A job of the same name replaces the one planned before.
     this.jobs.after(jobName(serverId), wait, () => this.track(
       this.locks.run(serverId, async () => {
-        const current = await this.servers.row(serverId).catch(() => null);
+        const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
         if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
         const attempt = current.restart_count + 1;
         await this.states.transition(serverId, {}, { restart_count: attempt }, false);
@@ -62,7 +63,8 @@ export class AutoRestarts {
 
   private track<T>(run: Promise<T>): Promise<T> {
     this.inFlight.add(run);
-    void run.finally(() => this.inFlight.delete(run)).catch(() => undefined);
+    // Its failure is the job runner's to log (the run is what the job returns): here only its end counts.
+    void Promise.allSettled([run]).then(() => this.inFlight.delete(run));
     return run;
   }
 

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { enabledModsOf, SYSTEM_ACTOR, type ConfigValues, type ServerStatus } from '@garrison/core';
+import { enabledModsOf, SYSTEM_ACTOR, type ConfigValues, type ServerStatus, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { ProcessKey, ProcessRow, ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { EventBus } from '../events/bus.js';
@@ -30,7 +31,7 @@ const RESTART_PREFIX = 'headless.restart:';
 export class HeadlessClients {
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
@@ -91,7 +92,7 @@ export class HeadlessClients {
   private async crashed(serverId: number, index: number, restartCount: number, exit: Exit, config: ConfigValues): Promise<void> {
     const key = keyOf(serverId, index);
     await this.processes.record(key, { status: 'crashed', pid: null });
-    const server = await this.servers.row(serverId).catch(() => null);
+    const server = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     const left = server !== null && server.status === 'running' && restartCount < server.max_restarts;
     this.logger.warn({ serverId, index, ...exit }, 'headless client exited unexpectedly');
     await this.audit.record(serverId, 'headless_crashed', SYSTEM_ACTOR, { index, exit_code: exit.code, signal: exit.signal, restart_count: restartCount });
@@ -103,7 +104,7 @@ export class HeadlessClients {
     this.publish(serverId, index, 'crashed', null, restartCount, 'crashed');
     const wait = restartBackoffMs(this.settings, restartCount);
     this.jobs.after(`${RESTART_PREFIX}${serverId}:${index}`, wait, async () => {
-      const current = await this.servers.row(serverId).catch(() => null);
+      const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
       if (!current || current.status !== 'running' || this.processes.handle(key)) return; // the server stopped meanwhile
       await this.audit.record(serverId, 'headless_restarted', SYSTEM_ACTOR, { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait });
       await this.spawn(current, config, index, restartCount + 1);

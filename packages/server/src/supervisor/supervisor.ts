@@ -3,9 +3,10 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, type ConfigValues } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, type ConfigValues, errnoOf, ifApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { SupervisorSettings } from './settings.js';
+import type { DataSettings } from '../db/settings.js';
 import type { ProcessKey, ServerRow } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { isoNow, type Clock } from '../jobs/clock.js';
@@ -45,7 +46,7 @@ export class Supervisor {
 
   constructor(
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) readonly servers: ServerService,
@@ -123,8 +124,9 @@ export class Supervisor {
     const adapter = this.adapters.get(row.game_type);
     this.adapters.require(adapter, 'process_config');
     this.servers.assertExecutableAllowed(adapter, row.exe_path);
-    await access(row.exe_path, constants.X_OK).catch(() => {
-      throw new ApiError('EXE_NOT_FOUND', `the executable ${row.exe_path} does not exist or cannot be run`);
+    await access(row.exe_path, constants.X_OK).catch((err: unknown) => {
+      if (!['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'ELOOP'].includes(errnoOf(err) ?? '')) throw err;
+      throw new ApiError('EXE_NOT_FOUND', `the executable ${row.exe_path} does not exist or cannot be run`, { cause: err });
     });
     for (const step of this.folderSteps) await step(serverId);
     const { config, args, configVersion } = await this.config.prepareLaunch(row);
@@ -157,7 +159,7 @@ export class Supervisor {
    * error).
    */
   async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
-    const row = await this.servers.row(serverId).catch(() => null);
+    const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     if (!row) return;
     const isReady = this.adapters.get(row.game_type).capabilities.process_config?.isReady;
     const ctx = serverContext(row, this.settings.dataDir);
@@ -167,7 +169,12 @@ export class Supervisor {
     const current = () => !exited && !this.closed && this.processes.handle(serverKey(serverId)) === handle;
     for (;;) {
       if (!current()) return;
-      if (!isReady || (await isReady(config, ctx).catch(() => false))) break;
+      // A probe that fails is one that has not passed yet: asked again until the deadline.
+      const notYet = (err: unknown) => {
+        this.logger.debug({ serverId, err }, 'readiness probe failed');
+        return false;
+      };
+      if (!isReady || (await isReady(config, ctx).catch(notYet))) break;
       if (this.clock.now() > deadline) {
         this.logger.warn({ serverId, pid: handle.pid }, 'readiness probe did not pass in time; killing the process');
         await this.locks.run(serverId, async () => {

@@ -2,11 +2,11 @@ import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../http/route-table.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import type { ServerService } from '../servers/service.js';
-import type { Settings } from '../settings.js';
+import type { PrometheusSettings } from '../prometheus/settings.js';
 
 import { SERVICE_VERSION } from './version.js';
 
-export function systemRoutes(routes: RouteTable, servers: ServerService, adapters: AdapterRegistry, settings: Settings): void {
+export function systemRoutes(routes: RouteTable, servers: ServerService, adapters: AdapterRegistry, settings: PrometheusSettings): void {
   routes.implement(endpoints.getIntegrations, async () => ({
     metrics: { enabled: settings.metricsToken !== null, path: '/metrics' as const, address: settings.metricsToken !== null ? settings.metricsAddress : null },
   }));

@@ -2,7 +2,7 @@ import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import type { WebhookPayload } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { DeliveryOutcome, DeliveryRow, WebhookRow } from '../db/repositories/webhooks.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
@@ -49,7 +49,7 @@ export class WebhookDeliverer implements Lifecycle {
 
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: WebhookSettings,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,

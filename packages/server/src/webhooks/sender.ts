@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkDestination, WebhookAddressError } from './address.js';
+import { expectOnly } from '@garrison/core';
 
 /** The most of an answer read: a receiver can make nothing grow here. */
 const READ_LIMIT = 64 * 1024;
@@ -102,8 +103,8 @@ function retryAfter(res: IncomingMessage, text: string, now: number): number | n
     try {
       const seconds = (JSON.parse(text) as { retry_after?: unknown }).retry_after;
       if (typeof seconds === 'number' && seconds >= 0) return Math.ceil(seconds * 1000);
-    } catch {
-      /* not JSON: no hint */
+    } catch (err) {
+      expectOnly(err, SyntaxError); // not JSON: no hint
     }
   }
   return null;

@@ -1,9 +1,7 @@
 import { inject, injectable } from 'tsyringe';
-import {
-  ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType,
-} from '@garrison/core';
+import { ApiError, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType, expectOnly } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Settings } from '../settings.js';
+import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
@@ -38,7 +36,7 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 export class WebhookService {
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
-    @inject(TOKENS.Settings) private readonly settings: Settings,
+    @inject(TOKENS.Settings) private readonly settings: WebhookSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
     @inject(TOKENS.Events) private readonly events: EventBus,
@@ -135,7 +133,8 @@ export class WebhookService {
     let parsed: URL;
     try {
       parsed = new URL(url);
-    } catch {
+    } catch (err) {
+      expectOnly(err, TypeError);
       throw new ApiError('VALIDATION_ERROR', "field 'url': not a URL");
     }
     try {

@@ -2,18 +2,19 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { EventCatalogue, wireType, type EventChannel, type GarrisonEvent } from '@garrison/core';
+import { ApiError, EventCatalogue, expectOnly, liveMessage, type EventChannel, type GarrisonEvent } from '@garrison/core';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import { isSessionAdmin, type Principal } from '../auth/principal.js';
 import { rawAnswer } from '../http/protocol-errors.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
-import type { Settings } from '../settings.js';
+import type { HttpSettings } from '../http/settings.js';
 import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
 import { WebSocketCap } from './cap.js';
+import { CHANNELS, Refused, subscriptionOf, type Subscription } from './subscription.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
-const SEND_BUFFER_LIMIT = 1024 * 1024;
+export const SEND_BUFFER_LIMIT = 1024 * 1024;
 /** Held back per client within one turn, at most (see holdUntilTurnEnds). */
 const CORK_FLUSH_BYTES = 64 * 1024;
 /** A client over the limit for this long has stopped reading: it is disconnected. */
@@ -22,15 +23,9 @@ const MAX_CLIENT_MESSAGE = 16 * 1024;
 const CLOSE_WAIT_MS = 2000;
 
 type Channel = EventChannel;
-const CHANNELS: readonly Channel[] = ['status', 'log', 'players', 'metrics', 'event'];
 
-interface Client {
+interface Client extends Subscription {
   socket: WebSocket;
-  /** null: every server. */
-  servers: Set<number> | null;
-  channels: Set<Channel>;
-  /** `/ws/{id}` speaks the appendix's message names (`status`, `event`); `/ws` the contract's. */
-  appendix: boolean;
   dropped: number;
   /** Since when its send buffer has been over the limit, or 0. */
   overSince: number;
@@ -52,12 +47,6 @@ export interface HubStats {
   dropped: number;
 }
 
-class Refused extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-  }
-}
-
 /**
  * The WebSocket endpoint: `/ws?token=…&server_id=…` as the contract has it, and `/ws/{server_id|all}`
  * with channels as the appendix has it. Events come from the event bus and go only to the clients
@@ -68,38 +57,45 @@ export class WebSocketHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   private readonly clients = new Set<Client>();
   private readonly cap: WebSocketCap;
-  private readonly unsubscribe: () => void;
   private droppedTotal = 0;
-  private readonly recheckJob: Job;
+  /** What attach() started, undone by close(). */
+  private attached: { unsubscribe: () => void; recheckJob: Job } | null = null;
 
   constructor(
-    http: Server,
     private readonly events: InProcessEventBus,
     private readonly authenticate: (token: string, address: string | null) => Promise<Principal>,
     private readonly logger: Logger,
     private readonly clock: Clock,
-    jobs: JobRunner,
-    private readonly settings: Pick<Settings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
+    private readonly jobs: JobRunner,
+    private readonly settings: Pick<HttpSettings, 'maxWebSocketsPerUser' | 'maxConnectionsPerAddress'>,
     /** The client's address (X-Forwarded-For read only from a trusted proxy). */
     private readonly addressOf: (req: IncomingMessage) => string | null = (req) => req.socket.remoteAddress ?? null,
   ) {
     this.cap = new WebSocketCap(settings.maxWebSocketsPerUser, logger);
-    this.unsubscribe = events.subscribe((event) => this.deliver(event), null, { remote: true });
-    this.recheckJob = jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
-    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
-        // Like every unknown route: 404 in the envelope (the path only; the query may carry a token).
-        socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
-        return;
-      }
-      if (isOverCap(socket)) {
-        const { status, headers, body } = tooManyConnections(this.settings.maxConnectionsPerAddress);
-        socket.end([`HTTP/1.1 ${status} Too Many Requests`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', body].join('\r\n'));
-        return;
-      }
-      this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, this.addressOf(req)));
-    });
+  }
+
+  /** Starts serving: hears the event bus, rechecks credentials on a job, and takes the `upgrade`s of `http`. */
+  attach(http: Server): void {
+    if (this.attached) throw new Error('the WebSocket hub is attached already');
+    const unsubscribe = this.events.subscribe((event) => this.deliver(event), null, { remote: true });
+    const recheckJob = this.jobs.every({ name: 'ws.recheck', everyMs: RECHECK_MS, startNow: false, run: () => this.recheck() });
+    this.attached = { unsubscribe, recheckJob };
+    http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== '/ws' && !/^\/ws\/[^/]+$/.test(url.pathname)) {
+      // Like every unknown route: 404 in the envelope (the path only; the query may carry a token).
+      socket.end(rawAnswer(404, `no WebSocket endpoint at ${url.pathname.slice(0, 200)}: use /ws`, 'NOT_FOUND'));
+      return;
+    }
+    if (isOverCap(socket)) {
+      const { status, headers, body } = tooManyConnections(this.settings.maxConnectionsPerAddress);
+      socket.end([`HTTP/1.1 ${status} Too Many Requests`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), '', body].join('\r\n'));
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, head, (ws) => void this.accept(ws, url, this.addressOf(req)));
   }
 
   stats(): HubStats {
@@ -114,7 +110,14 @@ export class WebSocketHub {
   async recheck(): Promise<void> {
     for (const client of [...this.clients]) {
       // An admin made a viewer hears no more admins' events.
-      await this.authenticate(client.credentials.token, client.credentials.address).then((p) => void (client.admin = isSessionAdmin(p)), () => client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired'));
+      await this.authenticate(client.credentials.token, client.credentials.address).then(
+        (p) => void (client.admin = isSessionAdmin(p)),
+        (err: unknown) => {
+          // Refused (an ApiError) closes it; a database that did not answer is no refusal: asked again at the next check.
+          if (err instanceof ApiError) return client.socket.close(4001, 'signed out: the session ended, or the key was revoked or expired');
+          this.logger.warn({ err }, 'could not check the credentials of a WebSocket; checked again later');
+        },
+      );
     }
   }
 
@@ -125,7 +128,8 @@ export class WebSocketHub {
     try {
       const token = url.searchParams.get('token');
       if (!token) throw new Refused(4001, 'missing token');
-      principal = await this.authenticate(token, address).catch(() => {
+      principal = await this.authenticate(token, address).catch((err: unknown) => {
+        expectOnly(err, ApiError); // a database that did not answer is an internal error, not a bad token
         throw new Refused(4001, 'invalid or expired token');
       });
       const holder = principal.key ? `key:${principal.key.id}` : `user:${principal.id}`;
@@ -137,6 +141,7 @@ export class WebSocketHub {
         if (allowed) client.servers = new Set([...(client.servers ?? allowed)].filter((id) => allowed.includes(id)));
       }
     } catch (err) {
+      if (!(err instanceof Refused)) this.logger.error({ err }, 'a WebSocket connection failed');
       const refused = err instanceof Refused ? err : new Refused(1011, 'internal error');
       socket.close(refused.code, refused.message);
       return;
@@ -159,11 +164,12 @@ export class WebSocketHub {
   private receive(client: Client, text: string | null): void {
     let message: { type?: unknown; channels?: unknown };
     try {
-      message = text === null ? {} : (JSON.parse(text) as typeof message);
-    } catch {
+      message = text === null ? {} : JSON.parse(text);
+    } catch (err) {
+      expectOnly(err, SyntaxError);
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
-    const channels = Array.isArray(message.channels) ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel)) : [];
+    const channels = Array.isArray(message.channels) ? message.channels.filter((c): c is Channel => CHANNELS.includes(c)) : [];
     switch (message?.type) {
       case 'ping':
         return this.send(client, { type: 'pong' });
@@ -210,8 +216,8 @@ export class WebSocketHub {
       if (adminsOnly && (!client.admin || client.appendix)) continue;
       // The appendix names a message by its channel (`status`, `event`); the status channel's other events keep their own names.
       const bytes = client.appendix
-        ? (appendixMessage ??= Buffer.from(JSON.stringify({ type: event.type === 'server_status' || channel !== 'status' ? channel : event.type, server_id: event.server_id, data: event.data })))
-        : (contractMessage ??= Buffer.from(JSON.stringify({ type: wireType(event.type), server_id: event.server_id, data: event.data })));
+        ? (appendixMessage ??= Buffer.from(JSON.stringify({ ...liveMessage(event), type: event.type === 'server_status' || channel !== 'status' ? channel : event.type })))
+        : (contractMessage ??= Buffer.from(JSON.stringify(liveMessage(event))));
       this.sendText(client, bytes);
     }
   }
@@ -265,8 +271,8 @@ export class WebSocketHub {
 
   /** Closes every connection with 1001 (going away), as the service stops. */
   async close(): Promise<void> {
-    this.unsubscribe();
-    this.recheckJob.cancel();
+    this.attached?.unsubscribe();
+    this.attached?.recheckJob.cancel();
     for (const client of this.clients) client.socket.close(1001, 'service shutting down');
     // Each closes with its closing handshake; one that does not answer within CLOSE_WAIT_MS is cut.
     const closed = Promise.all([...this.clients].map((c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve)))));
@@ -274,25 +280,6 @@ export class WebSocketHub {
     for (const client of this.clients) client.socket.terminate();
     this.wss.close();
   }
-}
-
-/** `server_id` (repeatable) on `/ws`, or the path's `{server_id|all}` on the appendix's form. */
-function subscriptionOf(url: URL): Pick<Client, 'servers' | 'channels' | 'appendix'> {
-  const id = (raw: string) => {
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) throw new Refused(4400, `server_id must be a server id, got ${JSON.stringify(raw.slice(0, 20))}`);
-    return Number(raw);
-  };
-  if (url.pathname === '/ws') {
-    const ids = url.searchParams.getAll('server_id').map(id);
-    return { servers: ids.length ? new Set(ids) : null, channels: new Set(['status', 'log', 'players', 'metrics']), appendix: false };
-  }
-  let segment: string;
-  try {
-    segment = decodeURIComponent(url.pathname.slice('/ws/'.length));
-  } catch {
-    throw new Refused(4400, 'malformed server id in the path');
-  }
-  return { servers: segment === 'all' ? null : new Set([id(segment)]), channels: new Set(['status']), appendix: true };
 }
 
 type TcpSocket = { cork(): void; uncork(): void; destroyed: boolean; writableLength: number };

@@ -1,6 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { isMissing } from '@garrison/core';
 
 /**
  * Ports are drawn below the kernel's ephemeral range, so the ports the OS hands to outgoing sockets (an
@@ -10,8 +11,8 @@ function drawRange(): [number, number] {
   try {
     const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
     if (low && low > 12_000) return [10_000, low - 8];
-  } catch {
-    /* not Linux: fall back to a range that is below the usual ephemeral ranges */
+  } catch (err) {
+    if (!isMissing(err)) throw err; // not Linux: fall back to a range that is below the usual ephemeral ranges
   }
   return [10_000, 32_000];
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { withDeadline } from './waiting.js';
+import { errnoOf } from '@garrison/core';
 
 /** A process a test started: its output so far, and its end. */
 export interface TestProcess {
@@ -33,8 +34,8 @@ function killNow(child: ChildProcess): void {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   try {
     process.kill(groupLeaders.has(child) ? -child.pid : child.pid, 'SIGKILL');
-  } catch {
-    /* already gone */
+  } catch (err) {
+    if (errnoOf(err) !== 'ESRCH') throw err; // already gone
   }
 }
 

@@ -12,6 +12,11 @@ const SHOWN_LINES = 2000;
  * A log file read in the page as it arrives (streamed, at most VIEW_LIMIT_BYTES, never held beyond
  * that), with a search over its lines; the lines shown are those that match.
  */
+/** Lets go of a read no longer wanted: a stream that failed meanwhile says so again on cancel, which is not news. */
+function cancelQuietly(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+  reader.cancel().catch((err: unknown) => console.debug('the game log read failed as it was cancelled', err));
+}
+
 export function LogViewer({ serverId, filename, onClose }: { serverId: number; filename: string; onClose: () => void }) {
   const lines = useRef<string[]>([]);
   const [read, setRead] = useState({ bytes: 0, lines: 0, done: false, cut: false });
@@ -28,7 +33,7 @@ export function LogViewer({ serverId, filename, onClose }: { serverId: number; f
       let total = 0;
       reader = (await client.logs.read(serverId, filename)).getReader();
       for (;;) {
-        if (stopped) return void reader.cancel().catch(() => {});
+        if (stopped) return cancelQuietly(reader);
         const { value, done } = await reader.read();
         if (stopped) continue;
         // What fits under the limit: past it, the rest is left unread (and the request cancelled).
@@ -40,13 +45,13 @@ export function LogViewer({ serverId, filename, onClose }: { serverId: number; f
         if ((done || cut) && partial !== '') parts.push(partial);
         lines.current.push(...parts);
         setRead({ bytes: total, lines: lines.current.length, done: done || cut, cut });
-        if (cut) return void reader.cancel().catch(() => {});
+        if (cut) return cancelQuietly(reader);
         if (done) return;
       }
     })().catch((err: unknown) => stopped || setError(err));
     return () => {
       stopped = true;
-      void reader?.cancel().catch(() => {});
+      if (reader) cancelQuietly(reader);
     };
   }, [serverId, filename]);
 

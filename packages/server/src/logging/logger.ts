@@ -1,7 +1,7 @@
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat } from './settings.js';
-import { settlesWithin, type Clock } from './jobs/clock.js';
+import { settlesWithin, type Clock } from '../jobs/clock.js';
 
 export interface LoggerOptions {
   level: string;

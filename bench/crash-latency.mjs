@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bench/crash-latency: from a game process's death to `server_status` `crashed` on a WebSocket client,
 // against a bare Node process reporting its child's exit, in alternating rounds. `npm run bench:crash-latency`.
-import { fork, spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { createGameServer, killGroups, percentile, startService, statusIs, wsConnect } from './lib.mjs';

@@ -21,7 +21,9 @@ process.stderr.write(`bench: this service parses multipart with formidable${proc
 const WRITE_BUFFER_BYTES = 1024 * 1024; // as the busboy side
 const EARLY_ACK = process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early';
 
-/** Same contract as the service's receiveFile: the part `file` to a temporary file in `folder`, 413 past `limit`, nothing left on failure. */
+/**
+ * Same contract as the service's receiveFile: the part `file` to a temporary file in `folder`, 413 past `limit`, nothing left on failure.
+ */
 export async function receiveFile(req, folder, limit, acceptName) {
   await mkdir(folder, { recursive: true });
   return new Promise((resolve, reject) => {

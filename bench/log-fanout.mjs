@@ -61,7 +61,7 @@ async function rptFiles(dir) {
 async function twoStreams(url, isLine, stream, afterEach = async () => {}) {
   const counted = await measure(url, isLine);
   const rounds = [];
-  for (const _ of ['cold', 'warm']) {
+  for (const _round of ['cold', 'warm']) {
     counted.latencies.length = 0;
     counted.samples.length = 0;
     counted.received.fill(0);

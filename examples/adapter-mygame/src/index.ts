@@ -41,7 +41,7 @@ export default defineAdapter({
         const match = /^\[(DEBUG|INFO|WARN|ERROR)\] (.*)$/.exec(line);
         if (!match) return line.trim() ? { level: 'info', message: line } : null;
         const level = ({ DEBUG: 'debug', INFO: 'info', WARN: 'warning', ERROR: 'error' } as const)[match[1] as 'DEBUG'];
-        return { level, message: match[2]! };
+        return { level, message: match[2] };
       },
     },
     mission_manager: {
@@ -50,7 +50,7 @@ export default defineAdapter({
       parseMissionFilename: (filename) => {
         const match = /^([A-Za-z0-9_-]+)\.map$/.exec(filename);
         if (!match) throw new ApiError('ADAPTER_ERROR', `not a map file: ${filename}`);
-        return { name: match[1]!, terrain: '' };
+        return { name: match[1], terrain: '' };
       },
       rotation: { section: 'server', field: 'missions' },
     },

@@ -4,7 +4,7 @@ import type { ConfigValues } from '@garrison/core';
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
 /** Letters and digits only: BattlEye refuses symbols and spaces in its password. */
-export function randomPassword(length = 20): string {
+function randomPassword(length = 20): string {
   let out = '';
   for (let i = 0; i < length; i += 1) out += ALPHABET[randomInt(ALPHABET.length)];
   return out;

@@ -8,7 +8,7 @@ export const PROFILE_NAME = 'server';
  * The name passed as `-name=`, which is also the profiles folder's name in the installation: `server` for a
  * server alone there, `server_<key>` for each further one, so that two servers never write one profile.
  */
-export function profileName(ctx: ServerContext): string {
+function profileName(ctx: ServerContext): string {
   return ctx.installationKey ? `${PROFILE_NAME}_${ctx.installationKey}` : PROFILE_NAME;
 }
 

@@ -82,7 +82,8 @@ export function logReader(): LogLineReader {
     const continues = !timed && entry !== null && !LEVEL_WORD.test(message) && (timedLog || /^\s/.test(message));
     if (continues) return { level: entry!.level, message, ...(entry!.at ? { timestamp: entry!.at } : {}) };
     timedLog ||= timed;
-    // An entry without a time of its own was written at or after the one above: it keeps that time, not the read time, so that it sorts where the game wrote it.
+    // An entry without a time of its own was written at or after the one above: it keeps that time, not the read time, so that it sorts
+    // where the game wrote it.
     const at = timed ? ownTime : entry?.at;
     entry = { level: levelOf(message), ...(at ? { at } : {}) };
     return { level: entry.level, message, ...(at ? { timestamp: at } : {}) };
@@ -95,5 +96,5 @@ export function logReader(): LogLineReader {
  */
 export function missionOf(message: string): string | null {
   const m = /^Mission (\S+) read from bank\.$/.exec(message.trim()) ?? /^Mission file: (\S+)/.exec(message.trim());
-  return m ? m[1]! : null;
+  return m ? m[1] : null;
 }

@@ -9,7 +9,7 @@ export const MISSION_EXTENSION = '.pbo';
  * string in server.cfg), path separators `/` `\`, the characters Windows refuses in a file name
  * (`: * ? < > |`), and control characters.
  */
-export const MISSION_NAME_CHARACTERS = "A-Za-z0-9_\\-.\\[\\]()'+,!&@#~=";
+const MISSION_NAME_CHARACTERS = "A-Za-z0-9_\\-.\\[\\]()'+,!&@#~=";
 const ALLOWED = new RegExp(`^[${MISSION_NAME_CHARACTERS}]$`);
 export const MAX_MISSION_NAME = 200;
 

@@ -12,7 +12,7 @@ const REASONS: [RegExp, string][] = [
   [/;/, 'cannot contain ";": it separates the mods of the -mod= list'],
   [/[/\\]/, 'cannot contain a path separator: a mod is one folder beside the executable'],
   [/[:*?"<>|]/, 'cannot contain any of : * ? " < > |, which no folder name can hold'],
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are what this pattern is for
   [/[\x00-\x1f\x7f]/, 'cannot contain a control character'],
   [/^@\s|\s$/, 'cannot begin or end with a space'],
 ];

@@ -54,7 +54,7 @@ export function sharedProfileRenamed(name: string): ((path: string) => string) |
     const parts = path.split('/');
     if (parts[0] !== 'Users' || parts[1] !== PROFILE_NAME) return path;
     parts[1] = name;
-    if (parts.length === 3 && parts[2]!.startsWith(`${PROFILE_NAME}.`)) parts[2] = `${name}${parts[2]!.slice(PROFILE_NAME.length)}`;
+    if (parts.length === 3 && parts[2].startsWith(`${PROFILE_NAME}.`)) parts[2] = `${name}${parts[2].slice(PROFILE_NAME.length)}`;
     return parts.join('/');
   };
 }

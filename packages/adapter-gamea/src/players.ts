@@ -11,8 +11,8 @@ export function parsePlayers(answer: string): LivePlayer[] {
     if (!match) continue;
     const [, slot, address, ping, guid, name] = match;
     // `1.2.3.4:2304`, or `[::1]:2304` for IPv6: the address is all before the last colon.
-    const ip = address!.slice(0, address!.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
-    players.push({ slot_id: slot!, name: name!.replace(/ \(Lobby\)$/, ''), ping: Number(ping), guid: guid ?? null, ip });
+    const ip = address.slice(0, address.lastIndexOf(':')).replace(/^\[(.*)\]$/, '$1');
+    players.push({ slot_id: slot, name: name.replace(/ \(Lobby\)$/, ''), ping: Number(ping), guid: guid ?? null, ip });
   }
   return players;
 }
@@ -24,11 +24,11 @@ const LEFT = /^Player #(\d+) (.+) disconnected$/;
 /** BattlEye's server messages about players: `Player #3 Name (ip:port) connected`, `… - BE GUID: …`, `… disconnected`. */
 export function parsePlayerEvent(message: string): PlayerEvent | null {
   let m = JOINED.exec(message);
-  if (m) return { kind: 'joined', slot_id: m[1]!, name: m[2]! };
+  if (m) return { kind: 'joined', slot_id: m[1], name: m[2] };
   m = GUID.exec(message);
-  if (m) return { kind: 'guid', slot_id: m[1]!, name: m[2]!, guid: m[3]!.toLowerCase() };
+  if (m) return { kind: 'guid', slot_id: m[1], name: m[2], guid: m[3].toLowerCase() };
   m = LEFT.exec(message);
-  if (m) return { kind: 'left', slot_id: m[1]!, name: m[2]! };
+  if (m) return { kind: 'left', slot_id: m[1], name: m[2] };
   return null;
 }
 

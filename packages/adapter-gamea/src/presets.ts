@@ -20,8 +20,8 @@ function localFolder(link: HTMLElement | null): string | null {
   if (!m) return null;
   // The folder: the last part of its path (`C:\\…\\@VULTURE[Tech Mod]\\`); the launcher's first part is the
   // mod's name, which need not be its folder's. Failing a path, that name.
-  const folder = m[2]!.replace(/[\\/]+$/, '').split(/[\\/]/).pop()!.trim();
-  return folder || m[1]!.trim() || null;
+  const folder = m[2].replace(/[\\/]+$/, '').split(/[\\/]/).pop()!.trim();
+  return folder || m[1].trim() || null;
 }
 
 function parsePreset(document: string): LauncherPreset {

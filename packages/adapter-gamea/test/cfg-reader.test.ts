@@ -62,7 +62,7 @@ describe('reading hand-written config files tolerantly', () => {
   it('follows #include through the reader it is given, and reports what it refuses', () => {
     const files: Record<string, string> = { 'missions.hpp': 'class Missions { class A { template = a.Altis; }; };\n' };
     const doc = readCfg('#include "missions.hpp"\n#include "../../etc/passwd"\n#define X 1\nmaxPlayers = 10;\n', 'server.cfg', (name) =>
-      name in files ? { file: name, text: files[name]! } : { refused: 'outside the game folder' },
+      name in files ? { file: name, text: files[name] } : { refused: 'outside the game folder' },
     );
     assert.deepEqual(doc.included, ['missions.hpp']);
     assert.ok(classNamed(doc.entries, 'Missions'));

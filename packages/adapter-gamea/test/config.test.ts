@@ -41,13 +41,13 @@ describe('gamea config fields', () => {
       const check = TypeCompiler.Compile(section);
       assert.ok(check.Check(d[name]), `${name}: ${[...check.Errors(d[name])].map((e) => e.path + ' ' + e.message).join('; ')}`);
     }
-    assert.equal(d.server!.max_players, 40);
-    assert.equal(d.basic!.min_bandwidth, 800000);
-    assert.equal(d.profile!.reduced_damage, 0);
-    assert.equal(d.launch!.world, 'empty');
-    assert.equal(d.launch!.limit_fps, 50);
-    assert.equal(d.rcon!.max_ping, 200);
-    assert.equal(d.rcon!.enabled, 1);
+    assert.equal(d.server.max_players, 40);
+    assert.equal(d.basic.min_bandwidth, 800000);
+    assert.equal(d.profile.reduced_damage, 0);
+    assert.equal(d.launch.world, 'empty');
+    assert.equal(d.launch.limit_fps, 50);
+    assert.equal(d.rcon.max_ping, 200);
+    assert.equal(d.rcon.enabled, 1);
   });
 
   it('has every field the spec names, with its type', () => {
@@ -60,7 +60,7 @@ describe('gamea config fields', () => {
     };
     for (const [section, fields] of Object.entries(types)) {
       for (const [field, type] of Object.entries(fields)) {
-        assert.equal((sections as unknown as Record<string, { properties: Record<string, { type?: string }> }>)[section]!.properties[field]?.type, type, `${section}.${field}`);
+        assert.equal((sections as unknown as Record<string, { properties: Record<string, { type?: string }> }>)[section].properties[field]?.type, type, `${section}.${field}`);
       }
     }
     const sensitive = Object.entries(sections).flatMap(([s, o]) => Object.entries(o.properties).filter(([, f]) => isSensitive(f)).map(([n]) => `${s}.${n}`));
@@ -70,9 +70,9 @@ describe('gamea config fields', () => {
   it('generates letters-and-digits credentials BattlEye accepts', () => {
     const a = gamea.capabilities.config_generator.generateCredentials();
     const b = gamea.capabilities.config_generator.generateCredentials();
-    assert.match(String(a.rcon!.rcon_password), /^[A-Za-z0-9]{16,32}$/);
-    assert.match(String(a.server!.password_admin), /^[A-Za-z0-9]{16,32}$/);
-    assert.notEqual(a.rcon!.rcon_password, b.rcon!.rcon_password);
+    assert.match(String(a.rcon.rcon_password), /^[A-Za-z0-9]{16,32}$/);
+    assert.match(String(a.server.password_admin), /^[A-Za-z0-9]{16,32}$/);
+    assert.notEqual(a.rcon.rcon_password, b.rcon.rcon_password);
   });
 });
 
@@ -86,12 +86,12 @@ describe('gamea config rendering', () => {
 
   it('keeps a hostile hostname one harmless string', () => {
     const hostile = 'Evil"; passwordAdmin = "x";\nmaxPlayers = 1; // "';
-    const base = parseCfg(renderServerCfg(defaults().server!));
+    const base = parseCfg(renderServerCfg(defaults().server));
     const config = defaults();
-    config.server!.hostname = hostile;
-    config.server!.motd_lines = ['line "1"', '};\nclass Missions {'];
-    config.server!.on_user_connected = '"; BattlEye = 0; x = "';
-    const text = renderServerCfg(config.server!);
+    config.server.hostname = hostile;
+    config.server.motd_lines = ['line "1"', '};\nclass Missions {'];
+    config.server.on_user_connected = '"; BattlEye = 0; x = "';
+    const text = renderServerCfg(config.server);
     const parsed = parseCfg(text);
     assert.deepEqual(Object.keys(parsed).sort(), Object.keys(base).sort(), 'no key was added or lost');
     assert.equal(parsed.hostname, hostile.replace(/\n/g, ' '));
@@ -104,13 +104,13 @@ describe('gamea config rendering', () => {
 
   it('renders server.cfg with the game keys and the mission rotation', () => {
     const config = defaults();
-    config.server!.missions = [
+    config.server.missions = [
       { name: 'co10_Escape.Altis', difficulty: 'Veteran' },
       { name: 'dm.Stratis', difficulty: '' },
     ];
-    config.server!.forced_difficulty = 2;
-    config.server!.admin_uids = ['76561198000000000'];
-    const cfg = parseCfg(renderServerCfg(config.server!));
+    config.server.forced_difficulty = 2;
+    config.server.admin_uids = ['76561198000000000'];
+    const cfg = parseCfg(renderServerCfg(config.server));
     assert.equal(cfg.hostname, 'Garrison Server');
     assert.equal(cfg.forcedDifficulty, 'Veteran');
     assert.deepEqual(cfg.admins, ['76561198000000000']);
@@ -124,7 +124,7 @@ describe('gamea config rendering', () => {
   });
 
   it('renders basic.cfg without exponent notation', () => {
-    const basic = defaults().basic!;
+    const basic = defaults().basic;
     basic.min_error_to_send = 0.0000001;
     const text = renderBasicCfg(basic);
     assert.doesNotMatch(text, /e-|e\+/);
@@ -136,13 +136,13 @@ describe('gamea config rendering', () => {
   });
 
   it('writes numbers back with the precision they were given', () => {
-    const basic = { ...defaults().basic!, min_error_to_send: 0.000099999997, min_error_to_send_near: 0.30000000000000004 };
+    const basic = { ...defaults().basic, min_error_to_send: 0.000099999997, min_error_to_send_near: 0.30000000000000004 };
     const text = renderBasicCfg(basic);
     assert.match(text, /^MinErrorToSend = 0\.000099999997;$/m);
     assert.match(text, /^MinErrorToSendNear = 0\.30000000000000004;$/m);
     assert.equal(parseCfg(text).MinErrorToSend, 0.000099999997);
     for (const n of [1e-7, 1.5e-10, 123456789012345680000, 1e21, -2.5e-8, 0.1, 42]) {
-      const line = renderBasicCfg({ ...defaults().basic!, min_error_to_send: n }).split('\n').find((l) => l.startsWith('MinErrorToSend '))!;
+      const line = renderBasicCfg({ ...defaults().basic, min_error_to_send: n }).split('\n').find((l) => l.startsWith('MinErrorToSend '))!;
       const written = line.slice('MinErrorToSend = '.length, -1);
       assert.match(written, /^-?\d+(\.\d+)?$/, line);
       assert.equal(Number(written), n, line);
@@ -150,7 +150,7 @@ describe('gamea config rendering', () => {
   });
 
   it('writes the settings real server.cfg files use, each only where it says something', () => {
-    const server = defaults().server!;
+    const server = defaults().server;
     const plain = parseCfg(renderServerCfg(server));
     for (const left of ['missionWhitelist', 'allowedLoadFileExtensions', 'disableChannels', 'requiredBuild', 'missionsToShutdown', 'regularCheck', 'filePatchingExceptions']) {
       assert.ok(!(left in plain), `${left} left to the game's default`);
@@ -205,15 +205,15 @@ describe('gamea config rendering', () => {
       '    value = some_bare_word;',
       '};',
     ];
-    const server = { ...defaults().server!, extra_lines: extra };
-    assert.equal(checkSection!('server', server), null);
+    const server = { ...defaults().server, extra_lines: extra };
+    assert.equal(checkSection('server', server), null);
     const text = renderServerCfg(server);
     assert.ok(text.endsWith(extra.join('\n') + '\n'), 'appended as written');
     const cfg = parseCfg(text);
     assert.deepEqual(cfg.allowedVoteCmds, []);
     assert.equal((cfg.CustomThing as CfgClass).value, 'some_bare_word');
 
-    const problem = (section: string, lines: string[] | Record<string, string[]>) => checkSection!(section, { ...defaults()[section], ...(Array.isArray(lines) ? { extra_lines: lines } : lines) });
+    const problem = (section: string, lines: string[] | Record<string, string[]>) => checkSection(section, { ...defaults()[section], ...(Array.isArray(lines) ? { extra_lines: lines } : lines) });
     assert.equal(problem('server', ['a = 1;', 'b = 2']), "extra_lines line 2: the setting of b does not end with ';'");
     assert.equal(problem('server', ['motd2[] = {"a", "b";']), "extra_lines line 1: expected ',' or '}' in a list");
     assert.equal(problem('server', ['x = "open;']), 'extra_lines line 1: a string is not closed on its line (a quote inside one is written "")');
@@ -234,7 +234,7 @@ describe('gamea config rendering', () => {
   });
 
   it('renders the profile with the difficulty options and the AI level beside them', () => {
-    const profile = defaults().profile!;
+    const profile = defaults().profile;
     profile.third_person_view = 1;
     profile.skill_ai = 0.75;
     const cfg = parseCfg(renderProfile(profile));
@@ -248,7 +248,7 @@ describe('gamea config rendering', () => {
   });
 
   it('renders the BattlEye config, leaving the password out when RCon is disabled', () => {
-    const rcon = { ...defaults().rcon!, rcon_password: 'Secret123' };
+    const rcon = { ...defaults().rcon, rcon_password: 'Secret123' };
     assert.equal(renderBattlEyeCfg(rcon, 2305), 'RConPassword Secret123\nRConPort 2305\nMaxPing 200\n');
     assert.equal(renderBattlEyeCfg({ ...rcon, enabled: 0 }, 2305), 'RConPort 2305\nMaxPing 200\n');
   });
@@ -285,7 +285,7 @@ describe('gamea launch arguments', () => {
 
   it('adds switches, tuning and mods from the config', () => {
     const config = defaults();
-    Object.assign(config.launch!, { auto_init: true, load_mission_to_memory: true, world: 'Altis', limit_fps: 120, max_mem: 8192, ex_threads: 7 });
+    Object.assign(config.launch, { auto_init: true, load_mission_to_memory: true, world: 'Altis', limit_fps: 120, max_mem: 8192, ex_threads: 7 });
     const args = launch(config, ctx, { mods: [{ name: '@CBA_A3', is_server_mod: false }, { name: '@ace', is_server_mod: false }, { name: '@admin', is_server_mod: true }] });
     for (const a of ['-autoInit', '-loadMissionToMemory', '-world=Altis', '-limitFPS=120', '-maxMem=8192', '-exThreads=7', '-mod=@CBA_A3;@ace', '-serverMod=@admin']) {
       assert.ok(args.includes(a), `${a} in ${args.join(' ')}`);
@@ -315,7 +315,7 @@ describe('gamea launch arguments', () => {
 describe('gamea config fields: help for the editor', () => {
   it('says what every field an admin edits does', () => {
     const missing: string[] = [];
-    for (const [section, schema] of Object.entries(gamea.capabilities.config_generator!.sections)) {
+    for (const [section, schema] of Object.entries(gamea.capabilities.config_generator.sections)) {
       for (const [field, property] of Object.entries((schema as { properties: Record<string, { description?: string; 'x-widget'?: { widget: string } }> }).properties)) {
         if (property['x-widget']?.widget !== 'hidden' && !property.description) missing.push(`${section}.${field}`);
       }

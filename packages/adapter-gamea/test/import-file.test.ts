@@ -65,7 +65,7 @@ describe('importing a hand-written server.cfg into the server section', () => {
     ]);
     assert.deepEqual(imported.refused.map((r) => [r.line, r.key]), [[6, 'motdInterval'], [22, 'Missions.Broken']]);
     assert.ok(!('motd_interval' in imported.values), 'left at its default');
-    assert.match(imported.refused[0]!.reason, /-5 does not fit motd_interval/);
+    assert.match(imported.refused[0].reason, /-5 does not fit motd_interval/);
     assert.deepEqual(imported.unknown.map((u) => [u.line, u.key]), [[17, 'allowedVoteCmds'], [24, 'class CustomThing']]);
     assert.deepEqual(imported.extraLines.filter((l) => l.trim()), ['allowedVoteCmds[] = {{"kick", false, false}};', 'class CustomThing', '{', '    a = 1;', '};']);
   });

@@ -66,8 +66,8 @@ describe('reading a whole installation', () => {
     it(`reads server.cfg written by ${style}`, async () => {
       const draft = await read(await installation({ 'server.cfg': text }));
       assert.equal(draft.name, 'Terse EU');
-      assert.equal(draft.sections.server!.max_players, 32);
-      assert.equal(draft.sections.server!.password_admin, 'x1');
+      assert.equal(draft.sections.server.max_players, 32);
+      assert.equal(draft.sections.server.password_admin, 'x1');
       assert.deepEqual(draft.rotation, [{ name: 'co10_Escape.Altis', difficulty: 'Regular' }]);
       assert.deepEqual(draft.refused, []);
       assert.equal(draft.game_port, 2302, "the game's default without -port=");
@@ -91,15 +91,15 @@ describe('reading a whole installation', () => {
       command_line: './gameaserver_x64.exe -port=2400 -config=cfg/main.cfg -cfg=cfg\\net.cfg -profiles=prof -name=ops -bepath=be "-mod=@cba;@gone" -limitFPS=90 -enableHT -cpuCount=4',
     });
     assert.equal(draft.name, 'From cfg/');
-    assert.equal(draft.sections.basic!.max_msg_send, 128);
-    assert.equal(draft.sections.profile!.skill_ai, 0.9);
-    assert.equal(draft.sections.rcon!.rcon_password, 'Active1', "the file BattlEye runs from, not the one it renamed");
+    assert.equal(draft.sections.basic.max_msg_send, 128);
+    assert.equal(draft.sections.profile.skill_ai, 0.9);
+    assert.equal(draft.sections.rcon.rcon_password, 'Active1', "the file BattlEye runs from, not the one it renamed");
     assert.deepEqual([draft.game_port, draft.rcon_port], [2400, 2410]);
     assert.deepEqual(draft.bans, { file: join(root, 'be', 'Bans.txt'), count: 1 });
     assert.deepEqual(draft.missions, ['a.Altis.pbo']);
     assert.deepEqual(draft.mods, [{ name: '@cba', is_server_mod: false, installed: true }, { name: '@gone', is_server_mod: false, installed: false }]);
     assert.ok(draft.warnings.some((w) => w.includes('@gone')));
-    assert.deepEqual([draft.sections.launch!.limit_fps, draft.sections.launch!.enable_ht, draft.sections.launch!.cpu_count], [90, true, 4]);
+    assert.deepEqual([draft.sections.launch.limit_fps, draft.sections.launch.enable_ht, draft.sections.launch.cpu_count], [90, true, 4]);
   });
 
   it('fails a file that is not the game syntax with its line and column, and refuses paths out of the folder', async () => {

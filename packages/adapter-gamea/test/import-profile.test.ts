@@ -46,7 +46,7 @@ describe('importing the server profile and the BattlEye config', () => {
     assert.deepEqual(imported.values, { rcon_password: 'Abc123', max_ping: 250, enabled: 1 });
     assert.equal(imported.rconPort, 2310);
     assert.deepEqual(imported.refused.map((u) => u.key), ['RConIP'], 'Garrison writes no RConIP: said, not dropped');
-    assert.equal(renderBattlEyeCfg({ ...sectionDefaults(sections.rcon), ...imported.values }, imported.rconPort!), 'RConPassword Abc123\nRConPort 2310\nMaxPing 250\n');
+    assert.equal(renderBattlEyeCfg({ ...sectionDefaults(sections.rcon), ...imported.values }, imported.rconPort), 'RConPassword Abc123\nRConPort 2310\nMaxPing 250\n');
     const bad = importBattlEye(readBattlEyeCfg('RConPassword not-allowed!\nRConPort 80\n').settings, 'be.cfg', sections.rcon);
     assert.deepEqual(bad.refused.map((r) => r.key), ['RConPassword', 'RConPort']);
     assert.equal(bad.rconPort, null);

@@ -127,7 +127,7 @@ describe('gamea parsers', () => {
 });
 
 describe('gamea: the mission the log says is played', () => {
-  const missionOf = gamea.capabilities.log_parser!.missionOf!;
+  const missionOf = gamea.capabilities.log_parser.missionOf;
   it('reads "read from bank" and the mission file line, and nothing else', () => {
     assert.equal(missionOf('Mission co10_Escape.Altis read from bank.'), 'co10_Escape.Altis');
     assert.equal(missionOf(' Mission file: becti_current (__cur_mp)'), 'becti_current');

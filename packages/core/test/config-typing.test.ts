@@ -30,7 +30,7 @@ it('types render\'s config from the adapter\'s sections, and the adapter still t
   });
   const ctx = { server: { id: 1, name: 's', exe_path: '/x/y', game_port: 1, rcon_port: 2 }, serverDir: '/d', exeDir: '/x' };
   // The service sees every generator through the untyped contract, as here.
-  const asTheServiceSeesIt: ConfigGenerator = adapter.capabilities.config_generator!;
+  const asTheServiceSeesIt: ConfigGenerator = adapter.capabilities.config_generator;
   const [file] = asTheServiceSeesIt.render({ server: sectionDefaults(sections.server) }, ctx);
-  assert.equal(file!.content, 'hostname = "My server";\nmaxPlayers = 32;\n');
+  assert.equal(file.content, 'hostname = "My server";\nmaxPlayers = 32;\n');
 });

@@ -28,16 +28,21 @@ export interface GarrisonClientOptions {
   timeoutMs?: number;
 }
 
-type Has<T, K extends string> = [T] extends [Record<string, never>] ? {} : [T] extends [undefined] ? {} : { [P in K]: T };
-/** A streamed multipart body (`multipartBody()`), sent without holding it whole. */
+/** The input of a call that takes nothing (the same type as `{}`: nothing more is asked). */
+type NoInput = Record<never, never>;
+type Has<T, K extends string> = [T] extends [Record<string, never>] ? NoInput : [T] extends [undefined] ? NoInput : { [P in K]: T };
+/**
+ * A streamed multipart body (`multipartBody()`), sent without holding it whole.
+ * @public
+ */
 export interface StreamedBody {
   stream: ReadableStream<Uint8Array>;
   contentType: string;
 }
-type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody; onProgress?: (progress: UploadProgress) => void } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : {};
+type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody; onProgress?: (progress: UploadProgress) => void } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : NoInput;
 
 /** What a call of endpoint `E` takes: its path parameters, query and body, each where it has one. */
-export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : {}) & BodyInput<E>;
+export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : NoInput) & BodyInput<E>;
 
 /** What a call of endpoint `E` gives: the envelope's `data`, the payload of an unwrapped answer, or text. */
 export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends 'text/plain' ? string : E['status'] extends 204 ? void : ResponseOf<E>;
@@ -45,12 +50,13 @@ export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends '
 /** `call`'s signature: an endpoint id, then that endpoint's input when it takes any. */
 export type CallFn = <K extends EndpointId>(
   id: K,
-  ...input: {} extends CallInput<Endpoints[K]> ? [CallInput<Endpoints[K]>?] : [CallInput<Endpoints[K]>]
+  ...input: NoInput extends CallInput<Endpoints[K]> ? [CallInput<Endpoints[K]>?] : [CallInput<Endpoints[K]>]
 ) => Promise<CallResult<Endpoints[K]>>;
 
 type Resources = ReturnType<typeof resources>;
 // The resource groups (`client.servers`, `client.config`, …) are set in the constructor.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+// Merged on purpose: the class's instances carry the groups.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- see above
 export interface GarrisonClient extends Resources {}
 
 /**
@@ -58,7 +64,7 @@ export interface GarrisonClient extends Resources {}
  * the same schemas the server validates with (`call('startServer', { params: { server_id: 1 } })`), and
  * the same calls grouped by resource (`client.servers.start(1)`).
  */
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- the interface above declares the groups the constructor sets
 export class GarrisonClient {
   token: string | null;
   /** The budget of requests left as the service's last answer reported it; null before any such answer. */
@@ -133,7 +139,7 @@ export class GarrisonClient {
     }
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.bounded(url, async (signal) => {
-        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) } as RequestInit));
+        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) }));
         // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
         if (streamed && !response.ok) throw await errorFrom(response);
         return response.ok ? { result: await this.resultOf(endpoint, response) } : { error: await errorFrom(response) };

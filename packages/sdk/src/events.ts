@@ -88,7 +88,7 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
     current.onmessage = ({ data }) => {
       let message: { type?: string; data?: { subscriptions?: number[] | 'all' } };
       try {
-        message = JSON.parse(String(data));
+        message = JSON.parse(String(data)) as typeof message;
       } catch (err) {
         expectOnly(err, SyntaxError);
         return; // not one of the service's messages
@@ -145,7 +145,8 @@ const MAX_QUEUED = 10_000;
 export async function* stream(baseUrl: string, token: () => string | null, options: SubscribeOptions = {}): AsyncGenerator<LiveEvent> {
   const queue: LiveEvent[] = [];
   let wake: (() => void) | null = null;
-  let failure: GarrisonApiError | null = null;
+  // Set by the socket's callback: typed by hand, or the check below would read it as always null.
+  let failure = null as GarrisonApiError | null;
   let done = false;
   const push = (event: LiveEvent) => {
     // A loop that stopped reading must not make the queue grow without end: the oldest go first.

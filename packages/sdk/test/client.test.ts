@@ -122,7 +122,7 @@ describe('GarrisonClient against a real service', () => {
       const section = await client.config.section(s.id, 'server');
       const updated = await client.config.update(s.id, 'server', { hostname: 'Grouped Ops' }, section._meta.config_version);
       assert.equal(updated.hostname, 'Grouped Ops');
-      assert.match((await client.config.preview(s.id))['server.cfg']!, /Grouped Ops/);
+      assert.match((await client.config.preview(s.id))['server.cfg'], /Grouped Ops/);
 
       const uploaded = await client.missions.upload(s.id, new Blob([Buffer.alloc(2048, 1)]), 'co10_Grouped.Altis.pbo');
       assert.deepEqual([uploaded.filename, uploaded.terrain, uploaded.file_size], ['co10_Grouped.Altis.pbo', 'Altis', 2048]);

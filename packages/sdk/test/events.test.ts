@@ -63,7 +63,7 @@ describe('GarrisonClient live events', () => {
       // No retry loop: `ready` means the audit channel is on.
       await client.servers.update(s.id, { description: 'right after connecting' });
       await waitFor(() => entries.includes('server_updated'), { timeoutMs: 10_000, what: 'the entry' });
-      started.push((await client.servers.start(s.id)).pid!);
+      started.push((await client.servers.start(s.id)).pid);
       await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'running' });
       await client.servers.stop(s.id);
       await waitFor(() => statuses.includes('stopped'), { timeoutMs: 30_000, what: 'stopped' });
@@ -99,7 +99,7 @@ describe('GarrisonClient live events', () => {
       const running = await withDeadline(fromLoop, 30_000, 'the loop to see running');
       assert.equal(running?.server_id, s.id);
       // The catalogue's envelope, typed: one id per event, its time, and the instance it came from.
-      const line: { id: string; time: string; origin: string } = seen[0]!;
+      const line: { id: string; time: string; origin: string } = seen[0];
       assert.ok(line.id && line.origin, JSON.stringify(line));
       assert.equal(new Date(line.time).toISOString(), line.time);
       assert.equal(new Set(seen.map((e) => e.id)).size, seen.length, 'each event its own id');

@@ -45,8 +45,8 @@ describe('the SDK on every endpoint', () => {
     assert.equal((await client.system.health()).status, 'ok');
     assert.equal(typeof (await client.system.status()).total_servers, 'number');
     const [node] = await client.nodes.list();
-    assert.equal(node!.online, true);
-    assert.equal((await client.nodes.update(node!.id, { draining: false })).draining, false);
+    assert.equal(node.online, true);
+    assert.equal((await client.nodes.update(node.id, { draining: false })).draining, false);
     assert.deepEqual(await client.system.integrations(), { metrics: { enabled: false, path: '/metrics', address: null } });
     const made = await client.keys.create({ name: 'sdk bot', scopes: ['servers:read'] });
     const bot = tracked(new GarrisonClient({ baseUrl: g.url, token: made.key }));
@@ -97,12 +97,12 @@ describe('the SDK on every endpoint', () => {
     const second = tracked(new GarrisonClient({ baseUrl: g.url }));
     const challenge = await second.login('sdk_viewer', 'viewer-password-2');
     assert.ok('mfa_token' in challenge);
-    await second.loginSecondStep(challenge.mfa_token, recovery_codes[0]!);
+    await second.loginSecondStep(challenge.mfa_token, recovery_codes[0]);
     assert.equal((await second.auth.me()).username, 'sdk_viewer');
     await second.auth.endSession((await second.auth.sessions()).find((s) => s.current)!.id);
-    assert.equal((await viewer.auth.twoFactor.disable('viewer-password-2', recovery_codes[1]!)).message.length > 0, true);
+    assert.equal((await viewer.auth.twoFactor.disable('viewer-password-2', recovery_codes[1])).message.length > 0, true);
     const [current] = await viewer.auth.sessions();
-    assert.equal(current!.current, true);
+    assert.equal(current.current, true);
     const elsewhere = tracked(new GarrisonClient({ baseUrl: g.url }));
     await elsewhere.login('sdk_viewer', 'viewer-password-2');
     await viewer.auth.endSession((await viewer.auth.sessions()).find((s) => !s.current)!.id);
@@ -122,7 +122,7 @@ describe('the SDK on every endpoint', () => {
     assert.ok((await client.config.schema(s.id)).server);
     const section = await client.config.section(s.id, 'server');
     await client.config.update(s.id, 'server', { hostname: 'Everything' }, section._meta.config_version);
-    assert.match((await client.config.preview(s.id))['server.cfg']!, /Everything/);
+    assert.match((await client.config.preview(s.id))['server.cfg'], /Everything/);
     assert.match(await client.config.download(s.id, 'server.cfg'), /Everything/);
     assert.ok((await client.mods.list(s.id)).mods.some((m) => m.name === '@ace'));
     assert.equal((await client.mods.setEnabled(s.id, { mods: [{ name: '@ace', is_server_mod: false }] })).enabled_mods.length, 1);
@@ -184,7 +184,7 @@ describe('the SDK on every endpoint', () => {
     await waitFor(async () => (await client.logs.list(s.id)).total > 0, { timeoutMs: 20_000, what: 'log lines' });
     const files = await client.logs.files(s.id);
     assert.ok(files.length > 0);
-    assert.equal(typeof (await client.logs.download(s.id, files[0]!.filename)), 'string');
+    assert.equal(typeof (await client.logs.download(s.id, files[0].filename)), 'string');
     const logDir = join(fake.dir, 'server');
     await writeFile(join(logDir, 'old_2020.rpt'), 'an old log');
     await client.logs.deleteFile(s.id, 'old_2020.rpt');

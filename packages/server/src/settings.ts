@@ -31,7 +31,7 @@ const composed = composeSettings(DECLARATIONS);
 const DEFAULTS = composed.defaults as Settings;
 
 /** Every setting a deployer can make, in the order help and docs show them. */
-export const SETTINGS: readonly SettingSpec<keyof Settings & string>[] = composed.specs as readonly SettingSpec<keyof Settings & string>[];
+export const SETTINGS: readonly SettingSpec<keyof Settings>[] = composed.specs as readonly SettingSpec<keyof Settings>[];
 
 /** The settings given by flag: all of them for `serve`, the ones about the data for the other commands. */
 export const flagSettings = (command: 'serve' | 'data') => SETTINGS.filter((s) => s.flag && (command === 'serve' || !s.serveOnly));
@@ -48,7 +48,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsI
     const raw = env[spec.env];
     if (raw !== undefined && raw !== '') out[spec.key] = spec.parse(raw, spec.env);
   }
-  return out as SettingsInput;
+  return out;
 }
 
 /** The settings given as `serve` flags (by flag name, without dashes); a bad value names the flag. */
@@ -58,7 +58,7 @@ export function settingsFromFlags(flags: Record<string, string | undefined>): Se
     const raw = spec.flag ? flags[spec.flag] : undefined;
     if (raw !== undefined) out[spec.key] = spec.parse(raw, `--${spec.flag}`);
   }
-  return out as SettingsInput;
+  return out;
 }
 
 /** The defaults, what is given over them, each feature's checks; a bad value throws a SettingError. */

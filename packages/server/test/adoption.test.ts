@@ -116,7 +116,7 @@ describe('games outlive the service and are re-adopted', () => {
         return crashes.size === 3 && restarts.length === 1 && types;
       }, { what: 'server.crashed for the three games and server.restarted for the one that restarts' });
       const firstOfRestarting = told.findIndex((t) => t.data.server_id === restarting.id);
-      assert.equal(told[firstOfRestarting]!.type, 'server.crashed', 'the crash is told before the restart');
+      assert.equal(told[firstOfRestarting].type, 'server.crashed', 'the crash is told before the restart');
     } finally {
       await impostor.kill();
     }
@@ -165,7 +165,7 @@ describe('games outlive the service and are re-adopted', () => {
       const token = (await api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } })).body.data.access_token;
       const { pid } = (await api('POST', `/servers/${s.id}/start`, { token })).body.data;
       pids.push(pid);
-      await statusBecomes({ ...setup, api, adminToken: token } as Harness, s.id, 'running');
+      await statusBecomes({ ...setup, api, adminToken: token }, s.id, 'running');
 
       service.process.child.kill('SIGKILL');
       await withDeadline(service.process.exited, 10_000, 'the service to die');

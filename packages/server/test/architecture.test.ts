@@ -148,8 +148,8 @@ function topLevelArguments(args: string): string[] {
   let depth = 0;
   let start = 0;
   for (let i = 0; i < args.length; i += 1) {
-    if ('([{'.includes(args[i]!)) depth += 1;
-    else if (')]}'.includes(args[i]!)) depth -= 1;
+    if ('([{'.includes(args[i])) depth += 1;
+    else if (')]}'.includes(args[i])) depth -= 1;
     else if (args[i] === ',' && depth === 0) {
       parts.push(args.slice(start, i));
       start = i + 1;

@@ -24,7 +24,7 @@ const backupOf = async (h: Harness, serverId: number) => {
   assert.equal(backup.status, 'done', JSON.stringify(backup));
   const dir = join(h.dataDir, 'backups', String(serverId));
   const [file] = (await readdir(dir)).filter((n) => n.endsWith('.tar.gz') && !n.startsWith('.')).sort().reverse();
-  return { backup, dir, file: join(dir, file!) };
+  return { backup, dir, file: join(dir, file) };
 };
 
 /** The archive's manifest.json, as written. */

@@ -102,11 +102,11 @@ describe('backups of a server', () => {
     const backup = await finished(h(), s.id, (await h().api('POST', `/servers/${s.id}/backups`, { token: h().adminToken })).body.data.id);
     const dir = join(h().dataDir, 'backups', String(s.id));
     const [file] = (await readdir(dir)).filter((n) => n.endsWith('.tar.gz'));
-    const archive = await readFile(join(dir, file!));
+    const archive = await readFile(join(dir, file));
     await writeFile(join(suite.fake.dir, VARS), 'persistence: now');
     const damaged = Buffer.from(archive);
-    damaged[Math.floor(damaged.length / 2)]! ^= 0xff;
-    await writeFile(join(dir, file!), damaged);
+    damaged[Math.floor(damaged.length / 2)] ^= 0xff;
+    await writeFile(join(dir, file), damaged);
     assert.match(expectError(await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }), 400, 'VALIDATION_ERROR').message, /damaged/);
 
     // An archive made by hand: a link in the profile that points out of it.
@@ -114,8 +114,8 @@ describe('backups of a server', () => {
     await mkdir(join(work, 'profile'));
     await writeFile(join(work, 'manifest.json'), JSON.stringify({ config_sections: {}, parts: [{ name: 'profile', path: '/x' }] }));
     await symlink('../../../../etc', join(work, 'profile', 'Users'));
-    await tar.c({ gzip: true, cwd: work, file: join(dir, file!) }, ['manifest.json', 'profile']);
-    const sum = createHash('sha256').update(await readFile(join(dir, file!))).digest('hex');
+    await tar.c({ gzip: true, cwd: work, file: join(dir, file) }, ['manifest.json', 'profile']);
+    const sum = createHash('sha256').update(await readFile(join(dir, file))).digest('hex');
     await withDatabase(h(), (knex) => knex('backups').where({ id: backup.id }).update({ sha256: sum }));
     assert.match(expectError(await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }), 400, 'VALIDATION_ERROR').message, /links that point out of profile/);
     assert.equal(await readFile(join(suite.fake.dir, VARS), 'utf8'), 'persistence: now', 'nothing changed');

@@ -47,7 +47,7 @@ function realBanList(eol: string, finalBreak: boolean): Fixture {
       `${g} -1 Читер №${n}, 作弊者 🚫`,
       n % 20 === 8 ? `${g}${guid(n + 1)} -1 a long id` : `${g.slice(0, 16)} -1 short id`,
       `${g}   -1   odd   spacing  `,
-    ][n % 10]!;
+    ][n % 10];
     text.push(line);
     bans.push(line);
     if (n % 10 === 3) expired.push(line);
@@ -241,7 +241,7 @@ describe('the shared ban file, written by others at the same moment', () => {
       assert.doesNotMatch(await rcon.command('bans'), new RegExp(guid(4000)));
       const index = /^(\d+)\s+(\w+)/gm;
       const rows = [...(await rcon.command('bans')).matchAll(index)].filter((m) => m[2] === guid(3001));
-      await rcon.command(`removeBan ${rows[0]![1]}`);
+      await rcon.command(`removeBan ${rows[0][1]}`);
       await waitFor(async () => !(await bans(h, s.id)).some((b) => b.guid === guid(3001)), { what: 'the ban the game removed to end in Garrison' });
     } finally {
       await rcon.close();

@@ -36,7 +36,7 @@ describe('the garrison command against a running service', () => {
     const table = await remote(key, ['servers', 'list']);
     assert.equal(table.code, 0, table.stderr);
     const lines = table.stdout.trimEnd().split('\n');
-    assert.match(lines[0]!, /^ID +NAME +GAME +STATUS +PLAYERS +PORT +ATTENTION$/);
+    assert.match(lines[0], /^ID +NAME +GAME +STATUS +PLAYERS +PORT +ATTENTION$/);
     const row = lines.find((l) => l.startsWith(`${alpha.id} `));
     assert.match(row!, new RegExp(`^${alpha.id} +Alpha Base +gamea +stopped +- +${alpha.game_port} +-$`));
     assert.ok(lines.some((l) => new RegExp(`^${bravo.id} +Bravo +`).test(l)));

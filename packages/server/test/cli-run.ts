@@ -40,6 +40,6 @@ export async function serveProcess(args: string[], env: Record<string, string> =
     return { url, process: process_ };
   } catch (err) {
     await process_.kill();
-    throw new Error(`${(err as Error).message}; it wrote: ${process_.stdout.join('\n')} ${process_.stderr.join('')}`);
+    throw new Error(`${(err as Error).message}; it wrote: ${process_.stdout.join('\n')} ${process_.stderr.join('')}`, { cause: err });
   }
 }

@@ -153,7 +153,7 @@ describe('the garrison command', () => {
       assert.equal(await mode(target), '600');
       const copy = knexFactory({ client: 'better-sqlite3', connection: { filename: target }, useNullAsDefault: true });
       try {
-        assert.ok((await copy('users').count({ n: '*' }))[0]!.n as number >= 2, 'the users are in the copy');
+        assert.ok((await copy('users').count({ n: '*' }))[0].n as number >= 2, 'the users are in the copy');
       } finally {
         await copy.destroy();
       }
@@ -214,7 +214,7 @@ describe('the garrison command', () => {
       const oldSecret = (await readFile(secretFile, 'utf8')).trim();
       const user = await h.userToken('admin');
       assert.equal((await h.api('GET', '/auth/me', { token: user.token })).status, 200);
-      const { sid } = JSON.parse(Buffer.from(user.token.split('.')[1]!, 'base64url').toString()) as { sid: string };
+      const { sid } = JSON.parse(Buffer.from(user.token.split('.')[1], 'base64url').toString()) as { sid: string };
       // A user with two-factor sign-in: its secret is sealed with a key of the signing secret.
       const { Secret, TOTP } = await import('otpauth');
       const totpUser = await h.userToken('viewer');
@@ -300,7 +300,7 @@ describe('the garrison command', () => {
       const lines = run.process.stdout;
       const shown = lines.findIndex((l) => l.includes('generated password'));
       assert.ok(shown > lines.findIndex((l) => l.includes('listening on')), 'shown after the listening line');
-      const password = /generated password: (\S+)/.exec(lines[shown]!)![1]!;
+      const password = /generated password: (\S+)/.exec(lines[shown])![1];
       const login = await api('POST', '/auth/login', { body: { username: 'admin', password } });
       assert.equal(login.status, 200);
       for (const l of lines) assert.doesNotMatch(l, new RegExp(login.body.data.access_token), 'no token in the logs');

@@ -43,7 +43,7 @@ describe('supervision on a fake clock', () => {
     const s = await createGameServer(h, fake, overrides);
     const { pid } = await admin().servers.start(s.id);
     await becomes(s.id, 'running');
-    return { ...s, pid: pid as number };
+    return { ...s, pid: pid };
   };
 
   it('kills a game that ignores the shutdown once the stop time-out has passed, and not before', async () => {

@@ -68,7 +68,7 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
       return { url: await listeningUrl(started, 'node C to listen'), process: started };
     } catch (err) {
       await started.kill();
-      throw new Error(`${(err as Error).message}; it wrote: ${started.stdout.join('\n')} ${started.stderr.join('')}`);
+      throw new Error(`${(err as Error).message}; it wrote: ${started.stdout.join('\n')} ${started.stderr.join('')}`, { cause: err });
     }
   };
   const instance = (nodeId: string) =>
@@ -219,10 +219,10 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     // Reads served from the database go on.
     assert.equal((await b.api('GET', `/servers/${serverId}/config`, { token: b.adminToken })).status, 200);
     // A and B both noticed; the webhook heard it once.
-    await receiver!.waitForCount(1, 'node.offline delivered');
+    await receiver.waitForCount(1, 'node.offline delivered');
     const offline = await nodeEvents('node.offline');
     assert.deepEqual([offline.delivered.length, offline.rows], [1, 1]);
-    assert.deepEqual((offline.delivered[0]!.json as { data: unknown }).data, { node_id: 'node-c' });
+    assert.deepEqual((offline.delivered[0].json as { data: unknown }).data, { node_id: 'node-c' });
   });
 
   it('re-adopts the game when node C comes back, and its events flow again', async () => {

@@ -69,7 +69,7 @@ describe('server config', () => {
     assert.deepEqual([hints.server.max_players.widget, hints.server.max_players.min, hints.server.max_players.max], ['number', 1, 1000]);
     const total = Object.values(hints).reduce((n: number, fields) => n + Object.keys(fields as object).length, 0);
     assert.ok(total >= 75, `about 80 fields, got ${total}`);
-    for (const fields of Object.values(hints) as Record<string, { widget: string; label: string }>[]) {
+    for (const fields of Object.values<Record<string, { widget: string; label: string }>>(hints)) {
       for (const hint of Object.values(fields)) assert.ok(hint.widget && hint.label);
     }
   });

@@ -137,7 +137,7 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     ws.terminate();
     assert.equal(refused, 429);
 
-    held[0]!.end();
+    held[0].end();
     await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, { timeoutMs: 10_000, what: 'a connection to be taken again' });
   });
 

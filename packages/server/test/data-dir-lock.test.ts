@@ -63,10 +63,10 @@ describe('one service per data dir', () => {
     const dirs = [await mkdtemp(join(tmpdir(), 'garrison-node-')), await mkdtemp(join(tmpdir(), 'garrison-node-'))];
     const database = await freshMysqlDatabase(MYSQL!);
     const env = { GARRISON_ADMIN_PASSWORD: 'lock-admin-password-1', GARRISON_NODE_ID: 'node-twice', GARRISON_DATABASE_URL: database.url };
-    const first = await serveProcess(['--data-dir', dirs[0]!], env, LISTEN_MS);
+    const first = await serveProcess(['--data-dir', dirs[0]], env, LISTEN_MS);
     let third: Awaited<ReturnType<typeof serveProcess>> | null = null;
     try {
-      const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]!], { env, timeoutMs: LISTEN_MS });
+      const second = await garrison(['serve', '--port', '0', '--data-dir', dirs[1]], { env, timeoutMs: LISTEN_MS });
       assert.equal(second.code, 1, second.stdout + second.stderr);
       const said = second.stdout + second.stderr;
       assert.match(said, /another instance is running with node id node-twice on this database \(it holds the lock garrison\.node\.\w+; database connection \d+ from [^;]+; started [^,]+, listening at http:\/\/[^)]+\)/);
@@ -74,7 +74,7 @@ describe('one service per data dir', () => {
 
       first.process.child.kill('SIGKILL');
       await withDeadline(first.process.exited, 10_000, 'the first service to die');
-      third = await serveProcess(['--data-dir', dirs[1]!], env, LISTEN_MS);
+      third = await serveProcess(['--data-dir', dirs[1]], env, LISTEN_MS);
       const login = await apiClient(third.url)('POST', '/auth/login', { body: { username: 'admin', password: env.GARRISON_ADMIN_PASSWORD } });
       assert.equal(login.status, 200, 'the node starts again at once after a SIGKILL');
     } finally {

@@ -102,7 +102,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
         try {
           answer = await send(request);
         } catch (err) {
-          throw new Error(`no answer (${(err as Error).cause ?? (err as Error).message}) to ${describeRequest(request)}`);
+          throw new Error(`no answer (${String((err as Error).cause ?? (err as Error).message)}) to ${describeRequest(request)}`, { cause: err });
         }
         if (request.method === 'DELETE') await reopenSessions();
         const broken = judge(doc, request, answer, secrets);

@@ -81,7 +81,7 @@ describe('game logs in the forms real servers write them', () => {
         const message = afterTime(line);
         const rows = stored.filter((l) => l.message === message);
         assert.equal(rows.length, 1, `stored once: ${message}`);
-        assert.equal(rows[0]!.level, SHORT_LEVELS[i], message);
+        assert.equal(rows[0].level, SHORT_LEVELS[i], message);
         const live = ws.messages.filter((m) => m.type === 'log' && m.data.message === message);
         assert.equal(live.length, 1, `sent once: ${message}`);
         assert.equal(live[0].data.level, SHORT_LEVELS[i]);

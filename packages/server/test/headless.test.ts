@@ -53,7 +53,7 @@ describe('headless clients, supervised on a fake clock', () => {
     await sdk.mods.setEnabled(s.id, { mods: [{ name: '@cba', is_server_mod: false }, { name: '@admintools', is_server_mod: true }] });
     const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
     try {
-      const preview = (await sdk.config.preview(s.id))['server.cfg']!;
+      const preview = (await sdk.config.preview(s.id))['server.cfg'];
       assert.match(preview, /^headlessClients\[\] = \{"127\.0\.0\.1"\};$/m);
       assert.match(preview, /^localClient\[\] = \{"127\.0\.0\.1"\};$/m);
 
@@ -77,22 +77,22 @@ describe('headless clients, supervised on a fake clock', () => {
       process.kill(hc1.pid!, 'SIGUSR2');
       await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.status === 'crashed', 'the crash reported');
       await clock.advance(BACKOFF_MS - 1000);
-      assert.equal((await processes(s.id))[1]!.status, 'crashed', 'still waiting out its back-off');
+      assert.equal((await processes(s.id))[1].status, 'crashed', 'still waiting out its back-off');
       const again = await until(async () => {
         const list = await processes(s.id);
-        return list[1]!.status === 'running' && list;
+        return list[1].status === 'running' && list;
       }, 'the headless client restarted');
-      assert.notEqual(again[1]!.pid, hc1.pid);
-      assert.equal(again[1]!.restart_count, 1);
-      assert.equal(again[2]!.pid, hc2.pid, 'the other one untouched');
-      assert.equal(again[0]!.pid, server.pid, 'the server untouched');
-      seenPids.push(again[1]!.pid!);
+      assert.notEqual(again[1].pid, hc1.pid);
+      assert.equal(again[1].restart_count, 1);
+      assert.equal(again[2].pid, hc2.pid, 'the other one untouched');
+      assert.equal(again[0].pid, server.pid, 'the server untouched');
+      seenPids.push(again[1].pid!);
 
       // Over the limit (max_restarts 1): it stays down and says so.
-      process.kill(again[1]!.pid!, 'SIGUSR2');
+      process.kill(again[1].pid!, 'SIGUSR2');
       await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.reason === 'gave_up', 'giving up reported');
       await clock.advance(BACKOFF_MS * 4);
-      assert.equal((await processes(s.id))[1]!.status, 'crashed');
+      assert.equal((await processes(s.id))[1].status, 'crashed');
       const trail = (await sdk.servers.events(s.id)).events.map((e) => e.event_type);
       for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up'] as const) assert.ok(trail.includes(type), type);
 
@@ -178,10 +178,10 @@ describe('headless clients across a service killed and started again', () => {
       assert.equal((await sdk.servers.get(s.id)).status, 'running');
       assert.equal((await sdk.servers.events(s.id, { event_type: 'adopted' })).total, 1);
       // Still supervised: a crash of a client is seen and it comes back (real time here: 2 s back-off).
-      process.kill(running[2]!.pid, 'SIGUSR2');
+      process.kill(running[2].pid, 'SIGUSR2');
       const back = await waitFor(async () => {
         const list = await sdk.servers.processes(s.id);
-        return list[2]!.status === 'running' && list[2]!.pid !== running[2]!.pid && list[2]!.pid;
+        return list[2].status === 'running' && list[2].pid !== running[2].pid && list[2].pid;
       }, { timeoutMs: 30_000, what: 'the adopted client restarted' });
       pids.push(back);
       assert.deepEqual(await sdk.servers.stop(s.id), { status: 'stopped' });

@@ -53,10 +53,10 @@ describe('import: installations in the forms real servers have', () => {
     const include = (name: string) => ({ file: name, text: require_(join(f.fake.dir, name)) });
     const text = Object.fromEntries(await Promise.all(Object.entries(files).map(async ([k, p]) => [k, await readFile(join(f.fake.dir, p), 'utf8')])));
     return [
-      ...unaccountedCfg(readCfg(text.server!, files.server, include), preview['server.cfg']!, plan.refused, plan.rotation),
-      ...unaccountedCfg(readCfg(text.basic!, files.basic), preview['basic.cfg']!, plan.refused),
-      ...unaccountedCfg(readCfg(text.profile!, files.profile), preview['server.GameaProfile']!, plan.refused),
-      ...unaccountedBattlEye(text.be!, files.be, preview['BEServer_x64.cfg']!, plan.server.rcon_port, plan.refused),
+      ...unaccountedCfg(readCfg(text.server, files.server, include), preview['server.cfg'], plan.refused, plan.rotation),
+      ...unaccountedCfg(readCfg(text.basic, files.basic), preview['basic.cfg'], plan.refused),
+      ...unaccountedCfg(readCfg(text.profile, files.profile), preview['server.GameaProfile'], plan.refused),
+      ...unaccountedBattlEye(text.be, files.be, preview['BEServer_x64.cfg'], plan.server.rcon_port, plan.refused),
       ...unaccountedCommandLine(f.commandLine, plan as never),
     ];
   }
@@ -88,9 +88,9 @@ describe('import: installations in the forms real servers have', () => {
     assert.deepEqual(await accounted(f, made.body.data, { server: 'server.cfg', basic: 'basic.cfg', profile: 'Users/tadst/tadst.GameaProfile', be: 'battleye/beserver.cfg' }), []);
     const preview = (await h.api('GET', `/servers/${made.body.data.server.id}/config/preview`, { token: h.adminToken })).body.data as Record<string, string>;
     for (const line of ['missionWhitelist[] = {};', 'filePatchingExceptions[] = {};', 'disableChannels[] = {};', 'regularCheck = "";', 'missionsToServerRestart = 0;', 'missionsToShutdown = 0;', 'kickClientsOnSlowNetwork[] = {0, 0, 0, 1};']) {
-      assert.ok(preview['server.cfg']!.split('\n').includes(line), `server.cfg has ${line}`);
+      assert.ok(preview['server.cfg'].split('\n').includes(line), `server.cfg has ${line}`);
     }
-    for (const line of ['difficulty = "regular";', '        levelAI = "AILevelMedium";', '        skillAI = 0.75;', '        precisionAI = 0.55;']) assert.ok(preview['server.GameaProfile']!.split('\n').map((l) => l.trim()).includes(line.trim()), `the profile has ${line}`);
+    for (const line of ['difficulty = "regular";', '        levelAI = "AILevelMedium";', '        skillAI = 0.75;', '        precisionAI = 0.55;']) assert.ok(preview['server.GameaProfile'].split('\n').map((l) => l.trim()).includes(line.trim()), `the profile has ${line}`);
     assert.equal(preview['-mod'], '@CBA_A3;@VULTURE[Tech Mod]');
 
     // The launcher names the mod by its name; its folder is @VULTURE[Tech Mod].

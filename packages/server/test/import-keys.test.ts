@@ -23,7 +23,7 @@ async function imported(inst: Installation): Promise<{ dir: string; draft: Impor
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), text);
   }
-  const draft = await generator.importer!.read({ exe_path: join(dir, EXE), command_line: inst.commandLine }, new ImportFiles(dir));
+  const draft = await generator.importer.read({ exe_path: join(dir, EXE), command_line: inst.commandLine }, new ImportFiles(dir));
   return { dir, draft };
 }
 
@@ -44,14 +44,14 @@ function unaccounted(inst: Installation, dir: string, draft: ImportDraft): strin
   const rconPort = draft.rcon_port ?? (draft.game_port ?? 2302) + 3;
   const files = rendered(draft, rconPort);
   const include = (name: string, from: string) => ({ file: join(dirname(from), name), text: readFileSync(join(dirname(from), name), 'utf8') });
-  const read = (name: string) => readCfg(inst.files[name]!, join(dir, name), include);
+  const read = (name: string) => readCfg(inst.files[name], join(dir, name), include);
   const problems = [
-    ...unaccountedCfg(read('server.cfg'), files['server.cfg']!, draft.refused, draft.rotation),
-    ...unaccountedCfg(read('basic.cfg'), files['basic.cfg']!, draft.refused),
-    ...unaccountedCfg(read('prof/Users/admin/admin.GameaProfile'), files['server.GameaProfile']!, draft.refused),
+    ...unaccountedCfg(read('server.cfg'), files['server.cfg'], draft.refused, draft.rotation),
+    ...unaccountedCfg(read('basic.cfg'), files['basic.cfg'], draft.refused),
+    ...unaccountedCfg(read('prof/Users/admin/admin.GameaProfile'), files['server.GameaProfile'], draft.refused),
   ];
   const be = Object.keys(inst.files).find((f) => /beserver/i.test(f))!;
-  problems.push(...unaccountedBattlEye(inst.files[be]!, join(dir, be), files['BEServer_x64.cfg']!, rconPort, draft.refused));
+  problems.push(...unaccountedBattlEye(inst.files[be], join(dir, be), files['BEServer_x64.cfg'], rconPort, draft.refused));
   const plan = { server: { game_port: draft.game_port ?? -1 }, files: draft.files, mods: draft.mods, sections: draft.sections, refused: draft.refused };
   problems.push(...unaccountedCommandLine(inst.commandLine, plan));
   return problems;

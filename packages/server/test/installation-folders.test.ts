@@ -74,8 +74,8 @@ describe('two servers on one installation', () => {
         pids[s.id] = started.body.data.pid;
         await statusBecomes(h(), s.id, 'running');
       }
-      const firstArgs = await argsOf(pids[first.id]!);
-      const secondArgs = await argsOf(pids[second.id]!);
+      const firstArgs = await argsOf(pids[first.id]);
+      const secondArgs = await argsOf(pids[second.id]);
       assert.equal(argument(firstArgs, 'profiles'), shared, 'the first keeps <exe dir>/server');
       assert.equal(argument(firstArgs, 'name'), 'server');
       assert.equal(argument(secondArgs, 'profiles'), own);

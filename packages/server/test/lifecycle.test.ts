@@ -1,11 +1,10 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { writeFile, mkdir, rm } from 'node:fs/promises';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { waitFor } from '@garrison/testkit';
 import { expectError, withDatabase } from './helpers.js';
 import { gameService, FAST_SUPERVISION, createGameServer, isAlive, killGames, serverRecord, statusBecomes, wsClient } from './games.js';
 
@@ -115,7 +114,7 @@ describe('starting, stopping and watching game processes', () => {
       const ok = starts.filter((r) => r.status === 200);
       assert.equal(ok.length, 1, JSON.stringify(starts.map((r) => r.status)));
       for (const r of starts.filter((r) => r.status !== 200)) expectError(r, 409, 'SERVER_ALREADY_RUNNING');
-      const pid = ok[0]!.body.data.pid;
+      const pid = ok[0].body.data.pid;
       await statusBecomes(suite.h, s.id, 'running');
 
       const ends = await Promise.all([post(s.id, 'stop'), post(s.id, 'kill'), post(s.id, 'stop', { force: true }), suite.h.api('DELETE', `/servers/${s.id}`, { token: suite.h.adminToken })]);

@@ -1,4 +1,4 @@
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -18,6 +18,6 @@ describe('metrics history per resolution', () => {
     ]);
     const fiveMinutes = downsample([at(0, 0, 1, 1, 3), at(2, 0, 1, 1, 4), at(4, 59, 1, 1, 2)], 5);
     assert.equal(fiveMinutes.length, 1);
-    assert.equal(fiveMinutes[0]!.player_count, 4);
+    assert.equal(fiveMinutes[0].player_count, 4);
   });
 });

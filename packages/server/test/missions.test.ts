@@ -1,4 +1,4 @@
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { readdir, writeFile, mkdir, symlink } from 'node:fs/promises';
@@ -76,7 +76,7 @@ describe('missions: upload, list, rotation, delete', () => {
           new Promise<string>((resolve) => {
             let text = '';
             socket.on('data', (chunk) => {
-              text += chunk;
+              text += String(chunk);
               if (/\r\n\r\n[\s\S]*\}/.test(text)) resolve(text);
             });
           }),

@@ -18,7 +18,6 @@ const TSC = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', im
 // output must compile and name what the routes answer.
 describe('the OpenAPI document, read by third-party tools', () => {
   let h: Harness;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let doc: any;
   before(async () => {
     h = await startHarness();
@@ -49,7 +48,7 @@ describe('the OpenAPI document, read by third-party tools', () => {
       assert.deepEqual(op.security, e.access === 'public' ? [] : [{ bearer: [] }], `${e.operationId}: its security`);
       assert.ok(typeof op.description === 'string' && op.description.startsWith(`${e.summary}.`), `${e.operationId} has a description`);
       assert.match(op.description, e.access === 'admin' ? /Admins only/ : e.access === 'any' ? /Any signed-in user/ : /No token needed/);
-      for (const [status, response] of Object.entries(op.responses) as [string, { description: string }][]) {
+      for (const [status, response] of Object.entries<{ description: string }>(op.responses)) {
         assert.notEqual(response.description, 'Failure', `${e.operationId} ${status} says which codes`);
       }
     }

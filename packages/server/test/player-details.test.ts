@@ -54,14 +54,14 @@ describe('who a player is: GUID and address for admins, and the GUID in player.j
       const command = (text: string) => suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: text } });
       await command(`testkit.join Frank ${GUID} 10.0.0.43`);
       const [joined] = (await receiver.waitForCount(start + 1, 'player.joined')).slice(start);
-      const payload = joined!.json as { type: string; data: { player_name: string; guid: string | null } };
+      const payload = joined.json as { type: string; data: { player_name: string; guid: string | null } };
       assert.equal(payload.type, 'player.joined');
       assert.deepEqual([payload.data.player_name, payload.data.guid], ['Frank', GUID]);
 
       const slot = /^(\d+)\s+10\.0\.0\.43/m.exec(String((await command('players')).body.data.response))![1];
       await command(`testkit.leave ${slot}`);
       const [left] = (await receiver.waitForCount(start + 2, 'player.left')).slice(start + 1);
-      assert.deepEqual([(left!.json as { type: string }).type, (left!.json as { data: { guid: string } }).data.guid], ['player.left', GUID]);
+      assert.deepEqual([(left.json as { type: string }).type, (left.json as { data: { guid: string } }).data.guid], ['player.left', GUID]);
       // Announced once: no second player.joined from the poll that followed.
       await waitFor(async () => (await suite.h.api('GET', `/servers/${s.id}/players`, { token: suite.h.adminToken })).body.data.player_count === 0, { what: 'Frank gone' });
       assert.equal(receiver.received.slice(start).filter((r) => (r.json as { type: string }).type === 'player.joined').length, 1);

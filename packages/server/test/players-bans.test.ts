@@ -1,9 +1,9 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitFor } from '@garrison/testkit';
-import { expectError, withDatabase } from './helpers.js';
+import { expectError } from './helpers.js';
 import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, wsClient } from './games.js';
 
 const GUID_A = 'a'.repeat(32);

@@ -25,13 +25,13 @@ function sessionSteps(readme: string): Step[] {
   const section = readme.slice(readme.indexOf('## An example session'), readme.indexOf('\n## ', readme.indexOf('## An example session') + 1));
   const steps: Step[] = [];
   for (const block of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    const lines = block[1]!.split('\n');
+    const lines = block[1].split('\n');
     for (let i = 0; i < lines.length; i++) {
-      if (!lines[i]!.startsWith('$ ')) continue;
-      let command = lines[i]!.slice(2);
-      while (command.endsWith('\\')) command = `${command.slice(0, -1)} ${lines[++i]!.trim()}`;
+      if (!lines[i].startsWith('$ ')) continue;
+      let command = lines[i].slice(2);
+      while (command.endsWith('\\')) command = `${command.slice(0, -1)} ${lines[++i].trim()}`;
       const expected: string[] = [];
-      while (i + 1 < lines.length && !lines[i + 1]!.startsWith('$ ')) expected.push(lines[++i]!);
+      while (i + 1 < lines.length && !lines[i + 1].startsWith('$ ')) expected.push(lines[++i]);
       steps.push({ command, expected: expected.join('\n').trim() });
     }
   }
@@ -46,7 +46,7 @@ function assertShows(actual: unknown, shown: unknown, path = '$'): void {
   if (ANY_OF_ITS_KIND.has(path.split('.').pop()!) && shown !== null) return assert.equal(typeof actual, typeof shown, path);
   if (shown && typeof shown === 'object' && !Array.isArray(shown)) {
     assert.ok(actual && typeof actual === 'object', `${path} is an object`);
-    assert.deepEqual(Object.keys(actual as object).sort(), Object.keys(shown).sort(), `${path}: the keys`);
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(shown).sort(), `${path}: the keys`);
     for (const [key, value] of Object.entries(shown)) assertShows((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
     return;
   }

@@ -55,7 +55,7 @@ describe('schedule runs against the fake game, on a fake clock', () => {
     await waitFor(() => s.said.some((m) => m.endsWith('(Global) Server restart in 3 min')), { what: 'the first warning' });
     await clock.advance(119_000);
     // A second before its time the second warning has not begun (its wait is on the fake clock), so nothing of it was said.
-    assert.equal((await run(s.id, sch.id, runId)).steps[1]!.status, 'pending', 'not before its time');
+    assert.equal((await run(s.id, sch.id, runId)).steps[1].status, 'pending', 'not before its time');
     assert.ok(!s.said.some((m) => m.includes('1 min')));
     await clock.advance(1_000);
     await waitFor(() => s.said.some((m) => m.endsWith('(Global) Server restart in 1 min')), { what: 'the second warning' });
@@ -131,7 +131,7 @@ describe('a schedule run across a restart of the service', () => {
     await first.server.close(); // the runs stop where they are: waiting for their start at 120 s
 
     // The second run's start had begun when its instance died: what the new owner finds.
-    const interrupted = await stepsOf(runs[1]!);
+    const interrupted = await stepsOf(runs[1]);
     interrupted[1].status = 'running';
     await withDatabase(first, (knex) => knex('schedule_runs').where({ id: runs[1] }).update({ steps: JSON.stringify(interrupted) }));
 

@@ -50,13 +50,13 @@ describe('schedule conditions and overlap', () => {
     const whenRunning = await schedule(s.id, { conditions: { when_running: true }, misfire, steps: [{ at_s: 0, ...TRY }] });
     const crowded = await schedule(s.id, { conditions: { players_min: 1, hold_s: 30 }, misfire, steps: [{ at_s: 0, ...TRY }] });
     await advance(clock, 60_000);
-    const [first] = await runsWhen(s.id, whenRunning, (all) => all.length > 0 && all[0]!.status !== 'running', 'the first run');
-    assert.equal(first!.status, 'skipped');
-    assert.match(first!.reason!, /the server is stopped, and the schedule runs only while it runs/);
+    const [first] = await runsWhen(s.id, whenRunning, (all) => all.length > 0 && all[0].status !== 'running', 'the first run');
+    assert.equal(first.status, 'skipped');
+    assert.match(first.reason!, /the server is stopped, and the schedule runs only while it runs/);
     await advance(clock, 40_000);
-    const [held] = await runsWhen(s.id, crowded, (all) => all.length > 0 && all[0]!.status !== 'running', 'the held run');
-    assert.equal(held!.status, 'skipped');
-    assert.match(held!.reason!, /0 players are in, fewer than 1 \(the conditions must hold 30 s\)/);
+    const [held] = await runsWhen(s.id, crowded, (all) => all.length > 0 && all[0].status !== 'running', 'the held run');
+    assert.equal(held.status, 'skipped');
+    assert.match(held.reason!, /0 players are in, fewer than 1 \(the conditions must hold 30 s\)/);
 
     await h.api('POST', `/servers/${s.id}/schedules/${whenRunning}/run`, { token: h.adminToken });
     await advance(clock, 10_000);

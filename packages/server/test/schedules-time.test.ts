@@ -74,8 +74,8 @@ describe("a schedule's time is its action's time", () => {
     await advance(h, clock, s.id, sch.id, 17 * MIN); // to 04:01: a run begins at the poll after its time, within a minute
     const [run, ...more] = await runsOf(h, s.id, sch.id);
     assert.equal(more.length, 0);
-    assert.equal(run!.due_at, '2026-06-01T03:45:00.000Z', 'the run is due at its first warning');
-    assert.deepEqual(run!.steps.map((st) => minute(st.at)), ['2026-06-01T03:45', '2026-06-01T03:50', '2026-06-01T03:55', '2026-06-01T03:59', '2026-06-01T04:00']);
+    assert.equal(run.due_at, '2026-06-01T03:45:00.000Z', 'the run is due at its first warning');
+    assert.deepEqual(run.steps.map((st) => minute(st.at)), ['2026-06-01T03:45', '2026-06-01T03:50', '2026-06-01T03:55', '2026-06-01T03:59', '2026-06-01T04:00']);
     const next = (await h.api('GET', `/servers/${s.id}/schedules/${sch.id}`, { token: h.viewerToken })).body.data as Sch;
     assert.equal(next.next_run_at, '2026-06-02T04:00:00.000Z');
   });
@@ -115,7 +115,7 @@ describe('schedules at changes of the clocks (Europe/Berlin)', () => {
         ['2026-10-26 02:15', '2026-10-26 02:30'],
       ],
     );
-    assert.deepEqual(runs[1]!.steps.map((st) => minute(st.at)), ['2026-10-25T00:15', '2026-10-25T00:30']);
+    assert.deepEqual(runs[1].steps.map((st) => minute(st.at)), ['2026-10-25T00:15', '2026-10-25T00:30']);
   });
 
   it('in the skipped hour a 02:30 runs at 03:00 (CEST), just after the gap; its warnings 15 minutes before, at 01:45 (CET)', LONG, async () => {
@@ -156,7 +156,7 @@ describe('the upgrade of schedules made when the cron time was the run\'s start 
           const [id] = await knex('schedules').insert({ server_id: s.id, name, cron: `${cron}${days}`, timezone: 'UTC', enabled: true, misfire_late_s: null, jitter_s: 0, overlap: 'skip', conditions: '{}', next_slot_at: '2026-06-01T04:00:00.000Z', next_run_at: '2026-06-01T04:00:00.000Z', disabled_reason: null, created_at: '2026-06-01T00:00:00.000Z', updated_at: '2026-06-01T00:00:00.000Z' });
           const steps = [[0, 'rcon_say'], [600, 'rcon_say'], [900, 'restart']] as const;
           await knex('schedule_steps').insert(steps.map(([at_s, action], idx) => ({ schedule_id: id, idx, at_s, action, payload: action === 'rcon_say' ? '{"message":"Restart in {minutes} min"}' : '{}', continue_on_failure: action === 'rcon_say' })));
-          return id as number;
+          return id;
         });
       const nightly = await write('Nightly', '0 4 * * *');
       const odd = await write('Odd', '0,50 4 * * *');
@@ -181,7 +181,7 @@ describe('the upgrade of schedules made when the cron time was the run\'s start 
       await jump(clock, '2026-06-01T03:55:00Z');
       await advance(upgraded, clock, s.id, nightly, 22 * MIN);
       const [run] = await runsOf(upgraded, s.id, nightly);
-      assert.deepEqual(run!.steps.map((st) => minute(st.at)), ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15']);
+      assert.deepEqual(run.steps.map((st) => minute(st.at)), ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15']);
     } finally {
       await upgraded?.close();
       await old.close().catch(() => undefined);

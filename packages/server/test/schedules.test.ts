@@ -135,9 +135,9 @@ describe('two instances on one database', { skip: onMysql && 'a second process o
 
   it('never run one schedule\'s run twice', async () => {
     const [a] = harnesses;
-    const s = await createServer(a!);
-    const schedule = (await a!.api('POST', `/servers/${s.id}/schedules`, { token: a!.adminToken, body: { name: 'Every minute', cron: '* * * * *', misfire: { run_if_late_by_s: 3600 }, steps: [{ at_s: 0, action: 'rcon_command', payload: { command: '#monitor' }, continue_on_failure: true }] } })).body.data;
-    const runs = () => withDatabase(a!, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).pluck('due_at')) as Promise<string[]>;
+    const s = await createServer(a);
+    const schedule = (await a.api('POST', `/servers/${s.id}/schedules`, { token: a.adminToken, body: { name: 'Every minute', cron: '* * * * *', misfire: { run_if_late_by_s: 3600 }, steps: [{ at_s: 0, action: 'rcon_command', payload: { command: '#monitor' }, continue_on_failure: true }] } })).body.data;
+    const runs = () => withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).pluck('due_at')) as Promise<string[]>;
     // Ten minutes, both clocks together; a minute is over once its run is claimed (by either).
     for (let minute = 1; minute <= 10; minute++) {
       await waitFor(async () => {
@@ -150,8 +150,8 @@ describe('two instances on one database', { skip: onMysql && 'a second process o
     assert.ok(due.length >= 10, `one run a minute for 10 minutes: ${due.length}`);
     assert.equal(new Set(due).size, due.length, 'no due time run twice');
     const minutes = due.map((d) => Date.parse(d) / 60_000).sort((x, y) => x - y);
-    assert.ok(minutes.every((m, i) => i === 0 || m === minutes[i - 1]! + 1), 'one run for each minute, none left out');
-    const owners = await withDatabase(a!, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).distinct('instance_id'));
+    assert.ok(minutes.every((m, i) => i === 0 || m === minutes[i - 1] + 1), 'one run for each minute, none left out');
+    const owners = await withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).distinct('instance_id'));
     assert.ok(owners.length >= 1);
   });
 });

@@ -51,7 +51,7 @@ describe('the login limit, whatever spelling of the path the router answers', ()
     const spellings = ['/auth/login/', '/auth/LOGIN', '/auth/Login/'];
     const wrong = { username: 'admin', password: 'not-the-password' };
     // The router answers each spelling (401: a wrong password), and each counts.
-    const answered = await triesUntilLimited(LIMIT, 401, (i) => h.api('POST', spellings[i % spellings.length]!, { body: wrong }));
+    const answered = await triesUntilLimited(LIMIT, 401, (i) => h.api('POST', spellings[i % spellings.length], { body: wrong }));
     assert.ok(answered >= 1, 'some tries were answered before the limit');
     expectError(await h.api('POST', '/auth/login', { body: wrong }), 429, 'RATE_LIMITED');
   });
@@ -68,7 +68,7 @@ describe('the second step\'s limit per address, whatever the spelling', () => {
   it('counts /auth/login/2fa/ and /auth/LOGIN/2FA as /auth/login/2fa', async () => {
     const spellings = ['/auth/login/2fa/', '/auth/LOGIN/2FA', '/auth/login/2FA/'];
     const guess = { mfa_token: 'not-a-token', code: '123456' };
-    await triesUntilLimited(LIMIT, 401, (i) => h.api('POST', spellings[i % spellings.length]!, { body: guess }));
+    await triesUntilLimited(LIMIT, 401, (i) => h.api('POST', spellings[i % spellings.length], { body: guess }));
     expectError(await h.api('POST', '/auth/login/2fa', { body: guess }), 429, 'RATE_LIMITED');
   });
 });
@@ -112,7 +112,7 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     const events = await withDatabase(h, (knex) => knex('account_events').where({ user_id: user.id }).select('event_type', 'detail', 'username'));
     assert.deepEqual(events.map((e) => [e.event_type, e.username, JSON.parse(e.detail)]), [['second_step_paused', 'paused_user', { failures: 10, paused_until: '2026-11-26T12:01:10.000Z' }]]);
     const [told] = await receiver.waitForCount(1, 'the webhook told of the pause');
-    const payload = told!.json as { type: string; data: Record<string, unknown> };
+    const payload = told.json as { type: string; data: Record<string, unknown> };
     assert.equal(payload.type, 'auth.second_step_paused');
     assert.deepEqual(payload.data, { user_id: user.id, username: 'paused_user', failures: 10, paused_until: '2026-11-26T12:01:10.000Z' });
 
@@ -146,9 +146,9 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     // Two first steps within the same second are two tokens, each good once.
     const [a, b] = [await login(user), await login(user)];
     assert.notEqual(a, b);
-    assert.equal((await second(a!, codeAt(secret, clock.now() + 30_000))).status, 200);
+    assert.equal((await second(a, codeAt(secret, clock.now() + 30_000))).status, 200);
     await clock.advance(60_000);
-    assert.equal((await second(b!, codeAt(secret, clock.now()))).status, 200);
+    assert.equal((await second(b, codeAt(secret, clock.now()))).status, 200);
   });
 
   it('end with two-factor sign-in: one who turns it off (or is reset) and enrols again starts from no wrong codes', async () => {
@@ -156,8 +156,8 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     const { secret, recovery } = await enrolWithCodes(h, user.token, clock);
     const mfa = await login(user);
     for (let i = 0; i < 10; i++) expectError(await second(mfa, codeAt(secret, clock.now() + 10 * 60_000)), 401, 'UNAUTHORIZED');
-    expectError(await second(mfa, recovery[0]!), 429, 'RATE_LIMITED');
-    assert.equal((await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1]! } })).status, 200);
+    expectError(await second(mfa, recovery[0]), 429, 'RATE_LIMITED');
+    assert.equal((await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1] } })).status, 200);
     const again = await enrol(h, user.token, clock);
     await clock.advance(30_000);
     assert.equal((await second(await login(user), codeAt(again, clock.now()))).status, 200, 'not paused');

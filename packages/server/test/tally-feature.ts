@@ -22,7 +22,7 @@ class TallyRepository {
 
   async count(): Promise<number> {
     const [row] = await this.knex('test_tallies').count({ n: '*' });
-    return Number(row!.n);
+    return Number(row.n);
   }
 
   async add(at: string): Promise<void> {

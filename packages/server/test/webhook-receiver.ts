@@ -12,7 +12,7 @@ export interface Received {
   at: number;
 }
 
-export interface Answer {
+interface Answer {
   status: number;
   headers?: Record<string, string>;
   body?: string;

@@ -62,28 +62,28 @@ describe('webhooks', () => {
     const start = receiver.received.length;
     assert.equal((await ban(h, s.id)).status, 201);
     const [got] = (await receiver.waitForCount(start + 1)).slice(start);
-    const payload = new StandardWebhook(endpoint.secret).verify(got!.body, headersOf(got!)) as { type: string; timestamp: string; data: Record<string, unknown> };
+    const payload = new StandardWebhook(endpoint.secret).verify(got.body, headersOf(got)) as { type: string; timestamp: string; data: Record<string, unknown> };
     assert.equal(payload.type, 'player.banned');
     assert.equal(payload.data.server_id, s.id);
     assert.equal(payload.data.server_name, s.name);
     assert.equal(payload.data.reason, 'cheating');
-    assert.equal(got!.path, '/hook/secret-path');
-    assert.throws(() => new StandardWebhook(`whsec_${randomBytes(24).toString('base64')}`).verify(got!.body, headersOf(got!)), /No matching signature/);
+    assert.equal(got.path, '/hook/secret-path');
+    assert.throws(() => new StandardWebhook(`whsec_${randomBytes(24).toString('base64')}`).verify(got.body, headersOf(got)), /No matching signature/);
 
     const other = await createServer(h);
     assert.equal((await ban(h, other.id)).status, 201, 'a server the endpoint does not follow');
     const test = await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
     assert.equal(test.status, 202);
     const [tested] = (await receiver.waitForCount(start + 2)).slice(start + 1);
-    assert.equal((JSON.parse(tested!.body) as { type: string }).type, 'webhook.test', 'the other server\'s ban was not sent');
-    assert.equal(tested!.headers['webhook-id'], test.body.data.event_id);
+    assert.equal((JSON.parse(tested.body) as { type: string }).type, 'webhook.test', 'the other server\'s ban was not sent');
+    assert.equal(tested.headers['webhook-id'], test.body.data.event_id);
 
     const rotated = (await h.api('POST', `/webhooks/${endpoint.id}/rotate-secret`, { token: h.adminToken })).body.data;
     assert.notEqual(rotated.secret, endpoint.secret);
     await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
     const [afterRotation] = (await receiver.waitForCount(start + 3)).slice(start + 2);
-    assert.equal(String(afterRotation!.headers['webhook-signature']).split(' ').length, 2);
-    for (const secret of [rotated.secret, endpoint.secret]) new StandardWebhook(secret).verify(afterRotation!.body, headersOf(afterRotation!));
+    assert.equal(String(afterRotation.headers['webhook-signature']).split(' ').length, 2);
+    for (const secret of [rotated.secret, endpoint.secret]) new StandardWebhook(secret).verify(afterRotation.body, headersOf(afterRotation));
 
     const log = await deliveries(h, endpoint.id);
     assert.equal(log.total, 3);
@@ -92,7 +92,7 @@ describe('webhooks', () => {
     const again = await h.api('POST', `/webhooks/${endpoint.id}/deliveries/${first.id}/redeliver`, { token: h.adminToken });
     assert.equal(again.status, 202);
     const [redelivered] = (await receiver.waitForCount(start + 4)).slice(start + 3);
-    assert.equal(redelivered!.headers['webhook-id'], first.event_id, 'the same webhook-id: receivers drop repeats');
+    assert.equal(redelivered.headers['webhook-id'], first.event_id, 'the same webhook-id: receivers drop repeats');
     await waitFor(async () => (await deliveries(h, endpoint.id)).items.find((d) => d.id === first.id)?.attempt === 2, { what: 'the redelivery logged' });
     await h.api('DELETE', `/webhooks/${endpoint.id}`, { token: h.adminToken });
   });
@@ -151,11 +151,11 @@ describe('webhooks', () => {
         return embeds.length >= 15 && discord.received.slice(1);
       }, { what: 'all 15 events delivered' });
       assert.ok(messages.length <= 3, `15 events in ${messages.length} messages`);
-      assert.ok(discord.received[1]!.at - discord.received[0]!.at >= 750, 'retry_after was waited out');
-      const message = messages[0]!.json as { username: string; allowed_mentions: { parse: string[] }; embeds: Record<string, unknown>[] };
+      assert.ok(discord.received[1].at - discord.received[0].at >= 750, 'retry_after was waited out');
+      const message = messages[0].json as { username: string; allowed_mentions: { parse: string[] }; embeds: Record<string, unknown>[] };
       assert.deepEqual(message.allowed_mentions, { parse: [] });
       assert.ok(message.embeds.length <= 10);
-      const first = message.embeds[0]!;
+      const first = message.embeds[0];
       assert.equal(first.title, 'Alpha \\*Main\\*: a ban was added: \\@everyone look at \\*\\*this\\*\\*');
       assert.equal(typeof first.color, 'number');
       assert.ok(Date.parse(String(first.timestamp)) > 0);
@@ -248,18 +248,18 @@ describe('webhook retries on a fake clock', () => {
     for (let attempt = 1; attempt <= 3; attempt++) {
       await receiver.waitForCount(attempt, `attempt ${attempt}`);
       const pending = await waitFor(async () => {
-        const d = (await deliveries(h, endpoint.id)).items[0]!;
+        const d = (await deliveries(h, endpoint.id)).items[0];
         return d.attempt === attempt && d.status === 'pending' && d;
       }, { what: `attempt ${attempt} logged` });
       // From the attempt (its webhook-timestamp, in whole seconds of the fake clock) to the next.
-      const wait = Date.parse(String(pending.next_attempt_at)) - Number(receiver.received[attempt - 1]!.headers['webhook-timestamp']) * 1000;
-      assert.ok(wait >= expected[attempt - 1]! * 0.8 && wait <= expected[attempt - 1]! * 1.2 + 1_000, `wait ${wait} ms after attempt ${attempt}`);
+      const wait = Date.parse(String(pending.next_attempt_at)) - Number(receiver.received[attempt - 1].headers['webhook-timestamp']) * 1000;
+      assert.ok(wait >= expected[attempt - 1] * 0.8 && wait <= expected[attempt - 1] * 1.2 + 1_000, `wait ${wait} ms after attempt ${attempt}`);
       assert.equal(receiver.received.length, attempt, 'not before its time');
       // A second at a time: each poll's database work ends before the next (the runner plans from a run's end).
       await advanceUntil(clock, async () => receiver.received.length > attempt, `attempt ${attempt + 1}`, 1_000);
     }
     const done = await waitFor(async () => {
-      const d = (await deliveries(h, endpoint.id)).items[0]!;
+      const d = (await deliveries(h, endpoint.id)).items[0];
       return d.status === 'delivered' && d;
     }, { what: 'delivered' });
     assert.equal(done.attempt, 4);
@@ -287,7 +287,7 @@ describe('webhook deliveries across a restart of the service', () => {
       receiver = await startReceiver(port);
       second = await startHarness(options);
       const [got] = await receiver.waitForCount(1, 'the pending delivery, sent after the restart');
-      assert.equal((new StandardWebhook(endpoint.secret).verify(got!.body, headersOf(got!)) as { type: string }).type, 'player.banned');
+      assert.equal((new StandardWebhook(endpoint.secret).verify(got.body, headersOf(got)) as { type: string }).type, 'player.banned');
       const done = await waitFor(async () => (await deliveries(second!, endpoint.id)).items.find((d) => d.status === 'delivered'), { what: 'logged as delivered' });
       assert.equal(done.attempt, 2);
     } finally {

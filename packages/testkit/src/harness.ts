@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { startServer, type RunningServer, type StartOptions } from '@garrison/server';
 import { expectOnly } from '@garrison/core';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read an answer's body untyped unless they name its type
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -112,14 +113,14 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
   const login = async (username: string, password: string) => {
     const res = await api('POST', '/auth/login', { body: { username, password } });
     if (res.status !== 200) throw new Error(`login of ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data.access_token as string;
+    return (res.body as { data: { access_token: string } }).data.access_token;
   };
   const adminToken = await login(server.settings.adminUsername, adminPassword);
   const userToken: TestGarrison['userToken'] = async (role, username = `${role}_${randomBytes(3).toString('hex')}`) => {
     const password = `password-of-${username}`;
     const created = await api('POST', '/auth/users', { token: adminToken, body: { username, password, role } });
     if (created.status !== 201) throw new Error(`creating ${username} failed: ${JSON.stringify(created.body)}`);
-    return { token: await login(username, password), id: created.body.data.id as number, username, password };
+    return { token: await login(username, password), id: (created.body as { data: { id: number } }).data.id, username, password };
   };
   const viewerToken = (await userToken('viewer')).token;
   return {

@@ -41,5 +41,5 @@ export async function installFakeGamea(dir: string): Promise<{ dir: string; exec
 export async function installFakeGameaTemp(): Promise<{ dir: string; exePath: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'garrison-fake-gamea-'));
   const { executables } = await installFakeGamea(dir);
-  return { dir, exePath: executables[0]!, remove: () => rm(dir, { recursive: true, force: true }) };
+  return { dir, exePath: executables[0], remove: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -76,7 +76,7 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
 
     await ok('npm', ['pack', '--silent', '-w', 'packages/core', '-w', 'packages/testkit', '--pack-destination', packs], ROOT);
     const tarballs = ['core', 'testkit'].map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
-    const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[1]!, 'package/package.json'], packs)) as { dependencies: Record<string, string> };
+    const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[1], 'package/package.json'], packs)) as { dependencies: Record<string, string> };
     assert.deepEqual(Object.keys(testkitManifest.dependencies).sort(), ['@garrison/core'], 'the testkit needs nothing of ours but core');
 
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'garrison-adapter-othergame', private: true, type: 'module' }));

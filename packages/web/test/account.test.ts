@@ -101,7 +101,7 @@ describe('the account page: sessions and API keys', () => {
     // Recovery codes hold letters: a phone must offer its full keyboard.
     assert.equal(await code.getAttribute('inputmode'), 'text');
     await screenshot(page, 'sign-in-code-desktop');
-    await code.fill(codes[0]!);
+    await code.fill(codes[0]);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
     assert.deepEqual(errors, []);

@@ -85,14 +85,14 @@ describe('importing a server and loading a launcher preset in the console', () =
     // The table is read again: the mod the preset lacks is off, and names are in order, case aside.
     await page.getByRole('checkbox', { name: 'Enable @task_force_radio' }).and(page.locator(':not(:checked)')).waitFor();
     const names = await page.locator('table tbody tr td:first-child').allInnerTexts();
-    const folders = names.map((n) => n.split(/\s/)[0]!);
+    const folders = names.map((n) => n.split(/\s/)[0]);
     assert.deepEqual(folders, [...folders].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())), `case aside: ${folders.join(', ')}`);
     assert.ok(folders.indexOf('@ace') < folders.indexOf('@CBA_A3'), '@ace before @CBA_A3');
     const mods = (await h.api('GET', `/servers/${made.id}/mods`, { token: (await h.userToken('admin')).token })).body.data.mods as { name: string; enabled: boolean; is_server_mod: boolean }[];
     assert.deepEqual(mods.filter((m) => m.enabled).map((m) => [m.name, m.is_server_mod]), [['@ace', false], ['@AdvancedUrbanRappelling', true], ['@CBA_A3', false]]);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download preset' }).click()]);
-    const html = await readFile((await download.path())!, 'utf8');
+    const html = await readFile((await download.path()), 'utf8');
     assert.match(html, /<meta name="arma:Type" content="preset" \/>/);
     assert.match(html, /filedetails\/\?id=450814997/);
     assert.deepEqual(errors, []);

@@ -59,21 +59,21 @@ describe('the notifications page', () => {
     await row.getByText(/^http:\/\/127\.0\.0\.1:\d+\/…$/).waitFor();
     assert.ok(!(await page.content()).includes('token-part'), 'the URL is shown masked');
     const [made] = (await g.api('GET', '/webhooks', { token: g.adminToken })).body.data as { id: number; events: string[] }[];
-    assert.deepEqual(made!.events.sort(), ['player.banned', 'server.crash_loop', 'server.crashed']);
+    assert.deepEqual(made.events.sort(), ['player.banned', 'server.crash_loop', 'server.crashed']);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByTestId('webhook-secret').waitFor({ state: 'detached' });
 
     // Test: a confirmation says what was sent and follows the delivery to its end, live (no Refresh).
-    await page.getByRole('button', { name: `Test endpoint ${made!.id}` }).click();
+    await page.getByRole('button', { name: `Test endpoint ${made.id}` }).click();
     const confirmation = page.getByTestId('webhook-test-result');
     await confirmation.getByText('webhook.test').waitFor();
     await page.locator('[data-testid="webhook-test-result"][data-status="delivered"]').waitFor();
     await confirmation.getByText('Delivered: the endpoint answered 200').waitFor();
     assert.ok(!(await confirmation.textContent())!.includes('token-part'), 'the URL masked there too');
-    const log = page.getByRole('region', { name: `Deliveries of endpoint ${made!.id}` });
+    const log = page.getByRole('region', { name: `Deliveries of endpoint ${made.id}` });
     await log.getByTestId('delivery-status').filter({ hasText: 'delivered' }).waitFor();
     assert.equal(received.length, 1);
-    assert.match(received[0]!.body, /"type":"webhook.test"/);
+    assert.match(received[0].body, /"type":"webhook.test"/);
     await screenshot(page, 'notifications-desktop');
 
     // What happens elsewhere comes into the open log as it is delivered.
@@ -90,12 +90,12 @@ describe('the notifications page', () => {
     await redelivered.getByText('500 receiver says no').waitFor();
     assert.equal(await redelivered.getByTestId('delivery-status').textContent(), 'pending', 'the failed redelivery shown pending, to be tried again');
 
-    await page.getByRole('button', { name: `Edit endpoint ${made!.id}` }).click();
-    const edit = page.getByRole('dialog', { name: `Endpoint ${made!.id}` });
+    await page.getByRole('button', { name: `Edit endpoint ${made.id}` }).click();
+    const edit = page.getByRole('dialog', { name: `Endpoint ${made.id}` });
     await edit.getByLabel('On', { exact: true }).uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
     await row.getByTestId('webhook-state').filter({ hasText: 'off' }).waitFor();
-    assert.equal(await page.getByRole('button', { name: `Test endpoint ${made!.id}` }).isDisabled(), true);
+    assert.equal(await page.getByRole('button', { name: `Test endpoint ${made.id}` }).isDisabled(), true);
     assert.deepEqual(errors, []);
   });
 });

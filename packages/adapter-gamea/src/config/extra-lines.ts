@@ -38,7 +38,7 @@ class OutsideInclude extends Problem {}
  * Why an `#include` line may not stay: its file must be named in quotes (or <>) by a relative path that
  * stays in the folder of the file that includes it, the server's own folder; null when it may.
  */
-export function includeProblem(directive: string): string | null {
+function includeProblem(directive: string): string | null {
   if (!/^#\s*include\b/i.test(directive)) return null;
   const target = /^#\s*include\s*(?:"([^"]*)"|<([^>]*)>)\s*(\/\/.*)?$/i.exec(directive);
   const name = target ? (target[1] ?? target[2] ?? '') : null;
@@ -74,7 +74,7 @@ class Checker {
   /** Skips blanks, comments and `#` directive lines; stops at anything else. */
   private skip(): void {
     for (;;) {
-      while (this.i < this.text.length && /\s/.test(this.text[this.i]!)) this.i += 1;
+      while (this.i < this.text.length && /\s/.test(this.text[this.i])) this.i += 1;
       if (this.text.startsWith('//', this.i) || (this.text[this.i] === '#' && this.atLineStart())) {
         const start = this.i;
         while (this.i < this.text.length && this.text[this.i] !== '\n') this.i += 1;
@@ -140,7 +140,7 @@ class Checker {
     if (this.text[this.i] === ':') {
       this.i += 1;
       this.skip();
-      this.ident() ?? this.fail('expected the name of the class inherited from');
+      if (this.ident() === undefined) this.fail('expected the name of the class inherited from');
       this.skip();
     }
     if (this.text[this.i] === ';') {

@@ -98,7 +98,7 @@ const SERVER_KEYS: Key[] = [
     key: 'kickClientsOnSlowNetwork',
     fields: ['kick_on_slow_network', 'kick_on_slow_network_checks'],
     array: true,
-    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array(4).fill(num(s, 'kick_on_slow_network'))),
+    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array<number>(4).fill(num(s, 'kick_on_slow_network'))),
     read: (v) => {
       const flags = asList(v).map((f) => (typeof f === 'boolean' ? Number(f) : f));
       if (!flags.length || flags.length > 4 || flags.some((f) => f !== 0 && f !== 1)) return 'expected one 0 or 1 for each of the four checks ({0, 0, 0, 1})';
@@ -115,7 +115,7 @@ const SERVER_KEYS: Key[] = [
       const out: Record<string, unknown> = {};
       for (const pair of asList(v)) {
         if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !KICK_TIMEOUT_FIELDS[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
-        out[KICK_TIMEOUT_FIELDS[pair[0]]!] = pair[1];
+        out[KICK_TIMEOUT_FIELDS[pair[0]]] = pair[1];
       }
       return out;
     },
@@ -159,7 +159,8 @@ const SERVER_KEYS: Key[] = [
       const voice: string[] = [];
       for (const entry of asList(v)) {
         // {channel, text, voice}, or a bare channel number (both disabled), as older files write it.
-        const [channel, noText = true, noVoice = true] = Array.isArray(entry) ? entry : [entry];
+        const parts: readonly unknown[] = Array.isArray(entry) ? entry : [entry];
+        const [channel, noText = true, noVoice = true] = parts;
         if (typeof channel !== 'number') return 'expected {{channel, text, voice}, …}';
         if (truthy(noText)) text.push(String(channel));
         if (truthy(noVoice)) voice.push(String(channel));
@@ -245,7 +246,7 @@ function renderFile(file: GeneratedFile, s: Section, options: RenderOptions = {}
   const w = new ConfigWriter().comment(HEADER).blank();
   for (const k of keys) {
     if (k.when && !k.when(s) && !writtenWhenEmpty(s).has(k.key.toLowerCase())) continue;
-    const value = k.value ? k.value(s, options) : (s[k.fields[0]!] as Value);
+    const value = k.value ? k.value(s, options) : (s[k.fields[0]] as Value);
     if (k.array) w.array(k.key, value as Value[]);
     else w.set(k.key, value as Exclude<Value, readonly Value[]>);
   }

@@ -9,7 +9,7 @@ import { MAX_MOD_NAME, MOD_FOLDER_PATTERN } from '../mods.js';
  */
 
 export const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
-export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
+const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
 
 
 export const RotationEntry = Type.Object(
@@ -42,7 +42,7 @@ const extraLines = (file: string) =>
     maxItems: 500,
   });
 
-export const serverSection = configSection({
+const serverSection = configSection({
   hostname: Field.text({ label: 'Server name', description: 'The server\'s name in the game\'s server browser', default: 'Garrison Server', maxLength: 256 }),
   password: Field.password({ label: 'Join password', description: 'Players must type it to join; empty lets anyone join', default: '' }),
   password_admin: Field.password({ label: 'Admin password', description: 'Typed in game after #login to become the admin (mission selection, kicks)', default: '' }),
@@ -126,7 +126,7 @@ export const serverSection = configSection({
   missions: Field.hidden(Type.Array(RotationEntry, { maxItems: 500 }), { label: 'Mission rotation', default: [] }),
 });
 
-export const basicSection = configSection({
+const basicSection = configSection({
   max_msg_send: Field.integer({ label: 'Max messages per frame', description: 'The most messages the server sends per frame', default: 128, min: 1, max: 100000 }),
   max_size_guaranteed: Field.integer({ label: 'Max guaranteed packet size', description: 'The largest packet sent reliably', default: 512, min: 1, max: 1400 }),
   max_size_nonguaranteed: Field.integer({ label: 'Max non-guaranteed packet size', description: 'The largest packet sent without a guarantee (positions, for example)', default: 256, min: 1, max: 1400 }),
@@ -139,7 +139,7 @@ export const basicSection = configSection({
   extra_lines: extraLines('basic.cfg'),
 });
 
-export const profileSection = configSection({
+const profileSection = configSection({
   reduced_damage: Field.toggle({ label: 'Reduced damage', description: 'Players take less damage', default: 0 }),
   group_indicators: awareness('Group indicators', 0, 'Whether players see their group\'s markers'),
   friendly_tags: awareness('Friendly tags', 0, 'Whether name tags show over friendly units'),
@@ -184,12 +184,12 @@ export const profileSection = configSection({
 });
 
 
-export const EnabledModEntry = Type.Object(
+const EnabledModEntry = Type.Object(
   { name: Type.String({ minLength: 2, maxLength: MAX_MOD_NAME, pattern: MOD_FOLDER_PATTERN }), is_server_mod: Type.Boolean() },
   { additionalProperties: false },
 );
 
-export const launchSection = configSection({
+const launchSection = configSection({
   world: Field.text({ label: 'World to preload', description: 'The terrain loaded at start, before any mission (empty is the lightest)', default: 'empty', maxLength: 64, pattern: '^[A-Za-z0-9_]+$' }),
   limit_fps: Field.integer({ label: 'FPS limit', description: 'The server\'s simulation rate; higher costs CPU', unit: 'fps', default: 50, min: 5, max: 1000 }),
   auto_init: Field.boolean({ label: 'Start the mission without waiting for players', description: 'Starts the mission at once instead of waiting in the lobby for the first player', default: false }),
@@ -210,9 +210,9 @@ export const launchSection = configSection({
 });
 
 /** BattlEye allows at most 32 letters and digits in an RCon password. */
-export const RCON_PASSWORD_PATTERN = '^[A-Za-z0-9]{0,32}$';
+const RCON_PASSWORD_PATTERN = '^[A-Za-z0-9]{0,32}$';
 
-export const rconSection = configSection({
+const rconSection = configSection({
   // Garrison's own way into the game (players, kicks, a clean stop): replaced, never cleared, in the console.
   rcon_password: Field.password({ label: 'RCon password', description: 'The BattlEye RCon password Garrison uses to talk to the game (letters and digits, 32 at most)', default: '', maxLength: 32, pattern: RCON_PASSWORD_PATTERN, clearable: false }),
   rcon_port: Field.integer({ label: 'RCon port', description: 'UDP port of BattlEye RCon; the server record holds it', default: 2305, min: 1024, max: 65535 }),

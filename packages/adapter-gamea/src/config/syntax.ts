@@ -20,7 +20,7 @@ export class NotWritable extends RangeError {}
  * shortest text that reads back as the same double (what String() gives) is kept digit for digit, so
  * `0.000099999997` stays that and does not become `0.0001`.
  */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (!Number.isFinite(value)) throw new NotWritable(`not a finite number: ${value}`);
   const text = String(value);
   const exp = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);

@@ -22,7 +22,7 @@ export function readBattlEyeCfg(text: string): { settings: Map<string, BattlEyeS
       // Said by its number only: what the line holds is not repeated anywhere.
       if (!m) return void problems.push({ line: index + 1, message: 'not a "Key value" line' });
       // The last one wins, as BattlEye reads the file top to bottom.
-      settings.set(m[1]!.toLowerCase(), { key: m[1]!, value: m[2]!.trim(), line: index + 1 });
+      settings.set(m[1].toLowerCase(), { key: m[1], value: m[2].trim(), line: index + 1 });
     });
   return { settings, problems };
 }

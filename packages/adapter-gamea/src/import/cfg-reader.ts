@@ -31,7 +31,7 @@ export interface CfgClassNode {
 
 export type CfgNode = CfgAssignment | CfgClassNode;
 
-export interface CfgProblem {
+interface CfgProblem {
   file: string;
   line: number;
   column: number;
@@ -76,7 +76,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   /** Skips blanks and comments; directive lines are handled by the caller. */
   const skip = () => {
     for (;;) {
-      while (i < src.length && /\s/.test(src[i]!)) i += 1;
+      while (i < src.length && /\s/.test(src[i])) i += 1;
       if (src.startsWith('//', i)) while (i < src.length && src[i] !== '\n') i += 1;
       else if (src.startsWith('/*', i)) {
         const end = src.indexOf('*/', i + 2);
@@ -161,7 +161,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
     }
     // A bare word or number: up to the end of the statement, the element or the line.
     const start = i;
-    while (i < src.length && !/[;,}\n]/.test(src[i]!) && !src.startsWith('//', i)) i += 1;
+    while (i < src.length && !/[;,}\n]/.test(src[i]) && !src.startsWith('//', i)) i += 1;
     const bare = src.slice(start, i);
     if (!bare.trim()) {
       problem('a value is missing', start);
@@ -201,7 +201,7 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
         if (!include) problem(`#include ${inc[1]} is not followed here`, at, 'include');
         else if (depth >= MAX_INCLUDE_DEPTH) problem(`#include ${inc[1]}: includes nested too deep`, at, 'include');
         else {
-          const read = include(inc[1]!, file);
+          const read = include(inc[1], file);
           if ('refused' in read) problem(`#include ${inc[1]}: ${read.refused}`, at, 'include');
           else {
             doc.included.push(read.file);

@@ -53,7 +53,7 @@ export function readStartCommand(text: string): StartCommand {
       command.others.push(word);
       continue;
     }
-    const name = m[1]!.toLowerCase();
+    const name = m[1].toLowerCase();
     const value = m[2] ?? true;
     if (name === 'mod' && typeof value === 'string') command.mods.push(...folders(value));
     else if (name === 'servermod' && typeof value === 'string') command.serverMods.push(...folders(value));

@@ -43,7 +43,7 @@ export const importer: ServerImporter = {
       const imported = importFile('server.cfg', parsed(serverCfg, files, draft), sections.server);
       merge(draft, 'server', imported);
       draft.rotation = imported.rotation;
-      if (imported.rotation.length) draft.sections.server!.missions = imported.rotation;
+      if (imported.rotation.length) draft.sections.server.missions = imported.rotation;
       if (typeof imported.values.hostname === 'string' && imported.values.hostname.trim()) draft.name = imported.values.hostname.trim().slice(0, 100);
     }
     const basicCfg = locate('basic.cfg', 'basic_path', param('cfg'), 'basic.cfg');
@@ -76,7 +76,7 @@ function parsed(read: { path: string; text: string }, files: ImportFileAccess, d
   const doc = readCfg(read.text, read.path, include);
   const syntax = doc.problems.filter((p) => p.kind === 'syntax');
   if (syntax.length) {
-    const first = syntax[0]!;
+    const first = syntax[0];
     throw new ApiError('INVALID_CONFIG', `${first.file} line ${first.line}, column ${first.column}: ${first.message}`, {
       status: 400,
       extra: { file: first.file, line: first.line, column: first.column, problems: syntax.slice(0, 50).map(({ kind: _, ...p }) => p) },
@@ -150,7 +150,7 @@ function folderAnyCase(files: ImportFileAccess, path: string): string | null {
 function battlEyeFolder(files: ImportFileAccess, bepath: string | null, profiles: string): string {
   const candidates = bepath ? [bepath] : ['battleye', `${profiles.replace(/\\/g, '/')}/battleye`];
   const found = candidates.map((c) => folderAnyCase(files, c)).filter((c): c is string => c !== null);
-  return found.find((f) => files.list(f).some((n) => /^beserver(_x64)?(_active_.*)?\.cfg$/i.test(n))) ?? found[0] ?? candidates[0]!;
+  return found.find((f) => files.list(f).some((n) => /^beserver(_x64)?(_active_.*)?\.cfg$/i.test(n))) ?? found[0] ?? candidates[0];
 }
 
 /**
@@ -167,9 +167,9 @@ function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraf
   if (cfg) {
     const { settings, problems } = readBattlEyeCfg(cfg.text);
     if (!settings.size && problems.length) {
-      throw new ApiError('INVALID_CONFIG', `${cfg.path} line ${problems[0]!.line}, column 1: not BattlEye's config: not one "Key value" line in it`, {
+      throw new ApiError('INVALID_CONFIG', `${cfg.path} line ${problems[0].line}, column 1: not BattlEye's config: not one "Key value" line in it`, {
         status: 400,
-        extra: { file: cfg.path, line: problems[0]!.line, column: 1, problems: problems.slice(0, 50).map((p) => ({ file: cfg.path, line: p.line, column: 1, message: p.message })) },
+        extra: { file: cfg.path, line: problems[0].line, column: 1, problems: problems.slice(0, 50).map((p) => ({ file: cfg.path, line: p.line, column: 1, message: p.message })) },
       });
     }
     for (const p of problems) draft.warnings.push(`${cfg.path} line ${p.line}: ${p.message}`);
@@ -186,7 +186,7 @@ function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraf
 }
 
 /** How many bans a ban file holds (what the ban-file pass will take over as `source: file`). */
-export function countBans(text: string): number {
+function countBans(text: string): number {
   const now = new Date();
   return text.split(/\r\n?|\n/).filter((line) => parseBanLine(line, now) !== null).length;
 }

@@ -53,10 +53,10 @@ function coerce(value: CfgValue, schema: TSchema): unknown {
 }
 
 /** A setting or class written back in the game's syntax, for the extra lines. */
-export function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
+function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
   if (node.kind === 'value') {
-    if (node.append) return w.append(node.key, asList(node.value) as Value[]);
-    return node.array ? w.array(node.key, asList(node.value) as Value[]) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
+    if (node.append) return w.append(node.key, asList(node.value));
+    return node.array ? w.array(node.key, asList(node.value)) : w.set(node.key, node.value as Exclude<Value, readonly Value[]>);
   }
   w.open(node.name);
   for (const inner of node.entries) written(inner, w);
@@ -132,7 +132,7 @@ export function importFile(file: Exclude<GeneratedFile, 'server.GameaProfile'>, 
       const mapped = key.read(node.value);
       if (typeof mapped === 'string') out.refused.push({ ...at, reason: mapped });
       else for (const [field, value] of Object.entries(mapped)) accept(at, field, value);
-    } else if (key.fields.length === 1) accept(at, key.fields[0]!, node.value);
+    } else if (key.fields.length === 1) accept(at, key.fields[0], node.value);
     else out.refused.push({ ...at, reason: 'not read back by this version' });
   }
   writtenAsRead(read, section, out);
@@ -151,12 +151,12 @@ function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObje
     if (out.refused.some((r) => r.file === node.file && r.line === node.line && r.key === node.key)) continue;
     const s = { ...sectionDefaults(section), ...out.values };
     if (key.when && !key.when(s)) always.push(key.key);
-    const rendered = key.value ? key.value(s, {}) : s[key.fields[0]!];
+    const rendered = key.value ? key.value(s, {}) : s[key.fields[0]];
     if (sameValue(node.array ? asList(node.value) : node.value, rendered)) continue;
     for (const field of key.fields) delete out.values[field];
     let shown = 'another value';
     try {
-      if (!key.fields.some((f) => isSensitive(section.properties[f] as TSchema))) shown = written({ ...node, value: rendered as CfgValue }).toString().trim();
+      if (!key.fields.some((f) => isSensitive(section.properties[f]))) shown = written({ ...node, value: rendered as CfgValue }).toString().trim();
     } catch (err) {
       expectOnly(err, NotWritable);
       shown = JSON.stringify(rendered);
@@ -167,7 +167,7 @@ function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObje
 }
 
 /** The same value to the game: true and 1, "64" and 64, a difficulty's name in any case. */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
   const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
   const [x, y] = [norm(a), norm(b)];

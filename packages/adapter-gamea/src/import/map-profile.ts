@@ -7,7 +7,6 @@ import { extraLinesProblem } from '../config/extra-lines.js';
 import { NESTED_LINES } from '../config/profile.js';
 
 const OPTION_FIELDS = new Map(PROFILE_OPTIONS.map(([game, field]) => [game.toLowerCase(), field]));
-const classIn = (entries: CfgNode[], name: string) => entries.find((e): e is CfgClassNode => e.kind === 'class' && e.name.toLowerCase() === name.toLowerCase());
 
 /**
  * The server's profile (`<name>.GameaProfile`) into the profile section: its `difficulty` line, the
@@ -80,7 +79,7 @@ function readCustomDifficulty(preset: CfgClassNode, accept: ReturnType<typeof fi
 
 /** A setting Garrison has no field for, inside a class it writes: kept as a line of that class. */
 function keepInside(node: CfgNode, at: SettingAt, field: string, into: string[], out: ImportedFile): void {
-  const managed = new Map(NESTED_LINES[field]!.managed.map((name) => [name.toLowerCase(), '']));
+  const managed = new Map(NESTED_LINES[field].managed.map((name) => [name.toLowerCase(), '']));
   const kept = keptLines(node, (l) => extraLinesProblem('server.GameaProfile', l, managed, field));
   if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
   into.push(...kept.lines);

@@ -1,4 +1,4 @@
-import { ADAPTER_API_VERSION, CAPABILITIES, CAPABILITY_MEMBERS, isAdapterDefinition, type AdapterDefinition, type Capability } from './contract.js';
+import { ADAPTER_API_VERSION, CAPABILITIES, CAPABILITY_MEMBERS, isAdapterDefinition, type Capability } from './contract.js';
 
 /** What keeps a value from being a usable adapter, and what to do about it. */
 export interface AdapterProblem {
@@ -21,7 +21,7 @@ export function adapterDefinitionProblem(value: unknown): AdapterProblem | null 
   if (value.apiVersion !== ADAPTER_API_VERSION) {
     return { reason: `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`, hint: "rebuild it against this server's @garrison/core" };
   }
-  const { identity } = value as AdapterDefinition;
+  const { identity } = value;
   for (const key of ['game_type', 'display_name', 'version', 'schema_version'] as const) {
     if (typeof identity?.[key] !== 'string' || !identity[key]) {
       return { reason: `identity.${key} is missing`, hint: 'give the adapter a game_type, display_name, version and schema_version' };

@@ -83,7 +83,7 @@ export type ServerPacket =
 function unframe(data: Buffer): { type: number; payload: Buffer } | null {
   if (data.length < HEADER_SIZE || data[0] !== MAGIC_B || data[1] !== MAGIC_E || data[6] !== SEPARATOR) return null;
   if (data.readUInt32LE(2) !== crc32(data.subarray(6)) >>> 0) return null;
-  return { type: data[7]!, payload: data.subarray(HEADER_SIZE) };
+  return { type: data[7], payload: data.subarray(HEADER_SIZE) };
 }
 
 /** A datagram sent by a client, or null when it is not a valid one (real servers drop those silently). */
@@ -93,8 +93,8 @@ export function decodeClientPacket(data: Buffer): ClientPacket | null {
   const { type, payload } = packet;
   if (type === PacketType.Login) return { type: 'login', password: payload.toString('utf8') };
   if (payload.length < 1) return null;
-  if (type === PacketType.Command) return { type: 'command', seq: payload[0]!, command: payload.subarray(1).toString('utf8') };
-  if (type === PacketType.Message && payload.length === 1) return { type: 'message-ack', seq: payload[0]! };
+  if (type === PacketType.Command) return { type: 'command', seq: payload[0], command: payload.subarray(1).toString('utf8') };
+  if (type === PacketType.Message && payload.length === 1) return { type: 'message-ack', seq: payload[0] };
   return null;
 }
 
@@ -103,15 +103,15 @@ export function decodeServerPacket(data: Buffer): ServerPacket | null {
   const packet = unframe(data);
   if (!packet) return null;
   const { type, payload } = packet;
-  if (type === PacketType.Login) return payload.length === 1 && payload[0]! <= 1 ? { type: 'login-result', ok: payload[0] === 1 } : null;
+  if (type === PacketType.Login) return payload.length === 1 && payload[0] <= 1 ? { type: 'login-result', ok: payload[0] === 1 } : null;
   if (payload.length < 1) return null;
-  const seq = payload[0]!;
+  const seq = payload[0];
   if (type === PacketType.Message) return { type: 'message', seq, message: payload.subarray(1).toString('utf8') };
   if (type !== PacketType.Command) return null;
   if (payload.length > 1 && payload[1] === 0x00) {
     if (payload.length < 4) return null;
-    const total = payload[2]!;
-    const index = payload[3]!;
+    const total = payload[2];
+    const index = payload[3];
     if (total < 1 || index >= total) return null;
     return { type: 'reply', seq, body: Buffer.from(payload.subarray(4)), part: { total, index } };
   }

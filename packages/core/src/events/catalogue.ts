@@ -23,7 +23,8 @@ interface CatalogueEntry {
 }
 
 /**
- * Every event the service emits about a server (and `webhook_delivery`, about the service's webhooks): its type, the schema of its `data`, and what it means.
+ * Every event the service emits about a server (and `webhook_delivery`, about the service's webhooks): its type, the schema of its
+ * `data`, and what it means.
  * The event bus, the WebSocket, the audit trail, the SDK's types and the docs all take their events from
  * here; a new event is declared here first.
  */

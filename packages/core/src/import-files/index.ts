@@ -7,7 +7,9 @@ import type { ImportFileAccess } from '../adapter/import.js';
 /** The most an imported file may hold: config files are a few KiB; a bigger one is not one. */
 export const IMPORT_FILE_LIMIT = 1024 * 1024;
 
-/** Why the service will not have a file read although it is in the game folder (a folder of its own, another server's); null when it may. */
+/**
+ * Why the service will not have a file read although it is in the game folder (a folder of its own, another server's); null when it may.
+ */
 export type ImportGuard = (realPath: string) => string | null;
 
 /**

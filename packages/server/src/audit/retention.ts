@@ -13,7 +13,10 @@ import { Forwarder } from '../cluster/forwarding.js';
 const EVERY_MS = 3_600_000;
 const JITTER_MS = 5 * 60_000;
 
-/** The audit trail, the player history, the webhooks' delivery log and old sessions kept (and the nonces of forwarded requests, past their tolerance) for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster. */
+/**
+ * The audit trail, the player history, the webhooks' delivery log and old sessions kept (and the nonces of forwarded requests, past their
+ * tolerance) for `historyRetentionDays`: pruned at start and every hour, by one instance of a cluster.
+ */
 @injectable()
 export class HistoryRetention implements Lifecycle {
   private job: Job | null = null;

@@ -10,7 +10,7 @@ import type { SessionService } from './sessions.js';
 export function bearerToken(ctx: Context): string | null {
   const header = ctx.get('authorization');
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  return match ? match[1]! : null;
+  return match ? match[1] : null;
 }
 
 const PRINCIPAL_SOURCES = { tables: ['users', 'sessions'] } as const;

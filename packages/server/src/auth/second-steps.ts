@@ -9,12 +9,12 @@ import { isoAt, isoNow, type Clock } from '../jobs/clock.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Wrong codes in a row before an account's second steps pause. */
-export const FAILURES_BEFORE_PAUSE = 10;
+const FAILURES_BEFORE_PAUSE = 10;
 const FIRST_PAUSE_MS = 60_000;
 const LONGEST_PAUSE_MS = 60 * 60_000;
 
 /** The pause after `failures` wrong codes in a row: none below the threshold, then 1 min doubling to 1 h. */
-export function pauseAfter(failures: number): number {
+function pauseAfter(failures: number): number {
   if (failures < FAILURES_BEFORE_PAUSE) return 0;
   return Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS * 2 ** Math.min(failures - FAILURES_BEFORE_PAUSE, 20));
 }

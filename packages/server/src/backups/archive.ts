@@ -80,8 +80,8 @@ export async function writeArchive(parts: ArchivePart[], manifestFile: string, t
         // `portable` leaves a folder's time out (1970 when listed or unpacked): its real one is kept, as a file's is.
         if (entry.type === 'Directory') entry.noMtime = false;
         entry.path = rename_(entry.path);
-        const part = entry.path.split('/')[0]!;
-        if (entry.type === 'File' && part in files) files[part]! += 1;
+        const part = entry.path.split('/')[0];
+        if (entry.type === 'File' && part in files) files[part] += 1;
       },
     },
     paths,

@@ -62,7 +62,7 @@ export class BackupRestore {
       const parts = await this.backups.partsOf(server);
       const work = `.restore-${backupId}-${this.clock.now().toString(36)}`;
       const swaps: Swap[] = [];
-      let warning: string | null = null;
+      let warning: string | null;
       try {
         const limits = { maxBytes: this.settings.restoreMaxBytes, maxFiles: this.settings.restoreMaxFiles };
         await checkArchive(file, limits, [this.backups.dirOf(serverId), ...parts.map((p) => dirname(p.root))]).catch((err: Error) => {

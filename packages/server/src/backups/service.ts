@@ -3,7 +3,7 @@ import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, ifMissing } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, type Static, BackupDetail, ifMissing } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { BackupSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -30,7 +30,7 @@ export const backupRoot = (settings: Pick<BackupSettings, 'backupDir'> & Pick<Da
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
 
-export function toBackup(row: BackupRow): Backup {
+function toBackup(row: BackupRow): Backup {
   return {
     id: row.id,
     server_id: row.server_id,

@@ -51,7 +51,7 @@ export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileL
   const byKey = new Map<string, number[]>();
   entries.forEach((entry, i) => {
     if (!entry) return;
-    const text = file.lines[i]!.text;
+    const text = file.lines[i].text;
     byText.set(text, [...(byText.get(text) ?? []), i]);
     byKey.set(entry.key, [...(byKey.get(entry.key) ?? []), i]);
   });
@@ -72,7 +72,7 @@ export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileL
     const key = codec.parseBanLine(group.text, now)?.key;
     const same = (key === undefined ? [] : (byKey.get(key) ?? [])).filter((i) => !claimed.has(i));
     if (!same.length) continue;
-    group.text = file.lines[same[0]!]!.text; // the other writer's spelling is the line now
+    group.text = file.lines[same[0]].text; // the other writer's spelling is the line now
     group.lines = same;
     same.forEach((i) => claimed.add(i));
   }
@@ -111,7 +111,7 @@ export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileL
   const last = file.lines[file.lines.length - 1];
   const unfinished = !file.settled && last && last.raw[last.raw.length - 1] !== 0x0a ? file.lines.length - 1 : -1;
   entries.forEach((entry, i) => {
-    const text = file.lines[i]!.text;
+    const text = file.lines[i].text;
     if (!entry || claimed.has(i) || importedTexts.has(text) || i === unfinished) return;
     importedTexts.add(text); // a duplicated line is one ban, claiming every copy
     imports.push({ line: text, entry });

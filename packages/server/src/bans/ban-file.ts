@@ -63,9 +63,9 @@ export function splitLines(bytes: Buffer): FileLine[] {
 }
 
 /** The line break the file already uses (its last one), so that added lines match it. */
-export function lineBreakOf(lines: FileLine[]): string {
+function lineBreakOf(lines: FileLine[]): string {
   for (let i = lines.length - 1; i >= 0; i -= 1) {
-    const raw = lines[i]!.raw;
+    const raw = lines[i].raw;
     if (raw[raw.length - 1] === 0x0a) return raw[raw.length - 2] === 0x0d ? '\r\n' : '\n';
   }
   return '\n';

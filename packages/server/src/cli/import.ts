@@ -21,7 +21,7 @@ export async function importServer(store: Store, request: ImportServerRequest, j
   } catch (err) {
     if (err instanceof ApiError) {
       const where = typeof err.extra.line === 'number' ? ` (${String(err.extra.file)}:${err.extra.line}:${String(err.extra.column)})` : '';
-      throw new Error(`${err.code}: ${err.message}${where}`);
+      throw new Error(`${err.code}: ${err.message}${where}`, { cause: err });
     }
     throw err;
   } finally {
@@ -30,7 +30,7 @@ export async function importServer(store: Store, request: ImportServerRequest, j
   console.log(json ? JSON.stringify(plan, null, 2) : report(plan));
 }
 
-export function report(plan: ImportPlan): string {
+function report(plan: ImportPlan): string {
   const { server } = plan;
   const lines = [
     plan.dry_run ? 'Dry run: nothing was written. The import would make:' : `Imported as server ${'id' in server ? server.id : '?'}:`,

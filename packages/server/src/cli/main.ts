@@ -30,7 +30,7 @@ async function run(argv: string[]): Promise<void> {
   const name = COMMANDS[first] ? first : COMMANDS[twoWords] ? twoWords : null;
   if (!name) throw new UsageError(`unknown command ${JSON.stringify(twoWords)}; the commands are ${Object.keys(COMMANDS).join(', ')}`);
   const args = name === first ? argv.slice(1) : rest;
-  if (args.includes('--help') || args.includes('-h')) return void console.log(COMMANDS[name]!.usage());
+  if (args.includes('--help') || args.includes('-h')) return void console.log(COMMANDS[name].usage());
 
   switch (name) {
     case 'serve': {
@@ -52,7 +52,7 @@ async function run(argv: string[]): Promise<void> {
       const { values, positionals } = parse(name, args, STORE_OPTIONS, 1);
       if (!positionals[0]) throw new UsageError('the user name is missing', name);
       const { resetTwoFactor } = await usersCommands();
-      return (await store()).withStore(values, (s) => resetTwoFactor(s, positionals[0]!));
+      return (await store()).withStore(values, (s) => resetTwoFactor(s, positionals[0]));
     }
     case 'admin rotate-jwt-secret': {
       const { values } = parse(name, args, STORE_OPTIONS, 0);
@@ -70,7 +70,7 @@ async function run(argv: string[]): Promise<void> {
       const role = values.role ?? 'viewer';
       if (role !== 'viewer' && role !== 'admin') throw new UsageError(`--role must be viewer or admin; got ${JSON.stringify(role)}`, name);
       const { createUser } = await usersCommands();
-      return (await store()).withStore(values, (s) => createUser(s, positionals[0]!, role, Boolean(values['password-stdin'])));
+      return (await store()).withStore(values, (s) => createUser(s, positionals[0], role, Boolean(values['password-stdin'])));
     }
     case 'audit verify': {
       const { values } = parse(name, args, { ...STORE_OPTIONS, json: { type: 'boolean' } }, 0);
@@ -82,7 +82,7 @@ async function run(argv: string[]): Promise<void> {
       if (!positionals[0]) throw new UsageError('the path of the copy is missing', name);
       const { backupDatabase } = await import('../db/backup.js');
       return (await store()).withStore(values, async (s) => {
-        const { path, bytes } = await backupDatabase(s.db, resolvePath(positionals[0]!));
+        const { path, bytes } = await backupDatabase(s.db, resolvePath(positionals[0]));
         console.log(`database copied to ${path} (${bytes} bytes), integrity check ok`);
       });
     }
@@ -128,7 +128,7 @@ export function main(argv: string[]): void {
     if (err instanceof UsageError || err instanceof SettingError) {
       console.error(`garrison: ${redactKeys(err.message, argv)}`);
       const command = err instanceof UsageError && err.command ? err.command : null;
-      console.error(command ? `\n${COMMANDS[command]!.usage()}` : '\nRun garrison --help for the commands.');
+      console.error(command ? `\n${COMMANDS[command].usage()}` : '\nRun garrison --help for the commands.');
       process.exit(2);
     }
     console.error(`garrison: ${redactKeys((err as Error).message ?? String(err), argv)}`);

@@ -49,12 +49,12 @@ async function serverId(client: GarrisonClient, ref: string, command: string): P
   if (matches.length > 1) {
     throw new UsageError(`${matches.length} servers are named ${JSON.stringify(ref)} (ids ${matches.map((s) => s.id).join(', ')}): give the id instead`, command);
   }
-  return { id: matches[0]!.id, label: `server ${matches[0]!.id} (${matches[0]!.name})` };
+  return { id: matches[0].id, label: `server ${matches[0].id} (${matches[0].name})` };
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
 }
 
 function serversTable(servers: ServerListItem[]): string {
@@ -80,7 +80,7 @@ async function perform(command: RemoteCommand, args: string[]): Promise<void> {
     const servers = await client.servers.all();
     return print(servers, serversTable(servers));
   }
-  const { id, label } = await serverId(client, ref!, command);
+  const { id, label } = await serverId(client, ref, command);
   switch (command) {
     case 'servers start': {
       const started = await client.servers.start(id);

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bindRepositories, type Repositories } from '../db/repositories/index.js';
+import { bindRepositories } from '../db/repositories/index.js';
 import { inTransaction } from '../db/transaction.js';
 import { loadOrCreateSecret } from '../auth/tokens.js';
 import { Sealer } from '../auth/sealing.js';
 import { TOTP_SEAL_PURPOSE } from '../auth/two-factor.js';
-import { TOKENS } from '../tokens.js';
 import type { Store } from './store.js';
 
 /**
@@ -19,7 +18,6 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   const previous = loadOrCreateSecret(store.settings);
   const secret = randomBytes(48).toString('base64url');
   const fromEnvironment = store.settings.jwtSecret !== null;
-  const repos = store.container.resolve<Repositories>(TOKENS.Repositories);
   // Two-factor secrets are sealed with a key derived from the signing secret: sealed anew, or every
   // enrolled user would be locked out by the rotation. Opened first, so that a secret that cannot be
   // opened stops the rotation before anything changed.

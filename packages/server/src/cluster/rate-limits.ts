@@ -10,7 +10,7 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { isCluster } from './mode.js';
 import { ClusterLeases } from './leases.js';
 
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
+const RATE_LIMIT_WINDOW_SECONDS = 60;
 const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**

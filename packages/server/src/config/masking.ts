@@ -16,7 +16,7 @@ export function secretsSet(schema: TObject, data: Record<string, unknown>): Reco
 
 /** Every section of a config masked by its schema (a section the game no longer has is shown as it is). */
 export function maskSections(schemas: Readonly<Record<string, TObject>>, sections: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name]!, data) : data]));
+  return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name], data) : data]));
 }
 
 /** A client that read `***` and sends it back means "keep the secret as it is". */

@@ -258,7 +258,7 @@ export class ConfigService {
   async restoreSections(serverId: number, sections: Record<string, Record<string, unknown>>, actor: Actor): Promise<void> {
     for (const [section, values] of Object.entries(sections)) {
       const row = await this.repos.configSections.find(serverId, section);
-      if (row) await this.update(serverId, section, { ...values, config_version: row.config_version } as SectionData, actor, { restored: true });
+      if (row) await this.update(serverId, section, { ...values, config_version: row.config_version }, actor, { restored: true });
     }
   }
 }

@@ -3,7 +3,7 @@ import { dirname, join, basename } from 'node:path';
 import BetterSqlite from 'better-sqlite3';
 import type { Database } from './connection.js';
 
-export class DatabaseBackupError extends Error {}
+class DatabaseBackupError extends Error {}
 
 interface SqliteConnection {
   backup(destination: string): Promise<unknown>;

@@ -11,7 +11,7 @@ export type Dialect = 'sqlite' | 'mysql';
 /** What a MySQL/MariaDB server says it is (`10.11.19-MariaDB-…`). */
 export async function databaseVersion(knex: Knex): Promise<string> {
   const [rows] = (await knex.raw('SELECT VERSION() AS v')) as [{ v: string }[]];
-  return rows[0]!.v;
+  return rows[0].v;
 }
 
 export interface Database {
@@ -170,7 +170,7 @@ async function ensureOneLockRow(knex: Knex): Promise<void> {
   }
   await knex(LOCK_TABLE).insert({ index: 1, is_locked: 0 }).onConflict('index').ignore();
   const rows: { index: number }[] = await knex(LOCK_TABLE).select('index').orderBy('index');
-  if (rows.length > 1) await knex(LOCK_TABLE).whereNot('index', rows[0]!.index).delete();
+  if (rows.length > 1) await knex(LOCK_TABLE).whereNot('index', rows[0].index).delete();
 }
 
 /** Frees knex's migration lock left behind by a migration that was cut off (`garrison migrate --unlock`). */

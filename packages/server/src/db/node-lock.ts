@@ -65,7 +65,7 @@ async function describeHolder(connection: Connection, knex: Knex, name: string, 
     const [hosts] = (await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = ?', [id])) as unknown as [{ host: string }[]];
     parts.push(`database connection ${id}${hosts[0] ? ` from ${hosts[0].host}` : ''}`);
   }
-  const row = (await knex('nodes').where({ id: nodeId }).first('started_at', 'url')) as { started_at: string; url: string } | undefined;
+  const row: { started_at: string; url: string } | undefined = await knex('nodes').where({ id: nodeId }).first('started_at', 'url');
   if (row) parts.push(`started ${row.started_at}${row.url ? `, listening at ${row.url}` : ''}`);
   return parts.join('; ');
 }

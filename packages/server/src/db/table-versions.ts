@@ -10,7 +10,7 @@ interface QueryEvent {
 /** The table a statement that knex built writes to; null when it cannot be told (raw SQL, DDL). */
 function writtenTable(sql: string): string | null {
   const match = /^\s*(?:insert\s+(?:ignore\s+)?into|update|delete\s+from|replace\s+into)\s+[`"]?(\w+)[`"]?/i.exec(sql);
-  return match ? match[1]!.toLowerCase() : null;
+  return match ? match[1].toLowerCase() : null;
 }
 
 const ANY_TABLE = '*';

@@ -15,7 +15,7 @@ export interface SubscribeOptions {
 
 /** Which servers' events of a channel someone here wants: none, some, or all. */
 export type Interest = { all: true } | { all: false; servers: ReadonlySet<number> };
-export const NO_INTEREST: Interest = { all: false, servers: new Set() };
+const NO_INTEREST: Interest = { all: false, servers: new Set() };
 
 /**
  * One publish/subscribe path for everything that happens to a server, with the event types of core's
@@ -58,7 +58,7 @@ export class InProcessEventBus implements EventBus {
    * instance finds out for itself (that a node went offline, say) and tells its own clients.
    */
   showLocally(input: EventInput): void {
-    this.dispatch({ id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input } as GarrisonEvent, true);
+    this.dispatch({ id: randomUUID(), time: new Date(this.clock.now()).toISOString(), origin: this.origin, ...input }, true);
   }
 
   /** An event another instance emitted, for the subscribers that asked for those. */

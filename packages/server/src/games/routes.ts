@@ -24,7 +24,7 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry): void 
   routes.implement(endpoints.getGameCommands, async ({ params }) => [...(adapters.get(params.game_type).capabilities.remote_admin?.knownCommands ?? [])]);
   routes.implement(endpoints.getGameConfigSchema, async ({ params }) => {
     // TypeBox objects are JSON Schema already; the round trip drops TypeBox's symbol keys.
-    return JSON.parse(JSON.stringify(sections(adapters.get(params.game_type))));
+    return JSON.parse(JSON.stringify(sections(adapters.get(params.game_type)))) as Record<string, object>;
   });
   routes.implement(endpoints.getGameDefaults, async ({ params }) =>
     Object.fromEntries(Object.entries(sections(adapters.get(params.game_type))).map(([name, s]) => [name, sectionDefaults(s)])),

@@ -35,7 +35,7 @@ export function isTrustedProxy(peer: string | undefined, trusted: readonly Range
   return ip !== null && trusted.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range, bits));
 }
 
-export function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
+function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
   const direct = peer ?? '';
   const isTrusted = (address: ipaddr.IPv4 | ipaddr.IPv6) => trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   const peerIp = parse(direct);
@@ -43,7 +43,7 @@ export function clientAddress(peer: string | undefined, forwardedFor: string | s
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((hop) => hop.trim()).filter(Boolean);
   let client = direct;
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = parse(hops[i]!);
+    const hop = parse(hops[i]);
     if (!hop) break;
     client = hop.toString();
     if (!isTrusted(hop)) break;

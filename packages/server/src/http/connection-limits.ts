@@ -16,7 +16,7 @@ const RESERVE_MIN = 100;
 export const TIMEOUT_CHECK_MS = 1_000;
 
 /** The soft limit on open files of this process (`ulimit -n`), or null where /proc does not tell it. */
-export function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
+function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
   try {
     const line = readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
@@ -32,7 +32,7 @@ export function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
  * RESERVE_MIN), so that a flood of connections cannot take the descriptors the rest of the service needs.
  * Past it, Node closes a new connection at once. Null: no limit known.
  */
-export function connectionBudget(fileLimit: number | null): { max: number; reserve: number } | null {
+function connectionBudget(fileLimit: number | null): { max: number; reserve: number } | null {
   if (fileLimit === null) return null;
   const reserve = Math.max(RESERVE_MIN, Math.floor(fileLimit / 10));
   return { max: Math.max(1, fileLimit - reserve), reserve };

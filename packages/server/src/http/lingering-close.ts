@@ -6,7 +6,7 @@ import { wallClock } from '../jobs/clock.js';
 /** How long a closing connection keeps reading what the client still sends before it is cut. */
 const LINGER_MS = 5000;
 /** An unread request body up to this size is read and thrown away so the connection can stay open. */
-export const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Closes a socket the way RFC 9112 §9.6 asks when the client may still be sending: send FIN after the

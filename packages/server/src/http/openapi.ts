@@ -9,7 +9,7 @@ function toSchema(schema: TSchema, components: Map<string, SchemaObject>): Schem
     const { $id, ...rest } = node as Record<string, unknown>;
     const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, walk(v)]));
     if (typeof $id !== 'string') return converted;
-    if (!components.has($id)) components.set($id, converted as SchemaObject);
+    if (!components.has($id)) components.set($id, converted);
     return { $ref: `#/components/schemas/${$id}` };
   };
   // The JSON round trip drops TypeBox's symbol-keyed metadata.
@@ -88,7 +88,7 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
       : endpoint.responseMediaType
         ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
         : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
-    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...responses[String(endpoint.status)], description: 'Success of a dry run: nothing was made' };
+    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...(responses[String(endpoint.status)] as object), description: 'Success of a dry run: nothing was made' };
     const codes = errorCodesOf(endpoint);
     for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
       const here = codes.filter((c) => ErrorCodes[c] === status);

@@ -31,7 +31,10 @@ export function rateLimitMiddleware(settings: Pick<HttpSettings, 'loginRateLimit
   const general = limits.limiter('general', settings.rateLimit);
   return async (ctx, next) => {
     // A request a peer forwarded was counted where the client sent it.
-    if (ctx.state.forwardedBy) return next();
+    if (ctx.state.forwardedBy) {
+      await next();
+      return;
+    }
     const isLogin = endpointOf(ctx)?.rateLimit === 'login';
     const token = isLogin ? null : bearerToken(ctx);
     const active = isLogin ? login : token ? general : null;

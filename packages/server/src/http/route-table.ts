@@ -18,7 +18,7 @@ import { InputValidator } from './validation.js';
 import type { ReadCache, ReadSources } from '../db/read-cache.js';
 import { FORWARDED, type Forwarder } from '../cluster/forwarding.js';
 
-export interface HandlerInput<E extends EndpointDef> {
+interface HandlerInput<E extends EndpointDef> {
   params: ParamsOf<E>;
   query: QueryOf<E>;
   body: BodyOf<E>;
@@ -54,7 +54,7 @@ const JSON_LIMIT = '1mb';
 export const ANSWERED: unique symbol = Symbol('answered');
 
 /** `/servers/{server_id}` → `/servers/:server_id` */
-export const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
+const koaPath = (path: string) => '/api' + path.replace(/\{(\w+)\}/g, ':$1');
 
 interface Route {
   endpoint: EndpointDef;
@@ -85,7 +85,7 @@ export class RouteTable {
     if (options.reuse && (endpoint.method !== 'GET' || endpoint.access === 'public')) {
       throw new Error(`${endpoint.operationId}: only an authenticated GET can reuse its answers`);
     }
-    this.routes.push({ endpoint, handler: handler as unknown as Handler<EndpointDef>, options });
+    this.routes.push({ endpoint, handler: handler, options });
   }
 
   endpoints(): EndpointDef[] {

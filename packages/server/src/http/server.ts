@@ -103,7 +103,9 @@ export async function listen(container: DependencyContainer, db: Database): Prom
     requestTimeout: settings.requestTimeoutS * 1000,
     connectionsCheckingInterval: TIMEOUT_CHECK_MS,
   });
-  http.on('request', capConnectionsPerAddress(http, settings, logger, app.callback(), (address) => isTrustedProxy(address, trusted)));
+  // Koa's handler settles every request itself (its error middleware answers a throw), so its promise is left to run.
+  const handle = app.callback();
+  http.on('request', capConnectionsPerAddress(http, settings, logger, (req, res) => void handle(req, res), (address) => isTrustedProxy(address, trusted)));
   boundBodyIdleTime(http, settings);
   applyFileLimit(http, settings, logger);
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.

@@ -14,7 +14,6 @@ import {
   type ImportPlan,
   type ImportServerRequest,
   type ServerImporter,
-  type TSchema,
 } from '@garrison/core';
 import { ImportFiles } from '@garrison/core/import-files';
 import { TOKENS } from '../tokens.js';
@@ -170,7 +169,7 @@ export class ImportService {
       const schema = generator.sections[section];
       if (!schema) continue;
       const merged = { ...sectionDefaults(schema), ...values };
-      const problem = TypeCompiler.Compile(schema as TSchema).Errors(merged).First();
+      const problem = TypeCompiler.Compile(schema).Errors(merged).First();
       const extra = generator.checkSection?.(section, merged) ?? null;
       if (!problem && !extra) {
         out[section] = values;

@@ -24,14 +24,14 @@ class TwoSourceDedupe {
   private readonly seen = [new Map<string, number>(), new Map<string, number>()];
 
   accept(source: 0 | 1, line: string): boolean {
-    const other = this.seen[1 - source]!;
+    const other = this.seen[1 - source];
     const waiting = other.get(line);
     if (waiting) {
       if (waiting === 1) other.delete(line);
       else other.set(line, waiting - 1);
       return false;
     }
-    const mine = this.seen[source]!;
+    const mine = this.seen[source];
     mine.set(line, (mine.get(line) ?? 0) + 1);
     if (mine.size > DEDUPE_MEMORY) mine.delete(mine.keys().next().value!);
     return true;

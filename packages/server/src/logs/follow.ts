@@ -4,7 +4,7 @@ import { wallClock } from '../jobs/clock.js';
 import { ifErrno, ifMissing } from '@garrison/core';
 
 /** Longest line passed on whole; a longer one comes in pieces of this length (a game can print anything). */
-export const MAX_LINE_CHARS = 8192;
+const MAX_LINE_CHARS = 8192;
 
 /** Read at a time: a line arrives in one read, a flood in several. */
 const CHUNK_BYTES = 64 * 1024;
@@ -97,7 +97,7 @@ function pieces(line: string): string[] {
   let start = 0;
   while (line.length - start > MAX_LINE_CHARS) {
     let end = start + MAX_LINE_CHARS;
-    if (/[\ud800-\udbff]/.test(line[end - 1]!)) end -= 1; // never between the halves of one character
+    if (/[\ud800-\udbff]/.test(line[end - 1])) end -= 1; // never between the halves of one character
     out.push(line.slice(start, end));
     start = end;
   }

@@ -54,18 +54,19 @@ export async function receiveFile<T>(req: IncomingMessage, folder: string, limit
       if (settled) return;
       settled = true;
       req.unpipe(parser);
-      if (!writing) return reject(err);
+      const error = err instanceof Error ? err : new Error(String(err));
+      if (!writing) return reject(error);
       // The answer waits until the partial file is gone: nothing half-written outlives the request.
       const { path, part, done } = writing;
       // With an error: a part destroyed without one after busboy ended it counts as finished, and its
       // pipeline would wait for an end that never comes.
-      setImmediate(() => part.destroy(err instanceof Error ? err : new Error(String(err))));
+      setImmediate(() => part.destroy(error));
       // Its own failure is this one's doing (the part destroyed with `err`): waited for, not told again.
       void Promise.allSettled([done])
         .then(() => unlink(path).catch(ifMissing(undefined)))
         .then(
-          () => reject(err),
-          (unlinkErr: unknown) => reject(new AggregateError([err, unlinkErr], `${(err as Error).message}; and the partial file ${path} could not be removed`)),
+          () => reject(error),
+          (unlinkErr: unknown) => reject(new AggregateError([error, unlinkErr], `${error.message}; and the partial file ${path} could not be removed`)),
         );
     };
 

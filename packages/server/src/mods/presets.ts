@@ -11,7 +11,7 @@ import { ModService } from './service.js';
 import { ServerService } from '../servers/service.js';
 
 /** A preset is a page of a few hundred rows; a bigger document is not one. */
-export const PRESET_LIMIT_BYTES = 1024 * 1024;
+const PRESET_LIMIT_BYTES = 1024 * 1024;
 
 export type PresetDiff = Static<typeof PresetDiffSchema>;
 

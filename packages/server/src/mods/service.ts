@@ -9,7 +9,7 @@ export type ModEntry = Static<typeof Mod>;
 
 const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Names in the order people read them: case aside, then (names equal but for case) by code point; the same on every host's locale. */
-export const byName = (a: string, b: string) => order(a.toLowerCase(), b.toLowerCase()) || order(a, b);
+const byName = (a: string, b: string) => order(a.toLowerCase(), b.toLowerCase()) || order(a, b);
 
 /** Mod folders on disk, and the enabled list kept in the config (migrated from the older bare list on read). */
 @injectable()

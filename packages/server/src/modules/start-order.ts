@@ -35,7 +35,7 @@ export function startOrder<T extends Dependent>(items: readonly T[]): T[] {
 function findCycle<T extends Dependent>(left: readonly T[], byName: ReadonlyMap<string, T>): string[] {
   const waiting = new Set(left.map((i) => i.name));
   const path: string[] = [];
-  let current = left[0]!.name;
+  let current = left[0].name;
   // Following an unplaced need from an unplaced module must come back to a name already on the path.
   while (!path.includes(current)) {
     path.push(current);

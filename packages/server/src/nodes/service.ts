@@ -185,7 +185,7 @@ export class NodeService implements Lifecycle {
     const counts = await this.repos.servers.countByNode();
     const open = [...nodes.values()].filter((n) => !n.draining && this.onlineOf(n)).sort((a, b) => (counts.get(a.id) ?? 0) - (counts.get(b.id) ?? 0));
     if (!open.length) throw new ApiError('CONFLICT', 'every node is draining or offline: no node to place a new server on');
-    return open[0]!.id;
+    return open[0].id;
   }
 
   async list(): Promise<ClusterNode[]> {

@@ -4,7 +4,7 @@
  * webhook sent at the first line would always carry `guid: null`. A GUID that never comes (a game
  * without one, a player who never finishes joining) does not hold the webhook back longer than this.
  */
-export const GUID_WAIT_MS = 30_000;
+const GUID_WAIT_MS = 30_000;
 
 interface Waiting {
   name: string;

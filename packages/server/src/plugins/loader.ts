@@ -67,7 +67,7 @@ interface FoundPackage {
   pkg: PackageJson;
 }
 
-export function discoverAdapterPackages(roots: string[]): FoundPackage[] {
+function discoverAdapterPackages(roots: string[]): FoundPackage[] {
   const found = new Map<string, FoundPackage>();
   for (const root of roots) {
     const pkgPath = join(root, 'package.json');

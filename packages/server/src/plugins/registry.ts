@@ -28,6 +28,6 @@ export class AdapterRegistry {
     if (!impl) {
       throw new ApiError('NOT_SUPPORTED', `game type ${adapter.identity.game_type} does not support ${capability}`);
     }
-    return impl as CapabilityMap[C];
+    return impl;
   }
 }

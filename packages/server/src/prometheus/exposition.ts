@@ -24,14 +24,14 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * line naming another `server_id` goes, the service's own series (no `server_id`) stay. A label's value
  * has its quotes escaped, so `server_id="` right after `{` or `,` is always the label itself.
  */
-export function ofServers(exposition: string, serverIds: readonly number[]): string {
+function ofServers(exposition: string, serverIds: readonly number[]): string {
   const allowed = new Set(serverIds.map(String));
   return exposition
     .split('\n')
     .filter((line) => {
       if (line.startsWith('#')) return true;
       const named = /[{,]server_id="([^"]*)"/.exec(line);
-      return !named || allowed.has(named[1]!);
+      return !named || allowed.has(named[1]);
     })
     .join('\n');
 }
@@ -57,7 +57,10 @@ export class MetricsExposition {
   /** The route on the API's port: the metrics, or a 404 saying why they are not here. */
   route(): Middleware {
     return async (ctx, next) => {
-      if (!isScrape(ctx)) return next();
+      if (!isScrape(ctx)) {
+        await next();
+        return;
+      }
       if (!this.expected) throw new ApiError('NOT_FOUND', 'metrics are off: set GARRISON_METRICS_TOKEN to turn GET /metrics on');
       if (this.settings.metricsAddress) throw new ApiError('NOT_FOUND', 'metrics are served on GARRISON_METRICS_ADDRESS, not on this port');
       await this.answer(ctx);
@@ -73,8 +76,12 @@ export class MetricsExposition {
     app.silent = true;
     app.use(clientAddressMiddleware(this.settings.trustProxy.map(trustedRange)));
     app.use(errorMiddleware(logger));
-    app.use(async (ctx, next) => (isScrape(ctx) ? this.answer(ctx) : next()));
-    const http: Server = createServer(app.callback());
+    app.use(async (ctx, next) => {
+      if (isScrape(ctx)) await this.answer(ctx);
+      else await next();
+    });
+    const handle = app.callback(); // settles every request itself: its promise is left to run
+    const http: Server = createServer((req, res) => void handle(req, res));
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(Number(address.slice(at + 1)), host, () => resolve());

@@ -16,7 +16,7 @@ const EMPTY_CHECK_MS = 5_000;
 /** What a step's action came to: done, or the run must end here (a wait that gave up with `abort`). */
 export type StepOutcome = { done: true } | { abort: string };
 
-const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? (payload[key] as string) : '');
+const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? (payload[key]) : '');
 
 /**
  * Why a step cannot be kept (a payload its action does not take, an action the server's game lacks),

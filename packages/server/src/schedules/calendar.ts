@@ -50,7 +50,7 @@ export function assertCalendar(calendar: Calendar): void {
 }
 
 /** The first time strictly after `after`, or null when there is none (or the stored expression no longer reads). */
-export function nextTime(calendar: Calendar, after: number): number | null {
+function nextTime(calendar: Calendar, after: number): number | null {
   const next = read(calendar, (pattern) => pattern.nextRun(new Date(after)));
   return next ? next.getTime() : null;
 }

@@ -14,9 +14,9 @@ export function shiftCron(cron: string, shiftS: number): string | null {
   if (fields.length !== 5 && fields.length !== 6) return null;
   const withSeconds = fields.length === 6;
   const [sec, min, hour, ...days] = withSeconds ? fields : ['0', ...fields];
-  const seconds = expand(sec!, 59);
-  const minutes = expand(min!, 59);
-  const hours = expand(hour!, 23);
+  const seconds = expand(sec, 59);
+  const minutes = expand(min, 59);
+  const hours = expand(hour, 23);
   if (!seconds || !minutes || !hours) return null;
   const everyDay = days.every((d) => d === '*');
   const moved = new Set<number>();

@@ -105,7 +105,7 @@ export class RunExecution {
     // Offsets count from the schedule's time; the run began at its earliest step (or at that time).
     const lead = leadOf(this.steps);
     for (const [i, step] of this.steps.entries()) {
-      const result = results[i]!;
+      const result = results[i];
       if (result.status === 'pending') {
         const wait = startedAt + (step.at_s + lead) * 1000 - clock.now();
         if (wait > 0) await clock.sleep(wait, this.signal, `schedule.step:${this.id}:${i}`);
@@ -134,6 +134,6 @@ export class RunExecution {
   /** Seconds from step `i` to the run's restart or stop: what a warning's `{minutes}` counts down to. */
   private secondsToRestart(i: number): number | null {
     const target = this.steps.slice(i).find((s) => s.action === 'restart' || s.action === 'stop');
-    return target ? target.at_s - this.steps[i]!.at_s : null;
+    return target ? target.at_s - this.steps[i].at_s : null;
   }
 }

@@ -16,7 +16,7 @@ import { RunConditions } from './conditions.js';
 import { RunContext, RunExecution } from './execution.js';
 
 /** How long a claimed run is this instance's without a renewal; renewed every third of it. */
-export const LEASE_MS = 60_000;
+const LEASE_MS = 60_000;
 /** With misfire `skip`: how late a run may still start (a poll or two behind is not a missed run). */
 const ON_TIME_MS = 60_000;
 
@@ -59,7 +59,8 @@ export class ScheduleRunner implements Lifecycle {
     const now = this.clock.now();
     for (const row of await this.repos.schedules.due(iso(now), 50, this.nodeId)) await this.claimDue(row, now).catch((err) => this.logger.error({ err, scheduleId: row.id }, 'schedule poll failed'));
     for (const run of await this.repos.schedules.abandoned(iso(now), 20, this.nodeId)) {
-      // A run of this instance's own whose renewal fell behind (a slow database) is still running here: its lease is renewed, never taken over twice.
+      // A run of this instance's own whose renewal fell behind (a slow database) is still running here: its lease is renewed, never taken
+      // over twice.
       if (this.running.has(run.id)) await this.repos.schedules.updateRun(run.id, { lease_until: iso(now + LEASE_MS) }, this.nodeId);
       else await this.takeOver(run, now).catch((err) => this.logger.error({ err, runId: run.id }, 'taking over a run failed'));
     }
@@ -143,5 +144,5 @@ export class ScheduleRunner implements Lifecycle {
   }
 }
 
-export const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
+const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
 

@@ -14,7 +14,7 @@ import { leadOf, stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
 
 
-export function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
+function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   let next: string[] = [];
   try {
     next = row.enabled ? nextTimes(row, now, 5).map(isoAt) : [];

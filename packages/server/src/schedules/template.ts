@@ -7,8 +7,8 @@ export interface RestartTemplateInput {
   backup?: boolean;
 }
 
-export const DEFAULT_WARNINGS = [15, 10, 5, 1];
-export const DEFAULT_MESSAGE = 'Server restart in {minutes} min';
+const DEFAULT_WARNINGS = [15, 10, 5, 1];
+const DEFAULT_MESSAGE = 'Server restart in {minutes} min';
 
 /**
  * "Restart with warnings" as steps: the restart at the schedule's time (offset 0), a `say` at each warning

@@ -35,7 +35,7 @@ import { installationOf, sharingWith } from './installation.js';
 import { GameRoots, type GameRootSettings } from './game-roots.js';
 
 /** The record's own fields of a list item; what the config and the files say comes from ServerGlance. */
-export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
+function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
   return {
     id: row.id,
     name: row.name,
@@ -56,7 +56,7 @@ export function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max
   };
 }
 
-export function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
+function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
   return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime, backup_keep: row.backup_keep ?? 7, backup_exclude: row.backup_exclude ?? [] };

@@ -289,6 +289,6 @@ export class Supervisor {
   }
 }
 
-export function notRunning(row: ServerRow): ApiError {
+function notRunning(row: ServerRow): ApiError {
   return new ApiError('SERVER_NOT_RUNNING', `server ${row.id} is ${row.status}`);
 }

@@ -21,7 +21,10 @@ export const consoleBuilt = (root = CONSOLE_ROOT) => existsSync(`${root}/index.h
 export function webConsole(root = CONSOLE_ROOT): Middleware {
   const built = consoleBuilt(root);
   return async (ctx, next) => {
-    if (!built || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || /^\/(?:api|ws)(?:\/|$)/.test(ctx.path)) return next();
+    if (!built || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || /^\/(?:api|ws)(?:\/|$)/.test(ctx.path)) {
+      await next();
+      return;
+    }
     const asset = ctx.path.startsWith('/assets/');
     const page = ctx.path === '/';
     try {
@@ -39,7 +42,10 @@ export function webConsole(root = CONSOLE_ROOT): Middleware {
       });
     } catch (err) {
       const status = (err as { status?: number }).status;
-      if (status === 404 || status === 400 || status === 403) return next();
+      if (status === 404 || status === 400 || status === 403) {
+        await next();
+        return;
+      }
       throw err;
     }
   };

@@ -23,7 +23,7 @@ const EMBEDDING_IPV4 = [
  * IPv4-mapped ones ipaddr.process already turns into IPv4. 6to4 and Teredo stay refused whole (ipaddr.js
  * names them so): the IPv4 address in them is a relay's or a tunnel's end, not the destination.
  */
-export function rangeOf(address: string): string {
+function rangeOf(address: string): string {
   const ip = ipaddr.process(address);
   if (ip.kind() === 'ipv4') return ip.range();
   const v6 = ip as ipaddr.IPv6;
@@ -60,5 +60,5 @@ export async function checkDestination(url: URL, allowPrivate: boolean): Promise
       }
     }
   }
-  return { address: found[0]!.address, family: found[0]!.family === 6 ? 6 : 4 };
+  return { address: found[0].address, family: found[0].family === 6 ? 6 : 4 };
 }

@@ -110,7 +110,7 @@ export class WebhookDeliverer implements Lifecycle {
       body = JSON.stringify(rows[0]!.payload);
       const timestamp = Math.floor(this.clock.now() / 1000);
       const secrets = [hook.secret, ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now()) ? [hook.previous_secret] : [])];
-      headers = { 'webhook-id': rows[0]!.event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0]!.event_id, timestamp, body) };
+      headers = { 'webhook-id': rows[0].event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0].event_id, timestamp, body) };
     }
     try {
       return await postJson(hook.url, body, headers, { allowPrivate: this.settings.webhookAllowPrivate, timeoutMs: TIMEOUT_MS, now: () => this.clock.now() });
@@ -136,7 +136,7 @@ export class WebhookDeliverer implements Lifecycle {
     }
     const asked = (sent.status === 429 || sent.status === 503) && sent.retryAfterMs !== null ? Math.min(sent.retryAfterMs, LONGEST_WAIT_MS) : null;
     // ±20 % jitter, so that deliveries failed together do not come back together.
-    const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1]! * (0.8 + Math.random() * 0.4));
+    const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1] * (0.8 + Math.random() * 0.4));
     return { ...done, result: 'retry', outcome: { ...seen, status: 'pending', next_attempt_at: iso(now + wait) } };
   }
 
@@ -157,6 +157,6 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 async function inParallel(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]!();
+    while (next < tasks.length) await tasks[next++]();
   }));
 }

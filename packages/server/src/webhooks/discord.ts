@@ -9,7 +9,7 @@ const COLOURS = { good: 0x2ecc71, info: 0x3498db, warning: 0xf1c40f, bad: 0xe74c
  * Names from players and admins shown as typed, not as markdown: `*bold*`, `@everyone` or a `[link](…)`
  * in a player's name stays text. (Mentions are also switched off by `allowed_mentions`.)
  */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/[\\*_~`|>#[\]()<@:-]/g, (c) => `\\${c}`).slice(0, 200);
 }
 

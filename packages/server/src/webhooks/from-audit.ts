@@ -30,7 +30,7 @@ export function happeningsOf(facts: AuditFacts): Happening[] {
   const { detail, server } = facts;
   const base = { server_id: server.id, server_name: server.name };
   const by = facts.actorKind === 'system' ? null : facts.actor;
-  const one = <K extends WebhookEventType>(type: K, data: WebhookEventData<K>): Happening[] => [{ type, data } as Happening];
+  const one = <K extends WebhookEventType>(type: K, data: WebhookEventData<K>): Happening[] => [{ type, data }];
   switch (facts.type) {
     case 'running':
       return one('server.started', { ...base, pid: int(detail.pid) });

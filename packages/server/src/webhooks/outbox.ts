@@ -13,10 +13,10 @@ import type { Happening } from './from-audit.js';
 type Wake = () => void;
 
 /** How long a Discord delivery waits for others to share its message. */
-export const DISCORD_GATHER_MS = 2_000;
+const DISCORD_GATHER_MS = 2_000;
 
 /** Whether an endpoint wants an event of this type about this server (null: not about one server). */
-export function wants(hook: WebhookRow, type: WebhookEventType, serverId: number | null): boolean {
+function wants(hook: WebhookRow, type: WebhookEventType, serverId: number | null): boolean {
   if (type === 'webhook.test') return false; // only ever sent to the endpoint whose test button was pressed
   if (!hook.events.includes(type)) return false;
   return hook.server_ids === null || serverId === null || hook.server_ids.includes(serverId);
@@ -86,7 +86,7 @@ export class WebhookOutbox {
       const hooks = (await this.repos.webhooks.enabled()).filter((hook) => wants(hook, type, null));
       if (!hooks.length) return;
       const eventId = `evt_${createHash('sha256').update(`${type}:${key}`).digest('base64url').slice(0, 32)}`;
-      await this.repos.webhooks.enqueueOnce(hooks.map((hook) => ({ ...this.row(hook, { type, data } as Happening, null), event_id: eventId })));
+      await this.repos.webhooks.enqueueOnce(hooks.map((hook) => ({ ...this.row(hook, { type, data }, null), event_id: eventId })));
       this.wake();
     } catch (err) {
       this.logger.warn({ err: (err as Error).message, type }, 'webhook deliveries not enqueued');

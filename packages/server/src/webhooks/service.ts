@@ -5,7 +5,7 @@ import {
 import { TOKENS } from '../tokens.js';
 import type { WebhookSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
-import type { DeliveryRow, DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
+import type { DeliveryStatus, WebhookRow } from '../db/repositories/webhooks.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Fence } from '../db/repositories/leases.js';
 import { checkDestination, WebhookAddressError } from './address.js';
@@ -24,7 +24,7 @@ const targetOf = (id: number, url: string) => ({ kind: 'webhook' as const, id, n
 const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : null);
 
 /** The URL as reads show it: its origin only (a Discord webhook's path is its credential). */
-export const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
+const maskUrl = (url: string): string => `${new URL(url).origin}/…`;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,

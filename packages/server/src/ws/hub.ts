@@ -14,7 +14,7 @@ import { WebSocketCap } from './cap.js';
 import { CHANNELS, Refused, subscriptionOf, type Subscription } from './subscription.js';
 
 /** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
-export const SEND_BUFFER_LIMIT = 1024 * 1024;
+const SEND_BUFFER_LIMIT = 1024 * 1024;
 /** Held back per client within one turn, at most (see holdUntilTurnEnds). */
 const CORK_FLUSH_BYTES = 64 * 1024;
 /** A client over the limit for this long has stopped reading: it is disconnected. */
@@ -164,12 +164,12 @@ export class WebSocketHub {
   private receive(client: Client, text: string | null): void {
     let message: { type?: unknown; channels?: unknown };
     try {
-      message = text === null ? {} : JSON.parse(text);
+      message = text === null ? {} : (JSON.parse(text) as typeof message);
     } catch (err) {
       expectOnly(err, SyntaxError);
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
-    const channels = Array.isArray(message.channels) ? message.channels.filter((c): c is Channel => CHANNELS.includes(c)) : [];
+    const channels = Array.isArray(message.channels) ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel)) : [];
     switch (message?.type) {
       case 'ping':
         return this.send(client, { type: 'pong' });

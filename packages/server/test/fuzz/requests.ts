@@ -6,7 +6,7 @@ export interface OpenApiDoc {
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, JsonSchema> };
 }
-export interface Operation {
+interface Operation {
   security?: unknown[];
   'x-role'?: string;
   'x-scope': string;
@@ -14,7 +14,7 @@ export interface Operation {
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
 }
-export type JsonSchema = Record<string, any>;
+type JsonSchema = Record<string, any>;
 
 /** One route of the document. */
 export interface Route {
@@ -72,7 +72,7 @@ const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value))
 
 /** A value that fits `schema` more or less: the edges of its bounds, and now and then something just past them. */
 function valueFor(schema: JsonSchema, doc: OpenApiDoc, dict: Dictionary, depth = 0): fc.Arbitrary<unknown> {
-  if (schema.$ref) return valueFor(doc.components.schemas[String(schema.$ref).split('/').pop()!]!, doc, dict, depth);
+  if (schema.$ref) return valueFor(doc.components.schemas[String(schema.$ref).split('/').pop()!], doc, dict, depth);
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.anyOf) return fc.oneof(...(schema.anyOf as JsonSchema[]).map((s) => valueFor(s, doc, dict, depth)));
   switch (schema.type) {
@@ -189,7 +189,7 @@ function queryFor(parameters: Operation['parameters'], doc: OpenApiDoc, dict: Di
   const fittingAll = fc.tuple(...query.map((p) => fc.option(fitting(p), { nil: undefined })));
   // Mostly one odd value among fitting ones, so that it is the one the service has to deal with.
   const oneOdd = query.length
-    ? fc.tuple(fittingAll, fc.nat(query.length - 1).chain((i) => fc.tuple(fc.constant(i), odd(query[i]!)))).map(([parts, [i, v]]) => parts.map((p, j) => (j === i ? v : p)))
+    ? fc.tuple(fittingAll, fc.nat(query.length - 1).chain((i) => fc.tuple(fc.constant(i), odd(query[i])))).map(([parts, [i, v]]) => parts.map((p, j) => (j === i ? v : p)))
     : fittingAll;
   return fc.tuple(fc.oneof(fittingAll, oneOdd), extras).map(([parts, extra]) => [...parts, extra].filter(Boolean).join('&'));
 }
@@ -216,7 +216,7 @@ export function requestArbitrary(doc: OpenApiDoc, dict: Dictionary): fc.Arbitrar
       })
       .map(({ identity, path, query, body, method }) => {
         let i = 0;
-        const filled = route.path.replace(/\{\w+\}/g, () => path[i++]!);
+        const filled = route.path.replace(/\{\w+\}/g, () => path[i++]);
         const headers: Record<string, string> = {};
         if (body) headers['content-type'] = body.type ?? 'application/json';
         return {

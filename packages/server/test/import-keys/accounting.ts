@@ -33,7 +33,7 @@ function settingsOf(entries: Node[], path: string[] = [], lines: number[] = []):
 
 /** The game's reading: true is 1, "64" is 64. Names of difficulties in any case. */
 const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(v.trim()) ? Number(v) : v);
-export function same(a: unknown, b: unknown, anyCase = false): boolean {
+function same(a: unknown, b: unknown, anyCase = false): boolean {
   if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => same(v, b[i], anyCase));
   const [x, y] = [norm(a), norm(b)];
   return anyCase && typeof x === 'string' && typeof y === 'string' ? x.toLowerCase() === y.toLowerCase() : x === y;
@@ -61,7 +61,7 @@ export function unaccountedCfg(original: CfgDocument, rendered: string, refused:
     const at = [...s.path, s.key].join('.');
     if (refusedAt(refused, s.file, s.lines)) continue;
     if (s.path[0]?.toLowerCase() === 'missions' && s.path.length === 2) {
-      const mission = missions.get(s.path[1]!);
+      const mission = missions.get(s.path[1]);
       const template = mission?.node.kind === 'class' ? mission.node.entries.find((e) => e.kind === 'value' && e.key.toLowerCase() === 'template') : undefined;
       const name = template?.kind === 'value' ? String(template.value).replace(/\.pbo$/i, '') : null;
       const entry = mission && rotation[mission.index]?.name === name ? rotation[mission.index] : undefined;
@@ -102,7 +102,9 @@ export interface PlanPart {
   refused: Refusal[];
 }
 
-/** Each parameter of the start command: its field, the port, the mods (a missing one listed, not enabled), the file it names, or refused. */
+/**
+ * Each parameter of the start command: its field, the port, the mods (a missing one listed, not enabled), the file it names, or refused.
+ */
 export function unaccountedCommandLine(commandLine: string, plan: PlanPart): string[] {
   const command = readStartCommand(commandLine);
   const problems: string[] = [];

@@ -6,8 +6,8 @@ import fc from 'fast-check';
  * start command, each key with a value that a field may or may not take, keys Garrison has no field
  * for, nested classes, comments, empty arrays, CRLF or LF, with or without spaces and semicolons.
  */
-export type V = number | boolean | { s: string } | { bare: string } | V[];
-export interface Stmt {
+type V = number | boolean | { s: string } | { bare: string } | V[];
+interface Stmt {
   key: string;
   value?: V;
   body?: Stmt[];

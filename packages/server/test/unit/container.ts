@@ -30,9 +30,9 @@ export interface UnitContainer {
   close(): Promise<void>;
 }
 
-export const UNIT_NODE = 'unit-node';
+const UNIT_NODE = 'unit-node';
 /** A Monday noon, so that calendars in tests read plainly. */
-export const UNIT_EPOCH = new Date('2026-06-01T12:00:00Z');
+const UNIT_EPOCH = new Date('2026-06-01T12:00:00Z');
 
 /**
  * The service's container as `compose` builds it, on an in-memory SQLite database (migrated), a fake

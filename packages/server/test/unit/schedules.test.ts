@@ -23,7 +23,7 @@ describe('schedules: when they run next', () => {
   let u: UnitContainer;
   let schedules: ScheduleService;
   let serverId: number;
-  const create = (fields: Partial<CreateScheduleRequest>) => schedules.create(serverId, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', steps: RESTART, ...fields } as CreateScheduleRequest, SYSTEM_ACTOR);
+  const create = (fields: Partial<CreateScheduleRequest>) => schedules.create(serverId, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', steps: RESTART, ...fields }, SYSTEM_ACTOR);
   beforeEach(async () => {
     u = await unitContainer(); // the clock reads 2026-06-01 12:00 UTC, 14:00 in Berlin (summer time)
     schedules = u.resolve(ScheduleService);

@@ -21,7 +21,7 @@ async function rejectsWith(promise: Promise<unknown>, code: string, message?: Re
 describe('server records: validation and conflicts', () => {
   let u: UnitContainer;
   let servers: ServerService;
-  const create = (fields: Partial<CreateServerRequest> & { game_port: number }) => servers.create({ name: 'Alpha', exe_path: EXE, ...fields } as CreateServerRequest, SYSTEM_ACTOR);
+  const create = (fields: Partial<CreateServerRequest> & { game_port: number }) => servers.create({ name: 'Alpha', exe_path: EXE, ...fields }, SYSTEM_ACTOR);
   beforeEach(async () => {
     u = await unitContainer();
     servers = u.resolve(ServerService);

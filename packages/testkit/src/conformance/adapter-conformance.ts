@@ -77,7 +77,7 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         }
         for (const [section, values] of Object.entries(generator.generateCredentials())) {
           assert.ok(generator.sections[section], `credentials for an unknown section ${section}`);
-          for (const field of Object.keys(values)) assert.ok(generator.sections[section]!.properties[field], `credential ${section}.${field} is a field`);
+          for (const field of Object.keys(values)) assert.ok(generator.sections[section].properties[field], `credential ${section}.${field} is a field`);
         }
         assert.notDeepEqual(generator.generateCredentials(), generator.generateCredentials(), 'credentials are fresh each time');
       });
@@ -135,7 +135,7 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         assert.ok(isAbsolute(missions.missionDirectory(ctx)));
         assert.match(missions.missionExtension, /^\.[A-Za-z0-9]+$/);
         assert.ok(options.validMissionFile, 'pass validMissionFile: a mission file name the game loads');
-        const parsed = missions.parseMissionFilename(options.validMissionFile!);
+        const parsed = missions.parseMissionFilename(options.validMissionFile);
         assert.ok(parsed.name && typeof parsed.terrain === 'string');
         for (const bad of ['readme.txt', `nothing${missions.missionExtension}x`, '']) {
           assert.throws(() => missions.parseMissionFilename(bad), (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR', bad);

@@ -29,7 +29,7 @@ function readBattlEye(bepath: string): GameConfig['battlEye'] {
     if (!line || line.startsWith('//') || line.startsWith('#') || line.startsWith(';')) continue;
     const [key, value, ...extra] = line.split(/\s+/);
     if (!value || extra.length) throw new LaunchError(`${file}: cannot read line ${JSON.stringify(line)}`);
-    const k = key!.toLowerCase();
+    const k = key.toLowerCase();
     if (k === 'rconpassword') out.password = value;
     else if (k === 'rconport' || k === 'maxping') {
       const n = Number(value);

@@ -19,7 +19,7 @@ export function parseCfg(text: string): CfgClass {
   };
   const skip = () => {
     for (;;) {
-      while (i < text.length && /\s/.test(text[i]!)) i += 1;
+      while (i < text.length && /\s/.test(text[i])) i += 1;
       const lineStart = i === 0 || text[i - 1] === '\n';
       if (text.startsWith('//', i) || (text[i] === '#' && lineStart)) while (i < text.length && text[i] !== '\n') i += 1;
       else if (text.startsWith('/*', i)) {
@@ -47,7 +47,7 @@ export function parseCfg(text: string): CfgClass {
       i += 1;
       for (;;) {
         if (i >= text.length) fail('unterminated string');
-        const c = text[i]!;
+        const c = text[i];
         if (c === '\n' || c === '\r') fail('line break inside a string');
         if (c === '"') {
           if (text[i + 1] === '"') {

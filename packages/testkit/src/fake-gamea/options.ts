@@ -37,7 +37,7 @@ export function parseLaunchArguments(argv: string[]): LaunchOptions {
   for (const arg of argv) {
     const match = /^-([A-Za-z]+)(?:=(.*))?$/s.exec(arg);
     if (!match) throw new LaunchError(`unexpected argument ${JSON.stringify(arg)}`);
-    const key = match[1]!.toLowerCase();
+    const key = match[1].toLowerCase();
     if (match[2] !== undefined && VALUE_ARGS.has(key)) values.set(key, match[2]);
     else if (match[2] === undefined && SWITCHES.has(key)) switches.add(key);
     else throw new LaunchError(`unknown or malformed argument ${JSON.stringify(arg)}`);

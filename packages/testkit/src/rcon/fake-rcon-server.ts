@@ -257,7 +257,7 @@ export class FakeRconServer {
       // Sequence numbers wrap: the one half a cycle ahead will be reused for a new command.
       peer.answers.delete((seq + 128) & 0xff);
     }
-    answer.then((packets) => this.answer(peer, packets));
+    void answer.then((packets) => this.answer(peer, packets));
   }
 
   private async run(peer: Peer, text: string): Promise<string> {

@@ -50,12 +50,12 @@ export function startProcess(command: string, args: string[] = [], options: Spaw
   const stdout: string[] = [];
   const stderr: string[] = [];
   let partial = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     const lines = (partial + chunk).split('\n');
     partial = lines.pop()!;
     stdout.push(...lines);
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
   const exited = new Promise<number | string>((resolve) => {
     child.once('error', (err) => resolve(`spawn failed: ${err.message}`));
     // Resolved once the output is read to its end too ('close'), so that what the process wrote last is

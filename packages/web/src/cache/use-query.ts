@@ -2,7 +2,7 @@ import { useEffect, useReducer } from 'preact/hooks';
 import { change, entryOf, refresh, wanted } from './store.js';
 
 /** How old a read may be before it is made again even though no live event said it changed. */
-export const DEFAULT_MAX_AGE_MS = 5 * 60_000;
+const DEFAULT_MAX_AGE_MS = 5 * 60_000;
 
 export interface Query<T> {
   data: T | undefined;

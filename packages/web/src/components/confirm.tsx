@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useModal } from './modal.js';
 
 /** A modal question before an action that loses something; Escape or Cancel leaves everything as it was. */
-export function Confirm(props: { title: string; message: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+function Confirm(props: { title: string; message: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
   const dialog = useModal();
   return (
     <dialog ref={dialog} aria-labelledby="confirm-title" onCancel={props.onCancel} onClose={props.onCancel}>

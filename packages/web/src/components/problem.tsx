@@ -24,7 +24,7 @@ export function describe(err: unknown): string {
 }
 
 /** The service's code for a failure (`VALIDATION_ERROR`…), for the tooltip: support asks for it, people need not read it. */
-export const codeOf = (err: unknown): string | undefined => (err instanceof GarrisonApiError ? `${err.code} (HTTP ${err.status})` : undefined);
+const codeOf = (err: unknown): string | undefined => (err instanceof GarrisonApiError ? `${err.code} (HTTP ${err.status})` : undefined);
 
 export function Problem({ error, onDismiss }: { error: unknown; onDismiss?: () => void }) {
   if (!error) return null;

@@ -60,7 +60,7 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
           type="number"
           min={HeadlessClients.minimum}
           max={HeadlessClients.maximum}
-          defaultValue={(initial?.headless_clients ?? HeadlessClients.default).toString()}
+          defaultValue={String(initial?.headless_clients ?? HeadlessClients.default)}
           aria-describedby="headless-hint"
         />
         <small id="headless-hint" class="small">Extra game processes that run the mission's AI, started once the server runs and restarted when they crash.</small>

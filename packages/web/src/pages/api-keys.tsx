@@ -148,7 +148,10 @@ export function ApiKeys() {
                 type="checkbox"
                 onChange={(e) => {
                   const date = e.currentTarget.form?.elements.namedItem('expires') as HTMLInputElement | null;
-                  if (date) (date.type = e.currentTarget.checked ? 'text' : 'date'), (date.value = e.currentTarget.checked ? 'never' : '');
+                  if (date) {
+                    date.type = e.currentTarget.checked ? 'text' : 'date';
+                    date.value = e.currentTarget.checked ? 'never' : '';
+                  }
                 }}
               />{' '}
               Never expires <span class="small">(a key that never expires is shown as a warning)</span>

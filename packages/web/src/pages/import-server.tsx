@@ -57,7 +57,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
     await action.run(async () => {
       const done = await client.servers.import(request);
       setPlan(done);
-      if ('id' in done.server) onImported(done.server as Made);
+      if ('id' in done.server) onImported(done.server);
     });
     setBusy(false);
   };

@@ -13,7 +13,7 @@ export const useDeliveries = (webhookId: number) =>
 export const later = (a: Delivery, b: Delivery | undefined) => (b && (b.attempt > a.attempt || (b.attempt === a.attempt && a.status === 'pending' && b.status !== 'pending')) ? b : a);
 
 /** What became of a delivery, as a sentence: sent and answered, waiting for its next attempt, or failed. */
-export function outcomeOf(d: Delivery): string {
+function outcomeOf(d: Delivery): string {
   const answer = d.response_status !== null ? `answered ${d.response_status}` : d.error ? d.error : null;
   const took = d.duration_ms !== null ? ` in ${d.duration_ms} ms` : '';
   if (d.status === 'delivered') return `Delivered: the endpoint ${answer ?? 'answered'}${took}.`;

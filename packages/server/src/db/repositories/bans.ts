@@ -43,7 +43,7 @@ export class BanRepository {
 
   /** Bans in force: not revoked, not past their expiry. */
   private whereInForce<Q extends Knex.QueryBuilder>(query: Q, now: Date): Q {
-    return query.where('active', true).andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', now.toISOString())) as Q;
+    return query.where('active', true).andWhere((q) => { q.whereNull('expires_at').orWhere('expires_at', '>', now.toISOString()); }) as Q;
   }
 
   async list(serverId: number, page: { limit: number; offset: number; inForceOnly: boolean }, now: Date): Promise<BanRow[]> {
@@ -77,7 +77,7 @@ export class BanRepository {
     return this.table
       .clone()
       .where('server_id', serverId)
-      .andWhere((q) => q.where('active', true).orWhereIn('file_state', ['add', 'remove']))
+      .andWhere((q) => { q.where('active', true).orWhereIn('file_state', ['add', 'remove']); })
       .whereNot('file_state', 'none')
       .orderBy('id')
       .select('id', 'source', 'file_state', 'file_line', 'guid', 'reason', 'expires_at');
@@ -88,7 +88,7 @@ export class BanRepository {
     const rows = await this.table
       .clone()
       .whereIn('file_state', ['add', 'remove'])
-      .orWhere((q) => q.where({ source: 'api', active: true, file_state: 'ok' }).whereNotNull('expires_at').andWhere('expires_at', '<=', now.toISOString()))
+      .orWhere((q) => { q.where({ source: 'api', active: true, file_state: 'ok' }).whereNotNull('expires_at').andWhere('expires_at', '<=', now.toISOString()); })
       .distinct('server_id');
     return rows.map((r) => Number(r.server_id));
   }

@@ -30,7 +30,7 @@ export class LeaseRepository {
     // `token` first: MySQL evaluates SET left to right, each seeing the ones before.
     const taken = await this.knex('leases')
       .where({ name })
-      .andWhere((q) => q.where({ holder }).orWhere('expires_at', '<', this.clock.now()))
+      .andWhere((q) => { q.where({ holder }).orWhere('expires_at', '<', this.clock.now()); })
       .update({ token: this.knex.raw('CASE WHEN holder = ? THEN token ELSE token + 1 END', [holder]), holder, expires_at: this.clock.now(ttlMs) });
     if (!taken) return null;
     const row: { token: number | string } | undefined = await this.knex('leases').select('token').where({ name, holder }).first();
@@ -45,8 +45,8 @@ export class LeaseRepository {
   /** Narrows a write to land only while this holding is still current. */
   fence(holding: Holding): Fence {
     return (query) =>
-      query.whereExists((q) =>
-        q.select(this.knex.raw('1')).from('leases').where({ name: holding.name, holder: holding.holder, token: holding.token }).andWhere('expires_at', '>', this.clock.now()),
-      );
+      query.whereExists((q) => {
+        q.select(this.knex.raw('1')).from('leases').where({ name: holding.name, holder: holding.holder, token: holding.token }).andWhere('expires_at', '>', this.clock.now());
+      });
   }
 }

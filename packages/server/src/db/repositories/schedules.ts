@@ -120,7 +120,7 @@ export class ScheduleRepository {
   async claim(run: NewRun, next: { next_slot_at: string | null; next_run_at: string | null; updated_at: string }, expected: string | null): Promise<number | null> {
     try {
       return await this.knex.transaction(async (trx) => {
-        const moved = await trx('schedules').where({ id: run.schedule_id }).andWhere((q) => (expected === null ? q.whereNull('next_run_at') : q.where('next_run_at', expected))).update(next);
+        const moved = await trx('schedules').where({ id: run.schedule_id }).andWhere((q) => { if (expected === null) q.whereNull('next_run_at'); else q.where('next_run_at', expected); }).update(next);
         if (!moved) throw new LostClaim();
         const [id] = await trx('schedule_runs').insert(storedRun(run));
         return id as number;

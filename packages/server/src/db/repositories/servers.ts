@@ -163,7 +163,7 @@ export class ServerRepository {
     const query = this.knex('servers')
       .select('id', 'name', 'game_port', 'rcon_port')
       .where('node_id', nodeId)
-      .where((q) => q.whereIn('game_port', ports).orWhereIn('rcon_port', ports));
+      .where((q) => { q.whereIn('game_port', ports).orWhereIn('rcon_port', ports); });
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return query.first();
   }

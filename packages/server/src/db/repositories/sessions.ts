@@ -52,6 +52,6 @@ export class SessionRepository {
 
   /** Sessions that ended or expired before `cutoff` (run by the history retention job). */
   async pruneBefore(cutoff: string, fence: Fence = (q) => q): Promise<number> {
-    return fence(this.knex('sessions').where((q) => q.where('expires_at', '<', cutoff).orWhere('ended_at', '<', cutoff))).delete();
+    return fence(this.knex('sessions').where((q) => { q.where('expires_at', '<', cutoff).orWhere('ended_at', '<', cutoff); })).delete();
   }
 }

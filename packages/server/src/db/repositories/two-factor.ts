@@ -59,7 +59,7 @@ export class TwoFactorRepository {
   async takeStep(userId: number, step: number): Promise<boolean> {
     const taken = await this.knex('users')
       .where({ id: userId })
-      .andWhere((q) => q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step))
+      .andWhere((q) => { q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step); })
       .update({ totp_last_step: step });
     return taken > 0;
   }

@@ -128,7 +128,7 @@ export class WebhookRepository {
       .where({ status: 'pending' })
       .whereIn('webhook_id', this.knex('webhooks').select('id').where({ enabled: true }))
       .andWhere('next_attempt_at', '<=', now)
-      .andWhere((q) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now))
+      .andWhere((q) => { q.whereNull('claimed_until').orWhere('claimed_until', '<', now); })
       .first();
     return row !== undefined;
   }
@@ -144,7 +144,9 @@ export class WebhookRepository {
     // READ COMMITTED on MySQL/MariaDB: the locking read takes no gap locks, which would make the inserts
     // of new deliveries (in the audit entry's transaction) wait on it, or deadlock with it.
     return this.knex.transaction(async (trx) => {
-      const free = (q: Knex.QueryBuilder) => q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+      const free = (q: Knex.QueryBuilder) => {
+        q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+      };
       const lock = (q: Knex.QueryBuilder) => (sqlite ? q : q.forUpdate().skipLocked());
       const due = await lock(
         trx('webhook_deliveries')

@@ -14,7 +14,7 @@ export interface CacheRules {
   audit?: Partial<Record<AuditEvent['event_type'], string[]>>;
 }
 
-export interface LiveRule {
+interface LiveRule {
   on: LiveEventType[];
   keys: string[];
   /**

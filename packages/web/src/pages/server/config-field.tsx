@@ -11,7 +11,7 @@ export interface FieldHelp {
 }
 
 /** The help text under a field: what it does, then its default (with its unit) and its bounds. */
-export function helpSentence(hint: WidgetHint, help: FieldHelp): string {
+function helpSentence(hint: WidgetHint, help: FieldHelp): string {
   const unit = help.unit ? ` ${help.unit}` : '';
   const shown = (value: unknown): string | null => {
     if (value === undefined || hint.widget === 'password' || hint.widget === 'hidden') return null;

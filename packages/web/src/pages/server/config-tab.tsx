@@ -36,7 +36,8 @@ export function ConfigTab({ server }: TabProps) {
   // What each field does, its default and unit: the game's config schema (a public read, kept long).
   const schema = useQuery(`games:schema:${server.game_type}`, () => client.games.configSchema(server.game_type), 24 * 60 * 60_000).data;
   const helpOf = (section: string, field: string): FieldHelp | undefined => {
-    const property = (schema?.[section] as { properties?: Record<string, Record<string, unknown>> } | undefined)?.properties?.[field];
+    const sectionSchema: { properties?: Record<string, Record<string, unknown>> } | undefined = schema?.[section];
+    const property = sectionSchema?.properties?.[field];
     return (
       property && {
         description: property.description as string | undefined,
@@ -61,8 +62,8 @@ export function ConfigTab({ server }: TabProps) {
   if (!data) return <Problem error={error} />;
   // What this page saved or learnt, unless the (live) read is newer still.
   const sections = { ...data.sections };
-  for (const [name, mine] of Object.entries(newer)) if (!sections[name] || mine.version >= sections[name]!.version) sections[name] = mine;
-  const allNames = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]!).some((h) => h.widget !== 'hidden'));
+  for (const [name, mine] of Object.entries(newer)) if (!sections[name] || mine.version >= sections[name].version) sections[name] = mine;
+  const allNames = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]).some((h) => h.widget !== 'hidden'));
   if (allNames.length === 0) return <p class="empty">This game has no settings to edit.</p>;
   // A search keeps the fields whose name, label or help says it, and the sections that have any.
   const term = search.trim().toLowerCase();
@@ -71,22 +72,22 @@ export function ConfigTab({ server }: TabProps) {
       ([field, hint]) => hint.widget !== 'hidden' && (!term || `${field} ${hint.label} ${helpOf(name, field)?.description ?? ''}`.toLowerCase().includes(term)),
     );
   const names = term ? allNames.filter((name) => matching(name).length > 0) : allNames;
-  const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0]!;
+  const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0];
   const changes = (name: string): Fields => {
     const draft = drafts[name] ?? {};
-    return Object.fromEntries(Object.entries(draft).filter(([field, value]) => !same(value, sections[name]!.fields[field]) && !(value === MASK)));
+    return Object.fromEntries(Object.entries(draft).filter(([field, value]) => !same(value, sections[name].fields[field]) && !(value === MASK)));
   };
 
   const save = async (name: string, base: number) => {
     setSaveError(null);
     setSaved(null);
-    const hints = data!.hints[name] ?? {};
+    const hints = data.hints[name] ?? {};
     const patch = Object.fromEntries(
-      Object.entries(changes(name)).map(([field, value]) => [field, hints[field]?.widget === 'textarea' && Array.isArray(value) ? value.filter((line) => line.trim() !== '') : value]),
+      Object.entries(changes(name)).map(([field, value]) => [field, hints[field]?.widget === 'textarea' && Array.isArray(value) ? value.filter((line: unknown) => String(line).trim() !== '') : value]),
     );
     try {
       const result = await client.config.update(server.id, name, patch, base);
-      setNewer((all) => ({ ...all, [name]: splitMeta(result as never) }));
+      setNewer((all) => ({ ...all, [name]: splitMeta(result) }));
       setDrafts((all) => ({ ...all, [name]: {} }));
       setDraftBase(({ [name]: _, ...others }) => others);
       setConflict(null);
@@ -132,7 +133,7 @@ export function ConfigTab({ server }: TabProps) {
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              void save(section, draftBase[section] ?? sections[section]!.version);
+              void save(section, draftBase[section] ?? sections[section].version);
             }}
           >
             <fieldset disabled={!admin} class="fields">
@@ -143,13 +144,13 @@ export function ConfigTab({ server }: TabProps) {
                   id={`cfg-${section}-${field}`}
                   hint={hint}
                   help={helpOf(section, field)}
-                  saved={sections[section]!.fields[field]}
-                  secretSet={(sections[section]!.secrets ?? data.sections[section]?.secrets)?.[field]}
-                  value={field in (drafts[section] ?? {}) ? drafts[section]![field] : sections[section]!.fields[field]}
+                  saved={sections[section].fields[field]}
+                  secretSet={(sections[section].secrets ?? data.sections[section]?.secrets)?.[field]}
+                  value={field in (drafts[section] ?? {}) ? drafts[section][field] : sections[section].fields[field]}
                   onChange={(value) => {
                     setSaved(null);
                     setDrafts((all) => ({ ...all, [section]: { ...all[section], [field]: value } }));
-                    setDraftBase((all) => (section in all ? all : { ...all, [section]: sections[section]!.version }));
+                    setDraftBase((all) => (section in all ? all : { ...all, [section]: sections[section].version }));
                   }}
                 />
               ))}
@@ -166,7 +167,7 @@ export function ConfigTab({ server }: TabProps) {
                 )}
                 {saved === section && (
                   <span role="status" class="small">
-                    Saved (version {sections[section]!.version}). The game reads it at its next start.
+                    Saved (version {sections[section].version}). The game reads it at its next start.
                   </span>
                 )}
               </div>

@@ -12,7 +12,10 @@ import { LogViewer, VIEW_LIMIT_BYTES } from './log-viewer.js';
 
 type LogFile = ResponseOf<Endpoints['listLogFiles']>[number];
 
-/** The game's own log files: view one (up to VIEW_LIMIT_BYTES) and search it, download any, delete old ones (the service refuses the one the game writes). */
+/**
+ * The game's own log files: view one (up to VIEW_LIMIT_BYTES) and search it, download any, delete old ones (the service refuses the one
+ * the game writes).
+ */
 export function LogFilesTab({ server }: TabProps) {
   const { data, error, reload } = useQuery(`logfiles:${server.id}:`, () => client.logs.files(server.id));
   const action = useAction();

@@ -27,7 +27,7 @@ export function MetricsTab({ server }: TabProps) {
   useLiveEvents(server.id, {
     metrics: ({ data: point }) => {
       // Only what is newer than the last point: a sample may also be in a read that was under way.
-      apply((all) => (all.length && Date.parse(all[all.length - 1]!.timestamp) >= Date.parse(point.timestamp) ? all : [...all.slice(all.length >= MAX_POINTS ? 1 : 0), point]));
+      apply((all) => (all.length && Date.parse(all[all.length - 1].timestamp) >= Date.parse(point.timestamp) ? all : [...all.slice(all.length >= MAX_POINTS ? 1 : 0), point]));
     },
   });
 

@@ -22,7 +22,10 @@ export function ModsTab({ server }: TabProps) {
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
-    if (data) (setMods([...data.mods].sort((a, b) => byName(a.name, b.name))), setDirty(false));
+    if (data) {
+      setMods([...data.mods].sort((a, b) => byName(a.name, b.name)));
+      setDirty(false);
+    }
   }, [data]);
 
   const set = (name: string, change: Partial<Mod>) => {

@@ -3,11 +3,11 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 export type Schedule = ResponseOf<Endpoints['listSchedules']>[number];
 export type Step = Schedule['steps'][number];
 
-const text = (payload: Step['payload'], key: string) => (typeof payload?.[key] === 'string' ? (payload[key] as string) : '');
+const text = (payload: Step['payload'], key: string) => (typeof payload?.[key] === 'string' ? (payload[key]) : '');
 const MAIN = ['restart', 'stop', 'start'];
 
 /** A length of time as people say it: `15 min`, `90 s`, `2 h`. */
-export function duration(seconds: number): string {
+function duration(seconds: number): string {
   if (seconds % 3600 === 0 && seconds >= 3600) return `${seconds / 3600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;
@@ -58,7 +58,7 @@ export function planText(steps: Step[], at: (offsetS: number) => string): string
   if (!steps.length) return '';
   const sorted = [...steps].sort((a, b) => a.at_s - b.at_s);
   const main = sorted.find((s) => MAIN.includes(s.action));
-  const first = sorted[0]!;
+  const first = sorted[0];
   if (!main) return `Steps from ${at(first.at_s)}`;
   const before = sorted.filter((s) => s.at_s < main.at_s);
   const head = `${VERBS[main.action]} at ${at(main.at_s)}`;
@@ -67,9 +67,9 @@ export function planText(steps: Step[], at: (offsetS: number) => string): string
 }
 
 /** The one time of day a cron expression names (`0 4 * * *` → 240 minutes), or null when it names more. */
-export function cronMinuteOfDay(cron: string): number | null {
+function cronMinuteOfDay(cron: string): number | null {
   const fields = cron.trim().split(/\s+/);
-  if (fields.length !== 5 || !/^\d+$/.test(fields[0]!) || !/^\d+$/.test(fields[1]!)) return null;
+  if (fields.length !== 5 || !/^\d+$/.test(fields[0]) || !/^\d+$/.test(fields[1])) return null;
   const [minute, hour] = [Number(fields[0]), Number(fields[1])];
   return minute < 60 && hour < 24 ? hour * 60 + minute : null;
 }
@@ -93,5 +93,5 @@ export function templateOf(steps: Step[]): { warn_minutes: number[]; message: st
   if (!restart || restart.at_s !== 0 || rest.length !== (backup ? 2 : 1) || (backup && backup.at_s !== 0)) return null;
   const messages = new Set(says.map((s) => text(s.payload, 'message')));
   if (!says.length || messages.size !== 1 || says.some((s) => s.at_s >= 0 || s.at_s % 60 !== 0)) return null;
-  return { warn_minutes: says.map((s) => -s.at_s / 60).sort((a, b) => b - a), message: [...messages][0]!, backup: Boolean(backup) };
+  return { warn_minutes: says.map((s) => -s.at_s / 60).sort((a, b) => b - a), message: [...messages][0], backup: Boolean(backup) };
 }

@@ -64,7 +64,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
   const game = useGame(server?.game_type ?? null);
   if (!server || !game) return error ? <Problem error={error} /> : <p>Loading…</p>;
   const tabs = TABS.filter((t) => !t.shown || t.shown(game));
-  const current = tabs.find((t) => t.id === tab) ?? tabs[0]!;
+  const current = tabs.find((t) => t.id === tab) ?? tabs[0];
   return (
     <section aria-labelledby="server-title" class="server-page">
       <p class="crumbs">

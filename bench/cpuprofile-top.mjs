@@ -33,9 +33,11 @@ for (const [id, us] of self) {
 }
 const pct = (us) => `${((100 * us) / total).toFixed(1)} %`;
 console.log(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n\nself time by place:`);
-for (const [place, us] of [...byPlace].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(6)} ms  ${place}`);
+for (const [place, us] of [...byPlace].sort((a, b) => b[1] - a[1]))
+  console.log(`  ${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(6)} ms  ${place}`);
 console.log(`\nheaviest functions (self time):`);
-for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) console.log(`  ${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(6)} ms  ${fn}`);
+for (const [fn, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
+  console.log(`  ${pct(us).padStart(7)}  ${(us / 1000).toFixed(0).padStart(6)} ms  ${fn}`);
 
 if (whilePackage) {
   const windows = new Map();
@@ -52,5 +54,7 @@ if (whilePackage) {
   });
   const busy = [...windows.values()].filter((window) => window.package > 0);
   const sum = (key) => busy.reduce((total, window) => total + window[key], 0);
-  console.log(`\nin the ${busy.length} windows of 100 ms in which ${whilePackage} ran: idle ${pct(sum('idle') * total / sum('all'))}, ${whilePackage} itself ${pct(sum('package') * total / sum('all'))}`);
+  console.log(
+    `\nin the ${busy.length} windows of 100 ms in which ${whilePackage} ran: idle ${pct((sum('idle') * total) / sum('all'))}, ${whilePackage} itself ${pct((sum('package') * total) / sum('all'))}`,
+  );
 }

@@ -9,7 +9,9 @@ import { createGameServer, killGroups, percentile, startService, statusIs, wsCon
 const ROUNDS = Number(process.env.ROUNDS ?? 15);
 
 // The baseline: a Node process that spawns a child and reports its exit to us.
-const reporter = fork(new URL('./crash-latency-reporter.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const reporter = fork(new URL('./crash-latency-reporter.mjs', import.meta.url).pathname, [], {
+  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+});
 const service = await startService();
 const pids = [];
 try {
@@ -39,8 +41,11 @@ try {
     await once(reporter, 'message');
     bare.push(performance.now() - t1);
   }
-  const row = (name, xs) => `| ${name} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 90).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`;
-  console.log(`${ROUNDS} crashes each; milliseconds from SIGKILL of the game to the report:\n| side | median | p90 | max |\n|---|---|---|---|`);
+  const row = (name, xs) =>
+    `| ${name} | ${percentile(xs, 50).toFixed(1)} | ${percentile(xs, 90).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |`;
+  console.log(
+    `${ROUNDS} crashes each; milliseconds from SIGKILL of the game to the report:\n| side | median | p90 | max |\n|---|---|---|---|`,
+  );
   console.log(row('garrison (WebSocket `crashed`)', garrison));
   console.log(row('bare Node (child `exit` event)', bare));
   console.log(`\ngoal: garrison median under 100 ms: ${percentile(garrison, 50) < 100 ? 'met' : 'NOT met'}`);

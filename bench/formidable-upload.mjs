@@ -17,7 +17,9 @@ export { keepFile } from '../packages/server/dist/missions/upload.js';
 
 const loaded = await import(pathToFileURL(process.env.GARRISON_BENCH_FORMIDABLE).href);
 const formidable = loaded.formidable ?? loaded.default.formidable;
-process.stderr.write(`bench: this service parses multipart with formidable${process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early' ? ', chunks acknowledged at once' : ''} (${process.env.GARRISON_BENCH_FORMIDABLE})\n`);
+process.stderr.write(
+  `bench: this service parses multipart with formidable${process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early' ? ', chunks acknowledged at once' : ''} (${process.env.GARRISON_BENCH_FORMIDABLE})\n`,
+);
 const WRITE_BUFFER_BYTES = 1024 * 1024; // as the busboy side
 const EARLY_ACK = process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early';
 
@@ -76,9 +78,11 @@ export async function receiveFile(req, folder, limit, acceptName) {
     };
     form.on('error', (err) => {
       const tooLarge = err.httpCode === 413 && /FileSize/.test(err.message);
-      void fail(tooLarge
-        ? new ApiError('FILE_TOO_LARGE', `the upload is larger than ${limit} bytes`, { headers: { Connection: 'close' } })
-        : new ApiError('VALIDATION_ERROR', `not a multipart/form-data upload: ${err.message}`));
+      void fail(
+        tooLarge
+          ? new ApiError('FILE_TOO_LARGE', `the upload is larger than ${limit} bytes`, { headers: { Connection: 'close' } })
+          : new ApiError('VALIDATION_ERROR', `not a multipart/form-data upload: ${err.message}`),
+      );
     });
     form.on('end', () => {
       if (settled) return;

@@ -31,18 +31,33 @@ try {
   await Promise.all([autocannon({ url: garrison.url, headers: garrison.headers, connections: 10, duration: 2 })]);
   await autocannon({ url: koa.url, connections: 10, duration: 2 });
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, side] of round % 2 ? [['garrison', garrison], ['koa', koa]] : [['koa', koa], ['garrison', garrison]]) {
+    for (const [name, side] of round % 2
+      ? [
+          ['garrison', garrison],
+          ['koa', koa],
+        ]
+      : [
+          ['koa', koa],
+          ['garrison', garrison],
+        ]) {
       const r = await load(side);
       const bad = r.non2xx + r.errors + r.timeouts;
       if (bad) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} time-outs`);
       results[name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
-      console.log(`round ${round} ${name.padEnd(8)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms`);
+      console.log(
+        `round ${round} ${name.padEnd(8)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms`,
+      );
     }
   }
   const summary = Object.fromEntries(
-    Object.entries(results).map(([name, rs]) => [name, { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)) }]),
+    Object.entries(results).map(([name, rs]) => [
+      name,
+      { rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)) },
+    ]),
   );
-  console.log(`\nbody ${Buffer.byteLength(garrison.body)} bytes, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each, medians:`);
+  console.log(
+    `\nbody ${Buffer.byteLength(garrison.body)} bytes, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s each, medians:`,
+  );
   console.log('| side | req/s | p50 ms | p99 ms |\n|---|---|---|---|');
   for (const [name, s] of Object.entries(summary)) console.log(`| ${name} | ${s.rps.toFixed(0)} | ${s.p50} | ${s.p99} |`);
   const ratio = summary.garrison.rps / summary.koa.rps;

@@ -13,10 +13,21 @@ const PASSWORD = 'bench-password-1';
 /** `garrison serve` (built) on a free port with a fresh data dir; resolves once it listens. */
 export async function startService(env = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'garrison-bench-'));
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), CLI, 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, GARRISON_ADMIN_PASSWORD: PASSWORD, GARRISON_RATE_LIMIT: '0', GARRISON_LOGIN_RATE_LIMIT: '0', GAMEA_FAKE_WATCH_PID: String(process.pid), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), CLI, 'serve', '--port', '0', '--data-dir', dataDir],
+    {
+      env: {
+        ...process.env,
+        GARRISON_ADMIN_PASSWORD: PASSWORD,
+        GARRISON_RATE_LIMIT: '0',
+        GARRISON_LOGIN_RATE_LIMIT: '0',
+        GAMEA_FAKE_WATCH_PID: String(process.pid),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /listening on (http:\/\/\S+?)"/.exec(line);
@@ -36,7 +47,10 @@ export async function startService(env = {}) {
   const token = (await api('POST', '/auth/login', { username: 'admin', password: PASSWORD })).body.data.access_token;
   const fake = await installFakeGamea(join(dataDir, 'fake-gamea'));
   return {
-    url, child, dataDir, token,
+    url,
+    child,
+    dataDir,
+    token,
     api: (method, path, body) => api(method, path, body, token),
     exePath: fake.executables[0],
     stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGTERM')))),

@@ -10,7 +10,15 @@ process.on('message', ({ rate, seconds }) => {
   const timer = setInterval(() => {
     const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * rate));
     for (; sent < due; sent += 1) {
-      const text = JSON.stringify({ type: 'log', server_id: 1, data: { timestamp: new Date().toISOString(), level: 'info', message: `stream ${sent + 1}/${total} at ${(performance.timeOrigin + performance.now()).toFixed(3)}` } });
+      const text = JSON.stringify({
+        type: 'log',
+        server_id: 1,
+        data: {
+          timestamp: new Date().toISOString(),
+          level: 'info',
+          message: `stream ${sent + 1}/${total} at ${(performance.timeOrigin + performance.now()).toFixed(3)}`,
+        },
+      });
       for (const client of wss.clients) client.send(text);
     }
     if (sent >= total) clearInterval(timer);

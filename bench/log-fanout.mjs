@@ -22,7 +22,10 @@ function timeline(samples) {
     if (!halves.has(k)) halves.set(k, []);
     halves.get(k).push(ms);
   }
-  return [...halves].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k / 2}s:${percentile(v, 99)}`).join(' ');
+  return [...halves]
+    .sort((a, b) => a[0] - b[0])
+    .map(([k, v]) => `${k / 2}s:${percentile(v, 99)}`)
+    .join(' ');
 }
 
 async function measure(url, isLine) {
@@ -31,14 +34,16 @@ async function measure(url, isLine) {
   const received = new Array(CLIENTS).fill(0);
   const sockets = [];
   for (let i = 0; i < CLIENTS; i++) {
-    sockets.push(await wsConnect(url, (m) => {
-      const at = isLine(m);
-      if (at === null) return;
-      received[i] += 1;
-      const ms = Math.round((preciseNow() - at) * 10) / 10;
-      latencies.push(ms);
-      samples.push([at, ms]);
-    }));
+    sockets.push(
+      await wsConnect(url, (m) => {
+        const at = isLine(m);
+        if (at === null) return;
+        received[i] += 1;
+        const ms = Math.round((preciseNow() - at) * 10) / 10;
+        latencies.push(ms);
+        samples.push([at, ms]);
+      }),
+    );
   }
   return { latencies, received, sockets, samples };
 }
@@ -67,7 +72,12 @@ async function twoStreams(url, isLine, stream, afterEach = async () => {}) {
     counted.received.fill(0);
     await stream();
     await waitFor(() => counted.received.every((n) => n >= TOTAL), 'every line on every client', (SECONDS + 30) * 1000).catch(() => {});
-    rounds.push({ latencies: [...counted.latencies], received: [...counted.received], samples: [...counted.samples], ...(await afterEach()) });
+    rounds.push({
+      latencies: [...counted.latencies],
+      received: [...counted.received],
+      samples: [...counted.samples],
+      ...(await afterEach()),
+    });
   }
   for (const s of counted.sockets) s.terminate();
   return rounds;
@@ -76,9 +86,13 @@ async function twoStreams(url, isLine, stream, afterEach = async () => {}) {
 // Baseline: a bare ws broadcast in its own process.
 const bare = fork(new URL('./log-fanout-baseline.mjs', import.meta.url).pathname, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 const [{ port }] = await once(bare, 'message');
-const baseline = await twoStreams(`ws://127.0.0.1:${port}/`, (m) => (m.type === 'log' ? Number(/at (\d+(?:\.\d+)?)$/.exec(m.data.message)[1]) : null), async () => {
-  bare.send({ rate: RATE, seconds: SECONDS });
-});
+const baseline = await twoStreams(
+  `ws://127.0.0.1:${port}/`,
+  (m) => (m.type === 'log' ? Number(/at (\d+(?:\.\d+)?)$/.exec(m.data.message)[1]) : null),
+  async () => {
+    bare.send({ rate: RATE, seconds: SECONDS });
+  },
+);
 bare.kill();
 
 const service = await startService({ GARRISON_LOG_LINES_PER_SECOND: String(RATE * 2) });
@@ -122,11 +136,18 @@ try {
     console.log(`\np99 per half second, ${name} stream, garrison: ${timeline(garrison[i].samples)}`);
     console.log(`p99 per half second, ${name} stream, bare ws:  ${timeline(baseline[i].samples)}`);
     const file = garrison[i].fileSamples;
-    console.log(`p99 per half second, ${name} stream, the .rpt read by a bare follower (p99 ${percentile(file.map(([, ms]) => ms), 99)}): ${timeline(file)}`);
+    console.log(
+      `p99 per half second, ${name} stream, the .rpt read by a bare follower (p99 ${percentile(
+        file.map(([, ms]) => ms),
+        99,
+      )}): ${timeline(file)}`,
+    );
   }
   for (const [i, name] of ['first stream after start', 'second stream'].entries()) {
     const ratio = percentile(garrison[i].latencies, 99) / Math.max(1, percentile(baseline[i].latencies, 99));
-    console.log(`${name}: garrison p99 ${ratio.toFixed(1)}x the bare broadcast's (goal within 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); nothing lost: ${garrison[i].received.every((n) => n === TOTAL) ? 'yes' : 'NO'}`);
+    console.log(
+      `${name}: garrison p99 ${ratio.toFixed(1)}x the bare broadcast's (goal within 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); nothing lost: ${garrison[i].received.every((n) => n === TOTAL) ? 'yes' : 'NO'}`,
+    );
   }
 } finally {
   killGroups(pids);

@@ -23,10 +23,14 @@ try {
   const idle = await measure(service.child.pid);
 
   for (const s of servers) pids.push((await service.api('POST', `/servers/${s.id}/start`)).body.data.pid);
-  await waitFor(async () => {
-    const list = (await service.api('GET', `/servers?limit=500`)).body.data;
-    return list.filter((s) => s.status === 'running').length === SERVERS;
-  }, `${SERVERS} servers running`, 600_000);
+  await waitFor(
+    async () => {
+      const list = (await service.api('GET', `/servers?limit=500`)).body.data;
+      return list.filter((s) => s.status === 'running').length === SERVERS;
+    },
+    `${SERVERS} servers running`,
+    600_000,
+  );
   await delay(15_000); // past the first samples and polls, into the steady state
   const busy = await measure(service.child.pid);
 

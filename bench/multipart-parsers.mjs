@@ -25,7 +25,9 @@ const busboy = createRequire(new URL('../packages/server/package.json', import.m
 const { default: Busboy } = await import(pathToFileURL(busboy).href);
 const formidableEntry = (() => {
   try {
-    return createRequire(process.env.FORMIDABLE_FROM ? join(process.env.FORMIDABLE_FROM, 'package.json') : import.meta.url).resolve('formidable');
+    return createRequire(process.env.FORMIDABLE_FROM ? join(process.env.FORMIDABLE_FROM, 'package.json') : import.meta.url).resolve(
+      'formidable',
+    );
   } catch {
     console.error('formidable is not installed here (npm i --no-save formidable@3, or FORMIDABLE_FROM=<folder>): busboy only');
     return null;
@@ -39,7 +41,9 @@ const MultipartParser = loaded && (loaded.MultipartParser ?? loaded.default.Mult
 const boundary = '------------------------bench0123456789abcdef';
 const block = Buffer.alloc(8 * 1024 * 1024);
 for (let i = 0; i < block.length; i++) block[i] = (i * 31) & 0xff;
-const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.Altis.pbo"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+const head = Buffer.from(
+  `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.Altis.pbo"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+);
 const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
 function* body() {
   yield head;
@@ -54,7 +58,13 @@ const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, '
 const request = () => Object.assign(Readable.from(body(), { objectMode: false, highWaterMark: CHUNK }), { headers });
 /** A sink that takes every chunk at once: no disk, so what remains is the parser's own work. */
 const counter = () => {
-  const sink = new Writable({ highWaterMark: WRITE_BUFFER_BYTES, write(chunk, _enc, cb) { sink.bytes += chunk.length; cb(); } });
+  const sink = new Writable({
+    highWaterMark: WRITE_BUFFER_BYTES,
+    write(chunk, _enc, cb) {
+      sink.bytes += chunk.length;
+      cb();
+    },
+  });
   sink.bytes = 0;
   return sink;
 };
@@ -64,17 +74,18 @@ const toFile = () => createWriteStream(join(dir, 'part.bin'), { highWaterMark: W
 const written = (sink) => sink.bytes ?? sink.bytesWritten;
 
 // busboy as missions/upload.ts uses it: the part piped on with ordinary back-pressure.
-const viaBusboy = (makeSink) => new Promise((resolve, reject) => {
-  const parser = Busboy({ headers, highWaterMark: WRITE_BUFFER_BYTES, fileHwm: WRITE_BUFFER_BYTES });
-  let done;
-  parser.on('file', (_name, stream) => {
-    const sink = makeSink();
-    done = pipeline(stream, sink).then(() => written(sink));
+const viaBusboy = (makeSink) =>
+  new Promise((resolve, reject) => {
+    const parser = Busboy({ headers, highWaterMark: WRITE_BUFFER_BYTES, fileHwm: WRITE_BUFFER_BYTES });
+    let done;
+    parser.on('file', (_name, stream) => {
+      const sink = makeSink();
+      done = pipeline(stream, sink).then(() => written(sink));
+    });
+    parser.on('close', () => done.then(resolve, reject));
+    parser.on('error', reject);
+    request().pipe(parser);
   });
-  parser.on('close', () => done.then(resolve, reject));
-  parser.on('error', reject);
-  request().pipe(parser);
-});
 // formidable as bench/formidable-upload.mjs uses it: the part through fileWriteStreamHandler.
 const viaFormidable = async (makeSink) => {
   let sink;
@@ -83,15 +94,18 @@ const viaFormidable = async (makeSink) => {
   return written(sink);
 };
 // formidable's MultipartParser alone, without IncomingForm's handling of parts.
-const formidableParserOnly = () => new Promise((resolve, reject) => {
-  const parser = new MultipartParser();
-  parser.initWithBoundary(boundary);
-  let bytes = 0;
-  parser.on('data', ({ name, start, end }) => { if (name === 'partData') bytes += end - start; });
-  parser.on('error', reject);
-  parser.on('finish', () => resolve(bytes));
-  request().pipe(parser);
-});
+const formidableParserOnly = () =>
+  new Promise((resolve, reject) => {
+    const parser = new MultipartParser();
+    parser.initWithBoundary(boundary);
+    let bytes = 0;
+    parser.on('data', ({ name, start, end }) => {
+      if (name === 'partData') bytes += end - start;
+    });
+    parser.on('error', reject);
+    parser.on('finish', () => resolve(bytes));
+    request().pipe(parser);
+  });
 
 const sides = [
   ['busboy-sink', 'busboy, sink takes every chunk at once', () => viaBusboy(counter)],
@@ -99,10 +113,13 @@ const sides = [
   ['formidable-parser', "formidable's MultipartParser alone (no IncomingForm)", formidableParserOnly],
   ['busboy-file', 'busboy, to a file (1 MiB writes)', () => viaBusboy(toFile)],
   ['formidable-file', 'formidable, to a file (fileWriteStreamHandler)', () => viaFormidable(toFile)],
-].filter(([id]) => (formidable || id.startsWith('busboy')) && (!only || only.includes(id))).map(([id, name, run]) => ({ id, name, run, wall: [], cpu: [] }));
+]
+  .filter(([id]) => (formidable || id.startsWith('busboy')) && (!only || only.includes(id)))
+  .map(([id, name, run]) => ({ id, name, run, wall: [], cpu: [] }));
 
 try {
-  for (let round = -1; round < ROUNDS; round++) { // round -1 warms up and is not counted
+  for (let round = -1; round < ROUNDS; round++) {
+    // round -1 warms up and is not counted
     for (let i = 0; i < sides.length; i++) {
       const side = sides[(Math.max(round, 0) + i) % sides.length];
       const cpu = process.cpuUsage();
@@ -111,7 +128,7 @@ try {
       const wall = performance.now() - started;
       const { user, system } = process.cpuUsage(cpu);
       if (bytes !== SIZE) throw new Error(`${side.id}: ${bytes} bytes of the part, not ${SIZE}`);
-      if (round >= 0) side.wall.push(wall), side.cpu.push((user + system) / 1000);
+      if (round >= 0) (side.wall.push(wall), side.cpu.push((user + system) / 1000));
     }
   }
 } finally {
@@ -120,7 +137,12 @@ try {
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mib = SIZE / 1024 / 1024;
-console.log(`${mib} MiB file part in ${CHUNK / 1024} KiB chunks, ${ROUNDS} alternating rounds, medians:\n| side | wall ms | MiB/s | CPU ms |\n|---|---|---|---|`);
-for (const side of sides) console.log(`| ${side.name} | ${median(side.wall).toFixed(0)} | ${(mib / (median(side.wall) / 1000)).toFixed(0)} | ${median(side.cpu).toFixed(0)} |`);
+console.log(
+  `${mib} MiB file part in ${CHUNK / 1024} KiB chunks, ${ROUNDS} alternating rounds, medians:\n| side | wall ms | MiB/s | CPU ms |\n|---|---|---|---|`,
+);
+for (const side of sides)
+  console.log(
+    `| ${side.name} | ${median(side.wall).toFixed(0)} | ${(mib / (median(side.wall) / 1000)).toFixed(0)} | ${median(side.cpu).toFixed(0)} |`,
+  );
 console.log('each round, wall ms:');
 for (const side of sides) console.log(`  ${side.id}: ${side.wall.map((ms) => ms.toFixed(0)).join(' ')}`);

@@ -68,7 +68,10 @@ const nextStart = await timeToListen('npm', ['start', '--']);
 console.log(`rounds: ${ROUNDS}, medians`);
 console.log(`| side | median | min | max |`);
 console.log(`|---|---|---|---|`);
-for (const [name, values] of [['npm start (built tree)', npmStart], ['node dist/cli.js serve', bare]]) {
+for (const [name, values] of [
+  ['npm start (built tree)', npmStart],
+  ['node dist/cli.js serve', bare],
+]) {
   console.log(`| ${name} | ${fmt(median(values))} | ${fmt(Math.min(...values))} | ${fmt(Math.max(...values))} |`);
 }
 console.log(`after a console source changed: ${fmt(afterChange)} (console rebuilt: ${rebuilt}); the start after that: ${fmt(nextStart)}`);

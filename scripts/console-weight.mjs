@@ -67,8 +67,11 @@ function main(argv) {
     console.log('| file | size | gzipped | loaded |');
     console.log('|---|---|---|---|');
     for (const f of weight.firstLoad) console.log(`| \`${hashless(f.file)}\` | ${kB(f.bytes)} | ${kB(f.gzip)} | at once |`);
-    for (const f of weight.later.sort((a, b) => b.gzip - a.gzip)) console.log(`| \`${hashless(f.file)}\` | ${kB(f.bytes)} | ${kB(f.gzip)} | on demand |`);
-    console.log(`\nFirst load: ${kB(weight.firstLoadGzip)} gzipped (${weight.firstLoad.length} files); on demand: ${kB(weight.laterGzip)} gzipped.`);
+    for (const f of weight.later.sort((a, b) => b.gzip - a.gzip))
+      console.log(`| \`${hashless(f.file)}\` | ${kB(f.bytes)} | ${kB(f.gzip)} | on demand |`);
+    console.log(
+      `\nFirst load: ${kB(weight.firstLoadGzip)} gzipped (${weight.firstLoad.length} files); on demand: ${kB(weight.laterGzip)} gzipped.`,
+    );
   }
   if (max !== null && weight.firstLoadGzip > max * 1000) {
     console.error(`the first load is ${kB(weight.firstLoadGzip)} gzipped, over the ${max} kB budget`);

@@ -7,7 +7,9 @@ import { endpoints, ENDPOINT_SCOPES, KEY_SCOPES, SCOPE_MEANINGS } from '@garriso
 const doc = new URL('../docs/security.md', import.meta.url);
 const rows = ['| scope | what it allows | endpoints |', '|---|---|---|'];
 for (const scope of [...KEY_SCOPES, 'account', 'admin']) {
-  const list = Object.keys(endpoints).filter((id) => ENDPOINT_SCOPES[id] === scope).map((id) => `\`${endpoints[id].method} ${endpoints[id].path}\``);
+  const list = Object.keys(endpoints)
+    .filter((id) => ENDPOINT_SCOPES[id] === scope)
+    .map((id) => `\`${endpoints[id].method} ${endpoints[id].path}\``);
   rows.push(`| \`${scope}\` | ${SCOPE_MEANINGS[scope]} | ${scope === 'metrics' ? '`GET /metrics` (outside `/api`)' : list.join(', ')} |`);
 }
 const text = await readFile(doc, 'utf8');

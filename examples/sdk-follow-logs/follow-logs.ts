@@ -37,7 +37,8 @@ const done = new Promise<void>((resolve, reject) => {
       console.log(`started server ${id}, pid ${started.pid}`);
     } catch (err) {
       // Already running is fine: its lines are followed all the same.
-      if (!(err instanceof GarrisonApiError && err.code === 'SERVER_ALREADY_RUNNING')) reject(err instanceof Error ? err : new Error(String(err)));
+      if (!(err instanceof GarrisonApiError && err.code === 'SERVER_ALREADY_RUNNING'))
+        reject(err instanceof Error ? err : new Error(String(err)));
     }
   }, reject);
 });

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { ADAPTER_API_VERSION, ApiError, configSection, defineAdapter, defineConfigGenerator, Field, RotationEntry, Type } from '@garrison/core';
+import {
+  ADAPTER_API_VERSION,
+  ApiError,
+  configSection,
+  defineAdapter,
+  defineConfigGenerator,
+  Field,
+  RotationEntry,
+  Type,
+} from '@garrison/core';
 
 // The adapter docs/adapters.md builds, whole: one config section rendered to an ini file, an
 // executable allowlist, launch arguments, log lines and mission files.
@@ -13,7 +22,9 @@ const server = configSection({
 
 // The game's own syntax; a line break in a value would start a new setting.
 const ini = (values: Record<string, string | number>) =>
-  Object.entries(values).map(([k, v]) => `${k}=${String(v).replace(/[\r\n]/g, ' ')}`).join('\n') + '\n';
+  Object.entries(values)
+    .map(([k, v]) => `${k}=${String(v).replace(/[\r\n]/g, ' ')}`)
+    .join('\n') + '\n';
 
 export default defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
@@ -26,7 +37,11 @@ export default defineAdapter({
         {
           label: 'server.ini',
           path: `${ctx.serverDir}/server.ini`,
-          content: ini({ Name: config.server.hostname, MaxPlayers: config.server.max_players, AdminPassword: config.server.admin_password }),
+          content: ini({
+            Name: config.server.hostname,
+            MaxPlayers: config.server.max_players,
+            AdminPassword: config.server.admin_password,
+          }),
         },
       ],
     }),

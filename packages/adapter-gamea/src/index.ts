@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { ADAPTER_API_VERSION, defineAdapter, type ConfigValues, type RemoteAdminTarget, type ServerContext, ApiError } from '@garrison/core';
+import {
+  ADAPTER_API_VERSION,
+  defineAdapter,
+  type ConfigValues,
+  type RemoteAdminTarget,
+  type ServerContext,
+  ApiError,
+} from '@garrison/core';
 import { BattlEyeClient } from '@garrison/core/battleye';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';

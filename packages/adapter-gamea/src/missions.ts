@@ -16,7 +16,10 @@ export const MAX_MISSION_NAME = 200;
 /** The same rule as a JSON Schema pattern, for the rotation kept in the config. */
 export const MISSION_NAME_PATTERN = `^[${MISSION_NAME_CHARACTERS}]+\\.[${MISSION_NAME_CHARACTERS}]+$`;
 
-const shown = (c: string) => (/^[\x21-\x7e]$/.test(c) ? JSON.stringify(c) : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}${c.trim() ? ` ${JSON.stringify(c)}` : ' (a space or control character)'}`);
+const shown = (c: string) =>
+  /^[\x21-\x7e]$/.test(c)
+    ? JSON.stringify(c)
+    : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}${c.trim() ? ` ${JSON.stringify(c)}` : ' (a space or control character)'}`;
 
 /**
  * A mission's name (`<name>.<Terrain>`, the file name without `.pbo`): the one rule for uploads, the

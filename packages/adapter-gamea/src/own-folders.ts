@@ -30,7 +30,8 @@ export async function separateFolders(shared: ServerContext, own: ServerContext)
         const inner = join(relative, entry.name);
         await copyTree(inner, inner === userFrom ? join(to.profiles, 'Users', to.name) : join(target, entry.name));
       } else if (entry.isFile() && !isGameLog(entry.name)) {
-        const name = relative === userFrom && entry.name.startsWith(`${from.name}.`) ? `${to.name}${entry.name.slice(from.name.length)}` : entry.name;
+        const name =
+          relative === userFrom && entry.name.startsWith(`${from.name}.`) ? `${to.name}${entry.name.slice(from.name.length)}` : entry.name;
         await mkdir(target, { recursive: true });
         const temp = join(target, `.${name}.garrison-copy`);
         await copyFile(source, temp);

@@ -20,7 +20,11 @@ function localFolder(link: HTMLElement | null): string | null {
   if (!m) return null;
   // The folder: the last part of its path (`C:\\…\\@VULTURE[Tech Mod]\\`); the launcher's first part is the
   // mod's name, which need not be its folder's. Failing a path, that name.
-  const folder = m[2].replace(/[\\/]+$/, '').split(/[\\/]/).pop()!.trim();
+  const folder = m[2]
+    .replace(/[\\/]+$/, '')
+    .split(/[\\/]/)
+    .pop()!
+    .trim();
   return folder || m[1].trim() || null;
 }
 
@@ -33,7 +37,10 @@ function parsePreset(document: string): LauncherPreset {
   for (const row of root.querySelectorAll('tr[data-type="ModContainer"]')) {
     const display = row.querySelector('[data-type="DisplayName"]')?.text.trim() ?? '';
     const link = row.querySelector('[data-type="Link"]');
-    const local = row.querySelector('.from-local') || link?.getAttribute('data-meta')?.startsWith('local:') ? localFolder(link) ?? (display.startsWith('@') ? display : null) : null;
+    const local =
+      row.querySelector('.from-local') || link?.getAttribute('data-meta')?.startsWith('local:')
+        ? (localFolder(link) ?? (display.startsWith('@') ? display : null))
+        : null;
     const id = local ? null : (WORKSHOP_ID.exec(link?.getAttribute('href') ?? '')?.[1] ?? null);
     if (!local && !id) continue; // a row with neither: nothing to match it by
     mods.push({ name: display || local || id!, workshop_id: id, local_folder: local });
@@ -45,7 +52,7 @@ function parsePreset(document: string): LauncherPreset {
   return { kind, name, mods, dlc };
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&${({ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' })[c]};`);
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
 
 function renderPreset(name: string, mods: PresetMod[]): string {
   const rows = mods.map((mod) => {
@@ -82,4 +89,9 @@ ${rows.join('\n')}
 `;
 }
 
-export const launcherPreset: LauncherPresetFormat = { parse: parsePreset, render: renderPreset, mediaType: 'text/html', extension: '.html' };
+export const launcherPreset: LauncherPresetFormat = {
+  parse: parsePreset,
+  render: renderPreset,
+  mediaType: 'text/html',
+  extension: '.html',
+};

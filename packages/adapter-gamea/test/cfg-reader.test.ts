@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readCfg, type CfgAssignment, type CfgClassNode, type CfgNode } from '../src/import/cfg-reader.js';
 import { readBattlEyeCfg } from '../src/import/battleye-cfg.js';
 
-const values = (entries: CfgNode[]) => Object.fromEntries(entries.filter((e): e is CfgAssignment => e.kind === 'value').map((e) => [e.key, e.value]));
+const values = (entries: CfgNode[]) =>
+  Object.fromEntries(entries.filter((e): e is CfgAssignment => e.kind === 'value').map((e) => [e.key, e.value]));
 const classNamed = (entries: CfgNode[], name: string) => entries.find((e): e is CfgClassNode => e.kind === 'class' && e.name === name)!;
 
 // A server.cfg as people write them by hand: CRLF, comments of both kinds, any key case, a missing
@@ -47,7 +48,10 @@ describe('reading hand-written config files tolerantly', () => {
     assert.deepEqual(top.motd, ['Welcome!', 'Be nice']);
     assert.deepEqual(top.admins, ['76561198000000001', '76561198000000002'], 'a Steam ID too long for a number stays exact');
     assert.equal(top.timeStampFormat, 'short');
-    assert.deepEqual(top.kickTimeout, [[0, -1], [1, 180]]);
+    assert.deepEqual(top.kickTimeout, [
+      [0, -1],
+      [1, 180],
+    ]);
     const line = (key: string) => (doc.entries.find((e) => e.kind === 'value' && e.key === key) as CfgAssignment).line;
     assert.deepEqual([line('hostName'), line('maxPlayers'), line('motd'), line('kickTimeout')], [2, 5, 8, 24]);
 
@@ -67,20 +71,29 @@ describe('reading hand-written config files tolerantly', () => {
     assert.deepEqual(doc.included, ['missions.hpp']);
     assert.ok(classNamed(doc.entries, 'Missions'));
     assert.equal(values(doc.entries).maxPlayers, 10);
-    assert.deepEqual(doc.problems.map((p) => [p.line, p.message]), [
-      [2, '#include ../../etc/passwd: outside the game folder'],
-      [3, 'a directive other than #include is not read'],
-    ]);
+    assert.deepEqual(
+      doc.problems.map((p) => [p.line, p.message]),
+      [
+        [2, '#include ../../etc/passwd: outside the game folder'],
+        [3, 'a directive other than #include is not read'],
+      ],
+    );
     // An include that includes itself ends, with a problem, instead of looping.
     const looping = readCfg('#include "self.hpp"\n', 'server.cfg', () => ({ file: 'self.hpp', text: '#include "self.hpp"\n' }));
     assert.match(looping.problems.at(-1)!.message, /nested too deep/);
   });
 
   it('never gives up on a file: a bad line costs that line, and the rest is read', () => {
-    const doc = readCfg('maxPlayers = 40;\n= 3;\n"odd";\nclass { x = 1; };\nhostname = "unterminated\nmotd[] = {"a", "b"\nlast = 1;\n', 'server.cfg');
+    const doc = readCfg(
+      'maxPlayers = 40;\n= 3;\n"odd";\nclass { x = 1; };\nhostname = "unterminated\nmotd[] = {"a", "b"\nlast = 1;\n',
+      'server.cfg',
+    );
     assert.equal(values(doc.entries).maxPlayers, 40);
     assert.ok(doc.problems.length >= 3, JSON.stringify(doc.problems));
-    assert.ok(doc.problems.every((p) => p.line >= 2), 'the first line was fine');
+    assert.ok(
+      doc.problems.every((p) => p.line >= 2),
+      'the first line was fine',
+    );
     // Nothing thrown, and what came before the damage is kept.
     assert.equal(values(doc.entries).hostname, 'unterminated');
   });
@@ -89,13 +102,21 @@ describe('reading hand-written config files tolerantly', () => {
     assert.deepEqual(readCfg('', 'empty.cfg'), { entries: [], problems: [], included: [] });
     assert.equal(values(readCfg('\uFEFFmaxPlayers = 8;', 'bom.cfg').entries).maxPlayers, 8);
     const declared = readCfg('class CfgPatches;\nclass Derived: Base { a = 1; };', 'x.cfg');
-    assert.deepEqual(declared.entries.map((e) => e.kind === 'class' && [e.name, e.base, e.declaration]), [['CfgPatches', null, true], ['Derived', 'Base', false]]);
+    assert.deepEqual(
+      declared.entries.map((e) => e.kind === 'class' && [e.name, e.base, e.declaration]),
+      [
+        ['CfgPatches', null, true],
+        ['Derived', 'Base', false],
+      ],
+    );
   });
 });
 
 describe("reading BattlEye's own config", () => {
   it('reads its "Key value" lines in any case, the last one winning, and reports the others', () => {
-    const { settings, problems } = readBattlEyeCfg('\uFEFFRConPassword Abc123\r\n// a comment\r\nrconport 2306\r\nMaxPing 200 // ms\r\nRConIP\r\nRConPort 2307\r\n');
+    const { settings, problems } = readBattlEyeCfg(
+      '\uFEFFRConPassword Abc123\r\n// a comment\r\nrconport 2306\r\nMaxPing 200 // ms\r\nRConIP\r\nRConPort 2307\r\n',
+    );
     assert.equal(settings.get('rconpassword')?.value, 'Abc123');
     assert.deepEqual(settings.get('rconport'), { key: 'RConPort', value: '2307', line: 6 });
     assert.equal(settings.get('maxping')?.value, '200');

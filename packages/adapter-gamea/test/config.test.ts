@@ -22,7 +22,7 @@ describe('gamea config fields', () => {
     }
   });
 
-  it('declares the spec\'s fields and the settings real server.cfg files use, each with a default, a label and a widget hint', () => {
+  it("declares the spec's fields and the settings real server.cfg files use, each with a default, a label and a widget hint", () => {
     let count = 0;
     for (const [name, section] of Object.entries(sections)) {
       for (const [field, schema] of Object.entries(section.properties)) {
@@ -52,19 +52,51 @@ describe('gamea config fields', () => {
 
   it('has every field the spec names, with its type', () => {
     const types: Record<string, Record<string, string>> = {
-      server: { hostname: 'string', max_players: 'integer', password: 'string', password_admin: 'string', forced_difficulty: 'integer', anticheat: 'integer', verify_signatures: 'integer', motd_lines: 'array', motd_interval: 'number', admin_uids: 'array', missions: 'array' },
+      server: {
+        hostname: 'string',
+        max_players: 'integer',
+        password: 'string',
+        password_admin: 'string',
+        forced_difficulty: 'integer',
+        anticheat: 'integer',
+        verify_signatures: 'integer',
+        motd_lines: 'array',
+        motd_interval: 'number',
+        admin_uids: 'array',
+        missions: 'array',
+      },
       basic: { max_bandwidth: 'integer', min_bandwidth: 'integer', max_msg_send: 'integer' },
-      profile: { third_person_view: 'integer', weapon_crosshair: 'integer', ai_level_preset: 'integer', skill_ai: 'number', precision_ai: 'number', reduced_damage: 'integer' },
+      profile: {
+        third_person_view: 'integer',
+        weapon_crosshair: 'integer',
+        ai_level_preset: 'integer',
+        skill_ai: 'number',
+        precision_ai: 'number',
+        reduced_damage: 'integer',
+      },
       launch: { world: 'string', limit_fps: 'integer', auto_init: 'boolean', load_mission_to_memory: 'boolean' },
       rcon: { rcon_password: 'string', rcon_port: 'integer', max_ping: 'integer', enabled: 'integer' },
     };
     for (const [section, fields] of Object.entries(types)) {
       for (const [field, type] of Object.entries(fields)) {
-        assert.equal((sections as unknown as Record<string, { properties: Record<string, { type?: string }> }>)[section].properties[field]?.type, type, `${section}.${field}`);
+        assert.equal(
+          (sections as unknown as Record<string, { properties: Record<string, { type?: string }> }>)[section].properties[field]?.type,
+          type,
+          `${section}.${field}`,
+        );
       }
     }
-    const sensitive = Object.entries(sections).flatMap(([s, o]) => Object.entries(o.properties).filter(([, f]) => isSensitive(f)).map(([n]) => `${s}.${n}`));
-    assert.deepEqual(sensitive.sort(), ['rcon.rcon_password', 'server.password', 'server.password_admin', 'server.server_command_password']);
+    const sensitive = Object.entries(sections).flatMap(([s, o]) =>
+      Object.entries(o.properties)
+        .filter(([, f]) => isSensitive(f))
+        .map(([n]) => `${s}.${n}`),
+    );
+    assert.deepEqual(sensitive.sort(), [
+      'rcon.rcon_password',
+      'server.password',
+      'server.password_admin',
+      'server.server_command_password',
+    ]);
   });
 
   it('generates letters-and-digits credentials BattlEye accepts', () => {
@@ -142,7 +174,9 @@ describe('gamea config rendering', () => {
     assert.match(text, /^MinErrorToSendNear = 0\.30000000000000004;$/m);
     assert.equal(parseCfg(text).MinErrorToSend, 0.000099999997);
     for (const n of [1e-7, 1.5e-10, 123456789012345680000, 1e21, -2.5e-8, 0.1, 42]) {
-      const line = renderBasicCfg({ ...defaults().basic, min_error_to_send: n }).split('\n').find((l) => l.startsWith('MinErrorToSend '))!;
+      const line = renderBasicCfg({ ...defaults().basic, min_error_to_send: n })
+        .split('\n')
+        .find((l) => l.startsWith('MinErrorToSend '))!;
       const written = line.slice('MinErrorToSend = '.length, -1);
       assert.match(written, /^-?\d+(\.\d+)?$/, line);
       assert.equal(Number(written), n, line);
@@ -152,11 +186,29 @@ describe('gamea config rendering', () => {
   it('writes the settings real server.cfg files use, each only where it says something', () => {
     const server = defaults().server;
     const plain = parseCfg(renderServerCfg(server));
-    for (const left of ['missionWhitelist', 'allowedLoadFileExtensions', 'disableChannels', 'requiredBuild', 'missionsToShutdown', 'regularCheck', 'filePatchingExceptions']) {
+    for (const left of [
+      'missionWhitelist',
+      'allowedLoadFileExtensions',
+      'disableChannels',
+      'requiredBuild',
+      'missionsToShutdown',
+      'regularCheck',
+      'filePatchingExceptions',
+    ]) {
       assert.ok(!(left in plain), `${left} left to the game's default`);
     }
-    assert.deepEqual(plain.kickTimeout, [[0, -1], [1, 180], [2, 180], [3, 180]]);
-    assert.deepEqual(plain.AdvancedOptions, { LogObjectNotFound: true, SkipDescriptionParsing: false, ignoreMissionLoadErrors: false, queueSizeLogG: 1000000 });
+    assert.deepEqual(plain.kickTimeout, [
+      [0, -1],
+      [1, 180],
+      [2, 180],
+      [3, 180],
+    ]);
+    assert.deepEqual(plain.AdvancedOptions, {
+      LogObjectNotFound: true,
+      SkipDescriptionParsing: false,
+      ignoreMissionLoadErrors: false,
+      queueSizeLogG: 1000000,
+    });
     assert.equal(plain.steamProtocolMaxDataSize, 1024);
     Object.assign(server, {
       allowed_load_file_extensions: ['hpp', 'sqf'],
@@ -181,8 +233,17 @@ describe('gamea config rendering', () => {
     assert.deepEqual(cfg.allowedLoadFileExtensions, ['hpp', 'sqf']);
     assert.deepEqual(cfg.allowedHTMLLoadExtensions, ['htm', 'html']);
     assert.deepEqual(cfg.missionWhitelist, ['co10_Escape.Altis']);
-    assert.deepEqual(cfg.kickTimeout, [[0, -1], [1, 180], [2, -2], [3, 180]]);
-    assert.deepEqual(cfg.disableChannels, [[0, true, false], [2, true, true], [5, false, true]]);
+    assert.deepEqual(cfg.kickTimeout, [
+      [0, -1],
+      [1, 180],
+      [2, -2],
+      [3, 180],
+    ]);
+    assert.deepEqual(cfg.disableChannels, [
+      [0, true, false],
+      [2, true, true],
+      [5, false, true],
+    ]);
     assert.equal(cfg.forceRotorLibSimulation, 1);
     assert.equal(cfg.requiredBuild, 150000);
     assert.equal(cfg.regularCheck, '{}');
@@ -213,23 +274,61 @@ describe('gamea config rendering', () => {
     assert.deepEqual(cfg.allowedVoteCmds, []);
     assert.equal((cfg.CustomThing as CfgClass).value, 'some_bare_word');
 
-    const problem = (section: string, lines: string[] | Record<string, string[]>) => checkSection(section, { ...defaults()[section], ...(Array.isArray(lines) ? { extra_lines: lines } : lines) });
+    const problem = (section: string, lines: string[] | Record<string, string[]>) =>
+      checkSection(section, { ...defaults()[section], ...(Array.isArray(lines) ? { extra_lines: lines } : lines) });
     assert.equal(problem('server', ['a = 1;', 'b = 2']), "extra_lines line 2: the setting of b does not end with ';'");
     assert.equal(problem('server', ['motd2[] = {"a", "b";']), "extra_lines line 1: expected ',' or '}' in a list");
-    assert.equal(problem('server', ['x = "open;']), 'extra_lines line 1: a string is not closed on its line (a quote inside one is written "")');
+    assert.equal(
+      problem('server', ['x = "open;']),
+      'extra_lines line 1: a string is not closed on its line (a quote inside one is written "")',
+    );
     assert.equal(problem('server', ['class A', '{', '  x = 1;', '}']), "extra_lines line 4: the '}' closing class A needs a ';' after it");
     assert.equal(problem('server', ['class A', '{', '  x = 1;']), "extra_lines line 1: class A is not closed with '};'");
     assert.equal(problem('server', ['};']), "extra_lines line 1: '}' closes nothing");
-    assert.equal(problem('server', ['x = 1;', 'hostName = "twice";']), "extra_lines line 2: hostName is written by Garrison: use the field 'hostname' instead");
-    assert.equal(problem('server', ['class Missions {};']), "extra_lines line 1: Missions is written by Garrison: use the field 'missions' instead");
-    assert.equal(problem('server', ['kickTimeout[] = {};']), 'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, kick_timeout_battleye, kick_timeout_harmless instead');
-    assert.equal(problem('basic', ['MaxMsgSend = 256;']), "extra_lines line 1: MaxMsgSend is written by Garrison: use the field 'max_msg_send' instead");
-    assert.equal(problem('basic', ['class sockets { x = 1; };']), "extra_lines line 1: sockets is written by Garrison: use the field 'max_packet_size' instead");
-    assert.equal(problem('profile', ['difficulty = "Regular";']), "extra_lines line 1: difficulty is written by Garrison: use the field 'difficulty' instead");
-    assert.equal(problem('profile', { custom_difficulty_lines: ['aiLevelPreset = 1;'] }), "custom_difficulty_lines line 1: aiLevelPreset is written by Garrison itself");
-    assert.equal(problem('profile', { options_lines: ['mapContentFriendly = 1;', 'mapContent = 1;'] }), 'options_lines line 2: mapContent is written by Garrison itself');
-    assert.equal(problem('profile', { custom_difficulty_lines: ['displayName = "Ours";', 'levelAI = "AILevelMedium";'], options_lines: ['mapContentFriendly = 1;'] }), null);
-    assert.equal(problem('server', ['class Inner {', '  hostname = "nested is fine";', '};']), null, 'a key inside a class is not the top-level one');
+    assert.equal(
+      problem('server', ['x = 1;', 'hostName = "twice";']),
+      "extra_lines line 2: hostName is written by Garrison: use the field 'hostname' instead",
+    );
+    assert.equal(
+      problem('server', ['class Missions {};']),
+      "extra_lines line 1: Missions is written by Garrison: use the field 'missions' instead",
+    );
+    assert.equal(
+      problem('server', ['kickTimeout[] = {};']),
+      'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, kick_timeout_battleye, kick_timeout_harmless instead',
+    );
+    assert.equal(
+      problem('basic', ['MaxMsgSend = 256;']),
+      "extra_lines line 1: MaxMsgSend is written by Garrison: use the field 'max_msg_send' instead",
+    );
+    assert.equal(
+      problem('basic', ['class sockets { x = 1; };']),
+      "extra_lines line 1: sockets is written by Garrison: use the field 'max_packet_size' instead",
+    );
+    assert.equal(
+      problem('profile', ['difficulty = "Regular";']),
+      "extra_lines line 1: difficulty is written by Garrison: use the field 'difficulty' instead",
+    );
+    assert.equal(
+      problem('profile', { custom_difficulty_lines: ['aiLevelPreset = 1;'] }),
+      'custom_difficulty_lines line 1: aiLevelPreset is written by Garrison itself',
+    );
+    assert.equal(
+      problem('profile', { options_lines: ['mapContentFriendly = 1;', 'mapContent = 1;'] }),
+      'options_lines line 2: mapContent is written by Garrison itself',
+    );
+    assert.equal(
+      problem('profile', {
+        custom_difficulty_lines: ['displayName = "Ours";', 'levelAI = "AILevelMedium";'],
+        options_lines: ['mapContentFriendly = 1;'],
+      }),
+      null,
+    );
+    assert.equal(
+      problem('server', ['class Inner {', '  hostname = "nested is fine";', '};']),
+      null,
+      'a key inside a class is not the top-level one',
+    );
     assert.equal(problem('launch', ['anything']), null, 'sections without a file are not checked');
   });
 
@@ -285,15 +384,40 @@ describe('gamea launch arguments', () => {
 
   it('adds switches, tuning and mods from the config', () => {
     const config = defaults();
-    Object.assign(config.launch, { auto_init: true, load_mission_to_memory: true, world: 'Altis', limit_fps: 120, max_mem: 8192, ex_threads: 7 });
-    const args = launch(config, ctx, { mods: [{ name: '@CBA_A3', is_server_mod: false }, { name: '@ace', is_server_mod: false }, { name: '@admin', is_server_mod: true }] });
-    for (const a of ['-autoInit', '-loadMissionToMemory', '-world=Altis', '-limitFPS=120', '-maxMem=8192', '-exThreads=7', '-mod=@CBA_A3;@ace', '-serverMod=@admin']) {
+    Object.assign(config.launch, {
+      auto_init: true,
+      load_mission_to_memory: true,
+      world: 'Altis',
+      limit_fps: 120,
+      max_mem: 8192,
+      ex_threads: 7,
+    });
+    const args = launch(config, ctx, {
+      mods: [
+        { name: '@CBA_A3', is_server_mod: false },
+        { name: '@ace', is_server_mod: false },
+        { name: '@admin', is_server_mod: true },
+      ],
+    });
+    for (const a of [
+      '-autoInit',
+      '-loadMissionToMemory',
+      '-world=Altis',
+      '-limitFPS=120',
+      '-maxMem=8192',
+      '-exThreads=7',
+      '-mod=@CBA_A3;@ace',
+      '-serverMod=@admin',
+    ]) {
       assert.ok(args.includes(a), `${a} in ${args.join(' ')}`);
     }
   });
 
   it('refuses a mod name that would smuggle in another mod', () => {
-    assert.throws(() => launch(defaults(), ctx, { mods: [{ name: '@a;@b', is_server_mod: false }] }), /mod folder "@a;@b" cannot contain ";"/);
+    assert.throws(
+      () => launch(defaults(), ctx, { mods: [{ name: '@a;@b', is_server_mod: false }] }),
+      /mod folder "@a;@b" cannot contain ";"/,
+    );
   });
 
   it('carries mod folders with brackets, spaces and dots whole, each list as one argument', () => {
@@ -316,7 +440,9 @@ describe('gamea config fields: help for the editor', () => {
   it('says what every field an admin edits does', () => {
     const missing: string[] = [];
     for (const [section, schema] of Object.entries(gamea.capabilities.config_generator.sections)) {
-      for (const [field, property] of Object.entries((schema as { properties: Record<string, { description?: string; 'x-widget'?: { widget: string } }> }).properties)) {
+      for (const [field, property] of Object.entries(
+        (schema as { properties: Record<string, { description?: string; 'x-widget'?: { widget: string } }> }).properties,
+      )) {
         if (property['x-widget']?.widget !== 'hidden' && !property.description) missing.push(`${section}.${field}`);
       }
     }

@@ -48,7 +48,7 @@ describe('importing a hand-written server.cfg into the server section', () => {
     assert.equal(v.max_players, 64);
     assert.deepEqual(v.motd_lines, ['Welcome', 'Be nice']);
     assert.deepEqual(v.admin_uids, ['76561198000000001']);
-    assert.equal(v.kick_duplicate, 1, 'true as the toggle\'s 1');
+    assert.equal(v.kick_duplicate, 1, "true as the toggle's 1");
     assert.equal(v.verify_signatures, 2);
     assert.equal(v.forced_difficulty, 2, 'Veteran');
     assert.equal(v.disable_von, 0);
@@ -63,15 +63,35 @@ describe('importing a hand-written server.cfg into the server section', () => {
       { name: 'co10_Escape.Altis', difficulty: 'Veteran' },
       { name: 'tdm_Arena.Stratis', difficulty: '' },
     ]);
-    assert.deepEqual(imported.refused.map((r) => [r.line, r.key]), [[6, 'motdInterval'], [22, 'Missions.Broken']]);
+    assert.deepEqual(
+      imported.refused.map((r) => [r.line, r.key]),
+      [
+        [6, 'motdInterval'],
+        [22, 'Missions.Broken'],
+      ],
+    );
     assert.ok(!('motd_interval' in imported.values), 'left at its default');
     assert.match(imported.refused[0].reason, /-5 does not fit motd_interval/);
-    assert.deepEqual(imported.unknown.map((u) => [u.line, u.key]), [[17, 'allowedVoteCmds'], [24, 'class CustomThing']]);
-    assert.deepEqual(imported.extraLines.filter((l) => l.trim()), ['allowedVoteCmds[] = {{"kick", false, false}};', 'class CustomThing', '{', '    a = 1;', '};']);
+    assert.deepEqual(
+      imported.unknown.map((u) => [u.line, u.key]),
+      [
+        [17, 'allowedVoteCmds'],
+        [24, 'class CustomThing'],
+      ],
+    );
+    assert.deepEqual(
+      imported.extraLines.filter((l) => l.trim()),
+      ['allowedVoteCmds[] = {{"kick", false, false}};', 'class CustomThing', '{', '    a = 1;', '};'],
+    );
   });
 
   it('renders back, with the defaults for the rest, to a file that says the same', () => {
-    const section = { ...sectionDefaults(sections.server), ...imported.values, missions: imported.rotation, extra_lines: imported.extraLines };
+    const section = {
+      ...sectionDefaults(sections.server),
+      ...imported.values,
+      missions: imported.rotation,
+      extra_lines: imported.extraLines,
+    };
     const rendered = renderServerCfg(section);
     assert.doesNotThrow(() => parseCfg(rendered), 'the game can read it');
     // Compared as values, read the same tolerant way, not as text.
@@ -79,7 +99,19 @@ describe('importing a hand-written server.cfg into the server section', () => {
       new Map(readCfg(text, 'x').entries.flatMap((e) => (e.kind === 'value' ? [[e.key.toLowerCase(), e.value] as const] : [])));
     const before = valuesOf(SERVER_CFG);
     const after = valuesOf(rendered);
-    for (const key of ['hostname', 'password', 'passwordadmin', 'maxplayers', 'motd', 'admins', 'verifysignatures', 'persistent', 'maxping', 'kicktimeout', 'allowedvotecmds']) {
+    for (const key of [
+      'hostname',
+      'password',
+      'passwordadmin',
+      'maxplayers',
+      'motd',
+      'admins',
+      'verifysignatures',
+      'persistent',
+      'maxping',
+      'kicktimeout',
+      'allowedvotecmds',
+    ]) {
       assert.deepEqual(after.get(key), before.get(key), key);
     }
     assert.equal(after.get('kickduplicate'), 1, 'true written as the 1 the game reads the same');
@@ -87,9 +119,18 @@ describe('importing a hand-written server.cfg into the server section', () => {
   });
 
   it('reads basic.cfg too', () => {
-    const basic = importFile('basic.cfg', readCfg('MaxMsgSend = 256;\nMinBandwidth = 131072\nterrainGrid = 25;\n', 'basic.cfg'), sections.basic);
+    const basic = importFile(
+      'basic.cfg',
+      readCfg('MaxMsgSend = 256;\nMinBandwidth = 131072\nterrainGrid = 25;\n', 'basic.cfg'),
+      sections.basic,
+    );
     assert.deepEqual(basic.values, { max_msg_send: 256, min_bandwidth: 131072 });
-    assert.deepEqual(basic.unknown.map((u) => u.key), ['terrainGrid']);
-    assert.ok(renderBasicCfg({ ...sectionDefaults(sections.basic), ...basic.values, extra_lines: basic.extraLines }).includes('terrainGrid = 25;'));
+    assert.deepEqual(
+      basic.unknown.map((u) => u.key),
+      ['terrainGrid'],
+    );
+    assert.ok(
+      renderBasicCfg({ ...sectionDefaults(sections.basic), ...basic.values, extra_lines: basic.extraLines }).includes('terrainGrid = 25;'),
+    );
   });
 });

@@ -22,7 +22,8 @@ async function installation(files: Record<string, string>): Promise<string> {
   await writeFile(join(root, 'gameaserver_x64.exe'), '');
   return root;
 }
-const read = (root: string, source: Record<string, string> = {}) => importer.read({ exe_path: join(root, 'gameaserver_x64.exe'), ...source }, new ImportFiles(root));
+const read = (root: string, source: Record<string, string> = {}) =>
+  importer.read({ exe_path: join(root, 'gameaserver_x64.exe'), ...source }, new ImportFiles(root));
 
 // server.cfg as different communities keep it; each read into the same fields.
 const STYLES: Record<string, string> = {
@@ -88,16 +89,20 @@ describe('reading a whole installation', () => {
       '@cba/meta.cpp': 'publishedid = 450814997;',
     });
     const draft = await read(root, {
-      command_line: './gameaserver_x64.exe -port=2400 -config=cfg/main.cfg -cfg=cfg\\net.cfg -profiles=prof -name=ops -bepath=be "-mod=@cba;@gone" -limitFPS=90 -enableHT -cpuCount=4',
+      command_line:
+        './gameaserver_x64.exe -port=2400 -config=cfg/main.cfg -cfg=cfg\\net.cfg -profiles=prof -name=ops -bepath=be "-mod=@cba;@gone" -limitFPS=90 -enableHT -cpuCount=4',
     });
     assert.equal(draft.name, 'From cfg/');
     assert.equal(draft.sections.basic.max_msg_send, 128);
     assert.equal(draft.sections.profile.skill_ai, 0.9);
-    assert.equal(draft.sections.rcon.rcon_password, 'Active1', "the file BattlEye runs from, not the one it renamed");
+    assert.equal(draft.sections.rcon.rcon_password, 'Active1', 'the file BattlEye runs from, not the one it renamed');
     assert.deepEqual([draft.game_port, draft.rcon_port], [2400, 2410]);
     assert.deepEqual(draft.bans, { file: join(root, 'be', 'Bans.txt'), count: 1 });
     assert.deepEqual(draft.missions, ['a.Altis.pbo']);
-    assert.deepEqual(draft.mods, [{ name: '@cba', is_server_mod: false, installed: true }, { name: '@gone', is_server_mod: false, installed: false }]);
+    assert.deepEqual(draft.mods, [
+      { name: '@cba', is_server_mod: false, installed: true },
+      { name: '@gone', is_server_mod: false, installed: false },
+    ]);
     assert.ok(draft.warnings.some((w) => w.includes('@gone')));
     assert.deepEqual([draft.sections.launch.limit_fps, draft.sections.launch.enable_ht, draft.sections.launch.cpu_count], [90, true, 4]);
   });
@@ -112,7 +117,11 @@ describe('reading a whole installation', () => {
     const outside = await installation({});
     await symlink('/etc', join(outside, 'etc-link'));
     for (const path of ['../../etc/hostname', '/etc/hostname', 'etc-link/hostname', 'C:\\Arma\\server.cfg']) {
-      await assert.rejects(read(outside, { config_path: path }), (err: ApiError) => err.code === 'VALIDATION_ERROR' && /config_path/.test(err.message), path);
+      await assert.rejects(
+        read(outside, { config_path: path }),
+        (err: ApiError) => err.code === 'VALIDATION_ERROR' && /config_path/.test(err.message),
+        path,
+      );
     }
     await assert.rejects(read(outside, { config_path: 'missing.cfg' }), /does not exist/);
   });

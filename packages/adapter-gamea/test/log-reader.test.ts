@@ -37,15 +37,34 @@ describe('gamea log reader: lines without a time stamp', () => {
     it(`gives a line that begins with a level word its own entry in a ${format} log (CRLF)`, () => {
       const lines = MESSAGES.map(([m], i) => `${UNTIMED_IN_A_TIMED_LOG.has(i) ? '' : time}${m}\r`);
       const entries = read(lines);
-      assert.deepEqual(entries.map((e) => e?.message), MESSAGES.map(([m]) => m), 'the message is the text after the time, without the CR');
-      assert.deepEqual(entries.map((e) => e?.level), MESSAGES.map(([, l]) => l));
+      assert.deepEqual(
+        entries.map((e) => e?.message),
+        MESSAGES.map(([m]) => m),
+        'the message is the text after the time, without the CR',
+      );
+      assert.deepEqual(
+        entries.map((e) => e?.level),
+        MESSAGES.map(([, l]) => l),
+      );
     });
   }
 
   it('keeps the time of the entry above for an entry the game wrote without one, in a full log', () => {
-    const [, error, after] = read(['2021/09/29, 11:11:19 Application terminated intentionally', "ErrorMessage: File x.ext, line 61: Missing '}'", 'and the rest of that message']);
-    assert.deepEqual(error, { level: 'error', message: "ErrorMessage: File x.ext, line 61: Missing '}'", timestamp: new Date(2021, 8, 29, 11, 11, 19) });
-    assert.deepEqual(after, { level: 'error', message: 'and the rest of that message', timestamp: new Date(2021, 8, 29, 11, 11, 19) }, 'a plain line continues it');
+    const [, error, after] = read([
+      '2021/09/29, 11:11:19 Application terminated intentionally',
+      "ErrorMessage: File x.ext, line 61: Missing '}'",
+      'and the rest of that message',
+    ]);
+    assert.deepEqual(error, {
+      level: 'error',
+      message: "ErrorMessage: File x.ext, line 61: Missing '}'",
+      timestamp: new Date(2021, 8, 29, 11, 11, 19),
+    });
+    assert.deepEqual(
+      after,
+      { level: 'error', message: 'and the rest of that message', timestamp: new Date(2021, 8, 29, 11, 11, 19) },
+      'a plain line continues it',
+    );
   });
 
   it('reads a log without any time (timeStampFormat none): level words start entries, indented lines continue, plain lines stand alone', () => {
@@ -53,13 +72,19 @@ describe('gamea log reader: lines without a time stamp', () => {
       '=====================================================================',
       'Exe timestamp: 2021/09/29 10:00:00',
       ...MESSAGES.map(([m]) => m),
-      'Warning Message: No entry \'bin\\config.bin/CfgVehicles.scope\'.',
+      "Warning Message: No entry 'bin\\config.bin/CfgVehicles.scope'.",
       '  <texture name="x"/>',
       'Game started.',
       'Игрок Иван: привет 👋',
     ].map((l) => `${l}\r`);
-    assert.deepEqual(read(lines).map((e) => e?.level), ['info', 'info', ...MESSAGES.map(([, l]) => l), 'warning', 'warning', 'info', 'info']);
-    assert.ok(read(lines).every((e) => e?.timestamp === undefined), 'no line carries a time: each is read when it comes');
+    assert.deepEqual(
+      read(lines).map((e) => e?.level),
+      ['info', 'info', ...MESSAGES.map(([, l]) => l), 'warning', 'warning', 'info', 'info'],
+    );
+    assert.ok(
+      read(lines).every((e) => e?.timestamp === undefined),
+      'no line carries a time: each is read when it comes',
+    );
   });
 
   it('still continues the entry above with indented and plain lines in a timed log', () => {
@@ -71,6 +96,9 @@ describe('gamea log reader: lines without a time stamp', () => {
       ' 3:45:45 Game started.',
       '  indented after info',
     ]);
-    assert.deepEqual(entries.map((e) => e?.level), ['warning', 'warning', 'warning', 'warning', 'info', 'info']);
+    assert.deepEqual(
+      entries.map((e) => e?.level),
+      ['warning', 'warning', 'warning', 'warning', 'info', 'info'],
+    );
   });
 });

@@ -28,7 +28,10 @@ describe('gamea parsers', () => {
 
   it('reads log lines with and without time stamps', () => {
     assert.deepEqual(parseLogLine('11:19:02 Dedicated host created.'), { level: 'info', message: 'Dedicated host created.' });
-    assert.deepEqual(parseLogLine(' 9:01:02 Warning: no entry bin\\config.bin'), { level: 'warning', message: 'Warning: no entry bin\\config.bin' });
+    assert.deepEqual(parseLogLine(' 9:01:02 Warning: no entry bin\\config.bin'), {
+      level: 'warning',
+      message: 'Warning: no entry bin\\config.bin',
+    });
     assert.deepEqual(parseLogLine('2022/11/13, 11:52:52 Error in expression <x>'), {
       level: 'error',
       message: 'Error in expression <x>',
@@ -76,12 +79,18 @@ describe('gamea parsers', () => {
       '  <texture name="x"/>',
     ];
     const read_ = lines.map((l) => read(l));
-    assert.deepEqual(read_.map((e) => e?.level ?? null), ['info', 'warning', 'error', 'error', 'error', 'error', 'info', 'info', null, 'warning', 'warning']);
-    assert.deepEqual(read_[4]?.timestamp, new Date(2021, 8, 29, 11, 11, 19), 'a continuation keeps its entry\'s time');
+    assert.deepEqual(
+      read_.map((e) => e?.level ?? null),
+      ['info', 'warning', 'error', 'error', 'error', 'error', 'info', 'info', null, 'warning', 'warning'],
+    );
+    assert.deepEqual(read_[4]?.timestamp, new Date(2021, 8, 29, 11, 11, 19), "a continuation keeps its entry's time");
     assert.equal(read_[7]?.timestamp, undefined);
     assert.equal(read_[10]?.message, '  <texture name="x"/>');
     const plain = logReader();
-    assert.deepEqual(['Game started.', 'Warning: none of these lines has a time', 'Игрок Иван: привет 👋'].map((l) => plain(l)?.level), ['info', 'warning', 'info']);
+    assert.deepEqual(
+      ['Game started.', 'Warning: none of these lines has a time', 'Игрок Иван: привет 👋'].map((l) => plain(l)?.level),
+      ['info', 'warning', 'info'],
+    );
   });
 
   it('splits mission file names into name and terrain', () => {
@@ -89,14 +98,24 @@ describe('gamea parsers', () => {
     assert.deepEqual(parse('co10_Escape.Altis.pbo'), { name: 'co10_Escape.Altis', terrain: 'Altis' });
     assert.deepEqual(parse('My.Mission.v2.Tanoa.pbo'), { name: 'My.Mission.v2.Tanoa', terrain: 'Tanoa' });
     for (const bad of ['escape.pbo', 'co10_Escape.Altis.zip', '.Altis.pbo', 'x..pbo']) {
-      assert.throws(() => parse(bad), (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR', bad);
+      assert.throws(
+        () => parse(bad),
+        (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR',
+        bad,
+      );
     }
   });
 
   it('writes BattlEye ban lines with absolute expiry, on one line', () => {
     const { formatBanLine } = gamea.capabilities.ban_manager;
-    assert.equal(formatBanLine({ guid: '80a5885ebe2420bab5e1581234567890', reason: 'Cheating', expires_at: null }), '80a5885ebe2420bab5e1581234567890 -1 Cheating');
-    assert.equal(formatBanLine({ guid: '1.2.3.4', reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) }), '1.2.3.4 1700000000 spam more');
+    assert.equal(
+      formatBanLine({ guid: '80a5885ebe2420bab5e1581234567890', reason: 'Cheating', expires_at: null }),
+      '80a5885ebe2420bab5e1581234567890 -1 Cheating',
+    );
+    assert.equal(
+      formatBanLine({ guid: '1.2.3.4', reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) }),
+      '1.2.3.4 1700000000 spam more',
+    );
     assert.equal(formatBanLine({ guid: '1.2.3.4', reason: '', expires_at: null }), '1.2.3.4 -1');
   });
 
@@ -105,22 +124,46 @@ describe('gamea parsers', () => {
     const readAt = new Date('2026-03-01T12:00:00Z');
     const read = (line: string) => parseBanLine(line, readAt);
     const guid = '2918dd2ed4d7b73c0b3201cd97f4c978';
-    assert.deepEqual(read(`${guid} -1 BEC : GameHack #38`), { guid, ban_type: 'GUID', reason: 'BEC : GameHack #38', expires_at: null, key: `${guid} -1 BEC : GameHack #38` });
+    assert.deepEqual(read(`${guid} -1 BEC : GameHack #38`), {
+      guid,
+      ban_type: 'GUID',
+      reason: 'BEC : GameHack #38',
+      expires_at: null,
+      key: `${guid} -1 BEC : GameHack #38`,
+    });
     assert.equal(read('203.214.77.31 -1 hacker')?.ban_type, 'IP');
-    assert.equal(read('2bb2d777e54bb186dded17bca3cb4cde 1722607499 [PL] Admin Ban')?.expires_at?.toISOString(), new Date(1_722_607_499_000).toISOString());
+    assert.equal(
+      read('2bb2d777e54bb186dded17bca3cb4cde 1722607499 [PL] Admin Ban')?.expires_at?.toISOString(),
+      new Date(1_722_607_499_000).toISOString(),
+    );
     // A small number is minutes, counted from when the line is read; the key keeps the number as written.
     const minutes = read(`${guid} 90 toxic`)!;
     assert.equal(minutes.expires_at?.getTime(), readAt.getTime() + 90 * 60_000);
     assert.equal(parseBanLine(`${guid} 90 toxic`, new Date())?.key, minutes.key);
-    for (const permanent of [`${guid}`, `${guid} 0 x`, `${guid} -5 x`, `${guid} reason without time`]) assert.equal(read(permanent)?.expires_at, null, permanent);
+    for (const permanent of [`${guid}`, `${guid} 0 x`, `${guid} -5 x`, `${guid} reason without time`])
+      assert.equal(read(permanent)?.expires_at, null, permanent);
     assert.equal(read(`${guid} reason without time`)?.reason, 'reason without time');
     assert.equal(read(`${guid.toUpperCase()}   -1    spaced   out  `)?.reason, 'spaced   out');
-    assert.equal(read(`${guid.toUpperCase()}   -1    spaced   out  `)?.key, read(`${guid} -1 spaced out`)?.key, 'the same ban in other spacing');
+    assert.equal(
+      read(`${guid.toUpperCase()}   -1    spaced   out  `)?.key,
+      read(`${guid} -1 spaced out`)?.key,
+      'the same ban in other spacing',
+    );
     assert.equal(read(`${guid} -1 Читер, 作弊者 🚫`)?.reason, 'Читер, 作弊者 🚫');
     assert.equal(read('abc123def4567890 -1 short id')?.guid, 'abc123def4567890');
     assert.equal(read('192.168.*.* -1 range')?.ban_type, 'IP');
     assert.equal(read('2001:db8::1 -1 six')?.ban_type, 'IP');
-    for (const other of ['', '   ', '##Bans##', '// banned by hand', '# note', '; old', 'hello world', 'not-a-guid -1 x', 'zz'.repeat(20)]) {
+    for (const other of [
+      '',
+      '   ',
+      '##Bans##',
+      '// banned by hand',
+      '# note',
+      '; old',
+      'hello world',
+      'not-a-guid -1 x',
+      'zz'.repeat(20),
+    ]) {
       assert.equal(read(other), null, JSON.stringify(other));
     }
   });

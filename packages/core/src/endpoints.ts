@@ -49,6 +49,7 @@ export type Endpoints = typeof endpoints;
 export type EndpointId = keyof Endpoints;
 
 /** The scope of each endpoint, as its table names it. */
-export const ENDPOINT_SCOPES = Object.fromEntries(
-  Object.entries(endpoints).map(([id, endpoint]) => [id, endpoint.scope]),
-) as Record<EndpointId, Scope>;
+export const ENDPOINT_SCOPES = Object.fromEntries(Object.entries(endpoints).map(([id, endpoint]) => [id, endpoint.scope])) as Record<
+  EndpointId,
+  Scope
+>;

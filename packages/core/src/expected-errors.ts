@@ -27,7 +27,8 @@ export function ifErrno<T>(codes: readonly string[], fallback: T): (err: unknown
 export const ifMissing = <T>(fallback: T): ((err: unknown) => T) => ifErrno(['ENOENT', 'ENOTDIR'], fallback);
 
 /** For `.catch`: `fallback` when the file cannot be read — not there, not ours to read, or a folder; any other failure is passed on. */
-export const ifUnreadable = <T>(fallback: T): ((err: unknown) => T) => ifErrno(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EISDIR'], fallback);
+export const ifUnreadable = <T>(fallback: T): ((err: unknown) => T) =>
+  ifErrno(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EISDIR'], fallback);
 
 /** For `.catch`: `fallback` when the failure is an ApiError of this code (NOT_FOUND: deleted meanwhile); any other is passed on. */
 export function ifApiError<T>(code: ErrorCode, fallback: T): (err: unknown) => T {

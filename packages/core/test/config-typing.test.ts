@@ -1,11 +1,22 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADAPTER_API_VERSION, Field, configSection, defineAdapter, defineConfigGenerator, sectionDefaults, type ConfigGenerator } from '@garrison/core';
+import {
+  ADAPTER_API_VERSION,
+  Field,
+  configSection,
+  defineAdapter,
+  defineConfigGenerator,
+  sectionDefaults,
+  type ConfigGenerator,
+} from '@garrison/core';
 
 // `render` gets its config typed from the adapter's own sections: this file is type-checked with the
 // tests, so a misspelt field below that compiled would fail `npm test` at its @ts-expect-error.
 const sections = {
-  server: configSection({ hostname: Field.text({ default: 'My server', label: 'Host name' }), max_players: Field.integer({ default: 32, min: 1, max: 256, label: 'Players' }) }),
+  server: configSection({
+    hostname: Field.text({ default: 'My server', label: 'Host name' }),
+    max_players: Field.integer({ default: 32, min: 1, max: 256, label: 'Players' }),
+  }),
 };
 
 const generator = defineConfigGenerator({
@@ -22,7 +33,7 @@ const generator = defineConfigGenerator({
   },
 });
 
-it('types render\'s config from the adapter\'s sections, and the adapter still takes the generator', () => {
+it("types render's config from the adapter's sections, and the adapter still takes the generator", () => {
   const adapter = defineAdapter({
     apiVersion: ADAPTER_API_VERSION,
     identity: { game_type: 'typed', display_name: 'Typed', version: '1.0.0', schema_version: '1' },

@@ -9,7 +9,13 @@ describe('error catalogue', () => {
     const rows = [...doc.matchAll(/^\| `([A-Z_]+)` \| ([0-9 /]+) \|/gm)].map(([, code, status]) => [code, status.trim()]);
     assert.deepEqual(rows.map(([code]) => code).sort(), Object.keys(ErrorCodes).sort());
     for (const [code, statuses] of rows) {
-      assert.ok(statuses.split('/').map((s) => Number(s.trim())).includes(ErrorCodes[code as keyof typeof ErrorCodes]), `${code}: ${statuses}`);
+      assert.ok(
+        statuses
+          .split('/')
+          .map((s) => Number(s.trim()))
+          .includes(ErrorCodes[code as keyof typeof ErrorCodes]),
+        `${code}: ${statuses}`,
+      );
     }
   });
 

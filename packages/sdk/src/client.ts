@@ -1,4 +1,13 @@
-import { endpoints, type BodyOf, type EndpointDef, type EndpointId, type Endpoints, type ParamsOf, type QueryOf, type ResponseOf } from '@garrison/core';
+import {
+  endpoints,
+  type BodyOf,
+  type EndpointDef,
+  type EndpointId,
+  type Endpoints,
+  type ParamsOf,
+  type QueryOf,
+  type ResponseOf,
+} from '@garrison/core';
 import { GarrisonApiError, errorFrom } from './errors.js';
 import { resources } from './resources/index.js';
 import { stream, subscribe, type EventHandlers, type SubscribeOptions, type Subscription } from './events.js';
@@ -39,13 +48,25 @@ export interface StreamedBody {
   stream: ReadableStream<Uint8Array>;
   contentType: string;
 }
-type BodyInput<E extends EndpointDef> = E['body'] extends object ? (E['upload'] extends true ? { body: FormData | StreamedBody; onProgress?: (progress: UploadProgress) => void } : E['bodyOptional'] extends true ? { body?: BodyOf<E> } : { body: BodyOf<E> }) : NoInput;
+type BodyInput<E extends EndpointDef> = E['body'] extends object
+  ? E['upload'] extends true
+    ? { body: FormData | StreamedBody; onProgress?: (progress: UploadProgress) => void }
+    : E['bodyOptional'] extends true
+      ? { body?: BodyOf<E> }
+      : { body: BodyOf<E> }
+  : NoInput;
 
 /** What a call of endpoint `E` takes: its path parameters, query and body, each where it has one. */
-export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> & (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : NoInput) & BodyInput<E>;
+export type CallInput<E extends EndpointDef> = Has<ParamsOf<E>, 'params'> &
+  (E['query'] extends object ? { query?: Partial<QueryOf<E>> } : NoInput) &
+  BodyInput<E>;
 
 /** What a call of endpoint `E` gives: the envelope's `data`, the payload of an unwrapped answer, or text. */
-export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends 'text/plain' ? string : E['status'] extends 204 ? void : ResponseOf<E>;
+export type CallResult<E extends EndpointDef> = E['responseMediaType'] extends 'text/plain'
+  ? string
+  : E['status'] extends 204
+    ? void
+    : ResponseOf<E>;
 
 /** `call`'s signature: an endpoint id, then that endpoint's input when it takes any. */
 export type CallFn = <K extends EndpointId>(
@@ -139,7 +160,9 @@ export class GarrisonClient {
     }
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.bounded(url, async (signal) => {
-        const response = this.noted(await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) }));
+        const response = this.noted(
+          await this.fetcher(url, { method: endpoint.method, headers, body, signal, ...(streamed ? { duplex: 'half' } : {}) }),
+        );
         // A stream can be sent once: a 429 on a streamed upload is thrown, not retried.
         if (streamed && !response.ok) throw await errorFrom(response);
         return response.ok ? { result: await this.resultOf(endpoint, response) } : { error: await errorFrom(response) };
@@ -170,7 +193,11 @@ export class GarrisonClient {
    * JSON lines, `query` `{format: 'jsonl'}`) is never held whole (the reader decides how much to take, and
    * cancels the rest). Errors as `call` throws them.
    */
-  async read(id: 'downloadLogFile' | 'downloadConfigFile' | 'listAudit', params: Record<string, unknown>, query: Record<string, unknown> = {}): Promise<ReadableStream<Uint8Array>> {
+  async read(
+    id: 'downloadLogFile' | 'downloadConfigFile' | 'listAudit',
+    params: Record<string, unknown>,
+    query: Record<string, unknown> = {},
+  ): Promise<ReadableStream<Uint8Array>> {
     const endpoint: EndpointDef = endpoints[id];
     const headers: Record<string, string> = this.token ? { authorization: `Bearer ${this.token}` } : {};
     const response = this.noted(await this.fetcher(this.urlOf(endpoint, params, query), { method: endpoint.method, headers }));

@@ -100,7 +100,10 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
       };
       if (message.type === 'connected') {
         const dropped = DEFAULT_CHANNELS.filter((c) => options.channels && !options.channels.includes(c));
-        const changes = [...(dropped.length ? [{ type: 'unsubscribe', channels: dropped }] : []), ...(options.auditEntries ? [{ type: 'subscribe', channels: ['event'] }] : [])];
+        const changes = [
+          ...(dropped.length ? [{ type: 'unsubscribe', channels: dropped }] : []),
+          ...(options.auditEntries ? [{ type: 'subscribe', channels: ['event'] }] : []),
+        ];
         if (!changes.length) return subscribed(message.data?.subscriptions ?? 'all');
         // Connected only once the channels are as asked: an audit entry recorded in between would be
         // missed by a caller that reads again what it may have missed when `connected` comes.
@@ -122,7 +125,8 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
       if (closedByUser || socket !== current) return;
       if (code === 4001) return end(new GarrisonApiError(401, 'UNAUTHORIZED', reason || 'the token was refused'));
       if (code === 4400) return end(new GarrisonApiError(400, 'VALIDATION_ERROR', reason || 'the subscription was refused'));
-      const reopenFailed = (err: unknown) => current.onclose?.({ code: 1006, reason: `cannot reopen the WebSocket: ${(err as Error).message}` });
+      const reopenFailed = (err: unknown) =>
+        current.onclose?.({ code: 1006, reason: `cannot reopen the WebSocket: ${(err as Error).message}` });
       timer = setTimeout(() => void open().catch(reopenFailed), delay);
       delay = Math.min(delay * 2, options.maxReconnectDelayMs ?? 30_000);
     };

@@ -64,7 +64,10 @@ function originOf(url: string): string {
  */
 export function networkError(err: unknown, url: string, timedOut: boolean, timeoutMs: number | undefined): unknown {
   const origin = originOf(url);
-  if (timedOut) return new GarrisonNetworkError('timeout', origin, `no answer from ${origin} within ${(timeoutMs ?? 0) / 1000} s`, null, { cause: err });
+  if (timedOut)
+    return new GarrisonNetworkError('timeout', origin, `no answer from ${origin} within ${(timeoutMs ?? 0) / 1000} s`, null, {
+      cause: err,
+    });
   if (!(err instanceof TypeError) || err instanceof GarrisonNetworkError) return err;
   const code = systemCodeOf(err);
   // fetch's own message is "fetch failed"; its cause says why (a refused port, say).

@@ -23,7 +23,9 @@ describe('GarrisonClient against a real service', () => {
     assert.deepEqual(await client.call('health'), { status: 'ok' }, 'an unwrapped answer as it is');
     const me = await client.call('me');
     assert.equal(me.username, 'admin');
-    const created = await client.call('createServer', { body: { name: 'SDK', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) } });
+    const created = await client.call('createServer', {
+      body: { name: 'SDK', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) },
+    });
     assert.equal(created.name, 'SDK');
     assert.equal(typeof (created as Record<string, unknown>).rcon_password, 'string', 'the credentials shown once');
     const read = await client.call('getServer', { params: { server_id: created.id } });
@@ -42,19 +44,26 @@ describe('GarrisonClient against a real service', () => {
     assert.equal(await client.call('deleteServer', { params: { server_id: created.id } }), undefined, '204 gives nothing');
   });
 
-  it('throws GarrisonApiError with the status, the code, the message and a conflict\'s extra fields', async () => {
+  it("throws GarrisonApiError with the status, the code, the message and a conflict's extra fields", async () => {
     const missing = await client.call('getServer', { params: { server_id: 999_999 } }).catch((e: unknown) => e);
     assert.ok(missing instanceof GarrisonApiError);
     assert.deepEqual([missing.status, missing.code], [404, 'NOT_FOUND']);
 
-    const bad = await client.call('createUser', { body: { username: 'sdk-user', password: 'long-enough-1', role: 'owner' as 'admin' } }).catch((e: unknown) => e);
+    const bad = await client
+      .call('createUser', { body: { username: 'sdk-user', password: 'long-enough-1', role: 'owner' as 'admin' } })
+      .catch((e: unknown) => e);
     assert.ok(bad instanceof GarrisonApiError);
     assert.equal(bad.code, 'VALIDATION_ERROR');
     assert.match(bad.message, /"admin", "viewer"/);
 
-    const s = await client.call('createServer', { body: { name: 'Conflict', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) } });
+    const s = await client.call('createServer', {
+      body: { name: 'Conflict', exe_path: '/srv/gamea/gameaserver_x64.exe', ...(await freeGamePorts()) },
+    });
     const stale = await client
-      .call('updateConfigSection', { params: { server_id: s.id, section: 'server' }, body: { hostname: 'late', config_version: 99 } as { config_version: number } })
+      .call('updateConfigSection', {
+        params: { server_id: s.id, section: 'server' },
+        body: { hostname: 'late', config_version: 99 } as { config_version: number },
+      })
       .catch((e: unknown) => e);
     assert.ok(stale instanceof GarrisonApiError);
     assert.equal(stale.code, 'CONFIG_VERSION_CONFLICT');
@@ -71,10 +80,18 @@ describe('GarrisonClient against a real service', () => {
     const limited = await startGarrison({ rateLimit: 2 });
     try {
       const told: number[] = [];
-      const eager = new GarrisonClient({ baseUrl: limited.url, token: limited.adminToken, onRateLimit: (state) => told.push(state.remaining) });
+      const eager = new GarrisonClient({
+        baseUrl: limited.url,
+        token: limited.adminToken,
+        onRateLimit: (state) => told.push(state.remaining),
+      });
       assert.equal(eager.rateLimit, null, 'nothing known before an answer');
       let refused: unknown;
-      for (let i = 0; i < 5 && !refused; i++) refused = await eager.call('listServers').then(() => undefined, (e: unknown) => e);
+      for (let i = 0; i < 5 && !refused; i++)
+        refused = await eager.call('listServers').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       assert.ok(refused instanceof GarrisonApiError, 'the limit was reached');
       // The budget as each answer reported it: what was left, down to the refusal's 0.
       assert.equal(told.at(-1), 0);
@@ -93,7 +110,12 @@ describe('GarrisonClient against a real service', () => {
       // A 429 whose Retry-After has passed at once: retried when asked, thrown when not.
       let calls = 0;
       const once429 = (async (url: string | URL | Request, init?: RequestInit) =>
-        ++calls === 1 ? new Response(JSON.stringify({ success: false, data: null, error: { code: 'RATE_LIMITED', message: 'slow down' } }), { status: 429, headers: { 'retry-after': '0' } }) : fetch(url, init)) as typeof fetch;
+        ++calls === 1
+          ? new Response(JSON.stringify({ success: false, data: null, error: { code: 'RATE_LIMITED', message: 'slow down' } }), {
+              status: 429,
+              headers: { 'retry-after': '0' },
+            })
+          : fetch(url, init)) as typeof fetch;
       const retrying = new GarrisonClient({ baseUrl: g.url, token: client.token, fetch: once429, rateLimitRetries: 1 });
       assert.deepEqual(await retrying.call('health'), { status: 'ok' });
       assert.equal(calls, 2);
@@ -109,7 +131,8 @@ describe('GarrisonClient against a real service', () => {
     const folder = new URL('../src/resources/', import.meta.url);
     const source = (await Promise.all((await readdir(folder)).map((name) => readFile(new URL(name, folder), 'utf8')))).join('\n');
     const onTheClient = ['login', 'loginTwoFactor', 'uploadMissionAlias']; // client.login() and loginSecondStep(); the alias is the same upload
-    for (const id of Object.keys(endpoints)) if (!onTheClient.includes(id)) assert.match(source, new RegExp(`c\\.call\\('${id}'`), `${id} has a resource method`);
+    for (const id of Object.keys(endpoints))
+      if (!onTheClient.includes(id)) assert.match(source, new RegExp(`c\\.call\\('${id}'`), `${id} has a resource method`);
 
     const fake = await installFakeGameaTemp();
     try {
@@ -126,7 +149,10 @@ describe('GarrisonClient against a real service', () => {
 
       const uploaded = await client.missions.upload(s.id, new Blob([Buffer.alloc(2048, 1)]), 'co10_Grouped.Altis.pbo');
       assert.deepEqual([uploaded.filename, uploaded.terrain, uploaded.file_size], ['co10_Grouped.Altis.pbo', 'Altis', 2048]);
-      assert.deepEqual((await client.missions.list(s.id)).missions.map((m) => m.filename), ['co10_Grouped.Altis.pbo']);
+      assert.deepEqual(
+        (await client.missions.list(s.id)).missions.map((m) => m.filename),
+        ['co10_Grouped.Altis.pbo'],
+      );
       const rotation = await client.missions.rotation(s.id);
       const set = await client.missions.setRotation(s.id, [{ name: 'co10_Grouped.Altis', difficulty: 'Regular' }], rotation.config_version);
       assert.equal(set.missions.length, 1);
@@ -162,11 +188,19 @@ describe('GarrisonClient against a real service', () => {
 
       const fromBlob = await client.missions.upload(s.id, new Blob([content.subarray(0, 1000)]), 'tdm_Blob.Altis.pbo');
       assert.equal(fromBlob.file_size, 1000);
-      const fromStream = await client.missions.upload(s.id, (async function* () {
-        for (let i = 0; i < 4; i++) yield new Uint8Array(256 * 1024).fill(i);
-      })(), 'coop_Stream.Tanoa.pbo');
+      const fromStream = await client.missions.upload(
+        s.id,
+        (async function* () {
+          for (let i = 0; i < 4; i++) yield new Uint8Array(256 * 1024).fill(i);
+        })(),
+        'coop_Stream.Tanoa.pbo',
+      );
       assert.equal(fromStream.file_size, 1024 * 1024);
-      assert.deepEqual((await client.missions.list(s.id)).missions.map((m) => m.filename).sort(), ['co20_Path.Stratis.pbo', 'coop_Stream.Tanoa.pbo', 'tdm_Blob.Altis.pbo']);
+      assert.deepEqual((await client.missions.list(s.id)).missions.map((m) => m.filename).sort(), [
+        'co20_Path.Stratis.pbo',
+        'coop_Stream.Tanoa.pbo',
+        'tdm_Blob.Altis.pbo',
+      ]);
 
       const refused = await client.missions.upload(s.id, new Blob(['x']), 'readme.txt').catch((e: unknown) => e);
       assert.ok(refused instanceof GarrisonApiError && refused.code === 'ADAPTER_ERROR');
@@ -178,7 +212,9 @@ describe('GarrisonClient against a real service', () => {
 
   it('throws GarrisonNetworkError when the service is not reached: at once when refused, after timeoutMs when it does not answer', async () => {
     const closed = await freePort();
-    const refused = await new GarrisonClient({ baseUrl: `http://127.0.0.1:${closed}/`, token: 't' }).call('health').catch((e: unknown) => e);
+    const refused = await new GarrisonClient({ baseUrl: `http://127.0.0.1:${closed}/`, token: 't' })
+      .call('health')
+      .catch((e: unknown) => e);
     assert.ok(refused instanceof GarrisonNetworkError && refused instanceof TypeError);
     assert.deepEqual([refused.reason, refused.origin, refused.systemCode], ['unreachable', `http://127.0.0.1:${closed}`, 'ECONNREFUSED']);
     assert.equal(refused.message, `cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)`);
@@ -209,15 +245,21 @@ describe('GarrisonClient against a real service', () => {
       asked.push(url.search);
       const offset = Number(url.searchParams.get('offset'));
       const count = offset === 0 ? 500 : 3;
-      return new Response(JSON.stringify({ success: true, data: Array.from({ length: count }, (_, i) => ({ id: offset + i + 1 })) }), { status: 200 });
+      return new Response(JSON.stringify({ success: true, data: Array.from({ length: count }, (_, i) => ({ id: offset + i + 1 })) }), {
+        status: 200,
+      });
     }) as typeof fetch;
     const all = await new GarrisonClient({ baseUrl: 'http://example.invalid', fetch: pages }).servers.all({ game_type: 'gamea' });
-    assert.deepEqual(all.map((s) => s.id), Array.from({ length: 503 }, (_, i) => i + 1));
+    assert.deepEqual(
+      all.map((s) => s.id),
+      Array.from({ length: 503 }, (_, i) => i + 1),
+    );
     assert.deepEqual(asked, ['?game_type=gamea&limit=500&offset=0', '?game_type=gamea&limit=500&offset=500']);
   });
 
   it('reads the {detail} failure form too', async () => {
-    const detailOnly = (async () => new Response(JSON.stringify({ detail: { code: 'NOT_FOUND', message: 'gone' } }), { status: 404 })) as typeof fetch;
+    const detailOnly = (async () =>
+      new Response(JSON.stringify({ detail: { code: 'NOT_FOUND', message: 'gone' } }), { status: 404 })) as typeof fetch;
     const c = new GarrisonClient({ baseUrl: 'http://example.invalid', fetch: detailOnly });
     const err = await c.call('health').catch((e: unknown) => e);
     assert.ok(err instanceof GarrisonApiError);

@@ -26,7 +26,7 @@ describe('GarrisonClient live events', () => {
     await fake.remove();
   });
 
-  it('delivers the audit trail\'s entries only when asked to (auditEntries)', async () => {
+  it("delivers the audit trail's entries only when asked to (auditEntries)", async () => {
     const s = await client.servers.create({ name: 'Audited', exe_path: fake.exePath, ...(await freeGamePorts()) });
     const asked: string[] = [];
     const notAsked: string[] = [];
@@ -56,7 +56,11 @@ describe('GarrisonClient live events', () => {
     const statuses: string[] = [];
     const sub = client.events.subscribe(
       { serverIds: [s.id], auditEntries: true, channels: ['status'] },
-      { event: (e) => entries.push(e.data.event_type), log: (e) => lines.push(e.data.message), server_status: (e) => statuses.push(e.data.status) },
+      {
+        event: (e) => entries.push(e.data.event_type),
+        log: (e) => lines.push(e.data.message),
+        server_status: (e) => statuses.push(e.data.status),
+      },
     );
     try {
       await withDeadline(sub.ready, 10_000, 'the subscription');
@@ -73,7 +77,7 @@ describe('GarrisonClient live events', () => {
     }
   });
 
-  it('delivers a server\'s events typed by type, to handlers and to a for-await loop', async () => {
+  it("delivers a server's events typed by type, to handlers and to a for-await loop", async () => {
     const s = await client.servers.create({ name: 'Live', exe_path: fake.exePath, ...(await freeGamePorts()) });
     const seen: Extract<LiveEvent, { type: 'log' }>[] = [];
     const statuses: string[] = [];
@@ -95,7 +99,10 @@ describe('GarrisonClient live events', () => {
       started.push(pid);
       await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'the running status event' });
       assert.ok(statuses.includes('starting'));
-      await waitFor(() => seen.some((e) => e.data.message.includes('Dedicated host created')), { timeoutMs: 30_000, what: 'the game log line' });
+      await waitFor(() => seen.some((e) => e.data.message.includes('Dedicated host created')), {
+        timeoutMs: 30_000,
+        what: 'the game log line',
+      });
       const running = await withDeadline(fromLoop, 30_000, 'the loop to see running');
       assert.equal(running?.server_id, s.id);
       // The catalogue's envelope, typed: one id per event, its time, and the instance it came from.
@@ -114,12 +121,25 @@ describe('GarrisonClient live events', () => {
     const stranger = new GarrisonClient({ baseUrl: g.url, token: 'not.a.token' });
     let closedWith: unknown = 'not yet';
     const subscription = stranger.events.subscribe({}, { closed: (err) => (closedWith = err) });
-    const refused = await withDeadline(subscription.ready.then(() => null, (e: unknown) => e), 10_000, 'the refusal');
+    const refused = await withDeadline(
+      subscription.ready.then(
+        () => null,
+        (e: unknown) => e,
+      ),
+      10_000,
+      'the refusal',
+    );
     assert.ok(refused instanceof GarrisonApiError);
     assert.equal(refused.code, 'UNAUTHORIZED');
     assert.equal(closedWith, refused);
     await assert.rejects(
-      withDeadline((async () => { for await (const _ of stranger.events.stream()) void _; })(), 10_000, 'the loop to fail'),
+      withDeadline(
+        (async () => {
+          for await (const _ of stranger.events.stream()) void _;
+        })(),
+        10_000,
+        'the loop to fail',
+      ),
       (err: unknown) => err instanceof GarrisonApiError && err.code === 'UNAUTHORIZED',
     );
   });

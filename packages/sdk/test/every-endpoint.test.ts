@@ -56,21 +56,30 @@ describe('the SDK on every endpoint', () => {
     const trail = await client.audit.list({ event_type: 'api_key_revoked' });
     assert.equal(trail.entries[0]?.target_id, String(made.id));
     const lines = (await new Response(await client.audit.export({ target_kind: 'api_key' })).text()).trim().split('\n');
-    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { event_type: string }).event_type), ['api_key_created', 'api_key_revoked']);
+    assert.deepEqual(
+      lines.map((l) => (JSON.parse(l) as { event_type: string }).event_type),
+      ['api_key_created', 'api_key_revoked'],
+    );
     await assert.rejects(bot.servers.list(), (err: GarrisonApiError) => err.status === 401);
 
     // Webhooks, to a receiver of the test's own.
     const receiver = createServer((req, res) => void req.resume().on('end', () => res.end('ok')));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     try {
-      const hook = await client.webhooks.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`, kind: 'generic', events: ['server.crashed'] });
+      const hook = await client.webhooks.create({
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        kind: 'generic',
+        events: ['server.crashed'],
+      });
       assert.match(hook.secret, /^whsec_/);
       assert.equal((await client.webhooks.list()).length, 1);
       assert.equal((await client.webhooks.get(hook.id)).kind, 'generic');
       assert.deepEqual((await client.webhooks.update(hook.id, { events: ['server.started'] })).events, ['server.started']);
       assert.match((await client.webhooks.rotateSecret(hook.id)).secret, /^whsec_/);
       const test = await client.webhooks.test(hook.id);
-      const delivered = await waitFor(async () => (await client.webhooks.deliveries(hook.id)).items.find((d) => d.status === 'delivered'), { what: 'the test delivered' });
+      const delivered = await waitFor(async () => (await client.webhooks.deliveries(hook.id)).items.find((d) => d.status === 'delivered'), {
+        what: 'the test delivered',
+      });
       assert.equal(delivered.id, test.id);
       assert.equal((await client.webhooks.redeliver(hook.id, test.id)).status, 'pending');
       await client.webhooks.delete(hook.id);
@@ -91,7 +100,8 @@ describe('the SDK on every endpoint', () => {
     assert.equal(typeof (await viewer.auth.changePassword('viewer-password-1', 'viewer-password-2')).message, 'string');
     // Two-factor sign-in, with codes as an authenticator app makes them.
     const setup = await viewer.auth.twoFactor.setup();
-    const code = (at: number) => TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
+    const code = (at: number) =>
+      TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
     const { recovery_codes } = await viewer.auth.twoFactor.enable(code(Date.now()));
     assert.equal((await viewer.auth.twoFactor.status()).enabled, true);
     const second = tracked(new GarrisonClient({ baseUrl: g.url }));
@@ -130,9 +140,18 @@ describe('the SDK on every endpoint', () => {
     assert.match(exported, /arma:Type/);
     const diff = await client.mods.importPreset(s.id, exported, { apply: true });
     assert.deepEqual([diff.matched.map((m) => m.folder), diff.applied], [['@ace'], true]);
-    const plan = await client.servers.import({ exe_path: fake.exePath, command_line: `-port=${(await freeGamePorts()).game_port}`, dry_run: true });
+    const plan = await client.servers.import({
+      exe_path: fake.exePath,
+      command_line: `-port=${(await freeGamePorts()).game_port}`,
+      dry_run: true,
+    });
     assert.equal(plan.dry_run, true);
-    const nightly = await client.schedules.create(s.id, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', template: { kind: 'restart_with_warnings' } });
+    const nightly = await client.schedules.create(s.id, {
+      name: 'Nightly',
+      cron: '0 4 * * *',
+      timezone: 'Europe/Berlin',
+      template: { kind: 'restart_with_warnings' },
+    });
     assert.equal(nightly.next_runs.length, 5);
     assert.ok((await client.schedules.list(s.id)).some((x) => x.id === nightly.id));
     assert.equal((await client.schedules.update(s.id, nightly.id, { enabled: false })).enabled, false);
@@ -141,10 +160,13 @@ describe('the SDK on every endpoint', () => {
     assert.ok((await client.schedules.runs(s.id, nightly.id)).items.some((r) => r.id === run_id));
     assert.equal(typeof (await client.schedules.delete(s.id, nightly.id)).message, 'string');
     const started = await client.backups.create(s.id, { note: 'every endpoint' });
-    const backup = await waitFor(async () => {
-      const b = await client.backups.get(s.id, started.id);
-      return b.status !== 'running' && b;
-    }, { timeoutMs: 20_000, what: 'the backup' });
+    const backup = await waitFor(
+      async () => {
+        const b = await client.backups.get(s.id, started.id);
+        return b.status !== 'running' && b;
+      },
+      { timeoutMs: 20_000, what: 'the backup' },
+    );
     assert.equal(backup.status, 'done');
     assert.ok((await client.backups.list(s.id)).some((b) => b.id === backup.id));
     assert.equal((await client.backups.download(s.id, backup.id)).size, backup.size_bytes);
@@ -167,16 +189,26 @@ describe('the SDK on every endpoint', () => {
     await client.rcon.command(s.id, `testkit.join Dave ${GUID} 10.0.0.9`);
     assert.match(await client.rcon.command(s.id, 'players').then((r) => r.response), /Dave/);
     assert.equal(typeof (await client.rcon.say(s.id, 'hello')).message, 'string');
-    assert.deepEqual(await client.missions.play(s.id, 'co10_Every.Altis', 'regular'), { message: 'playing co10_Every.Altis (Regular)', name: 'co10_Every.Altis', difficulty: 'Regular' });
-    const players = await waitFor(async () => {
-      const list = await client.players.list(s.id);
-      return list.players.some((p) => p.name === 'Dave') && list;
-    }, { timeoutMs: 20_000, what: 'Dave in the player list' });
+    assert.deepEqual(await client.missions.play(s.id, 'co10_Every.Altis', 'regular'), {
+      message: 'playing co10_Every.Altis (Regular)',
+      name: 'co10_Every.Altis',
+      difficulty: 'Regular',
+    });
+    const players = await waitFor(
+      async () => {
+        const list = await client.players.list(s.id);
+        return list.players.some((p) => p.name === 'Dave') && list;
+      },
+      { timeoutMs: 20_000, what: 'Dave in the player list' },
+    );
     const dave = players.players.find((p) => p.name === 'Dave')!;
     assert.ok((await client.players.history(s.id)).items.some((r) => r.player_name === 'Dave'));
     await client.players.ban(s.id, dave.slot_id, { reason: 'testing', duration_minutes: 5 });
     await client.rcon.command(s.id, `testkit.join Erin ${'c'.repeat(32)} 10.0.0.10`);
-    const erin = await waitFor(async () => (await client.players.list(s.id)).players.find((p) => p.name === 'Erin'), { timeoutMs: 20_000, what: 'Erin' });
+    const erin = await waitFor(async () => (await client.players.list(s.id)).players.find((p) => p.name === 'Erin'), {
+      timeoutMs: 20_000,
+      what: 'Erin',
+    });
     assert.equal(typeof (await client.players.kick(s.id, erin.slot_id, 'afk')).message, 'string');
     const ban = await client.bans.create(s.id, { player_uid: 'd'.repeat(32), ban_type: 'GUID', reason: 'spam', duration_minutes: 0 });
     assert.ok((await client.bans.list(s.id)).some((b) => b.id === ban.id));
@@ -192,7 +224,10 @@ describe('the SDK on every endpoint', () => {
     assert.ok(Array.isArray(await client.metrics.get(s.id)));
     assert.ok((await client.servers.events(s.id)).events.some((e) => e.event_type === 'start'));
     const processes = await client.servers.processes(s.id);
-    assert.deepEqual(processes.map((p) => [p.role, p.index, p.pid, p.status]), [['server', 0, pid, 'running']]);
+    assert.deepEqual(
+      processes.map((p) => [p.role, p.index, p.pid, p.status]),
+      [['server', 0, pid, 'running']],
+    );
     const restarted = await client.servers.restart(s.id);
     assert.notEqual(restarted.pid, pid);
     await waitFor(async () => (await client.servers.get(s.id)).status === 'running', { timeoutMs: 30_000, what: 'running again' });

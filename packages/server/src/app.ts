@@ -82,7 +82,8 @@ async function serve(
   await migrate(db, clock, moduleMigrations(modules));
   logger.info({ database: db.safeUrl }, 'database ready');
   const nodeId = nodeIdOf(settings);
-  if (isCluster(settings)) logger.info({ node: nodeId, database_version: await checkDatabaseForCluster(db.knex), nats: settings.natsUrl }, 'joining the cluster');
+  if (isCluster(settings))
+    logger.info({ node: nodeId, database_version: await checkDatabaseForCluster(db.knex), nats: settings.natsUrl }, 'joining the cluster');
   const container = compose(settings, logger, db, adapters, clock, nodeId, modules);
   const firstAdmin = await container.resolve(UserService).ensureFirstAdmin();
   const lifecycles = new Lifecycles(logger);
@@ -94,11 +95,15 @@ async function serve(
   logger.info({ node: nodeId }, `listening on ${front.url}`);
   if (!consoleBuilt()) logger.warn('the web console is not built (npm run build): / answers 404');
   if (!settings.gameRoots.length) {
-    logger.warn('no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but the data, backup and secrets folders; set them (docs/deploy.md)');
+    logger.warn(
+      'no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but the data, backup and secrets folders; set them (docs/deploy.md)',
+    );
   }
   if (firstAdmin.generatedPassword) {
     // Deliberately outside the redacted fields, and only now that the service is reachable.
-    logger.warn(`created the first admin user "${firstAdmin.username}" with generated password: ${firstAdmin.generatedPassword} (also in ${firstAdmin.passwordFile} until it is changed)`);
+    logger.warn(
+      `created the first admin user "${firstAdmin.username}" with generated password: ${firstAdmin.generatedPassword} (also in ${firstAdmin.passwordFile} until it is changed)`,
+    );
   } else if (firstAdmin.passwordFile) {
     logger.warn(`the generated password of the first admin "${firstAdmin.username}" is in ${firstAdmin.passwordFile} until it is changed`);
   }

@@ -42,7 +42,9 @@ export function compose(
   container.register(TOKENS.Database, { useValue: db });
   container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
   container.register(TOKENS.Jobs, { useValue: new JobRunner(clock, logger) });
-  container.register(TOKENS.Events, { useValue: new InProcessEventBus(nodeId, clock, (err, event) => logger.error({ err, type: event.type }, 'event subscriber failed')) });
+  container.register(TOKENS.Events, {
+    useValue: new InProcessEventBus(nodeId, clock, (err, event) => logger.error({ err, type: event.type }, 'event subscriber failed')),
+  });
   container.register(TOKENS.Modules, { useValue: modules });
   registerModules(container, modules, db.knex);
   return container;

@@ -11,7 +11,7 @@ const HOUSE = [httpSettings, dataSettings, loggingSettings, pluginSettings] as c
 type FeatureDeclaration = NonNullable<(typeof FEATURES)[number]['settings']>;
 
 /** Every setting's declaration: the house's, then each feature module's (in features.ts) in its order. */
-const DECLARATIONS: readonly (SettingsDeclaration<object>)[] = [
+const DECLARATIONS: readonly SettingsDeclaration<object>[] = [
   ...HOUSE,
   ...FEATURES.flatMap((feature): FeatureDeclaration[] => (feature.settings ? [feature.settings] : [])),
 ];
@@ -64,6 +64,6 @@ export function settingsFromFlags(flags: Record<string, string | undefined>): Se
 /** The defaults, what is given over them, each feature's checks; a bad value throws a SettingError. */
 export function resolveSettings(input: SettingsInput = {}): Settings {
   const settings: Settings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) };
-  for (const declaration of DECLARATIONS as readonly SettingsDeclaration[]) declaration.settle?.(settings);
+  for (const declaration of DECLARATIONS) declaration.settle?.(settings);
   return settings;
 }

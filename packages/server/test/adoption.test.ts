@@ -51,7 +51,10 @@ describe('games outlive the service and are re-adopted', () => {
     assert.equal(trail.total, 1);
 
     // Fully managed again: remote admin, exit watching, stop.
-    assert.equal((await second.api('POST', `/servers/${s.id}/rcon/command`, { token: second.adminToken, body: { command: 'players' } })).status, 200);
+    assert.equal(
+      (await second.api('POST', `/servers/${s.id}/rcon/command`, { token: second.adminToken, body: { command: 'players' } })).status,
+      200,
+    );
     const stopped = await second.api('POST', `/servers/${s.id}/stop`, { token: second.adminToken });
     assert.deepEqual(stopped.body.data, { status: 'stopped' });
     assert.ok(!isAlive(pid));
@@ -77,7 +80,10 @@ describe('games outlive the service and are re-adopted', () => {
     const recycled = await createGameServer(first, fake);
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const hooked = await first.api('POST', '/webhooks', { token: first.adminToken, body: { url: receiver.url, kind: 'generic', events: ['server.crashed', 'server.restarted'] } });
+    const hooked = await first.api('POST', '/webhooks', {
+      token: first.adminToken,
+      body: { url: receiver.url, kind: 'generic', events: ['server.crashed', 'server.restarted'] },
+    });
     assert.equal(hooked.status, 201, JSON.stringify(hooked.body));
     const started: number[] = [];
     for (const s of [plain, restarting, recycled]) {
@@ -87,15 +93,26 @@ describe('games outlive the service and are re-adopted', () => {
     pids.push(...started);
     await first.server.close();
     for (const pid of started) process.kill(-pid, 'SIGKILL');
-    await withDeadline(Promise.all(started.map((pid) => new Promise<void>((resolve) => {
-      const check = () => (isAlive(pid) ? setTimeout(check, 20) : resolve());
-      check();
-    }))), 10_000, 'the games to die');
+    await withDeadline(
+      Promise.all(
+        started.map(
+          (pid) =>
+            new Promise<void>((resolve) => {
+              const check = () => (isAlive(pid) ? setTimeout(check, 20) : resolve());
+              check();
+            }),
+        ),
+      ),
+      10_000,
+      'the games to die',
+    );
 
     // Another process now holds the recorded pid of the third server (as after a reboot): not the game.
     const impostor: TestProcess = startProcess('sleep', ['60']);
     try {
-      await withDatabase(first, (knex) => knex('processes').where({ server_id: recycled.id, role: 'server' }).update({ pid: impostor.pid }));
+      await withDatabase(first, (knex) =>
+        knex('processes').where({ server_id: recycled.id, role: 'server' }).update({ pid: impostor.pid }),
+      );
       const second = await restartOn(first, { webhookAllowPrivate: true });
       harnesses.push(second);
       assert.equal((await serverRecord(second, plain.id)).status, 'crashed');
@@ -109,12 +126,15 @@ describe('games outlive the service and are re-adopted', () => {
       assert.equal(crashed.total, 1);
       assert.equal(crashed.events[0].detail.found_at_start, true);
       assert.ok(Date.parse(crashed.events[0].detail.found_at) >= Date.parse(crashed.events[0].timestamp) - 1_000, 'the time it was found');
-      const told = await waitFor(() => {
-        const types = receiver.received.map((r) => r.json as { type: string; data: { server_id: number } });
-        const crashes = new Set(types.filter((t) => t.type === 'server.crashed').map((t) => t.data.server_id));
-        const restarts = types.filter((t) => t.type === 'server.restarted' && t.data.server_id === restarting.id);
-        return crashes.size === 3 && restarts.length === 1 && types;
-      }, { what: 'server.crashed for the three games and server.restarted for the one that restarts' });
+      const told = await waitFor(
+        () => {
+          const types = receiver.received.map((r) => r.json as { type: string; data: { server_id: number } });
+          const crashes = new Set(types.filter((t) => t.type === 'server.crashed').map((t) => t.data.server_id));
+          const restarts = types.filter((t) => t.type === 'server.restarted' && t.data.server_id === restarting.id);
+          return crashes.size === 3 && restarts.length === 1 && types;
+        },
+        { what: 'server.crashed for the three games and server.restarted for the one that restarts' },
+      );
       const firstOfRestarting = told.findIndex((t) => t.data.server_id === restarting.id);
       assert.equal(told[firstOfRestarting].type, 'server.crashed', 'the crash is told before the restart');
     } finally {

@@ -17,7 +17,19 @@ async function makeKey(h: Harness, token: string, body: Record<string, unknown>)
 /** A request to an endpoint of core's table, its path filled with `serverId` and 999999 for every other id. */
 function requestFor(id: EndpointId, serverId: number) {
   const e = endpoints[id];
-  const path = e.path.replace('{server_id}', String(serverId)).replace(/\{[a-z_]+\}/g, (m) => (m === '{game_type}' ? 'gamea' : m === '{section}' ? 'server' : m === '{filename}' ? 'x.pbo' : m === '{node_id}' ? 'nowhere' : '999999'));
+  const path = e.path
+    .replace('{server_id}', String(serverId))
+    .replace(/\{[a-z_]+\}/g, (m) =>
+      m === '{game_type}'
+        ? 'gamea'
+        : m === '{section}'
+          ? 'server'
+          : m === '{filename}'
+            ? 'x.pbo'
+            : m === '{node_id}'
+              ? 'nowhere'
+              : '999999',
+    );
   return { method: e.method, path, body: e.method === 'GET' || e.method === 'DELETE' ? undefined : {} };
 }
 
@@ -42,11 +54,23 @@ describe('API keys', () => {
     await makeKey(h, viewer.token, { name: 'mine', scopes: ['servers:read'] });
     assert.equal((await h.api('GET', '/auth/keys', { token: viewer.token })).body.data.length, 1, 'a viewer lists their own');
     expectError(await h.api('GET', '/auth/keys?all=true', { token: viewer.token }), 403, 'FORBIDDEN');
-    assert.equal((await h.api('GET', '/auth/keys?all=true', { token: h.adminToken })).body.data.length, 2, 'an admin, everyone\'s');
+    assert.equal((await h.api('GET', '/auth/keys?all=true', { token: h.adminToken })).body.data.length, 2, "an admin, everyone's");
     expectError(await h.api('DELETE', `/auth/keys/${made.id}`, { token: viewer.token }), 404, 'NOT_FOUND');
-    expectError(await h.api('POST', '/auth/keys', { token: viewer.token, body: { name: 'x', scopes: ['servers:control'] } }), 403, 'FORBIDDEN');
-    expectError(await h.api('POST', '/auth/keys', { token: viewer.token, body: { name: 'x', scopes: ['servers:read'], expires_at: null } }), 403, 'FORBIDDEN');
-    expectError(await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'x', scopes: ['servers:read'], cidrs: ['10.0.0.0/99'] } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('POST', '/auth/keys', { token: viewer.token, body: { name: 'x', scopes: ['servers:control'] } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await h.api('POST', '/auth/keys', { token: viewer.token, body: { name: 'x', scopes: ['servers:read'], expires_at: null } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'x', scopes: ['servers:read'], cidrs: ['10.0.0.0/99'] } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectError(await h.api('POST', '/auth/keys', { token: made.key, body: { name: 'x', scopes: ['servers:read'] } }), 403, 'FORBIDDEN');
 
     assert.equal((await h.api('DELETE', `/auth/keys/${made.id}`, { token: h.adminToken })).status, 204);
@@ -56,7 +80,11 @@ describe('API keys', () => {
 
   it('allow exactly the endpoints of their scopes, on every endpoint of the table', async () => {
     const ids = Object.keys(endpoints) as EndpointId[];
-    assert.deepEqual(ids.filter((id) => !ENDPOINT_SCOPES[id]), [], 'every endpoint has a scope');
+    assert.deepEqual(
+      ids.filter((id) => !ENDPOINT_SCOPES[id]),
+      [],
+      'every endpoint has a scope',
+    );
     for (const scope of KEY_SCOPES) {
       const { key } = await makeKey(h, h.adminToken, { name: `only ${scope}`, scopes: [scope] });
       for (const id of ids) {
@@ -65,7 +93,11 @@ describe('API keys', () => {
         const { method, path, body } = requestFor(id, 999_999);
         const res = await h.api(method, path, { token: key, body });
         const refusedForScope = res.status === 403 && /scope/.test(String(res.body?.error?.message));
-        assert.equal(refusedForScope, ENDPOINT_SCOPES[id] !== scope, `${scope} key on ${id} (${method} ${path}): ${res.status} ${JSON.stringify(res.body?.error)}`);
+        assert.equal(
+          refusedForScope,
+          ENDPOINT_SCOPES[id] !== scope,
+          `${scope} key on ${id} (${method} ${path}): ${res.status} ${JSON.stringify(res.body?.error)}`,
+        );
       }
     }
   });
@@ -73,12 +105,23 @@ describe('API keys', () => {
   it('limited to servers: lists, reads and streams only those, and cannot make servers', async () => {
     const mine = await createServer(h, { name: 'Mine' });
     const other = await createServer(h, { name: 'Other' });
-    const { key } = await makeKey(h, h.adminToken, { name: 'one server', scopes: ['servers:read', 'servers:write'], server_ids: [mine.id] });
-    assert.deepEqual((await h.api('GET', '/servers', { token: key })).body.data.map((s: { id: number }) => s.id), [mine.id]);
+    const { key } = await makeKey(h, h.adminToken, {
+      name: 'one server',
+      scopes: ['servers:read', 'servers:write'],
+      server_ids: [mine.id],
+    });
+    assert.deepEqual(
+      (await h.api('GET', '/servers', { token: key })).body.data.map((s: { id: number }) => s.id),
+      [mine.id],
+    );
     assert.equal((await h.api('GET', `/servers/${mine.id}`, { token: key })).status, 200);
     expectError(await h.api('GET', `/servers/${other.id}`, { token: key }), 404, 'NOT_FOUND');
     expectError(await h.api('PUT', `/servers/${other.id}`, { token: key, body: { name: 'taken' } }), 404, 'NOT_FOUND');
-    expectError(await h.api('POST', '/servers', { token: key, body: { name: 'x', exe_path: '/x', game_port: 2302, rcon_port: 2306 } }), 403, 'FORBIDDEN');
+    expectError(
+      await h.api('POST', '/servers', { token: key, body: { name: 'x', exe_path: '/x', game_port: 2302, rcon_port: 2306 } }),
+      403,
+      'FORBIDDEN',
+    );
 
     const ws = await wsClient(h.url, `/ws?token=${encodeURIComponent(key)}`);
     try {
@@ -90,7 +133,11 @@ describe('API keys', () => {
       await h.api('POST', `/servers/${other.id}/bans`, { token: h.adminToken, body: { player_uid: 'e'.repeat(32) } });
       await h.api('POST', `/servers/${mine.id}/bans`, { token: h.adminToken, body: { player_uid: 'f'.repeat(32) } });
       await ws.next((m) => m.type === 'event' && m.server_id === mine.id && m.data.event_type === 'ban', 'the event of its server');
-      assert.deepEqual([...new Set(ws.messages.filter((m) => m.server_id !== undefined).map((m) => m.server_id))], [mine.id], 'nothing of the other server');
+      assert.deepEqual(
+        [...new Set(ws.messages.filter((m) => m.server_id !== undefined).map((m) => m.server_id))],
+        [mine.id],
+        'nothing of the other server',
+      );
     } finally {
       ws.socket.close();
     }
@@ -107,7 +154,11 @@ describe('API keys', () => {
     const serversIn = (text: string) => new Set([...text.matchAll(/[{,]server_id="(\d+)"/g)].map((m) => Number(m[1])));
     const everything = serversIn(await scrape(METRICS_TOKEN));
     assert.ok(everything.has(mine.id) && everything.has(other.id), 'the metrics token sees every server');
-    const { key } = await makeKey(h, h.adminToken, { name: 'one server scraper', scopes: ['metrics', 'servers:read'], server_ids: [mine.id] });
+    const { key } = await makeKey(h, h.adminToken, {
+      name: 'one server scraper',
+      scopes: ['metrics', 'servers:read'],
+      server_ids: [mine.id],
+    });
     const text = await scrape(key);
     assert.deepEqual([...serversIn(text)], [mine.id], 'no series of another server');
     assert.match(text, /^garrison_server_up\{server_id="\d+",game="gamea"\} 0$/m);
@@ -121,7 +172,11 @@ describe('API keys', () => {
   });
 
   it('are refused from outside their address ranges, and after they expire', async () => {
-    const outside = await makeKey(h, h.adminToken, { name: 'lan only', scopes: ['servers:read'], cidrs: ['10.20.30.0/24', '2001:db8::/32'] });
+    const outside = await makeKey(h, h.adminToken, {
+      name: 'lan only',
+      scopes: ['servers:read'],
+      cidrs: ['10.20.30.0/24', '2001:db8::/32'],
+    });
     expectError(await h.api('GET', '/servers', { token: outside.key }), 401, 'UNAUTHORIZED');
     const inside = await makeKey(h, h.adminToken, { name: 'here', scopes: ['servers:read'], cidrs: ['127.0.0.0/8', '::1/128'] });
     assert.equal((await h.api('GET', '/servers', { token: inside.key })).status, 200);
@@ -130,7 +185,7 @@ describe('API keys', () => {
     assert.ok(used.last_used_at);
   });
 
-  it('act as their owner is now: a demoted owner\'s key loses those rights, a deleted owner\'s stops; the audit names the key', async () => {
+  it("act as their owner is now: a demoted owner's key loses those rights, a deleted owner's stops; the audit names the key", async () => {
     const owner = await tokenFor(h, 'admin', 'keys_owner');
     const s = await createServer(h);
     const { key } = await makeKey(h, owner.token, { name: 'bot', scopes: ['servers:write', 'servers:read'] });
@@ -172,13 +227,24 @@ describe('API keys on a fake clock', () => {
   after(() => h?.close());
 
   it('expire when they say', async () => {
-    const soon = await makeKey(h, h.adminToken, { name: 'short', scopes: ['servers:read'], expires_at: new Date(clock.now() + 3_600_000).toISOString() });
+    const soon = await makeKey(h, h.adminToken, {
+      name: 'short',
+      scopes: ['servers:read'],
+      expires_at: new Date(clock.now() + 3_600_000).toISOString(),
+    });
     assert.equal((await h.api('GET', '/servers', { token: soon.key })).status, 200);
     await clock.advance(3_600_000 + 1000);
     const expired = await h.api('GET', '/system/status', { token: soon.key });
     expectError(expired, 401, 'UNAUTHORIZED');
     assert.match(expired.body.error.message, /expired/);
-    expectError(await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'past', scopes: ['servers:read'], expires_at: new Date(clock.now() - 1000).toISOString() } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('POST', '/auth/keys', {
+        token: h.adminToken,
+        body: { name: 'past', scopes: ['servers:read'], expires_at: new Date(clock.now() - 1000).toISOString() },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });
 
@@ -203,7 +269,10 @@ describe('the API keys documentation', () => {
     const doc = await readFile(new URL('../../../docs/security.md', import.meta.url), 'utf8');
     for (const id of Object.keys(endpoints) as EndpointId[]) {
       const row = doc.split('\n').find((line) => line.startsWith(`| \`${ENDPOINT_SCOPES[id]}\` |`));
-      assert.ok(row?.includes(`\`${endpoints[id].method} ${endpoints[id].path}\``), `${id} is listed under ${ENDPOINT_SCOPES[id]} in docs/security.md (npm run build && node scripts/scopes-table.mjs)`);
+      assert.ok(
+        row?.includes(`\`${endpoints[id].method} ${endpoints[id].path}\``),
+        `${id} is listed under ${ENDPOINT_SCOPES[id]} in docs/security.md (npm run build && node scripts/scopes-table.mjs)`,
+      );
     }
   });
 });

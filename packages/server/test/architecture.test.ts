@@ -34,7 +34,8 @@ describe('the server keeps its shape', () => {
   });
 
   // The audit trail's files are being rewritten (issue 32, one audit trail); they leave this list with it.
-  const rewritten = (path: string) => path.startsWith('audit/') || path === 'db/repositories/server-events.ts' || path === 'db/models/ServerEventModel.ts';
+  const rewritten = (path: string) =>
+    path.startsWith('audit/') || path === 'db/repositories/server-events.ts' || path === 'db/models/ServerEventModel.ts';
 
   it('leaves rows to the repositories: no stored JSON parsed, no stored flag converted, no Database handle outside db/', () => {
     const columnRead = /JSON\.parse\(\w+\.\w+\)|Boolean\((?:row|r|\w+Row)\.\w+\)/;
@@ -42,17 +43,25 @@ describe('the server keeps its shape', () => {
     assert.deepEqual(reads, [], 'a repository hands back domain objects (lists, objects, booleans)');
     // The composition registers it; a service asks DatabaseAccess (db/access.ts) for a transaction or the database's own tools.
     const composition = ['compose.ts', 'cli/store.ts', 'tokens.ts'];
-    const handles = files.filter((f) => !f.path.startsWith('db/') && !composition.includes(f.path) && !rewritten(f.path) && /TOKENS\.Database\b/.test(code(f.text))).map((f) => f.path);
+    const handles = files
+      .filter(
+        (f) => !f.path.startsWith('db/') && !composition.includes(f.path) && !rewritten(f.path) && /TOKENS\.Database\b/.test(code(f.text)),
+      )
+      .map((f) => f.path);
     assert.deepEqual(handles, []);
   });
 
   it('reads and writes tables with knex alone: no objection model in a repository', () => {
-    const onObjection = files.filter((f) => f.path.startsWith('db/') && f.path !== 'db/errors.ts' && !rewritten(f.path) && /from 'objection'/.test(f.text)).map((f) => f.path);
+    const onObjection = files
+      .filter((f) => f.path.startsWith('db/') && f.path !== 'db/errors.ts' && !rewritten(f.path) && /from 'objection'/.test(f.text))
+      .map((f) => f.path);
     assert.deepEqual(onObjection, []);
   });
 
   it('records the audit trail in services only, never in a route handler or the HTTP layer', () => {
-    const outside = files.filter((f) => (f.path.endsWith('routes.ts') || f.path.startsWith('http/')) && /\.record\(/.test(code(f.text))).map((f) => f.path);
+    const outside = files
+      .filter((f) => (f.path.endsWith('routes.ts') || f.path.startsWith('http/')) && /\.record\(/.test(code(f.text)))
+      .map((f) => f.path);
     assert.deepEqual(outside, []);
   });
 
@@ -74,11 +83,18 @@ describe('the server keeps its shape', () => {
     const list = files.find((f) => f.path === 'features.ts')!.text;
     const modules = files.filter((f) => /^[\w-]+\/module\.ts$/.test(f.path)).map((f) => f.path);
     assert.ok(modules.length > 20, `the feature folders' modules: ${modules.join(', ')}`);
-    assert.deepEqual(modules.filter((path) => !list.includes(`'./${path.replace(/\.ts$/, '.js')}'`)), []);
+    assert.deepEqual(
+      modules.filter((path) => !list.includes(`'./${path.replace(/\.ts$/, '.js')}'`)),
+      [],
+    );
   });
 
   it('starts no work in a constructor: no subscription, job, listener, timer or connection outside start()', () => {
-    const busy = everySource.flatMap((f) => constructorBodies(code(f.text)).filter((body) => SIDE_EFFECT.test(body)).map(() => f.path));
+    const busy = everySource.flatMap((f) =>
+      constructorBodies(code(f.text))
+        .filter((body) => SIDE_EFFECT.test(body))
+        .map(() => f.path),
+    );
     assert.deepEqual(busy, []);
   });
 
@@ -99,25 +115,36 @@ describe('the server keeps its shape', () => {
       'try { f(); } catch (err) { expectOnly(err, SyntaxError); return null; }',
       'try { f(); } catch (err) { if (!isMissing(err)) throw err; }',
     ];
-    assert.deepEqual(bare.filter((text) => bareCatches(text).length !== 1), []);
-    assert.deepEqual(named.filter((text) => bareCatches(text).length !== 0), []);
+    assert.deepEqual(
+      bare.filter((text) => bareCatches(text).length !== 1),
+      [],
+    );
+    assert.deepEqual(
+      named.filter((text) => bareCatches(text).length !== 0),
+      [],
+    );
   });
 
   it('catches no error it does not name: every catch looks at what it caught, or hands it to a helper that does', () => {
-    const bare = everySource.flatMap((f) => bareCatches(code(f.text)).map((at) => `${f.path}: ${at}`)).filter((at) => !CATCHES_OWNED_ELSEWHERE.some((p) => at.startsWith(p)));
+    const bare = everySource
+      .flatMap((f) => bareCatches(code(f.text)).map((at) => `${f.path}: ${at}`))
+      .filter((at) => !CATCHES_OWNED_ELSEWHERE.some((p) => at.startsWith(p)));
     assert.deepEqual(bare, [], `bare catches:\n${bare.join('\n')}`);
   });
 });
 
 /** Every package's sources, for the rules that hold across the monorepo (paths from packages/). */
 const PACKAGES = new URL('../../', import.meta.url).pathname;
-const everySource = readdirSync(PACKAGES).flatMap((name) => {
-  const dir = join(PACKAGES, name, 'src');
-  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? sources(dir) : [];
-}).map((path) => ({ path: relative(PACKAGES, path), text: readFileSync(path, 'utf8') }));
+const everySource = readdirSync(PACKAGES)
+  .flatMap((name) => {
+    const dir = join(PACKAGES, name, 'src');
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? sources(dir) : [];
+  })
+  .map((path) => ({ path: relative(PACKAGES, path), text: readFileSync(path, 'utf8') }));
 
 /** Work a constructor must not start: a subscription, a job, a listener, a timer, a socket or process. */
-const SIDE_EFFECT = /\.(subscribe|every|after|on|once|addListener|addEventListener|listen|start|connect|spawn|watch)\(|(?<![.\w])(setTimeout|setInterval|queueMicrotask)\(|\bvoid this\.\w+\(/;
+const SIDE_EFFECT =
+  /\.(subscribe|every|after|on|once|addListener|addEventListener|listen|start|connect|spawn|watch)\(|(?<![.\w])(setTimeout|setInterval|queueMicrotask)\(|\bvoid this\.\w+\(/;
 
 /** Files whose catches another part of issue 32 reworks (the supervisor's transitions, the audit trail). */
 const CATCHES_OWNED_ELSEWHERE = ['server/src/supervisor/status.ts', 'server/src/audit/'];
@@ -169,7 +196,12 @@ function bareCatches(text: string): string[] {
   const bare: string[] = [];
   const line = (index: number) => `line ${text.slice(0, index).split('\n').length}`;
   const handlers = [
-    ...[...text.matchAll(/\.catch\(/g)].map((m) => ({ at: m.index, handler: balanced(text, m.index + m[0].length - 1).slice(1, -1).trim() })),
+    ...[...text.matchAll(/\.catch\(/g)].map((m) => ({
+      at: m.index,
+      handler: balanced(text, m.index + m[0].length - 1)
+        .slice(1, -1)
+        .trim(),
+    })),
     // `.then(onFulfilled, onRejected)`: the second is a catch too.
     ...[...text.matchAll(/\.then\(/g)].flatMap((m) => {
       const rejected = topLevelArguments(balanced(text, m.index + m[0].length - 1).slice(1, -1))[1];
@@ -185,7 +217,8 @@ function bareCatches(text: string): string[] {
   for (const m of text.matchAll(/\bcatch\s*(\(\s*([A-Za-z_$][\w$]*)[^)]*\))?\s*\{/g)) {
     const name = m[2];
     const body = balanced(text, m.index + m[0].length - 1);
-    if (!name || !new RegExp(`\\b${name.replace('$', '\\$')}\\b`).test(body)) bare.push(`${line(m.index)}: catch ${m[1] ?? ''}{${body.slice(1, 60).trim()}`);
+    if (!name || !new RegExp(`\\b${name.replace('$', '\\$')}\\b`).test(body))
+      bare.push(`${line(m.index)}: catch ${m[1] ?? ''}{${body.slice(1, 60).trim()}`);
   }
   return bare;
 }

@@ -59,54 +59,54 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
   it('finds a changed entry: its own hash fails', async () => {
     const { result, entries } = await tampered(h, async (knex, all) => {
       await knex('audit_entries')
-        .where({ id: all[2]!.id })
+        .where({ id: all[2].id })
         .update({ detail: JSON.stringify({ fields: ['nothing'] }) });
     });
-    assert.equal(result.broken?.id, entries[2]!.id);
-    assert.match(result.broken!.reason, /changed/);
+    assert.equal(result.broken?.id, entries[2].id);
+    assert.match(result.broken.reason, /changed/);
   });
 
   it('finds a changed entry whose hash was recomputed: the next one no longer follows it', async () => {
     const { result, entries } = await tampered(h, async (knex, all) => {
-      const forged = { ...all[1]!, actor: 'someone else' };
+      const forged = { ...all[1], actor: 'someone else' };
       await knex('audit_entries')
         .where({ id: forged.id })
         .update({ actor: forged.actor, hash: hashOf(forged) });
     });
-    assert.equal(result.broken?.id, entries[2]!.id);
+    assert.equal(result.broken?.id, entries[2].id);
   });
 
   it('finds a removed entry, in the middle and at the end', async () => {
-    const middle = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[2]!.id }).delete()));
-    assert.equal(middle.result.broken?.id, middle.entries[3]!.id);
-    assert.match(middle.result.broken!.reason, /removed, changed or inserted/);
+    const middle = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[2].id }).delete()));
+    assert.equal(middle.result.broken?.id, middle.entries[3].id);
+    assert.match(middle.result.broken.reason, /removed, changed or inserted/);
     const last = await tampered(
       h,
       async (knex, all) =>
         void (await knex('audit_entries')
-          .where({ id: all[all.length - 1]!.id })
+          .where({ id: all[all.length - 1].id })
           .delete()),
     );
     assert.equal(last.result.broken?.id, null);
-    assert.match(last.result.broken!.reason, /at the end/);
+    assert.match(last.result.broken.reason, /at the end/);
   });
 
   it('finds an inserted entry, even one chained with care after the last', async () => {
     const { result } = await tampered(h, async (knex, all) => {
-      const last = all[all.length - 1]!;
+      const last = all[all.length - 1];
       const forged: ChainedFields = { ...last, id: last.id + 1, event_type: 'user_created', detail: '{}', prev_hash: last.hash };
       await knex('audit_entries').insert({ ...forged, hash: hashOf(forged) });
     });
     assert.equal(result.broken?.id, null, 'the head names the real last entry');
     const between = await tampered(h, async (knex, all) => {
       // Room made by moving the later entries up by one: the one put in its place does not follow its predecessor's successor.
-      const at = all[2]!;
+      const at = all[2];
       await knex('audit_entries').where('id', '>=', at.id).delete();
       const moved = all.slice(2).map((e) => ({ ...e, id: e.id + 1 }));
-      const forged: ChainedFields = { ...at, event_type: 'user_created', detail: '{}', prev_hash: all[1]!.hash };
+      const forged: ChainedFields = { ...at, event_type: 'user_created', detail: '{}', prev_hash: all[1].hash };
       await knex('audit_entries').insert([{ ...forged, hash: hashOf(forged) }, ...moved]);
     });
-    assert.equal(between.result.broken?.id, between.entries[2]!.id + 1);
+    assert.equal(between.result.broken?.id, between.entries[2].id + 1);
   });
 
   it('orders concurrent changes into one chain (the head row is locked on MySQL/MariaDB; SQLite writes one at a time)', async () => {
@@ -125,7 +125,7 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
 
   it('exits 1 naming the first broken link', async () => {
     const entries = await withDatabase(h, rows);
-    const target = entries[1]!;
+    const target = entries[1];
     await withDatabase(h, (knex) => knex('audit_entries').where({ id: target.id }).update({ timestamp: '2000-01-01T00:00:00.000Z' }));
     try {
       const run = await cli();
@@ -142,7 +142,7 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
 
   it("still holds after retention pruning: the chain starts from the last pruned entry's hash", async () => {
     const entries = await withDatabase(h, rows);
-    const cut = entries[3]!;
+    const cut = entries[3];
     const pruned = await withDatabase(h, (knex) =>
       new AuditRepository(knex).pruneBefore(new Date(Date.parse(cut.timestamp) + 1).toISOString()),
     );
@@ -157,7 +157,7 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /after the pruned entry \d+/);
     // Removing the first kept entry is still found: it no longer follows the anchor.
-    const { result } = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[0]!.id }).delete()));
+    const { result } = await tampered(h, async (knex, all) => void (await knex('audit_entries').where({ id: all[0].id }).delete()));
     assert.ok(result.broken);
   });
 });

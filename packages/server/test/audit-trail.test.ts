@@ -77,14 +77,14 @@ describe('the global audit trail over HTTP', () => {
       entries.map((e) => e.event_type),
       ['server_deleted', 'server_updated', 'server_created'],
     );
-    const deleted = entries[0]!;
+    const deleted = entries[0];
     assert.equal(deleted.actor, 'admin');
     assert.equal(deleted.actor_kind, 'user');
     assert.equal(deleted.target_kind, 'server');
     assert.equal(deleted.target_id, String(s.id));
     assert.equal(deleted.target_name, 'Short-lived');
     assert.match(deleted.hash, /^[0-9a-f]{64}$/);
-    assert.equal(deleted.prev_hash, entries[1]!.hash, 'each entry names the one before it');
+    assert.equal(deleted.prev_hash, entries[1].hash, 'each entry names the one before it');
     // The per-server trail of the contract answers as before: the server is gone.
     expectError(await h.api('GET', `/servers/${s.id}/events`, { token: h.adminToken }), 404, 'NOT_FOUND');
   });
@@ -166,12 +166,12 @@ describe('the global audit trail over HTTP', () => {
     assert.ok(!JSON.stringify(entries).includes('secret-path'));
 
     const [node] = (await h.api('GET', '/nodes', { token: h.adminToken })).body.data as { id: string }[];
-    assert.equal((await h.api('PUT', `/nodes/${node!.id}`, { token: h.adminToken, body: { draining: true } })).status, 200);
-    assert.equal((await h.api('PUT', `/nodes/${node!.id}`, { token: h.adminToken, body: { draining: false } })).status, 200);
+    assert.equal((await h.api('PUT', `/nodes/${node.id}`, { token: h.adminToken, body: { draining: true } })).status, 200);
+    assert.equal((await h.api('PUT', `/nodes/${node.id}`, { token: h.adminToken, body: { draining: false } })).status, 200);
     const drains = (await trail('?target_kind=node')).entries.map((e) => [e.event_type, e.target_id]);
     assert.deepEqual(drains.slice(0, 2), [
-      ['node_undrained', node!.id],
-      ['node_drained', node!.id],
+      ['node_undrained', node.id],
+      ['node_drained', node.id],
     ]);
   });
 
@@ -183,7 +183,7 @@ describe('the global audit trail over HTTP', () => {
       page.entries.map((e) => e.id),
       all.entries.slice(1, 3).map((e) => e.id),
     );
-    const middle = all.entries[Math.floor(all.entries.length / 2)]!;
+    const middle = all.entries[Math.floor(all.entries.length / 2)];
     const since = await trail(`?since=${encodeURIComponent(middle.timestamp)}&limit=500`);
     assert.ok(since.entries.every((e) => e.timestamp >= middle.timestamp));
     const until = await trail(`?until=${encodeURIComponent(middle.timestamp)}&limit=500`);
@@ -206,7 +206,7 @@ describe('the global audit trail over HTTP', () => {
         lines.map((e) => e.id),
         [...all.entries].reverse().map((e) => e.id),
       );
-      for (let i = 1; i < lines.length; i++) assert.equal(lines[i]!.prev_hash, lines[i - 1]!.hash);
+      for (let i = 1; i < lines.length; i++) assert.equal(lines[i].prev_hash, lines[i - 1].hash);
     }
     const filtered = await fetch(`${h.url}/api/audit?format=jsonl&target_kind=webhook`, {
       headers: { authorization: `Bearer ${h.adminToken}` },

@@ -44,9 +44,17 @@ describe('auth', () => {
     assert.match(wrongType.message, /username/);
     const malformed = expectError(await h.api('POST', '/auth/login', { raw: '{"username": "admin",' }), 400, 'VALIDATION_ERROR');
     assert.match(malformed.message, /JSON/);
-    const unknown = expectError(await h.api('POST', '/auth/login', { body: { username: 'a', password: 'b', extra: 1 } }), 400, 'VALIDATION_ERROR');
+    const unknown = expectError(
+      await h.api('POST', '/auth/login', { body: { username: 'a', password: 'b', extra: 1 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     assert.match(unknown.message, /extra/);
-    const role = expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'roleless', password: 'long-enough-1', role: 'owner' } }), 400, 'VALIDATION_ERROR');
+    const role = expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'roleless', password: 'long-enough-1', role: 'owner' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     assert.equal(role.message, `field 'role': must be one of "admin", "viewer"`);
   });
 
@@ -62,10 +70,13 @@ describe('auth', () => {
     const expiring = await startHarness({ tokenTtlSeconds: 3 });
     try {
       // The token stops working within about four seconds.
-      const refused = await waitFor(async () => {
-        const res = await expiring.api('GET', '/auth/me', { token: expiring.adminToken });
-        return res.status === 401 && res;
-      }, { intervalMs: 100, what: 'the token to expire' });
+      const refused = await waitFor(
+        async () => {
+          const res = await expiring.api('GET', '/auth/me', { token: expiring.adminToken });
+          return res.status === 401 && res;
+        },
+        { intervalMs: 100, what: 'the token to expire' },
+      );
       expectError(refused, 401, 'UNAUTHORIZED');
     } finally {
       await expiring.close();
@@ -80,10 +91,21 @@ describe('auth', () => {
   const adminSid = () => (jwt.decode(h.adminToken) as { sid: string }).sid;
 
   it('refuses a token without a session, even signed with the real secret (it would outlive sign-out and password changes)', async () => {
-    assert.equal((await h.api('GET', '/auth/me', { token: await signedHere({ sid: adminSid() }, { expiresIn: 600 }) })).status, 200, 'the same claims with the session are good');
+    assert.equal(
+      (await h.api('GET', '/auth/me', { token: await signedHere({ sid: adminSid() }, { expiresIn: 600 }) })).status,
+      200,
+      'the same claims with the session are good',
+    );
     const sessionless = await signedHere({}, { expiresIn: 600 });
     expectError(await h.api('GET', '/auth/me', { token: sessionless }), 401, 'UNAUTHORIZED');
-    expectError(await h.api('POST', '/auth/users', { token: sessionless, body: { username: 'forged_admin', password: 'long-enough-1', role: 'admin' } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await h.api('POST', '/auth/users', {
+        token: sessionless,
+        body: { username: 'forged_admin', password: 'long-enough-1', role: 'admin' },
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
     const users = (await h.api('GET', '/auth/users', { token: h.adminToken })).body.data as { username: string }[];
     assert.ok(!users.some((u) => u.username === 'forged_admin'));
   });
@@ -109,7 +131,10 @@ describe('auth', () => {
   it('lets any user change their own password, checking the current one', async () => {
     const viewer = await tokenFor(h, 'viewer');
     expectError(
-      await h.api('PUT', '/auth/password', { token: viewer.token, body: { current_password: 'not-it-at-all', new_password: 'new-password-1' } }),
+      await h.api('PUT', '/auth/password', {
+        token: viewer.token,
+        body: { current_password: 'not-it-at-all', new_password: 'new-password-1' },
+      }),
       401,
       'UNAUTHORIZED',
     );
@@ -118,10 +143,17 @@ describe('auth', () => {
       400,
       'VALIDATION_ERROR',
     );
-    const ok = await h.api('PUT', '/auth/password', { token: viewer.token, body: { current_password: viewer.password, new_password: 'new-password-1' } });
+    const ok = await h.api('PUT', '/auth/password', {
+      token: viewer.token,
+      body: { current_password: viewer.password, new_password: 'new-password-1' },
+    });
     assert.equal(ok.status, 200);
     assert.equal(typeof ok.body.data.message, 'string');
-    expectError(await h.api('POST', '/auth/login', { body: { username: viewer.username, password: viewer.password } }), 401, 'UNAUTHORIZED');
+    expectError(
+      await h.api('POST', '/auth/login', { body: { username: viewer.username, password: viewer.password } }),
+      401,
+      'UNAUTHORIZED',
+    );
     assert.equal((await h.api('POST', '/auth/login', { body: { username: viewer.username, password: 'new-password-1' } })).status, 200);
   });
 
@@ -132,11 +164,31 @@ describe('auth', () => {
     assert.equal(created.body.data.role, 'viewer');
     assert.ok(!Number.isNaN(Date.parse(created.body.data.created_at)));
 
-    expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'alice', password: 'other-password' } }), 409, 'CONFLICT');
-    expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'ALICE', password: 'other-password' } }), 409, 'CONFLICT');
-    expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'a b', password: 'other-password' } }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'bob', password: 'x', role: 'viewer' } }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'bob', password: 'bob-password', role: 'root' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'alice', password: 'other-password' } }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'ALICE', password: 'other-password' } }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'a b', password: 'other-password' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'bob', password: 'x', role: 'viewer' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectError(
+      await h.api('POST', '/auth/users', { token: h.adminToken, body: { username: 'bob', password: 'bob-password', role: 'root' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
 
     const list = await h.api('GET', '/auth/users', { token: h.adminToken });
     assert.equal(list.status, 200);
@@ -159,20 +211,26 @@ describe('auth', () => {
   it('keeps user management to admins: a viewer gets 403 FORBIDDEN', async () => {
     const viewer = await tokenFor(h, 'viewer');
     expectError(await h.api('GET', '/auth/users', { token: viewer.token }), 403, 'FORBIDDEN');
-    expectError(await h.api('POST', '/auth/users', { token: viewer.token, body: { username: 'eve', password: 'eve-password' } }), 403, 'FORBIDDEN');
+    expectError(
+      await h.api('POST', '/auth/users', { token: viewer.token, body: { username: 'eve', password: 'eve-password' } }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await h.api('DELETE', '/auth/users/1', { token: viewer.token }), 403, 'FORBIDDEN');
   });
 
   it("lets an admin change a user's role or set their password, ending that user's tokens at once", async () => {
     const user = await tokenFor(h, 'viewer');
-    const second = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data.access_token;
+    const second = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data
+      .access_token;
     const promoted = await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { role: 'admin' } });
     assert.equal(promoted.status, 200);
     assert.deepEqual(Object.keys(promoted.body.data).sort(), ['created_at', 'id', 'last_login', 'role', 'username']);
     assert.equal(promoted.body.data.role, 'admin');
     for (const token of [user.token, second]) expectError(await h.api('GET', '/auth/me', { token }), 401, 'UNAUTHORIZED');
     // Signed in again, they are what they now are.
-    const asAdmin = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data.access_token;
+    const asAdmin = (await h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } })).body.data
+      .access_token;
     assert.equal((await h.api('GET', '/auth/users', { token: asAdmin })).status, 200);
 
     const reset = await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { password: 'a-new-password' } });
@@ -185,7 +243,11 @@ describe('auth', () => {
     assert.equal((await h.api('GET', '/auth/me', { token: h.adminToken })).status, 200);
 
     expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: {} }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { password: 'short' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { password: 'short' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectError(await h.api('PUT', `/auth/users/${user.id}`, { token: h.adminToken, body: { role: 'root' } }), 400, 'VALIDATION_ERROR');
     expectError(await h.api('PUT', '/auth/users/999999', { token: h.adminToken, body: { role: 'viewer' } }), 404, 'NOT_FOUND');
     const viewer = await tokenFor(h, 'viewer');
@@ -195,7 +257,11 @@ describe('auth', () => {
   it('refuses to let an admin demote themself (400), and keeps their sign-in', async () => {
     const me = await tokenFor(h, 'admin');
     expectError(await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { role: 'viewer' } }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { password: 'a-new-password' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('PUT', `/auth/users/${me.id}`, { token: me.token, body: { password: 'a-new-password' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     assert.equal((await h.api('GET', '/auth/me', { token: me.token })).body.data.role, 'admin');
   });
 

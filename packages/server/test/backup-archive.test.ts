@@ -17,7 +17,8 @@ describe('a backup archive', () => {
       await writeFile(join(root, 'Users', 'server', 'server.vars'), 'persistence');
       await writeFile(join(dir, 'manifest.json'), '{}');
       const when = new Date('2026-03-14T09:26:53Z');
-      for (const path of [join(root, 'Users', 'server', 'server.vars'), join(root, 'Users', 'server'), join(root, 'Users')]) await utimes(path, when, when);
+      for (const path of [join(root, 'Users', 'server', 'server.vars'), join(root, 'Users', 'server'), join(root, 'Users')])
+        await utimes(path, when, when);
 
       const target = join(dir, 'out', 'backup.tar.gz');
       const parts = await choose([{ name: 'profile', root }]);

@@ -27,22 +27,41 @@ describe('restoring a backup made before the server had its own profile folder',
     const profile = 'difficulty = "regular";\r\nclass DifficultyPresets { class CustomDifficulty { levelAI = "AILevelMedium"; }; };\r\n';
     await writeFile(join(shared, 'server.GameaProfile'), profile);
     await writeFile(join(shared, 'server.vars.GameaProfile'), 'persistence: 42 vehicles');
-    const made = await before.api('POST', `/servers/${second.id}/backups`, { token: before.adminToken, body: { note: 'before the upgrade' } });
+    const made = await before.api('POST', `/servers/${second.id}/backups`, {
+      token: before.adminToken,
+      body: { note: 'before the upgrade' },
+    });
     assert.equal(made.status, 202, JSON.stringify(made.body));
     const backup = await backupFinished(before, second.id, made.body.data.id);
     assert.equal(backup.status, 'done', JSON.stringify(backup));
 
     // The upgrade gave it its own folder; the shared one is the first server's, which writes on in it.
-    const after_ = await restart(before, (knex) => knex('servers').where({ id: second.id }).update({ installation_key: String(second.id), folders_pending: false }));
+    const after_ = await restart(before, (knex) =>
+      knex('servers')
+        .where({ id: second.id })
+        .update({ installation_key: String(second.id), folders_pending: false }),
+    );
     await writeFile(join(shared, 'server.GameaProfile'), "the first server's own, later");
     await writeFile(join(shared, 'server.vars.GameaProfile'), "the first server's own, later");
 
     const restored = await after_.api('POST', `/servers/${second.id}/backups/${backup.id}/restore`, { token: after_.adminToken });
     assert.equal(restored.status, 200, JSON.stringify(restored.body));
     const own = join(fake.dir, `server_${second.id}`, 'Users', `server_${second.id}`);
-    assert.equal(await readFile(join(own, `server_${second.id}.GameaProfile`), 'utf8'), profile, 'the profile, where the game reads it now');
+    assert.equal(
+      await readFile(join(own, `server_${second.id}.GameaProfile`), 'utf8'),
+      profile,
+      'the profile, where the game reads it now',
+    );
     assert.equal(await readFile(join(own, `server_${second.id}.vars.GameaProfile`), 'utf8'), 'persistence: 42 vehicles');
-    assert.equal(existsSync(join(fake.dir, `server_${second.id}`, 'Users', 'server')), false, 'not under the old name, where the game never looks');
-    assert.equal(await readFile(join(shared, 'server.GameaProfile'), 'utf8'), "the first server's own, later", "the first server's profile untouched");
+    assert.equal(
+      existsSync(join(fake.dir, `server_${second.id}`, 'Users', 'server')),
+      false,
+      'not under the old name, where the game never looks',
+    );
+    assert.equal(
+      await readFile(join(shared, 'server.GameaProfile'), 'utf8'),
+      "the first server's own, later",
+      "the first server's profile untouched",
+    );
   });
 });

@@ -14,16 +14,22 @@ const VARS = join(PROFILE, 'Users', 'server', 'server.vars.GameaProfile');
 const LIMITS = { restoreMaxBytes: 1024 * 1024, restoreMaxFiles: 50 };
 
 const finished = (h: Harness, serverId: number, id: number) =>
-  waitFor(async () => {
-    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
-    return b.status !== 'running' && b;
-  }, { what: `backup ${id} to finish` });
+  waitFor(
+    async () => {
+      const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
+      return b.status !== 'running' && b;
+    },
+    { what: `backup ${id} to finish` },
+  );
 
 const backupOf = async (h: Harness, serverId: number) => {
   const backup = await finished(h, serverId, (await h.api('POST', `/servers/${serverId}/backups`, { token: h.adminToken })).body.data.id);
   assert.equal(backup.status, 'done', JSON.stringify(backup));
   const dir = join(h.dataDir, 'backups', String(serverId));
-  const [file] = (await readdir(dir)).filter((n) => n.endsWith('.tar.gz') && !n.startsWith('.')).sort().reverse();
+  const [file] = (await readdir(dir))
+    .filter((n) => n.endsWith('.tar.gz') && !n.startsWith('.'))
+    .sort()
+    .reverse();
   return { backup, dir, file: join(dir, file) };
 };
 
@@ -44,7 +50,9 @@ async function plant(h: Harness, backupId: number, archive: string, build: (work
   try {
     await build(work);
     await tar.c({ gzip: true, cwd: work, file: archive, portable: false }, await readdir(work));
-    const sum = createHash('sha256').update(await readFile(archive)).digest('hex');
+    const sum = createHash('sha256')
+      .update(await readFile(archive))
+      .digest('hex');
     await withDatabase(h, (knex) => knex('backups').where({ id: backupId }).update({ sha256: sum }));
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -52,14 +60,16 @@ async function plant(h: Harness, backupId: number, archive: string, build: (work
 }
 
 /** The server's profile folder: its own once another server shares the installation (the adapter's layout). */
-const profileOf = (s: { id: number; installation_shared_with?: unknown[] }) => (s.installation_shared_with?.length ? `server_${s.id}` : PROFILE);
+const profileOf = (s: { id: number; installation_shared_with?: unknown[] }) =>
+  s.installation_shared_with?.length ? `server_${s.id}` : PROFILE;
 const PROFILE_ONLY = JSON.stringify({ config_sections: {}, parts: [{ name: 'profile', path: '/x' }] });
 
 /** The stored (unmasked) value of a config field. */
 const stored = (h: Harness, serverId: number, section: string, field: string) =>
   withDatabase(h, async (knex) => JSON.parse((await knex('config_sections').where({ server_id: serverId, section }).first()).data)[field]);
 
-const restore = (h: Harness, serverId: number, backupId: number) => h.api('POST', `/servers/${serverId}/backups/${backupId}/restore`, { token: h.adminToken });
+const restore = (h: Harness, serverId: number, backupId: number) =>
+  h.api('POST', `/servers/${serverId}/backups/${backupId}/restore`, { token: h.adminToken });
 
 describe('restoring an archive made to harm', () => {
   const suite = gameService({ ...FAST_SUPERVISION, ...LIMITS }, async (fake) => {
@@ -141,7 +151,10 @@ describe("a backup's archive and the game's passwords", () => {
 
   const setPassword = async (serverId: number, value: string) => {
     const section = (await h().api('GET', `/servers/${serverId}/config/server`, { token: h().adminToken })).body.data;
-    const res = await h().api('PUT', `/servers/${serverId}/config/server`, { token: h().adminToken, body: { password_admin: value, config_version: section._meta.config_version } });
+    const res = await h().api('PUT', `/servers/${serverId}/config/server`, {
+      token: h().adminToken,
+      body: { password_admin: value, config_version: section._meta.config_version },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
 
@@ -197,7 +210,9 @@ describe("a backup's archive and the game's passwords", () => {
       m.config_sections.server.password_admin = '***';
       m.config_sections.rcon.rcon_password = '***';
       m.config_sections.server.hostname = 'From the rotated backup';
-      m.sealed_secrets = sealedWithAnotherSecret(JSON.stringify({ server: { password_admin: 'Stolen5' }, rcon: { rcon_password: 'Stolen5' } }));
+      m.sealed_secrets = sealedWithAnotherSecret(
+        JSON.stringify({ server: { password_admin: 'Stolen5' }, rcon: { rcon_password: 'Stolen5' } }),
+      );
     });
     const rotated = await restore(h(), s.id, backup.id);
     assert.equal(rotated.status, 200, JSON.stringify(rotated.body));

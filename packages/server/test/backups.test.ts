@@ -15,10 +15,13 @@ const VARS = join('server', 'Users', 'server', 'server.vars.GameaProfile');
 
 /** Waits for a backup to finish and answers it. */
 const finished = (h: Harness, serverId: number, id: number) =>
-  waitFor(async () => {
-    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
-    return b.status !== 'running' && b;
-  }, { what: `backup ${id} to finish` });
+  waitFor(
+    async () => {
+      const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
+      return b.status !== 'running' && b;
+    },
+    { what: `backup ${id} to finish` },
+  );
 
 const entriesOf = async (archive: Buffer) => {
   const names: string[] = [];
@@ -42,7 +45,10 @@ describe('backups of a server', () => {
     // A start writes the generated files, which a backup holds; then the server is stopped again.
     assert.equal((await h().api('POST', `/servers/${s.id}/start`, { token: h().adminToken })).status, 200);
     await statusBecomes(h(), s.id, 'running');
-    await h().api('POST', `/servers/${s.id}/bans`, { token: h().adminToken, body: { player_uid: 'a'.repeat(32), ban_type: 'GUID', reason: 'cheating', duration_minutes: 0 } });
+    await h().api('POST', `/servers/${s.id}/bans`, {
+      token: h().adminToken,
+      body: { player_uid: 'a'.repeat(32), ban_type: 'GUID', reason: 'cheating', duration_minutes: 0 },
+    });
     assert.equal((await h().api('POST', `/servers/${s.id}/stop`, { token: h().adminToken })).status, 200);
     return s;
   };
@@ -52,7 +58,11 @@ describe('backups of a server', () => {
     await writeFile(join(suite.fake.dir, 'server', 'Users', 'server', 'cache.bigfile'), 'a cache nobody needs back');
     const excluded = await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_exclude: ['*.bigfile'] } });
     assert.deepEqual(excluded.body.data.backup_exclude, ['*.bigfile']);
-    expectError(await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_exclude: ['../etc'] } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_exclude: ['../etc'] } }),
+      400,
+      'VALIDATION_ERROR',
+    );
     const res = await h().api('POST', `/servers/${s.id}/backups`, { token: h().adminToken, body: { note: 'before the update' } });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     assert.equal(res.body.data.status, 'running');
@@ -64,13 +74,22 @@ describe('backups of a server', () => {
     assert.equal(backup.manifest.server_running, false);
     assert.equal(backup.manifest.config_sections.server.password_admin, '***', 'secrets masked in what the API shows');
 
-    const download = await fetch(`${h().url}/api/servers/${s.id}/backups/${backup.id}/download`, { headers: { authorization: `Bearer ${h().adminToken}` } });
+    const download = await fetch(`${h().url}/api/servers/${s.id}/backups/${backup.id}/download`, {
+      headers: { authorization: `Bearer ${h().adminToken}` },
+    });
     assert.equal(download.headers.get('content-type'), 'application/gzip');
     const bytes = Buffer.from(await download.arrayBuffer());
     assert.equal(bytes.length, backup.size_bytes);
     assert.equal(createHash('sha256').update(bytes).digest('hex'), backup.sha256);
     const names = await entriesOf(bytes);
-    for (const name of ['manifest.json', 'profile/Users/server/server.vars.GameaProfile', 'config/server.cfg', 'config/basic.cfg', 'config/battleye/bans.txt']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    for (const name of [
+      'manifest.json',
+      'profile/Users/server/server.vars.GameaProfile',
+      'config/server.cfg',
+      'config/basic.cfg',
+      'config/battleye/bans.txt',
+    ])
+      assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     assert.ok(!names.some((n) => n.endsWith('.rpt') || n.endsWith('.mdmp')), 'no logs, no dumps');
     assert.ok(!names.some((n) => n.endsWith('.bigfile')), "the server's own exclusions");
     assert.ok(!names.some((n) => n.startsWith('missions/')), 'missions only when asked');
@@ -78,13 +97,20 @@ describe('backups of a server', () => {
 
     // Later changes: the hostname, the persistence file, a ban.
     const section = (await h().api('GET', `/servers/${s.id}/config/server`, { token: h().adminToken })).body.data;
-    await h().api('PUT', `/servers/${s.id}/config/server`, { token: h().adminToken, body: { hostname: 'Changed after', config_version: section._meta.config_version } });
+    await h().api('PUT', `/servers/${s.id}/config/server`, {
+      token: h().adminToken,
+      body: { hostname: 'Changed after', config_version: section._meta.config_version },
+    });
     await writeFile(join(suite.fake.dir, VARS), 'persistence: lost everything');
     const log = join(suite.fake.dir, 'server', 'today.rpt');
     await writeFile(log, 'a log written after the backup');
 
     await h().api('POST', `/servers/${s.id}/start`, { token: h().adminToken });
-    expectError(await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }), 409, 'SERVER_NOT_STOPPED');
+    expectError(
+      await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }),
+      409,
+      'SERVER_NOT_STOPPED',
+    );
     await statusBecomes(h(), s.id, 'running');
     await h().api('POST', `/servers/${s.id}/stop`, { token: h().adminToken });
 
@@ -107,7 +133,14 @@ describe('backups of a server', () => {
     const damaged = Buffer.from(archive);
     damaged[Math.floor(damaged.length / 2)] ^= 0xff;
     await writeFile(join(dir, file), damaged);
-    assert.match(expectError(await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }), 400, 'VALIDATION_ERROR').message, /damaged/);
+    assert.match(
+      expectError(
+        await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }),
+        400,
+        'VALIDATION_ERROR',
+      ).message,
+      /damaged/,
+    );
 
     // An archive made by hand: a link in the profile that points out of it.
     const work = await mkdtemp(join(tmpdir(), 'garrison-evil-'));
@@ -115,9 +148,18 @@ describe('backups of a server', () => {
     await writeFile(join(work, 'manifest.json'), JSON.stringify({ config_sections: {}, parts: [{ name: 'profile', path: '/x' }] }));
     await symlink('../../../../etc', join(work, 'profile', 'Users'));
     await tar.c({ gzip: true, cwd: work, file: join(dir, file) }, ['manifest.json', 'profile']);
-    const sum = createHash('sha256').update(await readFile(join(dir, file))).digest('hex');
+    const sum = createHash('sha256')
+      .update(await readFile(join(dir, file)))
+      .digest('hex');
     await withDatabase(h(), (knex) => knex('backups').where({ id: backup.id }).update({ sha256: sum }));
-    assert.match(expectError(await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }), 400, 'VALIDATION_ERROR').message, /links that point out of profile/);
+    assert.match(
+      expectError(
+        await h().api('POST', `/servers/${s.id}/backups/${backup.id}/restore`, { token: h().adminToken }),
+        400,
+        'VALIDATION_ERROR',
+      ).message,
+      /links that point out of profile/,
+    );
     assert.equal(await readFile(join(suite.fake.dir, VARS), 'utf8'), 'persistence: now', 'nothing changed');
     await rm(work, { recursive: true, force: true });
   });
@@ -126,22 +168,45 @@ describe('backups of a server', () => {
     const s = await started();
     const update = await h().api('PUT', `/servers/${s.id}`, { token: h().adminToken, body: { backup_keep: 2 } });
     assert.equal(update.body.data.backup_keep, 2);
-    const schedule = (await h().api('POST', `/servers/${s.id}/schedules`, { token: h().adminToken, body: { name: 'Backups', cron: '0 0 1 1 *', steps: [{ at_s: 0, action: 'backup' }] } })).body.data;
+    const schedule = (
+      await h().api('POST', `/servers/${s.id}/schedules`, {
+        token: h().adminToken,
+        body: { name: 'Backups', cron: '0 0 1 1 *', steps: [{ at_s: 0, action: 'backup' }] },
+      })
+    ).body.data;
     const manual = await finished(h(), s.id, (await h().api('POST', `/servers/${s.id}/backups`, { token: h().adminToken })).body.data.id);
     const automatic: number[] = [];
     for (let i = 0; i < 4; i++) {
       const runId = (await h().api('POST', `/servers/${s.id}/schedules/${schedule.id}/run`, { token: h().adminToken })).body.data.run_id;
-      const run = await waitFor(async () => {
-        const r = (await h().api('GET', `/servers/${s.id}/schedules/${schedule.id}/runs`, { token: h().adminToken })).body.data.items.find((x: { id: number }) => x.id === runId);
-        return r.status !== 'running' && r;
-      }, { what: 'the backup run' });
+      const run = await waitFor(
+        async () => {
+          const r = (
+            await h().api('GET', `/servers/${s.id}/schedules/${schedule.id}/runs`, { token: h().adminToken })
+          ).body.data.items.find((x: { id: number }) => x.id === runId);
+          return r.status !== 'running' && r;
+        },
+        { what: 'the backup run' },
+      );
       assert.equal(run.status, 'succeeded', JSON.stringify(run));
       const list = (await h().api('GET', `/servers/${s.id}/backups`, { token: h().viewerToken })).body.data;
       automatic.push(list.find((b: { kind: string }) => b.kind === 'automatic').id);
-      if (i === 0) assert.equal((await h().api('PUT', `/servers/${s.id}/backups/${automatic[0]}`, { token: h().adminToken, body: { locked: true, note: 'keep forever' } })).body.data.locked, true);
+      if (i === 0)
+        assert.equal(
+          (
+            await h().api('PUT', `/servers/${s.id}/backups/${automatic[0]}`, {
+              token: h().adminToken,
+              body: { locked: true, note: 'keep forever' },
+            })
+          ).body.data.locked,
+          true,
+        );
     }
     const kept = (await h().api('GET', `/servers/${s.id}/backups`, { token: h().viewerToken })).body.data.map((b: { id: number }) => b.id);
-    assert.deepEqual(kept.sort(), [manual.id, automatic[0], automatic[2], automatic[3]].sort(), 'the newest two automatic, the locked one and the manual one');
+    assert.deepEqual(
+      kept.sort(),
+      [manual.id, automatic[0], automatic[2], automatic[3]].sort(),
+      'the newest two automatic, the locked one and the manual one',
+    );
     const files = (await readdir(join(h().dataDir, 'backups', String(s.id)))).filter((n) => n.endsWith('.tar.gz'));
     assert.equal(files.length, 4, 'pruned archives are gone from the disk');
 
@@ -191,7 +256,14 @@ describe("Garrison's own database, daily", () => {
   const clock = new FakeClock(new Date('2026-05-01T12:00:00Z'));
   let h: Harness;
   before(async () => {
-    h = await startHarness({ clock, dbBackupKeep: 2, metricsIntervalMs: 3_600_000, playersPollMs: 3_600_000, banExpiryCheckMs: 3_600_000, schedulePollMs: 3_600_000 });
+    h = await startHarness({
+      clock,
+      dbBackupKeep: 2,
+      metricsIntervalMs: 3_600_000,
+      playersPollMs: 3_600_000,
+      banExpiryCheckMs: 3_600_000,
+      schedulePollMs: 3_600_000,
+    });
   });
   after(() => h.close());
 

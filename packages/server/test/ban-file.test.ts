@@ -68,7 +68,15 @@ const bytesOf = (f: Pick<Fixture, 'lines' | 'eol' | 'finalBreak'>) =>
 
 const banFile = (h: Harness, id: number) => join(h.dataDir, 'servers', String(id), 'battleye', 'bans.txt');
 const bansOf = async (h: Harness, id: number, query = '') =>
-  (await h.api('GET', `/servers/${id}/bans?limit=500${query}`, { token: h.viewerToken })).body.data as { id: number; guid: string; reason: string; source: string; banned_by: string; ban_type: string; expires_at: string | null }[];
+  (await h.api('GET', `/servers/${id}/bans?limit=500${query}`, { token: h.viewerToken })).body.data as {
+    id: number;
+    guid: string;
+    reason: string;
+    source: string;
+    banned_by: string;
+    ban_type: string;
+    expires_at: string | null;
+  }[];
 
 describe('the shared ban file, kept line for line (on a fake clock)', () => {
   let h: Harness;
@@ -85,8 +93,10 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
   });
   const bans = bansOf;
 
-
-  for (const [eol, finalBreak, label] of [['\r\n', true, 'CRLF'], ['\n', false, 'LF, no break after the last line']] as const) {
+  for (const [eol, finalBreak, label] of [
+    ['\r\n', true, 'CRLF'],
+    ['\n', false, 'LF, no break after the last line'],
+  ] as const) {
     it(`keeps every line it did not write through create, revoke, expiry and a restart (${label})`, async () => {
       const s = await createGameServer(h, fake);
       const fixture = realBanList(eol, finalBreak);
@@ -95,10 +105,13 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
 
       // Read and imported: the bans in force are listed, each once, as the file's. (A last line without a
       // break is taken once the file has been left alone for a moment: it may be a line still being written.)
-      const listed = await waitFor(async () => {
-        const now = await bans(h, s.id);
-        return now.length === fixture.inForce.length && now;
-      }, { what: 'every ban of the file imported' });
+      const listed = await waitFor(
+        async () => {
+          const now = await bans(h, s.id);
+          return now.length === fixture.inForce.length && now;
+        },
+        { what: 'every ban of the file imported' },
+      );
       assert.ok(listed.every((b) => b.source === 'file' && b.banned_by === 'bans.txt'));
       const russian = listed.find((b) => b.guid === guid(7))!;
       assert.equal(russian.reason, 'Читер №7, 作弊者 🚫');
@@ -108,7 +121,9 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
       assert.deepEqual(await readFile(banFile(h, s.id)), bytesOf(fixture), 'reading changed nothing');
 
       // Garrison's own ban: exactly one line added, in the file's line break.
-      const mine = (await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: 'f'.repeat(32), reason: 'mine' } })).body.data;
+      const mine = (
+        await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: 'f'.repeat(32), reason: 'mine' } })
+      ).body.data;
       const mineLine = Buffer.from(`${'f'.repeat(32)} -1 mine`);
       const withMine = { ...fixture, lines: [...fixture.lines, mineLine], finalBreak: true };
       assert.deepEqual(await readFile(banFile(h, s.id)), bytesOf(withMine));
@@ -122,9 +137,19 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
       assert.deepEqual(await readFile(banFile(h, s.id)), bytesOf(withoutTwice));
 
       // Garrison's timed ban runs out: its line goes, the rest stays.
-      const timed = (await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: '10.9.8.7', ban_type: 'IP', duration_minutes: 60 } })).body.data;
+      const timed = (
+        await h.api('POST', `/servers/${s.id}/bans`, {
+          token: h.adminToken,
+          body: { player_uid: '10.9.8.7', ban_type: 'IP', duration_minutes: 60 },
+        })
+      ).body.data;
       await clock.advance(60 * 60_000);
-      await advanceUntil(clock, async () => !(await readFile(banFile(h, s.id), 'utf8')).includes('10.9.8.7'), 'the expired ban to leave the file', PASS_MS);
+      await advanceUntil(
+        clock,
+        async () => !(await readFile(banFile(h, s.id), 'utf8')).includes('10.9.8.7'),
+        'the expired ban to leave the file',
+        PASS_MS,
+      );
       assert.deepEqual(await readFile(banFile(h, s.id)), bytesOf(withoutTwice));
       assert.ok(!(await bans(h, s.id)).some((b) => b.id === timed.id));
       assert.ok((await bans(h, s.id)).some((b) => b.id === mine.id));
@@ -133,7 +158,13 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
       const before = (await bans(h, s.id, '&active_only=false')).length;
       await h.server.close(); // one service per data dir: the next one starts once this one is gone
       const first = h;
-      const second = await startHarness({ ...FAST_SUPERVISION, clock, banExpiryCheckMs: PASS_MS, dataDir: h.dataDir, databaseUrl: h.databaseUrl });
+      const second = await startHarness({
+        ...FAST_SUPERVISION,
+        clock,
+        banExpiryCheckMs: PASS_MS,
+        dataDir: h.dataDir,
+        databaseUrl: h.databaseUrl,
+      });
       // The later tests go on with the second; closing it cleans up what the first made too.
       h = { ...second, close: () => second.close().then(() => first.close()) };
       assert.equal((await bans(second, s.id, '&active_only=false')).length, before);
@@ -143,19 +174,34 @@ describe('the shared ban file, kept line for line (on a fake clock)', () => {
 
   it('takes a ban that someone else removed from the file for revoked, and imports what a tool appended', async () => {
     const s = await createGameServer(h, fake);
-    const api = (await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: 'a'.repeat(32), reason: 'api' } })).body.data;
+    const api = (await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body: { player_uid: 'a'.repeat(32), reason: 'api' } }))
+      .body.data;
     await appendFile(banFile(h, s.id), `${'b'.repeat(32)} -1 appended by a tool\n`);
     const listed = await bans(h, s.id);
-    assert.deepEqual(listed.map((b) => [b.guid, b.source]), [['a'.repeat(32), 'api'], ['b'.repeat(32), 'file']]);
+    assert.deepEqual(
+      listed.map((b) => [b.guid, b.source]),
+      [
+        ['a'.repeat(32), 'api'],
+        ['b'.repeat(32), 'file'],
+      ],
+    );
     await writeFile(banFile(h, s.id), `${'b'.repeat(32)} -1 appended by a tool\n`); // someone took the API's ban out by hand
     // Concluded once the file has been left alone a moment (it might have been read half-written).
     await advanceUntil(clock, async () => (await bans(h, s.id)).length === 1, 'the ban taken out by hand to end', PASS_MS);
-    assert.deepEqual((await bans(h, s.id)).map((b) => b.guid), ['b'.repeat(32)]);
+    assert.deepEqual(
+      (await bans(h, s.id)).map((b) => b.guid),
+      ['b'.repeat(32)],
+    );
     assert.ok(!(await bans(h, s.id)).some((b) => b.id === api.id));
     const trail = (await h.api('GET', `/servers/${s.id}/events?event_type=ban_file_changed`, { token: h.adminToken })).body.data.events;
-    assert.deepEqual(trail.map((e: { detail: unknown }) => e.detail), [{ imported: 0, removed_outside: 1 }, { imported: 1, removed_outside: 0 }]);
+    assert.deepEqual(
+      trail.map((e: { detail: unknown }) => e.detail),
+      [
+        { imported: 0, removed_outside: 1 },
+        { imported: 1, removed_outside: 0 },
+      ],
+    );
   });
-
 });
 
 describe('the shared ban file, written by others at the same moment', () => {
@@ -198,7 +244,8 @@ describe('the shared ban file, written by others at the same moment', () => {
     const text = await readFile(banFile(h, s.id), 'utf8');
     assert.ok(text.startsWith('// kept\n'));
     for (let i = 0; i < rounds; i += 1) assert.match(text, new RegExp(`^${guid(1000 + i)} -1 api ${i}$`, 'm'), `Garrison's ban ${i}`);
-    for (let i = 0; i < appended; i += 1) assert.match(text, new RegExp(`^${guid(2000 + i)} -1 tool ${i}$`, 'm'), `the tool's ban ${i} of ${appended}`);
+    for (let i = 0; i < appended; i += 1)
+      assert.match(text, new RegExp(`^${guid(2000 + i)} -1 tool ${i}$`, 'm'), `the tool's ban ${i} of ${appended}`);
     let listed = 0;
     for (let page = 0; ; page += 500) {
       const got = (await bans(h, s.id, `&offset=${page}`)).length;
@@ -226,7 +273,10 @@ describe('the shared ban file, written by others at the same moment', () => {
       const text = await readFile(banFile(h, s.id), 'utf8');
       const inGame = await rcon.command('bans');
       for (let i = 0; i < rounds; i += 1) {
-        for (const [id, why] of [[guid(3000 + i), `api ${i}`], [guid(4000 + i), `game ${i}`]] as const) {
+        for (const [id, why] of [
+          [guid(3000 + i), `api ${i}`],
+          [guid(4000 + i), `game ${i}`],
+        ] as const) {
           assert.match(text, new RegExp(`^${id} -1 ${why}$`, 'm'), `${why} in the file`);
           assert.match(inGame, new RegExp(id), `${why} in force in the game`);
         }
@@ -242,7 +292,9 @@ describe('the shared ban file, written by others at the same moment', () => {
       const index = /^(\d+)\s+(\w+)/gm;
       const rows = [...(await rcon.command('bans')).matchAll(index)].filter((m) => m[2] === guid(3001));
       await rcon.command(`removeBan ${rows[0][1]}`);
-      await waitFor(async () => !(await bans(h, s.id)).some((b) => b.guid === guid(3001)), { what: 'the ban the game removed to end in Garrison' });
+      await waitFor(async () => !(await bans(h, s.id)).some((b) => b.guid === guid(3001)), {
+        what: 'the ban the game removed to end in Garrison',
+      });
     } finally {
       await rcon.close();
       await killGames(h);

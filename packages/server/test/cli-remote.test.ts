@@ -45,7 +45,10 @@ describe('the garrison command against a running service', () => {
     assert.equal(json.code, 0, json.stderr);
     const listed = JSON.parse(json.stdout) as { id: number; name: string; status: string }[];
     const api = (await suite.h.api('GET', '/servers?limit=500', { token: suite.h.adminToken })).body.data as { id: number; name: string }[];
-    assert.deepEqual(listed.map((s) => [s.id, s.name]), api.map((s) => [s.id, s.name]));
+    assert.deepEqual(
+      listed.map((s) => [s.id, s.name]),
+      api.map((s) => [s.id, s.name]),
+    );
 
     // By name, ignoring case: the service's answer, read back from the service.
     const started = await remote(key, ['servers', 'start', 'alpha base']);
@@ -64,7 +67,8 @@ describe('the garrison command against a running service', () => {
     // Words that begin with a dash, after --: the command is the words joined, as the audit trail keeps it.
     const said = await remote(key, ['rcon', String(alpha.id), '--', 'say', '-1', 'Hello', 'there']);
     assert.equal(said.code, 0, said.stderr);
-    const commands = (await suite.h.api('GET', `/servers/${alpha.id}/events?event_type=command`, { token: suite.h.adminToken })).body.data.events;
+    const commands = (await suite.h.api('GET', `/servers/${alpha.id}/events?event_type=command`, { token: suite.h.adminToken })).body.data
+      .events;
     assert.equal(commands[0].detail?.line, 'say -1 Hello there', JSON.stringify(commands[0]));
 
     const restarted = await remote(key, ['servers', 'restart', String(alpha.id), '--json']);
@@ -87,38 +91,42 @@ describe('the garrison command against a running service', () => {
     assert.match(again.stderr, /^garrison: SERVER_NOT_RUNNING: .+\n$/);
   });
 
-  it('exits 1 with the API error code for a wrong key or a missing scope, and for an unknown server; 2 for a name several servers share', SLOW, async () => {
-    const key = await makeKey(['servers:read', 'servers:control']);
-    const readOnly = await makeKey(['servers:read']);
-    const twin = await createGameServer(suite.h, suite.fake, { name: 'Twin' });
-    await createGameServer(suite.h, suite.fake, { name: 'Twin' });
+  it(
+    'exits 1 with the API error code for a wrong key or a missing scope, and for an unknown server; 2 for a name several servers share',
+    SLOW,
+    async () => {
+      const key = await makeKey(['servers:read', 'servers:control']);
+      const readOnly = await makeKey(['servers:read']);
+      const twin = await createGameServer(suite.h, suite.fake, { name: 'Twin' });
+      await createGameServer(suite.h, suite.fake, { name: 'Twin' });
 
-    const wrong = `${key.slice(0, -4)}xxxx`;
-    const refused = await remote(wrong, ['servers', 'list']);
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^garrison: UNAUTHORIZED: .+\n$/);
-    assert.ok(!refused.stderr.includes(wrong.slice(-20)), 'not even the wrong key is printed');
+      const wrong = `${key.slice(0, -4)}xxxx`;
+      const refused = await remote(wrong, ['servers', 'list']);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^garrison: UNAUTHORIZED: .+\n$/);
+      assert.ok(!refused.stderr.includes(wrong.slice(-20)), 'not even the wrong key is printed');
 
-    const forbidden = await remote(readOnly, ['servers', 'start', String(twin.id)]);
-    assert.equal(forbidden.code, 1);
-    assert.match(forbidden.stderr, /^garrison: FORBIDDEN: .+\n$/);
-    assert.equal((await serverRecord(suite.h, twin.id)).status, 'stopped');
+      const forbidden = await remote(readOnly, ['servers', 'start', String(twin.id)]);
+      assert.equal(forbidden.code, 1);
+      assert.match(forbidden.stderr, /^garrison: FORBIDDEN: .+\n$/);
+      assert.equal((await serverRecord(suite.h, twin.id)).status, 'stopped');
 
-    const noSuchId = await remote(key, ['servers', 'start', '999999']);
-    assert.equal(noSuchId.code, 1);
-    assert.match(noSuchId.stderr, /^garrison: NOT_FOUND: .+\n$/);
-    expectError(await suite.h.api('GET', '/servers/999999', { token: suite.h.adminToken }), 404, 'NOT_FOUND');
+      const noSuchId = await remote(key, ['servers', 'start', '999999']);
+      assert.equal(noSuchId.code, 1);
+      assert.match(noSuchId.stderr, /^garrison: NOT_FOUND: .+\n$/);
+      expectError(await suite.h.api('GET', '/servers/999999', { token: suite.h.adminToken }), 404, 'NOT_FOUND');
 
-    const noSuchName = await remote(key, ['servers', 'restart', 'Nobody Here']);
-    assert.equal(noSuchName.code, 1);
-    assert.match(noSuchName.stderr, /^garrison: NOT_FOUND: no server is named "Nobody Here"/);
+      const noSuchName = await remote(key, ['servers', 'restart', 'Nobody Here']);
+      assert.equal(noSuchName.code, 1);
+      assert.match(noSuchName.stderr, /^garrison: NOT_FOUND: no server is named "Nobody Here"/);
 
-    const shared = await remote(key, ['servers', 'start', 'Twin']);
-    assert.equal(shared.code, 2);
-    assert.match(shared.stderr, /^garrison: 2 servers are named "Twin" \(ids \d+, \d+\): give the id instead\n/);
-    assert.match(shared.stderr, /usage: garrison servers start SERVER/);
-    assert.equal((await serverRecord(suite.h, twin.id)).status, 'stopped');
-  });
+      const shared = await remote(key, ['servers', 'start', 'Twin']);
+      assert.equal(shared.code, 2);
+      assert.match(shared.stderr, /^garrison: 2 servers are named "Twin" \(ids \d+, \d+\): give the id instead\n/);
+      assert.match(shared.stderr, /usage: garrison servers start SERVER/);
+      assert.equal((await serverRecord(suite.h, twin.id)).status, 'stopped');
+    },
+  );
 
   it('exits 2 without a URL or a key, or with a bad flag; takes them from flags too', SLOW, async () => {
     const key = await makeKey(['servers:read']);
@@ -132,7 +140,9 @@ describe('the garrison command against a running service', () => {
     const badTimeout = await remote(key, ['servers', 'list', '--timeout', 'soon']);
     assert.equal(badTimeout.code, 2);
     assert.match(badTimeout.stderr, /^garrison: --timeout must be a number of seconds above 0, at most 3600; got "soon"/);
-    const withPassword = await garrison(['servers', 'list', '--url', 'http://admin:hunter2@127.0.0.1:8080'], { env: { GARRISON_API_KEY: key } });
+    const withPassword = await garrison(['servers', 'list', '--url', 'http://admin:hunter2@127.0.0.1:8080'], {
+      env: { GARRISON_API_KEY: key },
+    });
     assert.equal(withPassword.code, 2);
     assert.match(withPassword.stderr, /^garrison: --url must not hold a user name or password/);
     assert.ok(!withPassword.stderr.includes('hunter2'));
@@ -146,30 +156,37 @@ describe('the garrison command against a running service', () => {
     assert.ok(Array.isArray(JSON.parse(byFlags.stdout)));
   });
 
-  it('says in one line that the service cannot be reached: at once when refused, after --timeout when it does not answer', SLOW, async () => {
-    const key = 'gar_1_' + 'k'.repeat(43);
-    const closed = await freePort();
-    const refused = await garrison(['servers', 'list', '--url', `http://127.0.0.1:${closed}`, '--api-key', key]);
-    assert.equal(refused.code, 1);
-    assert.equal(refused.stderr, `garrison: cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)\n`);
+  it(
+    'says in one line that the service cannot be reached: at once when refused, after --timeout when it does not answer',
+    SLOW,
+    async () => {
+      const key = 'gar_1_' + 'k'.repeat(43);
+      const closed = await freePort();
+      const refused = await garrison(['servers', 'list', '--url', `http://127.0.0.1:${closed}`, '--api-key', key]);
+      assert.equal(refused.code, 1);
+      assert.equal(refused.stderr, `garrison: cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)\n`);
 
-    // A host that takes the connection and never answers: the command gives up after its time-out.
-    const held: Socket[] = [];
-    const silent = createTcpServer((socket) => held.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (silent.address() as { port: number }).port;
-      const began = Date.now();
-      const hung = await garrison(['rcon', '1', 'players', '--url', `http://127.0.0.1:${port}`, '--timeout', '1.5'], { env: { GARRISON_API_KEY: key }, timeoutMs: 30_000 });
-      const took = Date.now() - began;
-      assert.equal(hung.code, 1);
-      assert.equal(hung.stderr, `garrison: no answer from http://127.0.0.1:${port} within 1.5 s\n`);
-      // Without the time-out fetch would wait 300 s for the headers; the rest is the process's own start.
-      assert.ok(took >= 1500 && took < 25_000, `gave up after its time-out (${took} ms)`);
-      assert.ok(held.length >= 1, 'the command did connect');
-    } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    }
-  });
+      // A host that takes the connection and never answers: the command gives up after its time-out.
+      const held: Socket[] = [];
+      const silent = createTcpServer((socket) => held.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const port = (silent.address() as { port: number }).port;
+        const began = Date.now();
+        const hung = await garrison(['rcon', '1', 'players', '--url', `http://127.0.0.1:${port}`, '--timeout', '1.5'], {
+          env: { GARRISON_API_KEY: key },
+          timeoutMs: 30_000,
+        });
+        const took = Date.now() - began;
+        assert.equal(hung.code, 1);
+        assert.equal(hung.stderr, `garrison: no answer from http://127.0.0.1:${port} within 1.5 s\n`);
+        // Without the time-out fetch would wait 300 s for the headers; the rest is the process's own start.
+        assert.ok(took >= 1500 && took < 25_000, `gave up after its time-out (${took} ms)`);
+        assert.ok(held.length >= 1, 'the command did connect');
+      } finally {
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    },
+  );
 });

@@ -33,7 +33,11 @@ export const listeningUrl = (service: TestProcess, what: string, timeoutMs = 30_
   waitFor(() => service.stdout.map((l) => /listening on (http:\/\/[^\s"]+)/.exec(l)?.[1]).find(Boolean), { timeoutMs, what });
 
 /** `garrison serve` as its own process, once it listens: its URL, and the process to stop. */
-export async function serveProcess(args: string[], env: Record<string, string> = {}, listenTimeoutMs = 30_000): Promise<{ url: string; process: TestProcess }> {
+export async function serveProcess(
+  args: string[],
+  env: Record<string, string> = {},
+  listenTimeoutMs = 30_000,
+): Promise<{ url: string; process: TestProcess }> {
   const process_ = startProcess(process.execPath, [...process.execArgv, CLI, 'serve', '--port', '0', ...args], { env: cliEnv(env) });
   try {
     const url = await listeningUrl(process_, 'garrison serve to listen', listenTimeoutMs);

@@ -23,7 +23,17 @@ describe('supervision on a fake clock', () => {
   const clock = new FakeClock();
   before(async () => {
     fake = await installFakeGameaTemp();
-    h = await startHarness({ clock, stopTimeoutMs: STOP_TIMEOUT_MS, restartBackoffMs: BACKOFF_MS, readyTimeoutMs: 3_600_000, historyRetentionDays: 3, logRetentionDays: 1, metricsRetentionHours: 1, metricsIntervalMs: 5000, banExpiryCheckMs: 600_000 });
+    h = await startHarness({
+      clock,
+      stopTimeoutMs: STOP_TIMEOUT_MS,
+      restartBackoffMs: BACKOFF_MS,
+      readyTimeoutMs: 3_600_000,
+      historyRetentionDays: 3,
+      logRetentionDays: 1,
+      metricsRetentionHours: 1,
+      metricsIntervalMs: 5000,
+      banExpiryCheckMs: 600_000,
+    });
   });
   after(async () => {
     await killGames(h);
@@ -35,10 +45,15 @@ describe('supervision on a fake clock', () => {
   const admin = () => new GarrisonClient({ baseUrl: h.url, token: h.adminToken });
   const viewer = () => new GarrisonClient({ baseUrl: h.url, token: h.viewerToken });
   const rcon = (id: number, command: string) => admin().rcon.command(id, command);
-  const becomes = (id: number, status: string) => advanceUntil(clock, async () => {
-    const r = await serverRecord(h, id);
-    return r.status === status && r;
-  }, `server ${id} to be ${status}`);
+  const becomes = (id: number, status: string) =>
+    advanceUntil(
+      clock,
+      async () => {
+        const r = await serverRecord(h, id);
+        return r.status === status && r;
+      },
+      `server ${id} to be ${status}`,
+    );
   const running = async (overrides: Record<string, unknown> = {}) => {
     const s = await createGameServer(h, fake, overrides);
     const { pid } = await admin().servers.start(s.id);
@@ -52,7 +67,9 @@ describe('supervision on a fake clock', () => {
       await rcon(s.id, 'testkit.hang');
       const stopping = admin().servers.stop(s.id);
       // Once the stop waits on the clock for the game (a timer of the stop time-out), time moves on.
-      await waitFor(() => clock.timers.some((t) => t.label === `exit of ${s.pid}` && t.inMs === STOP_TIMEOUT_MS), { what: 'the stop to wait for the game' });
+      await waitFor(() => clock.timers.some((t) => t.label === `exit of ${s.pid}` && t.inMs === STOP_TIMEOUT_MS), {
+        what: 'the stop to wait for the game',
+      });
       await clock.advance(STOP_TIMEOUT_MS - 5000);
       assert.ok(isAlive(s.pid), 'still given its time');
       assert.equal((await serverRecord(h, s.id)).status, 'stopping');
@@ -71,13 +88,19 @@ describe('supervision on a fake clock', () => {
     try {
       await rcon(s.id, 'testkit.crash');
       await ws.next((m) => m.server_id === s.id && m.type === 'server_status' && m.data.status === 'crashed', 'crashed event');
-      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), { what: 'the restart to wait out its back-off' });
+      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), {
+        what: 'the restart to wait out its back-off',
+      });
       await clock.advance(BACKOFF_MS - 500);
       assert.equal((await serverRecord(h, s.id)).status, 'crashed', 'waiting out its back-off');
-      const again = await advanceUntil(clock, async () => {
-        const r = await serverRecord(h, s.id);
-        return r.status === 'running' && r.pid !== s.pid && r;
-      }, 'the automatic restart');
+      const again = await advanceUntil(
+        clock,
+        async () => {
+          const r = await serverRecord(h, s.id);
+          return r.status === 'running' && r.pid !== s.pid && r;
+        },
+        'the automatic restart',
+      );
       assert.equal(again.restart_count, 1);
 
       await rcon(s.id, 'testkit.crash'); // no restarts left
@@ -100,9 +123,13 @@ describe('supervision on a fake clock', () => {
   it('a database that fails while a crash is recorded is tried again: the crash is marked and its auto-restart planned', async () => {
     const s = await running({ auto_restart: true, max_restarts: 1 });
     // A real failure of the database, on the statement that marks the crash, until the test lifts it.
-    await withDatabase(h, (knex) => knex.raw(onMysql
-      ? "CREATE TRIGGER crash_blip BEFORE UPDATE ON servers FOR EACH ROW BEGIN IF NEW.status = 'crashed' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'database blip'; END IF; END"
-      : "CREATE TRIGGER crash_blip BEFORE UPDATE OF status ON servers WHEN NEW.status = 'crashed' BEGIN SELECT RAISE(ABORT, 'database blip'); END"));
+    await withDatabase(h, (knex) =>
+      knex.raw(
+        onMysql
+          ? "CREATE TRIGGER crash_blip BEFORE UPDATE ON servers FOR EACH ROW BEGIN IF NEW.status = 'crashed' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'database blip'; END IF; END"
+          : "CREATE TRIGGER crash_blip BEFORE UPDATE OF status ON servers WHEN NEW.status = 'crashed' BEGIN SELECT RAISE(ABORT, 'database blip'); END",
+      ),
+    );
     let lifted = false;
     const lift = async () => {
       if (!lifted) await withDatabase(h, (knex) => knex.raw('DROP TRIGGER crash_blip'));
@@ -115,17 +142,25 @@ describe('supervision on a fake clock', () => {
       assert.equal((await serverRecord(h, s.id)).status, 'running', 'nothing written yet');
       await lift();
       await advanceUntil(clock, async () => (await serverRecord(h, s.id)).status === 'crashed', 'the crash to be marked on the retry');
-      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), { what: 'the auto-restart to be planned' });
-      const again = await advanceUntil(clock, async () => {
-        const r = await serverRecord(h, s.id);
-        return r.status === 'running' && r.pid !== s.pid && r;
-      }, 'the automatic restart');
+      await waitFor(() => clock.timers.some((t) => t.label === `supervisor.restart:${s.id}` && t.inMs === BACKOFF_MS), {
+        what: 'the auto-restart to be planned',
+      });
+      const again = await advanceUntil(
+        clock,
+        async () => {
+          const r = await serverRecord(h, s.id);
+          return r.status === 'running' && r.pid !== s.pid && r;
+        },
+        'the automatic restart',
+      );
       assert.equal(again.restart_count, 1);
       const trail = (await admin().servers.events(s.id)).events.map((e) => e.event_type);
       assert.deepEqual(trail.filter((t) => t === 'crashed' || t === 'auto_restart').reverse(), ['crashed', 'auto_restart']);
     } finally {
       await lift();
-      await admin().servers.kill(s.id).catch(() => undefined);
+      await admin()
+        .servers.kill(s.id)
+        .catch(() => undefined);
       await killGames(h);
     }
   });
@@ -150,7 +185,8 @@ describe('supervision on a fake clock', () => {
       await rcon(s.id, 'testkit.log info stamped at the start');
       await advanceUntil(clock, async () => (await viewer().logs.list(s.id, { search: 'stamped' })).total === 1, 'the line stored');
       await advanceUntil(clock, async () => (await viewer().metrics.get(s.id)).length > 0, 'a metrics sample');
-      const count = (table: string) => withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0]!.n));
+      const count = (table: string) =>
+        withDatabase(h, async (knex) => Number((await knex(table).where('server_id', s.id).count({ n: '*' }))[0].n));
       assert.ok((await count('audit_entries')) > 0);
       await admin().servers.kill(s.id);
 

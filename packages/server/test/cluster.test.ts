@@ -5,7 +5,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import { freeGamePorts, installFakeGameaTemp, startNatsServer, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
+import {
+  freeGamePorts,
+  installFakeGameaTemp,
+  startNatsServer,
+  startProcess,
+  waitFor,
+  withDeadline,
+  type TestProcess,
+} from '@garrison/testkit';
 import { freshMysqlDatabase, startGarrison } from '@garrison/testkit/harness';
 import { ADMIN_PASSWORD, multipart, type Harness } from './helpers.js';
 import { CLI, cliEnv, listeningUrl } from './cli-run.js';
@@ -72,7 +80,18 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     }
   };
   const instance = (nodeId: string) =>
-    startGarrison({ databaseUrl: database.url, adminPassword: ADMIN_PASSWORD, natsUrl, nodeId, ...SECRETS, ...TIMING, stopTimeoutMs: 3000, loginRateLimit: 50, webhookAllowPrivate: true, metricsToken: METRICS_TOKEN });
+    startGarrison({
+      databaseUrl: database.url,
+      adminPassword: ADMIN_PASSWORD,
+      natsUrl,
+      nodeId,
+      ...SECRETS,
+      ...TIMING,
+      stopTimeoutMs: 3000,
+      loginRateLimit: 50,
+      webhookAllowPrivate: true,
+      metricsToken: METRICS_TOKEN,
+    });
 
   before(async () => {
     // A NATS server of this test's own (the machine's nats-server), so that it can be stopped without touching any other test.
@@ -113,15 +132,27 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     await host?.remove();
   });
 
-  const nodesSeenBy = async (h: Harness) => (await h.api('GET', '/nodes', { token: h.viewerToken })).body.data as { id: string; online: boolean; server_count: number; events_connected: boolean | null }[];
+  const nodesSeenBy = async (h: Harness) =>
+    (await h.api('GET', '/nodes', { token: h.viewerToken })).body.data as {
+      id: string;
+      online: boolean;
+      server_count: number;
+      events_connected: boolean | null;
+    }[];
 
   it('forms one cluster: every instance lists the three nodes online, connected to NATS', async (t) => {
     t.diagnostic(host ? `node C on a network namespace of its own at ${host.address}` : 'node C on loopback (no network namespaces here)');
-    const nodes = await waitFor(async () => {
-      const seen = await nodesSeenBy(a);
-      return seen.length === 3 && seen.every((n) => n.online && n.events_connected) && seen;
-    }, { timeoutMs: 30_000, what: 'three nodes online' });
-    assert.deepEqual(nodes.map((n) => n.id), ['node-a', 'node-b', 'node-c']);
+    const nodes = await waitFor(
+      async () => {
+        const seen = await nodesSeenBy(a);
+        return seen.length === 3 && seen.every((n) => n.online && n.events_connected) && seen;
+      },
+      { timeoutMs: 30_000, what: 'three nodes online' },
+    );
+    assert.deepEqual(
+      nodes.map((n) => n.id),
+      ['node-a', 'node-b', 'node-c'],
+    );
     // The history pruning at each start ran under one lease: its token moved once, whoever took it.
     const lease = await knex('leases').where({ name: 'history.prune' }).first();
     assert.equal(Number(lease.token), 1, 'the cluster-wide pruning ran under one holding');
@@ -137,7 +168,10 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
   let gamePid: number;
 
   it('creates, starts and commands a server on node C through instance A, and B streams its log', async () => {
-    const created = await a.api('POST', '/servers', { token: a.adminToken, body: { name: 'On C', exe_path: fake.exePath, node_id: 'node-c', ...(await freeGamePorts()) } });
+    const created = await a.api('POST', '/servers', {
+      token: a.adminToken,
+      body: { name: 'On C', exe_path: fake.exePath, node_id: 'node-c', ...(await freeGamePorts()) },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     serverId = created.body.data.id;
     assert.equal(created.body.data.node_id, 'node-c');
@@ -149,7 +183,10 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     assert.equal(started.status, 200, JSON.stringify(started.body));
     gamePid = started.body.data.pid;
     gamePids.push(gamePid);
-    await waitFor(async () => (await b.api('GET', `/servers/${serverId}`, { token: b.viewerToken })).body.data.status === 'running', { timeoutMs: 30_000, what: 'running, as B sees it' });
+    await waitFor(async () => (await b.api('GET', `/servers/${serverId}`, { token: b.viewerToken })).body.data.status === 'running', {
+      timeoutMs: 30_000,
+      what: 'running, as B sees it',
+    });
 
     // NATS carries a server's log lines only to an instance where someone follows them.
     const logSubjects = async () => {
@@ -159,13 +196,20 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     assert.deepEqual(await logSubjects(), [], 'no log subscription while nobody follows a log');
     const ws = await wsClient(b.url, `/ws?token=${b.adminToken}&server_id=${serverId}`);
     try {
-      await waitFor(async () => (await logSubjects()).includes(`garrison.ev.${serverId}.log`), { timeoutMs: 10_000, what: "B's subscription to the server's log" });
+      await waitFor(async () => (await logSubjects()).includes(`garrison.ev.${serverId}.log`), {
+        timeoutMs: 10_000,
+        what: "B's subscription to the server's log",
+      });
       const command = await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#lock' } });
       assert.equal(command.status, 200, JSON.stringify(command.body));
       await ws.next((m) => m.type === 'log' && m.server_id === serverId && /Server locked/.test(m.data.message), 'the game log line on B');
 
       const mission = multipart([{ name: 'file', filename: 'cluster_test.Altis.pbo', content: Buffer.alloc(64 * 1024, 7) }]);
-      const uploaded = await fetch(`${a.url}/api/servers/${serverId}/missions`, { method: 'POST', headers: { authorization: `Bearer ${a.adminToken}`, 'content-type': mission.type }, body: mission.body });
+      const uploaded = await fetch(`${a.url}/api/servers/${serverId}/missions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.adminToken}`, 'content-type': mission.type },
+        body: mission.body,
+      });
       assert.equal(uploaded.status, 201, await uploaded.clone().text());
       assert.ok(existsSync(join(fake.dir, 'mpmissions', 'cluster_test.Altis.pbo')), "the mission is in node C's game folder");
       const listed = await b.api('GET', `/servers/${serverId}/missions`, { token: b.viewerToken });
@@ -177,13 +221,20 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
       ws.close();
     }
     // The caller is who the owner records, whoever forwarded.
-    const trail = (await b.api('GET', `/servers/${serverId}/events?limit=50`, { token: b.adminToken })).body.data.events as { event_type: string; actor: string; actor_kind: string }[];
-    assert.ok(trail.some((e) => e.event_type === 'start' && e.actor === 'admin' && e.actor_kind === 'user'), JSON.stringify(trail.slice(0, 5)));
+    const trail = (await b.api('GET', `/servers/${serverId}/events?limit=50`, { token: b.adminToken })).body.data.events as {
+      event_type: string;
+      actor: string;
+      actor_kind: string;
+    }[];
+    assert.ok(
+      trail.some((e) => e.event_type === 'start' && e.actor === 'admin' && e.actor_kind === 'user'),
+      JSON.stringify(trail.slice(0, 5)),
+    );
 
     // Each instance's /metrics holds the servers it owns, and only those.
     const scrape = async (url: string) => (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const series = `garrison_server_up{server_id="${serverId}",game="gamea"} 1`;
-    assert.ok((await scrape(c!.url)).includes(series), "node C exposes its server");
+    assert.ok((await scrape(c!.url)).includes(series), 'node C exposes its server');
     for (const other of [a, b]) assert.ok(!(await scrape(other.url)).includes(`server_id="${serverId}"`), 'A and B do not');
   });
 
@@ -200,15 +251,21 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     receiver = await startReceiver();
     // Whichever instance delivers (C too, from its own host) reaches the receiver: through a relay on this side's veth address.
     const url = host ? `http://${await host.relay(receiver.port)}/hook` : receiver.url;
-    const hook = await a.api('POST', '/webhooks', { token: a.adminToken, body: { url, kind: 'generic', events: ['node.offline', 'node.online'] } });
+    const hook = await a.api('POST', '/webhooks', {
+      token: a.adminToken,
+      body: { url, kind: 'generic', events: ['node.offline', 'node.online'] },
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     c!.process.child.kill('SIGKILL');
     await withDeadline(c!.process.exited, 10_000, 'node C to die');
     c = null;
-    const seen = await waitFor(async () => {
-      const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
-      return s.status === 'unknown' && s;
-    }, { timeoutMs: 15_000, what: 'status unknown' });
+    const seen = await waitFor(
+      async () => {
+        const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
+        return s.status === 'unknown' && s;
+      },
+      { timeoutMs: 15_000, what: 'status unknown' },
+    );
     assert.equal(seen.node_online, false);
     assert.ok(isAlive(gamePid), 'the game survived the SIGKILL of its node');
     const refused = await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#lock' } });
@@ -227,21 +284,33 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
 
   it('re-adopts the game when node C comes back, and its events flow again', async () => {
     c = await startC();
-    await waitFor(async () => {
-      const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
-      return s.status === 'running' && s.node_online && s.pid === gamePid;
-    }, { timeoutMs: 30_000, what: 'the game re-adopted, as A sees it' });
-    await waitFor(async () => (await nodesSeenBy(b)).find((n) => n.id === 'node-c')?.events_connected, { timeoutMs: 15_000, what: 'node C back on NATS' });
+    await waitFor(
+      async () => {
+        const s = (await a.api('GET', `/servers/${serverId}`, { token: a.viewerToken })).body.data;
+        return s.status === 'running' && s.node_online && s.pid === gamePid;
+      },
+      { timeoutMs: 30_000, what: 'the game re-adopted, as A sees it' },
+    );
+    await waitFor(async () => (await nodesSeenBy(b)).find((n) => n.id === 'node-c')?.events_connected, {
+      timeoutMs: 15_000,
+      what: 'node C back on NATS',
+    });
     const ws = await wsClient(b.url, `/ws?token=${b.adminToken}&server_id=${serverId}`);
     try {
-      await waitFor(async () => {
-        await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#unlock' } });
-        return ws.messages.some((m) => m.type === 'log' && /Server unlocked/.test(m.data.message));
-      }, { timeoutMs: 30_000, intervalMs: 1000, what: 'a log line from the re-adopted game on B' });
+      await waitFor(
+        async () => {
+          await a.api('POST', `/servers/${serverId}/rcon/command`, { token: a.adminToken, body: { command: '#unlock' } });
+          return ws.messages.some((m) => m.type === 'log' && /Server unlocked/.test(m.data.message));
+        },
+        { timeoutMs: 30_000, intervalMs: 1000, what: 'a log line from the re-adopted game on B' },
+      );
     } finally {
       ws.close();
     }
-    await waitFor(async () => (await nodeEvents('node.online')).delivered.length === 1, { timeoutMs: 30_000, what: 'node.online delivered' });
+    await waitFor(async () => (await nodeEvents('node.online')).delivered.length === 1, {
+      timeoutMs: 30_000,
+      what: 'node.online delivered',
+    });
     assert.equal((await nodeEvents('node.online')).rows, 1, 'once, though every instance noticed');
     const stopped = await b.api('POST', `/servers/${serverId}/stop`, { token: b.adminToken });
     assert.equal(stopped.status, 200, JSON.stringify(stopped.body));
@@ -250,10 +319,16 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
 
   it('keeps serving when NATS goes down, says so, and reconnects', async () => {
     await nats.kill();
-    await waitFor(async () => (await nodesSeenBy(a)).find((n) => n.id === 'node-a')?.events_connected === false, { timeoutMs: 15_000, what: 'A to say NATS is down' });
+    await waitFor(async () => (await nodesSeenBy(a)).find((n) => n.id === 'node-a')?.events_connected === false, {
+      timeoutMs: 15_000,
+      what: 'A to say NATS is down',
+    });
     assert.equal((await a.api('GET', '/servers', { token: a.viewerToken })).status, 200);
     nats = (await startNatsServer(Number(new URL(natsUrl).port))).process;
-    await waitFor(async () => (await nodesSeenBy(a)).every((n) => n.events_connected), { timeoutMs: 30_000, what: 'every node back on NATS' });
+    await waitFor(async () => (await nodesSeenBy(a)).every((n) => n.events_connected), {
+      timeoutMs: 30_000,
+      what: 'every node back on NATS',
+    });
   });
 
   it('gives a cluster-wide lease to one of two racing instances, and fences the one whose lease ran out', async () => {
@@ -262,14 +337,24 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const holders = new Set(race.filter(Boolean).map((h) => h!.holder));
     assert.equal(holders.size, 1, 'one holder');
     const first = race.find(Boolean)!;
-    await waitFor(async () => (await leases.acquire('test.race', first.holder === 'node-a' ? 'node-b' : 'node-a', 60_000)) ?? false, { timeoutMs: 5000, intervalMs: 50, what: 'the lease to expire and be taken over' });
+    await waitFor(async () => (await leases.acquire('test.race', first.holder === 'node-a' ? 'node-b' : 'node-a', 60_000)) ?? false, {
+      timeoutMs: 5000,
+      intervalMs: 50,
+      what: 'the lease to expire and be taken over',
+    });
     const now = await knex('leases').where({ name: 'test.race' }).first();
     assert.equal(Number(now.token), first.token + 1, 'the takeover moved the fencing token on');
     await knex.schema.createTable('fence_probe', (t) => t.integer('n'));
     await knex('fence_probe').insert({ n: 1 });
     const stale = await leases.fence(first)(knex('fence_probe')).delete();
     assert.equal(stale, 0, 'the old holder cannot write');
-    assert.equal(await leases.fence({ name: 'test.race', holder: now.holder, token: Number(now.token) })(knex('fence_probe')).delete(), 1, 'the new one can');
+    assert.equal(
+      await leases
+        .fence({ name: 'test.race', holder: now.holder, token: Number(now.token) })(knex('fence_probe'))
+        .delete(),
+      1,
+      'the new one can',
+    );
   });
 
   it('runs a cluster-wide job once each time its two instances race for it', async () => {
@@ -278,17 +363,21 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const ran: string[] = [];
     for (let round = 0; round < 10; round += 1) {
       // Both instances' job comes round at the same moment; the work takes a while, as a prune would.
-      const outcomes = await Promise.all(instances.map(({ node, leases }) => leases.once('test.job', 60_000, async () => {
-        ran.push(node);
-        await new Promise((resolve) => setImmediate(resolve));
-      })));
+      const outcomes = await Promise.all(
+        instances.map(({ node, leases }) =>
+          leases.once('test.job', 60_000, async () => {
+            ran.push(node);
+            await new Promise((resolve) => setImmediate(resolve));
+          }),
+        ),
+      );
       assert.equal(outcomes.filter(Boolean).length, 1, `round ${round}: one instance did the work`);
     }
     assert.equal(ran.length, 10);
     assert.equal(new Set(ran).size, 1, 'the lease stays with its holder, renewed at each run');
   });
 
-  it('refuses a request that says it was forwarded unless the cluster secret signed it, lately by the database\'s clock, once, with the body it came with', async () => {
+  it("refuses a request that says it was forwarded unless the cluster secret signed it, lately by the database's clock, once, with the body it came with", async () => {
     const path = '/api/servers';
     const authorization = `Bearer ${a.viewerToken}`;
     const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
@@ -296,10 +385,19 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const stamped = (time: number, secret: string, hop: { method?: string; path?: string; nonce?: string; body?: string } = {}) => {
       const nonce = hop.nonce ?? randomBytes(16).toString('base64url');
       const body = hop.body ?? sha('');
-      const signature = createHmac('sha256', secret).update([hop.method ?? 'GET', hop.path ?? path, 'node-b', String(time), nonce, body, sha(authorization)].join('\n')).digest('base64url');
-      return { 'x-garrison-node': 'node-b', 'x-garrison-time': String(time), 'x-garrison-nonce': nonce, 'x-garrison-body': body, 'x-garrison-signature': signature };
+      const signature = createHmac('sha256', secret)
+        .update([hop.method ?? 'GET', hop.path ?? path, 'node-b', String(time), nonce, body, sha(authorization)].join('\n'))
+        .digest('base64url');
+      return {
+        'x-garrison-node': 'node-b',
+        'x-garrison-time': String(time),
+        'x-garrison-nonce': nonce,
+        'x-garrison-body': body,
+        'x-garrison-signature': signature,
+      };
     };
-    const get = async (headers: Record<string, string>) => (await fetch(`${a.url}${path}`, { headers: { authorization, ...headers } })).status;
+    const get = async (headers: Record<string, string>) =>
+      (await fetch(`${a.url}${path}`, { headers: { authorization, ...headers } })).status;
     // A host whose own clock is an hour ahead still reckons the database's time.
     const skewed = new SystemClock();
     skewed.now = () => Date.now() + 3_600_000;
@@ -315,14 +413,25 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     assert.equal(await get(stamped(reckoned.now() - 10 * 60_000, SECRETS.clusterSecret)), 401, 'a copy replayed ten minutes later');
     assert.equal(await get({ 'x-garrison-node': 'node-b' }), 401, 'not signed at all');
     const time = String(reckoned.now());
-    const withoutNonce = createHmac('sha256', SECRETS.clusterSecret).update(['GET', path, 'node-b', time, sha(authorization)].join('\n')).digest('base64url');
-    assert.equal(await get({ 'x-garrison-node': 'node-b', 'x-garrison-time': time, 'x-garrison-signature': withoutNonce }), 401, 'signed as before nonces: no nonce');
+    const withoutNonce = createHmac('sha256', SECRETS.clusterSecret)
+      .update(['GET', path, 'node-b', time, sha(authorization)].join('\n'))
+      .digest('base64url');
+    assert.equal(
+      await get({ 'x-garrison-node': 'node-b', 'x-garrison-time': time, 'x-garrison-signature': withoutNonce }),
+      401,
+      'signed as before nonces: no nonce',
+    );
 
     // A body: signed by its digest, taken once, and not another body under that signature.
     const keys = '/api/auth/keys';
-    const keyNames = async () => ((await a.api('GET', '/auth/keys', { token: a.viewerToken })).body.data as { name: string }[]).map((k) => k.name);
+    const keyNames = async () =>
+      ((await a.api('GET', '/auth/keys', { token: a.viewerToken })).body.data as { name: string }[]).map((k) => k.name);
     const post = async (headers: Record<string, string>, body: string) => {
-      const res = await fetch(`${a.url}${keys}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', ...headers }, body }).catch(() => null);
+      const res = await fetch(`${a.url}${keys}`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json', ...headers },
+        body,
+      }).catch(() => null);
       return res?.status ?? 'cut off';
     };
     const asSigned = JSON.stringify({ name: 'hop signed', scopes: ['servers:read'] });
@@ -336,11 +445,26 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     const streamed = (body: string, trailerOf: string, trailerSecret = SECRETS.clusterSecret) =>
       new Promise<number | 'cut off'>((resolve) => {
         const headers = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: 'trailer' });
-        const bodySignature = createHmac('sha256', trailerSecret).update(['body', headers['x-garrison-nonce'], sha(trailerOf)].join('\n')).digest('base64url');
-        const req = httpRequest(`${a.url}${keys}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json', 'transfer-encoding': 'chunked', trailer: 'x-garrison-body-sha256, x-garrison-body-signature', ...headers } }, (res) => {
-          res.resume();
-          resolve(res.statusCode!);
-        });
+        const bodySignature = createHmac('sha256', trailerSecret)
+          .update(['body', headers['x-garrison-nonce'], sha(trailerOf)].join('\n'))
+          .digest('base64url');
+        const req = httpRequest(
+          `${a.url}${keys}`,
+          {
+            method: 'POST',
+            headers: {
+              authorization,
+              'content-type': 'application/json',
+              'transfer-encoding': 'chunked',
+              trailer: 'x-garrison-body-sha256, x-garrison-body-signature',
+              ...headers,
+            },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode!);
+          },
+        );
         req.on('error', () => resolve('cut off'));
         req.write(body);
         req.addTrailers({ 'x-garrison-body-sha256': sha(trailerOf), 'x-garrison-body-signature': bodySignature });

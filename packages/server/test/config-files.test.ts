@@ -31,7 +31,8 @@ describe('writing config files', () => {
       await writeFile(join(dir, 'not-a-dir'), '');
       await assert.rejects(
         writeConfigFiles([{ label: 'server.cfg', path: join(dir, 'not-a-dir', 'server.cfg'), content: '' }]),
-        (err: unknown) => err instanceof ApiError && err.code === 'CONFIG_WRITE_ERROR' && err.status === 500 && /server\.cfg/.test(err.message),
+        (err: unknown) =>
+          err instanceof ApiError && err.code === 'CONFIG_WRITE_ERROR' && err.status === 500 && /server\.cfg/.test(err.message),
       );
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -23,10 +23,18 @@ describe('the settings real server.cfg files use', () => {
     assert.equal(hints.profile.extra_lines.widget, 'textarea');
 
     const extra = ['allowedVoteCmds[] = {};', 'class CustomSettings', '{', '    enabled = 1;', '};'];
-    const server = await put(s.id, 'server', { allowed_load_file_extensions: ['hpp', 'sqf'], mission_whitelist: ['co10_Escape.Altis'], kick_timeout_battleye: -2, extra_lines: extra });
+    const server = await put(s.id, 'server', {
+      allowed_load_file_extensions: ['hpp', 'sqf'],
+      mission_whitelist: ['co10_Escape.Altis'],
+      kick_timeout_battleye: -2,
+      extra_lines: extra,
+    });
     assert.equal(server.status, 200, JSON.stringify(server.body));
     assert.deepEqual(server.body.data.extra_lines, extra);
-    assert.equal((await put(s.id, 'basic', { min_error_to_send: 0.000099999997, extra_lines: ['MaxCustomFileSizeGuard = 5;'] })).status, 200);
+    assert.equal(
+      (await put(s.id, 'basic', { min_error_to_send: 0.000099999997, extra_lines: ['MaxCustomFileSizeGuard = 5;'] })).status,
+      200,
+    );
 
     const preview = (await api('GET', `/servers/${s.id}/config/preview`)).body.data;
     assert.ok(preview['server.cfg'].endsWith(`${extra.join('\n')}\n`), 'the extra lines close server.cfg');
@@ -53,8 +61,16 @@ describe('the settings real server.cfg files use', () => {
       const error = expectError(await put(s.id, section, { extra_lines: lines }), 422, 'INVALID_CONFIG');
       assert.match(error.message, message);
     };
-    await refused('server', ['allowedVoteCmds[] = {};', 'enablePlayerDiag = 1'], /^extra_lines line 2: the setting of enablePlayerDiag does not end with ';'$/);
-    await refused('server', ['maxplayers = 64;'], /^extra_lines line 1: maxplayers is written by Garrison: use the field 'max_players' instead$/);
+    await refused(
+      'server',
+      ['allowedVoteCmds[] = {};', 'enablePlayerDiag = 1'],
+      /^extra_lines line 2: the setting of enablePlayerDiag does not end with ';'$/,
+    );
+    await refused(
+      'server',
+      ['maxplayers = 64;'],
+      /^extra_lines line 1: maxplayers is written by Garrison: use the field 'max_players' instead$/,
+    );
     await refused('server', ['x = "unclosed;'], /^extra_lines line 1: a string is not closed/);
     await refused('basic', ['class sockets', '{', '  maxPacketSize = 1300;', '};'], /use the field 'max_packet_size'/);
     await refused('profile', ['class A {', '  b = 1;'], /^extra_lines line 1: class A is not closed/);

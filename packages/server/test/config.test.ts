@@ -102,7 +102,11 @@ describe('server config', () => {
     assert.deepEqual(section.motd_lines, ['Welcome', 'Have fun']);
     assert.equal(section.anticheat, 1, 'omitted fields keep their value');
     assert.equal(section.password_admin, '***');
-    assert.deepEqual(section._meta, { config_version: 2, schema_version: '1.0', secrets_set: { password: false, password_admin: true, server_command_password: false } });
+    assert.deepEqual(section._meta, {
+      config_version: 2,
+      schema_version: '1.0',
+      secrets_set: { password: false, password_admin: true, server_command_password: false },
+    });
     const again = await h.api('GET', `/servers/${s.id}/config/server`, { token: h.viewerToken });
     assert.equal(again.body.data.max_players, 64);
     assert.equal(again.body.data._meta.config_version, 2);
@@ -131,14 +135,23 @@ describe('server config', () => {
 
     const trail = (await h.api('GET', `/servers/${s.id}/events?event_type=config_changed`, { token: h.adminToken })).body.data;
     const entries = trail.events as { event_type: string; detail: { fields: string[]; config_version: number } }[];
-    const changes = entries.filter((e) => e.event_type === 'config_changed').map((e) => e.detail).sort((a, b) => a.config_version - b.config_version);
-    assert.deepEqual(changes.map((d) => d.fields), [['password'], ['password', 'hostname'], ['password']]);
+    const changes = entries
+      .filter((e) => e.event_type === 'config_changed')
+      .map((e) => e.detail)
+      .sort((a, b) => a.config_version - b.config_version);
+    assert.deepEqual(
+      changes.map((d) => d.fields),
+      [['password'], ['password', 'hostname'], ['password']],
+    );
     assert.ok(!JSON.stringify(trail).includes('letmein'), 'no secret in the audit trail');
   });
 
   it('answers a stale config_version with 409 CONFIG_VERSION_CONFLICT carrying the current config', async () => {
     const s = await createServer(h);
-    assert.equal((await h.api('PUT', `/servers/${s.id}/config/profile`, { token: h.adminToken, body: { skill_ai: 0.9, config_version: 1 } })).status, 200);
+    assert.equal(
+      (await h.api('PUT', `/servers/${s.id}/config/profile`, { token: h.adminToken, body: { skill_ai: 0.9, config_version: 1 } })).status,
+      200,
+    );
     const res = await h.api('PUT', `/servers/${s.id}/config/profile`, { token: h.adminToken, body: { skill_ai: 0.1, config_version: 1 } });
     const error = expectError(res, 409, 'CONFIG_VERSION_CONFLICT');
     assert.equal(error.current_version, 2);
@@ -166,7 +179,8 @@ describe('server config', () => {
 
   it('refuses invalid values with 422 INVALID_CONFIG naming the field', async () => {
     const s = await createServer(h);
-    const put = (section: string, body: object) => h.api('PUT', `/servers/${s.id}/config/${section}`, { token: h.adminToken, body: { config_version: 1, ...body } });
+    const put = (section: string, body: object) =>
+      h.api('PUT', `/servers/${s.id}/config/${section}`, { token: h.adminToken, body: { config_version: 1, ...body } });
     const cases: [string, object, RegExp][] = [
       ['server', { max_players: 0 }, /max_players/],
       ['server', { max_players: 'many' }, /max_players/],
@@ -186,9 +200,17 @@ describe('server config', () => {
       const error = expectError(await put(section, body), 422, 'INVALID_CONFIG');
       assert.match(error.message, field, `${section} ${JSON.stringify(body)}`);
     }
-    const missing = expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, body: { max_players: 10 } }), 422, 'INVALID_CONFIG');
+    const missing = expectError(
+      await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, body: { max_players: 10 } }),
+      422,
+      'INVALID_CONFIG',
+    );
     assert.match(missing.message, /config_version/);
-    expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, raw: '{"config_version": 1,' }), 422, 'INVALID_CONFIG');
+    expectError(
+      await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, raw: '{"config_version": 1,' }),
+      422,
+      'INVALID_CONFIG',
+    );
     const after = await h.api('GET', `/servers/${s.id}/config/server`, { token: h.viewerToken });
     assert.equal(after.body.data._meta.config_version, 1, 'a refused write changes nothing');
   });
@@ -197,7 +219,10 @@ describe('server config', () => {
     const s = await createServer(h);
     const other = await createServer(h);
     const port = freshPort();
-    const res = await h.api('PUT', `/servers/${s.id}/config/rcon`, { token: h.adminToken, body: { rcon_port: port, max_ping: 300, config_version: 1 } });
+    const res = await h.api('PUT', `/servers/${s.id}/config/rcon`, {
+      token: h.adminToken,
+      body: { rcon_port: port, max_ping: 300, config_version: 1 },
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.data.rcon_port, port);
     assert.equal((await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken })).body.data.rcon_port, port);
@@ -218,7 +243,15 @@ describe('server config', () => {
     const s = await createServer(h);
     const read = await h.api('GET', `/servers/${s.id}/config/rcon`, { token: h.adminToken });
     const { _meta, ...fields } = read.body.data;
-    assert.equal((await h.api('PUT', `/servers/${s.id}/config/rcon`, { token: h.adminToken, body: { ...fields, config_version: _meta.config_version } })).status, 200);
+    assert.equal(
+      (
+        await h.api('PUT', `/servers/${s.id}/config/rcon`, {
+          token: h.adminToken,
+          body: { ...fields, config_version: _meta.config_version },
+        })
+      ).status,
+      200,
+    );
     let preview = await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken });
     assert.match(preview.body.data['BEServer_x64.cfg'], new RegExp(`RConPassword ${s.rcon_password}`));
     await h.api('PUT', `/servers/${s.id}/config/rcon`, { token: h.adminToken, body: { rcon_password: 'NewSecret42', config_version: 2 } });
@@ -228,7 +261,11 @@ describe('server config', () => {
 
   it('keeps config writes to admins', async () => {
     const s = await createServer(h);
-    expectError(await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.viewerToken, body: { max_players: 2, config_version: 1 } }), 403, 'FORBIDDEN');
+    expectError(
+      await h.api('PUT', `/servers/${s.id}/config/server`, { token: h.viewerToken, body: { max_players: 2, config_version: 1 } }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await h.api('GET', `/servers/${s.id}/config`), 401, 'UNAUTHORIZED');
   });
 
@@ -240,7 +277,9 @@ describe('server config', () => {
       delete data.limit_fps; // "added" by a later version
       data.retired_option = true; // "removed" by a later version
       data.world = 'Altis';
-      await knex('config_sections').where({ id: row.id }).update({ data: JSON.stringify(data) });
+      await knex('config_sections')
+        .where({ id: row.id })
+        .update({ data: JSON.stringify(data) });
     });
     const launch = (await h.api('GET', `/servers/${s.id}/config/launch`, { token: h.viewerToken })).body.data;
     assert.equal(launch.limit_fps, 50);

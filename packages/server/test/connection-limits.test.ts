@@ -31,7 +31,10 @@ async function rawConnection(url: string) {
     async get(path: string) {
       const before = text.length;
       socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-      await waitFor(() => /\r\n\r\n/.test(text.slice(before)) && /Content-Length: (\d+)/i.test(text.slice(before)), { timeoutMs: 10_000, what: `the answer to GET ${path}` });
+      await waitFor(() => /\r\n\r\n/.test(text.slice(before)) && /Content-Length: (\d+)/i.test(text.slice(before)), {
+        timeoutMs: 10_000,
+        what: `the answer to GET ${path}`,
+      });
       return Number(/^HTTP\/1\.1 (\d{3})/.exec(text.slice(before))?.[1]);
     },
     end: () => socket.destroy(),
@@ -72,7 +75,9 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     const h = await harness({ bodyIdleTimeoutS: 1 });
     const { host } = new URL(h.url);
     const stalled = await open(h.url);
-    stalled.socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username"`);
+    stalled.socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"username"`,
+    );
     await stalled.closedWithin(15_000, 'the stalled body to be cut off');
     assert.equal(stalled.status(), 408, stalled.text);
     assert.match(stalled.text, /the request body stopped arriving/);
@@ -80,7 +85,9 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     // Two and a half idle time-outs in all, each byte well within one.
     const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
     const steady = await open(h.url);
-    steady.socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    steady.socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     const pieces = body.match(/.{1,8}/g)!;
     for (const piece of pieces) {
       steady.socket.write(piece);
@@ -138,12 +145,16 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     assert.equal(refused, 429);
 
     held[0].end();
-    await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, { timeoutMs: 10_000, what: 'a connection to be taken again' });
+    await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, {
+      timeoutMs: 10_000,
+      what: 'a connection to be taken again',
+    });
   });
 
   it("does not count a trusted proxy's connections against one address: they are every client's", async () => {
     const h = await harness({ maxConnectionsPerAddress: 3, trustProxy: ['127.0.0.1', '::1'] });
-    for (let i = 0; i < 6; i += 1) assert.equal(await (await open(h.url)).get('/api/system/health'), 200, `connection ${i + 1} through the proxy`);
+    for (let i = 0; i < 6; i += 1)
+      assert.equal(await (await open(h.url)).get('/api/system/health'), 200, `connection ${i + 1} through the proxy`);
   });
 
   it("closes a WebSocket past the cap of its user with 1008 and a reason; another user's are not counted", async () => {
@@ -163,12 +174,15 @@ describe('connections are bounded: slow clients, one address, one user', () => {
 
     first.socket.close();
     await first.closing;
-    await waitFor(async () => {
-      const again = await wsClient(h.url, url);
-      if (again.closed) return false;
-      again.socket.close();
-      return true;
-    }, { timeoutMs: 10_000, what: 'a WebSocket to be taken again' });
+    await waitFor(
+      async () => {
+        const again = await wsClient(h.url, url);
+        if (again.closed) return false;
+        again.socket.close();
+        return true;
+      },
+      { timeoutMs: 10_000, what: 'a WebSocket to be taken again' },
+    );
     for (const c of [second, viewer]) c.socket.close();
   });
 

@@ -22,7 +22,11 @@ async function flood(url: string, max: number): Promise<Socket[]> {
     const socket = connect(Number(port), hostname);
     socket.on('error', () => {});
     sockets.push(socket);
-    await withDeadline(new Promise<void>((resolve) => socket.once('connect', resolve).once('close', () => resolve())), 10_000, 'a connection');
+    await withDeadline(
+      new Promise<void>((resolve) => socket.once('connect', resolve).once('close', () => resolve())),
+      10_000,
+      'a connection',
+    );
     // A socket the service dropped at once (EMFILE, or its connection budget) ends within a moment; a taken one stays.
     const dropped = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 50);
@@ -60,9 +64,24 @@ describe('a connection flood never orphans a running game', () => {
     await statusBecomes(first, s.id, 'running');
     await first.server.close(); // the game runs on, to be adopted
 
-    const service = startProcess('prlimit', [`--nofile=${FILE_LIMIT}:${FILE_LIMIT}`, process.execPath, ...process.execArgv, CLI, 'serve', '--port', '0', '--data-dir', first.dataDir, ...(first.databaseUrl ? ['--database', first.databaseUrl] : [])], {
-      env: cliEnv({ GARRISON_MAX_CONNECTIONS_PER_ADDRESS: '0', GARRISON_STOP_TIMEOUT_MS: '3000', GARRISON_LOG_FORMAT: 'json' }),
-    });
+    const service = startProcess(
+      'prlimit',
+      [
+        `--nofile=${FILE_LIMIT}:${FILE_LIMIT}`,
+        process.execPath,
+        ...process.execArgv,
+        CLI,
+        'serve',
+        '--port',
+        '0',
+        '--data-dir',
+        first.dataDir,
+        ...(first.databaseUrl ? ['--database', first.databaseUrl] : []),
+      ],
+      {
+        env: cliEnv({ GARRISON_MAX_CONNECTIONS_PER_ADDRESS: '0', GARRISON_STOP_TIMEOUT_MS: '3000', GARRISON_LOG_FORMAT: 'json' }),
+      },
+    );
     services.push(service);
     const url = await listeningUrl(service, 'the service under a low file limit to listen', 90_000);
     const api = apiClient(url);
@@ -74,19 +93,28 @@ describe('a connection flood never orphans a running game', () => {
     try {
       // Held past many looks at the adopted game (every 200 ms): before, one failed read of /proc marked it crashed.
       const until = Date.now() + 3000;
-      await waitFor(() => Date.now() >= until || service.stdout.some((l) => l.includes('game process exited unexpectedly')), { timeoutMs: 10_000, what: 'the flood to be held' });
+      await waitFor(() => Date.now() >= until || service.stdout.some((l) => l.includes('game process exited unexpectedly')), {
+        timeoutMs: 10_000,
+        what: 'the flood to be held',
+      });
       assert.ok(!service.stdout.some((l) => l.includes('game process exited unexpectedly')), 'the game was taken for gone');
     } finally {
       for (const socket of sockets) socket.destroy();
     }
     assert.ok(isAlive(pid), 'the game runs');
-    const after = await waitFor(async () => (await api('GET', `/servers/${s.id}`, { token: first.adminToken })).body.data, { timeoutMs: 20_000, what: 'the service to answer again' });
+    const after = await waitFor(async () => (await api('GET', `/servers/${s.id}`, { token: first.adminToken })).body.data, {
+      timeoutMs: 20_000,
+      what: 'the service to answer again',
+    });
     assert.equal(after.status, 'running', JSON.stringify(after));
     assert.equal(after.pid, pid);
     const killed = await api('POST', `/servers/${s.id}/kill`, { token: first.adminToken });
     assert.equal(killed.status, 200, JSON.stringify(killed.body));
     await waitFor(() => !isAlive(pid), { timeoutMs: 15_000, what: 'the game to be gone' });
-    assert.ok(service.stdout.some((l) => l.includes(`"open_files_limit":${FILE_LIMIT}`)), 'it logs its open-file limit');
+    assert.ok(
+      service.stdout.some((l) => l.includes(`"open_files_limit":${FILE_LIMIT}`)),
+      'it logs its open-file limit',
+    );
   });
 
   it('tells a process it cannot look at for want of descriptors as unknown, never gone', SLOW, async () => {
@@ -109,7 +137,20 @@ describe('a connection flood never orphans a running game', () => {
     const ended = spawn('true', [], { stdio: 'ignore' });
     await withDeadline(new Promise((resolve) => ended.once('exit', resolve)), 10_000, 'true to exit');
     try {
-      const child = spawn('prlimit', ['--nofile=64:64', process.execPath, ...process.execArgv, '--input-type=module', '-e', script, String(sleeper.pid), String(ended.pid)], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        'prlimit',
+        [
+          '--nofile=64:64',
+          process.execPath,
+          ...process.execArgv,
+          '--input-type=module',
+          '-e',
+          script,
+          String(sleeper.pid),
+          String(ended.pid),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let out = '';
       let err = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));

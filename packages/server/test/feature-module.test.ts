@@ -42,7 +42,10 @@ describe('a feature module added to the service', () => {
         assert.ok(await knex.schema.hasTable('test_tallies'), 'its table was made');
         const names = (await knex('knex_migrations').select('name')).map((r: { name: string }) => r.name);
         assert.ok(names.includes('tally/001_tallies'), `its migration is recorded under its module: ${names.join(', ')}`);
-        assert.ok(names.includes('001_initial') && names.indexOf('tally/001_tallies') > names.indexOf('019_schedule_action_time'), 'after the base set');
+        assert.ok(
+          names.includes('001_initial') && names.indexOf('tally/001_tallies') > names.indexOf('019_schedule_action_time'),
+          'after the base set',
+        );
       });
 
       await clock.advance(TICK_MS);
@@ -59,7 +62,9 @@ describe('the route table serves what the modules declare, and only that', () =>
   const answer = async () => ({ count: 0 });
 
   it('refuses an endpoint no module declares, one declared twice, and one declared and not implemented', () => {
-    assert.throws(() => new RouteTable([]).implement(getTally, answer), { message: /getTally is implemented but no feature module declares it/ });
+    assert.throws(() => new RouteTable([]).implement(getTally, answer), {
+      message: /getTally is implemented but no feature module declares it/,
+    });
     const declaring = (name: string) => ({ name, endpoints: [getTally] });
     assert.throws(() => moduleEndpoints([declaring('a'), declaring('b')]), { message: 'endpoint getTally is declared by modules a and b' });
     const modules = [declaring('a')];

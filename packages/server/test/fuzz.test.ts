@@ -39,11 +39,25 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const expires = new Date(Date.now() + 3_600_000).toISOString();
     await withDatabase(h, (knex) =>
       knex('sessions').insert(
-        [[1, 'fuzz-admin'], [viewer.id, 'fuzz-viewer']].map(([user_id, id]) => ({ id, user_id, created_at: stamp, last_seen_at: stamp, address: null, user_agent: null, expires_at: expires, ended_at: null })),
+        [
+          [1, 'fuzz-admin'],
+          [viewer.id, 'fuzz-viewer'],
+        ].map(([user_id, id]) => ({
+          id,
+          user_id,
+          created_at: stamp,
+          last_seen_at: stamp,
+          address: null,
+          user_agent: null,
+          expires_at: expires,
+          ended_at: null,
+        })),
       ),
     );
-    reopenSessions = () => withDatabase(h, (knex) => knex('sessions').whereIn('id', ['fuzz-admin', 'fuzz-viewer']).update({ ended_at: null }));
-    const withSession = (user: { id: number; username: string }, role: string, sid: string) => jwt.sign({ username: user.username, role, gen: 0, sid }, jwtSecret, { subject: String(user.id), expiresIn: 3600 });
+    reopenSessions = () =>
+      withDatabase(h, (knex) => knex('sessions').whereIn('id', ['fuzz-admin', 'fuzz-viewer']).update({ ended_at: null }));
+    const withSession = (user: { id: number; username: string }, role: string, sid: string) =>
+      jwt.sign({ username: user.username, role, gen: 0, sid }, jwtSecret, { subject: String(user.id), expiresIn: 3600 });
     tokens.admin = withSession({ id: 1, username: 'admin' }, 'admin', 'fuzz-admin');
     tokens.viewer = withSession(viewer, 'viewer', 'fuzz-viewer');
     tokens.anonymous = null;
@@ -54,9 +68,12 @@ describe('fuzzing every route of the OpenAPI document', () => {
     tokens['deleted-user'] = doomed.token;
     tokens['not-bearer'] = Buffer.from(`admin:${ADMIN_PASSWORD}`).toString('base64');
     for (const scope of KEY_SCOPES) {
-      tokens[`key:${scope}`] = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: `fuzz ${scope}`, scopes: [scope] } })).body.data.key;
+      tokens[`key:${scope}`] = (
+        await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: `fuzz ${scope}`, scopes: [scope] } })
+      ).body.data.key;
     }
-    const revoked = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'fuzz revoked', scopes: [...KEY_SCOPES] } })).body.data;
+    const revoked = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'fuzz revoked', scopes: [...KEY_SCOPES] } }))
+      .body.data;
     await h.api('DELETE', `/auth/keys/${revoked.id}`, { token: h.adminToken });
     tokens['key-revoked'] = revoked.key;
 
@@ -72,10 +89,24 @@ describe('fuzzing every route of the OpenAPI document', () => {
         section: [...new Set(details.flatMap((d) => d.config_sections as string[]))],
         filename: ['server.cfg', 'basic.cfg', 'server.GameaProfile', 'BEServer_x64.cfg', 'x.rpt'],
       },
-      fieldNames: [...new Set(schemas.flatMap((s) => Object.values(s as Record<string, { properties?: object }>).flatMap((sec) => Object.keys(sec.properties ?? {}))))],
+      fieldNames: [
+        ...new Set(
+          schemas.flatMap((s) =>
+            Object.values(s as Record<string, { properties?: object }>).flatMap((sec) => Object.keys(sec.properties ?? {})),
+          ),
+        ),
+      ],
     };
     secrets = {
-      never: [ADMIN_PASSWORD, viewer.password, throwaway.password, jwtSecret, ...Object.entries(tokens).filter(([id]) => id.startsWith('key')).map(([, key]) => key!.replace(/^gar_\d+_/, ''))],
+      never: [
+        ADMIN_PASSWORD,
+        viewer.password,
+        throwaway.password,
+        jwtSecret,
+        ...Object.entries(tokens)
+          .filter(([id]) => id.startsWith('key'))
+          .map(([, key]) => key!.replace(/^gar_\d+_/, '')),
+      ],
       previewOnly: servers.flatMap((s) => [s.password_admin, s.rcon_password]).filter(Boolean),
     };
   });
@@ -102,11 +133,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
         try {
           answer = await send(request);
         } catch (err) {
-          throw new Error(`no answer (${String((err as Error).cause ?? (err as Error).message)}) to ${describeRequest(request)}`, { cause: err });
+          throw new Error(`no answer (${String((err as Error).cause ?? (err as Error).message)}) to ${describeRequest(request)}`, {
+            cause: err,
+          });
         }
         if (request.method === 'DELETE') await reopenSessions();
         const broken = judge(doc, request, answer, secrets);
-        if (broken) throw new Error(`${broken}\n  request: ${describeRequest(request)}\n  answer: ${answer.status} ${answer.text.slice(0, 300)}`);
+        if (broken)
+          throw new Error(`${broken}\n  request: ${describeRequest(request)}\n  answer: ${answer.status} ${answer.text.slice(0, 300)}`);
       }),
       { seed, numRuns: runs, endOnFailure: true },
     );

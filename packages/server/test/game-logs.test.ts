@@ -44,19 +44,46 @@ const SHORT_FORMS = [
   "ErrorMessage: File mpmissions\\__cur_mp.Altis\\description.ext, line 61: rpt-b '/CfgRemoteExec/': Missing '}'",
   '17:24:03 Игрок rpt-c: привет 👋 — 作弊者 — naïve café  ',
 ];
-const SHORT_LEVELS = ['info', 'error', 'error', 'error', 'info', 'warning', 'error', 'warning', 'error', 'error', 'error', 'error', 'error', 'error', 'warning', 'warning', 'info', 'error', 'info'];
+const SHORT_LEVELS = [
+  'info',
+  'error',
+  'error',
+  'error',
+  'info',
+  'warning',
+  'error',
+  'warning',
+  'error',
+  'error',
+  'error',
+  'error',
+  'error',
+  'error',
+  'warning',
+  'warning',
+  'info',
+  'error',
+  'info',
+];
 /** The text after the time: what is stored as the message. */
 const afterTime = (line: string) => line.replace(/^ ?\d{1,2}:\d{2}:\d{2} /, '').replace(/^\d{4}\/\d{2}\/\d{2}, +\d{1,2}:\d{2}:\d{2} /, '');
 
 describe('game logs in the forms real servers write them', () => {
   const suite = gameService({ ...FAST_SUPERVISION, logLinesPerSecond: 1000 });
-  const logs = async (id: number, query = '') => (await suite.h.api('GET', `/servers/${id}/logs?limit=500${query}`, { token: suite.h.viewerToken })).body.data as { total: number; logs: Stored[] };
+  const logs = async (id: number, query = '') =>
+    (await suite.h.api('GET', `/servers/${id}/logs?limit=500${query}`, { token: suite.h.viewerToken })).body.data as {
+      total: number;
+      logs: Stored[];
+    };
 
   /** A game with that time stamp format, running. */
   async function game(format: 'none' | 'short' | 'full') {
     const s = await createGameServer(suite.h, suite.fake);
     const section = (await suite.h.api('GET', `/servers/${s.id}/config/server`, { token: suite.h.adminToken })).body.data;
-    const put = await suite.h.api('PUT', `/servers/${s.id}/config/server`, { token: suite.h.adminToken, body: { time_stamp_format: format, config_version: section._meta.config_version } });
+    const put = await suite.h.api('PUT', `/servers/${s.id}/config/server`, {
+      token: suite.h.adminToken,
+      body: { time_stamp_format: format, config_version: section._meta.config_version },
+    });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.equal((await suite.h.api('POST', `/servers/${s.id}/start`, { token: suite.h.adminToken })).status, 200);
     const record = await statusBecomes(suite.h, s.id, 'running');
@@ -65,10 +92,13 @@ describe('game logs in the forms real servers write them', () => {
 
   /** Waits until a stored line with this message exists, and answers the stored lines. */
   const storedUntil = (id: number, message: string) =>
-    waitFor(async () => {
-      const page = await logs(id);
-      return page.logs.some((l) => l.message === message) && page.logs;
-    }, { what: `the line ${JSON.stringify(message)} stored` });
+    waitFor(
+      async () => {
+        const page = await logs(id);
+        return page.logs.some((l) => l.message === message) && page.logs;
+      },
+      { what: `the line ${JSON.stringify(message)} stored` },
+    );
 
   it('reads levels, continuations and UTF-8 from short time stamps, each line once, through the API and the WebSocket', async () => {
     const s = await game('short');
@@ -88,7 +118,10 @@ describe('game logs in the forms real servers write them', () => {
       });
       // Newest first: the stored order is the file's.
       const ids = SHORT_FORMS.map((l) => stored.find((r) => r.message === afterTime(l))!.id);
-      assert.deepEqual(ids, [...ids].sort((a, b) => a - b));
+      assert.deepEqual(
+        ids,
+        [...ids].sort((a, b) => a - b),
+      );
     } finally {
       ws.close();
     }
@@ -100,16 +133,20 @@ describe('game logs in the forms real servers write them', () => {
     await appendFile(s.rpt, `${long}\n12:00:01 after the long line\n`);
     const stored = (await storedUntil(s.id, 'after the long line')).reverse(); // in the order written
     const start = stored.findIndex((l) => l.message.startsWith('долгая строка'));
-    const pieces = stored.slice(start, stored.findIndex((l) => l.message === 'after the long line'));
+    const pieces = stored.slice(
+      start,
+      stored.findIndex((l) => l.message === 'after the long line'),
+    );
     assert.ok(pieces.length > 1, 'in pieces');
     assert.equal(pieces.map((p) => p.message).join(''), afterTime(long));
     assert.ok(pieces.every((p) => p.level === 'info'));
   });
 
   /** Every message sent live so far, by message. */
-  const live = (ws: Awaited<ReturnType<typeof wsClient>>, message: string) => ws.messages.filter((m) => m.type === 'log' && m.data.message === message);
+  const live = (ws: Awaited<ReturnType<typeof wsClient>>, message: string) =>
+    ws.messages.filter((m) => m.type === 'log' && m.data.message === message);
 
-  it('keeps the game\'s own date and time where the line carries a full date', async () => {
+  it("keeps the game's own date and time where the line carries a full date", async () => {
     const s = await game('full');
     const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     const stored = await storedUntil(s.id, 'Dedicated host created.');
@@ -117,7 +154,10 @@ describe('game logs in the forms real servers write them', () => {
     assert.ok(Math.abs(Date.parse(own.timestamp) - Date.now()) < 120_000, `the game's time, now: ${own.timestamp}`);
     assert.equal(new Date(own.timestamp).getMilliseconds(), 0, 'to the second, as the game writes it');
 
-    await appendFile(s.rpt, '2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of rpt-full\n2021/09/29, 11:11:20 Application terminated intentionally rpt-full\r\nErrorMessage: rpt-full Missing \'}\'\r\n2021/09/29, 11:11:20 Warning: rpt-full done\n');
+    await appendFile(
+      s.rpt,
+      "2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of rpt-full\n2021/09/29, 11:11:20 Application terminated intentionally rpt-full\r\nErrorMessage: rpt-full Missing '}'\r\n2021/09/29, 11:11:20 Warning: rpt-full done\n",
+    );
     const later = await storedUntil(s.id, 'Warning: rpt-full done');
     const at = (message: string) => later.find((l) => l.message === message)!;
     assert.equal(at('Error in expression <rpt-full>').timestamp, new Date(2021, 8, 29, 11, 11, 19).toISOString());
@@ -129,11 +169,18 @@ describe('game logs in the forms real servers write them', () => {
       'an entry of its own, at the time of the line above',
     );
     assert.equal(at('Warning: rpt-full done').timestamp, new Date(2021, 8, 29, 11, 11, 20).toISOString());
-    assert.equal((await logs(s.id, `&since=${encodeURIComponent(new Date(2021, 8, 29, 11, 11, 20).toISOString())}&search=rpt-full`)).total, 3);
+    assert.equal(
+      (await logs(s.id, `&since=${encodeURIComponent(new Date(2021, 8, 29, 11, 11, 20).toISOString())}&search=rpt-full`)).total,
+      3,
+    );
     await ws.next((m) => m.type === 'log' && m.data.message === 'Warning: rpt-full done', 'the last line sent live');
     const sent = live(ws, 'rest of rpt-full');
     assert.equal(sent.length, 1);
-    assert.deepEqual(sent[0].data, { timestamp: new Date(2021, 8, 29, 11, 11, 19).toISOString(), level: 'error', message: 'rest of rpt-full' });
+    assert.deepEqual(sent[0].data, {
+      timestamp: new Date(2021, 8, 29, 11, 11, 19).toISOString(),
+      level: 'error',
+      message: 'rest of rpt-full',
+    });
     ws.close();
   });
 
@@ -155,9 +202,16 @@ describe('game logs in the forms real servers write them', () => {
     await appendFile(s.rpt, header.map((l) => `${l}\r\n`).join(''));
     const levels = ['info', 'info', 'warning', 'info', 'error', 'error', 'warning', 'error', 'info'];
     const stored = await storedUntil(s.id, header.at(-1)!);
-    assert.deepEqual(header.map((m) => stored.find((l) => l.message === m)?.level), levels);
+    assert.deepEqual(
+      header.map((m) => stored.find((l) => l.message === m)?.level),
+      levels,
+    );
     await ws.next((m) => m.type === 'log' && m.data.message === header.at(-1), 'the last line sent live');
-    assert.deepEqual(header.map((m) => live(ws, m).map((e) => e.data.level)), levels.map((l) => [l]), 'sent live once each');
+    assert.deepEqual(
+      header.map((m) => live(ws, m).map((e) => e.data.level)),
+      levels.map((l) => [l]),
+      'sent live once each',
+    );
     ws.close();
 
     // The server dies right after writing why: what it wrote last is read before letting go.

@@ -41,7 +41,19 @@ describe('games, system and the HTTP edges', () => {
     assert.equal(res.status, 200);
     const commands: string[] = res.body.data;
     // The spec's commands for gamea, and BattlEye's own.
-    for (const known of ['#restart', '#reassign', '#missions', '#lock', '#unlock', '#mission <NAME.TERRAIN> [difficulty]', '#shutdown', '#monitor <N>', 'say -1 <MESSAGE>', 'players', 'bans']) {
+    for (const known of [
+      '#restart',
+      '#reassign',
+      '#missions',
+      '#lock',
+      '#unlock',
+      '#mission <NAME.TERRAIN> [difficulty]',
+      '#shutdown',
+      '#monitor <N>',
+      'say -1 <MESSAGE>',
+      'players',
+      'bans',
+    ]) {
       assert.ok(commands.includes(known), known);
     }
     expectError(await h.api('GET', '/games/nope/commands'), 404, 'GAME_TYPE_NOT_FOUND');
@@ -55,7 +67,11 @@ describe('games, system and the HTTP edges', () => {
     assert.equal(schema.server.type, 'object');
     assert.equal(schema.server.additionalProperties, false);
     assert.deepEqual(
-      [schema.server.properties.max_players.type, schema.server.properties.max_players.minimum, schema.server.properties.max_players.maximum],
+      [
+        schema.server.properties.max_players.type,
+        schema.server.properties.max_players.minimum,
+        schema.server.properties.max_players.maximum,
+      ],
       ['integer', 1, 1000],
     );
     assert.equal(schema.rcon.properties.rcon_port.maximum, 65535);
@@ -101,7 +117,10 @@ describe('games, system and the HTTP edges', () => {
   });
 
   it('refuses a non-JSON body with 400', async () => {
-    const res = await h.api('POST', '/auth/login', { raw: 'username=admin', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await h.api('POST', '/auth/login', {
+      raw: 'username=admin',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectError(res, 400, 'VALIDATION_ERROR');
   });
 
@@ -129,7 +148,8 @@ describe('rate limits', () => {
     const h = await startHarness({ loginRateLimit: 5 });
     try {
       // The harness logged in twice already (its admin and its viewer).
-      for (let i = 0; i < 3; i += 1) assert.equal((await h.api('POST', '/auth/login', { body: { username: 'admin', password: 'wrong-pw' } })).status, 401);
+      for (let i = 0; i < 3; i += 1)
+        assert.equal((await h.api('POST', '/auth/login', { body: { username: 'admin', password: 'wrong-pw' } })).status, 401);
       const limited = await h.api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD } });
       expectError(limited, 429, 'RATE_LIMITED');
       const retry = Number(limited.headers.get('retry-after'));

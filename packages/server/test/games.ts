@@ -56,7 +56,11 @@ export function upgradeSuite() {
     /** The service on data of its own. */
     start: async (options: GarrisonOptions = FAST_SUPERVISION) => keep(await startHarness(options)),
     /** The service again on `h`'s data, after `change` to its database while it was down (as an older version left it). */
-    restart: async (h: Harness, change?: (knex: Parameters<Parameters<typeof withDatabase>[1]>[0]) => Promise<unknown>, options: GarrisonOptions = {}) => {
+    restart: async (
+      h: Harness,
+      change?: (knex: Parameters<Parameters<typeof withDatabase>[1]>[0]) => Promise<unknown>,
+      options: GarrisonOptions = {},
+    ) => {
       await h.server.close();
       if (change) await withDatabase(h, change);
       return keep(await startHarness({ ...FAST_SUPERVISION, ...options, dataDir: h.dataDir, databaseUrl: h.databaseUrl }));
@@ -66,10 +70,13 @@ export function upgradeSuite() {
 
 /** Waits for a backup to finish and answers it. */
 export const backupFinished = (h: Harness, serverId: number, id: number) =>
-  waitFor(async () => {
-    const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
-    return b.status !== 'running' && b;
-  }, { what: `backup ${id} to finish` });
+  waitFor(
+    async () => {
+      const b = (await h.api('GET', `/servers/${serverId}/backups/${id}`, { token: h.adminToken })).body.data;
+      return b.status !== 'running' && b;
+    },
+    { what: `backup ${id} to finish` },
+  );
 
 /** A server record that runs the fake game, on free ports. */
 export async function createGameServer(h: Harness, fake: FakeInstall, overrides: Record<string, unknown> = {}) {
@@ -96,10 +103,13 @@ export async function serverRecord(h: Harness, id: number) {
 
 /** Waits until the server's status is `status` (polling, with a deadline). */
 export function statusBecomes(h: Harness, id: number, status: string, timeoutMs = 30_000) {
-  return waitFor(async () => {
-    const record = await serverRecord(h, id);
-    return record?.status === status && record;
-  }, { timeoutMs, intervalMs: 50, what: `server ${id} to be ${status}` });
+  return waitFor(
+    async () => {
+      const record = await serverRecord(h, id);
+      return record?.status === status && record;
+    },
+    { timeoutMs, intervalMs: 50, what: `server ${id} to be ${status}` },
+  );
 }
 
 /**
@@ -126,7 +136,9 @@ export function isAlive(pid: number): boolean {
  * For `after`/`finally`: games outlive the service by design, so a test must end them itself.
  */
 export async function killGames(h: Harness, pids: number[] = []): Promise<void> {
-  const recorded = await withDatabase(h, (knex) => knex('processes').where({ role: 'server' }).whereNotNull('pid').pluck('pid')).catch(() => [] as number[]);
+  const recorded = await withDatabase(h, (knex) => knex('processes').where({ role: 'server' }).whereNotNull('pid').pluck('pid')).catch(
+    () => [] as number[],
+  );
   for (const pid of new Set([...recorded, ...pids])) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -134,7 +146,9 @@ export async function killGames(h: Harness, pids: number[] = []): Promise<void> 
       /* gone */
     }
   }
-  await waitFor(() => [...recorded, ...pids].every((pid) => !isAlive(pid)), { timeoutMs: 10_000, what: 'the games to die' }).catch(() => {});
+  await waitFor(() => [...recorded, ...pids].every((pid) => !isAlive(pid)), { timeoutMs: 10_000, what: 'the games to die' }).catch(
+    () => {},
+  );
 }
 
 /** A WebSocket client that keeps every message, for assertions. */
@@ -168,7 +182,8 @@ export async function wsClient(baseUrl: string, pathAndQuery: string) {
     get closing() {
       return withDeadline(closing, 15_000, 'the WebSocket to close');
     },
-    next: (predicate: (m: any) => boolean, what: string, timeoutMs = 30_000) => waitFor(() => messages.find(predicate), { timeoutMs, what }),
+    next: (predicate: (m: any) => boolean, what: string, timeoutMs = 30_000) =>
+      waitFor(() => messages.find(predicate), { timeoutMs, what }),
     send: (message: unknown) => socket.send(JSON.stringify(message)),
     close: () => socket.terminate(),
   };
@@ -178,6 +193,11 @@ export async function wsClient(baseUrl: string, pathAndQuery: string) {
  * Moves a fake clock on a quarter second at a time until `predicate` holds: each step runs the timers
  * that fall due and lets real I/O (requests, the game) run before the next.
  */
-export function advanceUntil<T>(clock: { advance(ms: number): Promise<void> }, predicate: () => Promise<T | false | null | undefined>, what: string, stepMs = 250): Promise<T> {
+export function advanceUntil<T>(
+  clock: { advance(ms: number): Promise<void> },
+  predicate: () => Promise<T | false | null | undefined>,
+  what: string,
+  stepMs = 250,
+): Promise<T> {
   return waitFor(async () => (await predicate()) || (await clock.advance(stepMs), false), { timeoutMs: 60_000, intervalMs: 1, what });
 }

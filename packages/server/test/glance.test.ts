@@ -16,7 +16,16 @@ describe('servers at a glance: the name players see, the player limit, and what 
     assert.deepEqual([s.hostname, s.max_players, s.warnings], ['Garrison Server', 40, []]);
     assert.deepEqual([(await listed(s.id)).hostname, (await listed(s.id)).max_players], ['Garrison Server', 40]);
     const section = (await api('GET', `/servers/${s.id}/config/server`)).body.data;
-    assert.equal((await api('PUT', `/servers/${s.id}/config/server`, { hostname: 'Sunday Ops | EU', max_players: 64, config_version: section._meta.config_version })).status, 200);
+    assert.equal(
+      (
+        await api('PUT', `/servers/${s.id}/config/server`, {
+          hostname: 'Sunday Ops | EU',
+          max_players: 64,
+          config_version: section._meta.config_version,
+        })
+      ).status,
+      200,
+    );
     // The list a moment ago is not reused: the config is part of what it is made of.
     assert.deepEqual([(await listed(s.id)).hostname, (await listed(s.id)).max_players], ['Sunday Ops | EU', 64]);
     const detail = (await api('GET', `/servers/${s.id}`)).body.data;
@@ -58,7 +67,10 @@ describe('servers at a glance: the name players see, the player limit, and what 
     try {
       assert.deepEqual((await listed(s.id)).warnings, []);
       const section = (await api('GET', `/servers/${s.id}/config/server`)).body.data;
-      assert.equal((await api('PUT', `/servers/${s.id}/config/server`, { max_players: 50, config_version: section._meta.config_version })).status, 200);
+      assert.equal(
+        (await api('PUT', `/servers/${s.id}/config/server`, { max_players: 50, config_version: section._meta.config_version })).status,
+        200,
+      );
       assert.deepEqual((await listed(s.id)).warnings, ['restart_needed']);
       assert.deepEqual((await api('GET', `/servers/${s.id}`)).body.data.warnings, ['restart_needed']);
       assert.equal((await api('POST', `/servers/${s.id}/restart`)).status, 200);
@@ -67,7 +79,10 @@ describe('servers at a glance: the name players see, the player limit, and what 
       assert.deepEqual((await api('GET', `/servers/${s.id}`)).body.data.warnings, []);
       // A stopped server needs no restart, whatever changed; and a start takes the config as it is.
       const again = (await api('GET', `/servers/${s.id}/config/server`)).body.data;
-      assert.equal((await api('PUT', `/servers/${s.id}/config/server`, { max_players: 60, config_version: again._meta.config_version })).status, 200);
+      assert.equal(
+        (await api('PUT', `/servers/${s.id}/config/server`, { max_players: 60, config_version: again._meta.config_version })).status,
+        200,
+      );
       assert.deepEqual((await listed(s.id)).warnings, ['restart_needed']);
       assert.equal((await api('POST', `/servers/${s.id}/stop`)).status, 200);
       assert.deepEqual((await listed(s.id)).warnings, []);

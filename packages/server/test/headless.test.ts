@@ -39,7 +39,10 @@ describe('headless clients, supervised on a fake clock', () => {
 
   it('takes 0 to 10 headless clients in create and update', async () => {
     const { servers } = client();
-    await assert.rejects(servers.create({ name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 11 }), (err: GarrisonApiError) => err.status === 400 && err.code === 'VALIDATION_ERROR');
+    await assert.rejects(
+      servers.create({ name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 11 }),
+      (err: GarrisonApiError) => err.status === 400 && err.code === 'VALIDATION_ERROR',
+    );
     const s = await servers.create({ name: 'x', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 });
     assert.equal(s.headless_clients, 2);
     assert.equal((await servers.update(s.id, { headless_clients: 0 })).headless_clients, 0);
@@ -49,8 +52,19 @@ describe('headless clients, supervised on a fake clock', () => {
 
   it('starts two after the server runs, restarts only the one that crashes after its back-off, gives up past the limit, and stops them first', async () => {
     const sdk = client();
-    const s = await sdk.servers.create({ name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2, max_restarts: 1 });
-    await sdk.mods.setEnabled(s.id, { mods: [{ name: '@cba', is_server_mod: false }, { name: '@admintools', is_server_mod: true }] });
+    const s = await sdk.servers.create({
+      name: 'HC',
+      exe_path: fake.exePath,
+      ...(await freeGamePorts()),
+      headless_clients: 2,
+      max_restarts: 1,
+    });
+    await sdk.mods.setEnabled(s.id, {
+      mods: [
+        { name: '@cba', is_server_mod: false },
+        { name: '@admintools', is_server_mod: true },
+      ],
+    });
     const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
     try {
       const preview = (await sdk.config.preview(s.id))['server.cfg'];
@@ -62,12 +76,29 @@ describe('headless clients, supervised on a fake clock', () => {
         const list = await processes(s.id);
         return list.length === 3 && list.every((p) => p.status === 'running') && list;
       }, 'the server and two headless clients running');
-      assert.deepEqual(started.map((p) => [p.role, p.index]), [['server', 0], ['headless', 1], ['headless', 2]]);
+      assert.deepEqual(
+        started.map((p) => [p.role, p.index]),
+        [
+          ['server', 0],
+          ['headless', 1],
+          ['headless', 2],
+        ],
+      );
       const [server, hc1, hc2] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]];
       seenPids.push(hc1.pid!, hc2.pid!);
-      for (const [hc, index] of [[hc1, 1], [hc2, 2]] as const) {
+      for (const [hc, index] of [
+        [hc1, 1],
+        [hc2, 2],
+      ] as const) {
         const args = await cmdline(hc.pid!);
-        for (const arg of ['-client', '-connect=127.0.0.1', `-port=${s.game_port}`, '-mod=@cba', `-profiles=${join(h.dataDir, 'servers', String(s.id), 'headless', String(index))}`, `-name=HC${index}`]) {
+        for (const arg of [
+          '-client',
+          '-connect=127.0.0.1',
+          `-port=${s.game_port}`,
+          '-mod=@cba',
+          `-profiles=${join(h.dataDir, 'servers', String(s.id), 'headless', String(index))}`,
+          `-name=HC${index}`,
+        ]) {
           assert.ok(args.includes(arg), `${arg} in ${args.join(' ')}`);
         }
         assert.ok(!args.some((a) => a.includes('@admintools')), 'never the server mods');
@@ -101,7 +132,10 @@ describe('headless clients, supervised on a fake clock', () => {
       await until(async () => !isAlive(hc2.pid!), 'the headless client to stop');
       assert.deepEqual(await stopping, { status: 'stopped' });
       const stopped = await processes(s.id);
-      assert.ok(stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')), JSON.stringify(stopped));
+      assert.ok(
+        stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')),
+        JSON.stringify(stopped),
+      );
       assert.ok(stopped.every((p) => p.pid === null));
       assert.ok(!isAlive(server.pid!) && !isAlive(hc2.pid!));
     } finally {
@@ -121,7 +155,12 @@ describe('headless clients, supervised on a fake clock', () => {
       }, 'the server and its headless client running');
       const hc = running.find((p) => p.role === 'headless')!;
       seenPids.push(hc.pid!);
-      const event = await advanceUntil(clock, async () => ws.messages.find((m) => m.type === 'metrics' && m.data.headless?.length === 1), 'a metrics event with the headless client', 1000);
+      const event = await advanceUntil(
+        clock,
+        async () => ws.messages.find((m) => m.type === 'metrics' && m.data.headless?.length === 1),
+        'a metrics event with the headless client',
+        1000,
+      );
       const [sample] = event.data.headless;
       assert.equal(sample.index, 1);
       assert.equal(sample.pid, hc.pid);
@@ -159,33 +198,48 @@ describe('headless clients across a service killed and started again', () => {
     await sdk.login('admin', env.GARRISON_ADMIN_PASSWORD);
     const s = await sdk.servers.create({ name: 'HC', exe_path: fake.exePath, ...(await freeGamePorts()), headless_clients: 2 });
     await sdk.servers.start(s.id);
-    const running = await waitFor(async () => {
-      const list = await sdk.servers.processes(s.id);
-      return list.length === 3 && list.every((p) => p.status === 'running') && list.map((p) => ({ ...p, pid: p.pid! }));
-    }, { timeoutMs: 60_000, what: 'three processes running' });
+    const running = await waitFor(
+      async () => {
+        const list = await sdk.servers.processes(s.id);
+        return list.length === 3 && list.every((p) => p.status === 'running') && list.map((p) => ({ ...p, pid: p.pid! }));
+      },
+      { timeoutMs: 60_000, what: 'three processes running' },
+    );
     pids.push(...running.map((p) => p.pid));
 
     first.process.child.kill('SIGKILL');
     await first.process.exited;
-    assert.ok(running.every((p) => isAlive(p.pid)), 'the games outlive the service');
+    assert.ok(
+      running.every((p) => isAlive(p.pid)),
+      'the games outlive the service',
+    );
 
     const second = await serveProcess(['--data-dir', dataDir], env);
     try {
       sdk = new GarrisonClient({ baseUrl: second.url });
       await sdk.login('admin', env.GARRISON_ADMIN_PASSWORD);
       const adopted = await sdk.servers.processes(s.id);
-      assert.deepEqual(adopted.map((p) => [p.pid, p.status]), running.map((p) => [p.pid, 'running']));
+      assert.deepEqual(
+        adopted.map((p) => [p.pid, p.status]),
+        running.map((p) => [p.pid, 'running']),
+      );
       assert.equal((await sdk.servers.get(s.id)).status, 'running');
       assert.equal((await sdk.servers.events(s.id, { event_type: 'adopted' })).total, 1);
       // Still supervised: a crash of a client is seen and it comes back (real time here: 2 s back-off).
       process.kill(running[2].pid, 'SIGUSR2');
-      const back = await waitFor(async () => {
-        const list = await sdk.servers.processes(s.id);
-        return list[2].status === 'running' && list[2].pid !== running[2].pid && list[2].pid;
-      }, { timeoutMs: 30_000, what: 'the adopted client restarted' });
+      const back = await waitFor(
+        async () => {
+          const list = await sdk.servers.processes(s.id);
+          return list[2].status === 'running' && list[2].pid !== running[2].pid && list[2].pid;
+        },
+        { timeoutMs: 30_000, what: 'the adopted client restarted' },
+      );
       pids.push(back);
       assert.deepEqual(await sdk.servers.stop(s.id), { status: 'stopped' });
-      assert.ok([...running.map((p) => p.pid), back].every((pid) => !isAlive(pid)), 'all gone');
+      assert.ok(
+        [...running.map((p) => p.pid), back].every((pid) => !isAlive(pid)),
+        'all gone',
+      );
     } finally {
       await second.process.kill();
     }

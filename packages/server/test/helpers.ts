@@ -56,7 +56,8 @@ export async function withDatabase<T>(h: Harness, fn: (knex: ReturnType<typeof k
 }
 
 /** Sets a status the way the process supervisor will; no endpoint of these tests moves it. */
-export const setStatus = (h: Harness, id: number, status: string) => withDatabase(h, (knex) => knex('servers').where({ id }).update({ status }));
+export const setStatus = (h: Harness, id: number, status: string) =>
+  withDatabase(h, (knex) => knex('servers').where({ id }).update({ status }));
 
 /** A multipart/form-data body built by hand, so that every header of a part is what the test says. */
 export function multipart(parts: { name: string; filename?: string | null; content: Buffer | string }[]) {
@@ -64,7 +65,11 @@ export function multipart(parts: { name: string; filename?: string | null; conte
   const chunks: Buffer[] = [];
   for (const part of parts) {
     const filename = part.filename === undefined ? '' : `; filename="${part.filename ?? ''}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part.name}"${filename}\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+    );
     chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
     chunks.push(Buffer.from('\r\n'));
   }

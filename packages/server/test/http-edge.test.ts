@@ -15,7 +15,18 @@ describe('the HTTP edge', () => {
   describe('integers and booleans in paths and queries are spelled exactly, or refused', () => {
     it('never acts on a server the client did not name', async () => {
       const s = await createServer(h);
-      for (const id of [`${s.id}.5`, `+${s.id}`, `${s.id}%20`, `%20${s.id}`, `${s.id}e0`, `0x${s.id}`, `${s.id}.0`, '-1', '0', `${s.id},2`]) {
+      for (const id of [
+        `${s.id}.5`,
+        `+${s.id}`,
+        `${s.id}%20`,
+        `%20${s.id}`,
+        `${s.id}e0`,
+        `0x${s.id}`,
+        `${s.id}.0`,
+        '-1',
+        '0',
+        `${s.id},2`,
+      ]) {
         const error = expectError(await h.api('DELETE', `/servers/${id}`, { token: h.adminToken }), 400, 'VALIDATION_ERROR');
         assert.match(error.message, /server_id/, id);
         expectError(await h.api('GET', `/servers/${id}/config`, { token: h.adminToken }), 400, 'VALIDATION_ERROR');
@@ -32,7 +43,13 @@ describe('the HTTP edge', () => {
     });
 
     it('answers 400, never 500, for integers no database column holds', async () => {
-      for (const path of ['/servers?offset=9223372036854775808', '/servers?offset=2147483648', '/servers/99999999999999999999', '/servers/2147483648', '/auth/users/9223372036854775807']) {
+      for (const path of [
+        '/servers?offset=9223372036854775808',
+        '/servers?offset=2147483648',
+        '/servers/99999999999999999999',
+        '/servers/2147483648',
+        '/auth/users/9223372036854775807',
+      ]) {
         expectError(await h.api(path.startsWith('/auth') ? 'DELETE' : 'GET', path, { token: h.adminToken }), 400, 'VALIDATION_ERROR');
       }
       expectError(await h.api('GET', '/servers/2147483647', { token: h.adminToken }), 404, 'NOT_FOUND');
@@ -54,12 +71,21 @@ describe('the HTTP edge', () => {
       ['a lower-case method', () => `get /api/system/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 400],
       ['an unknown method', () => `FETCH /api/system/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 400],
       ['a missing Host', () => `GET /api/system/health HTTP/1.1\r\n\r\n`, 400],
-      ['Transfer-Encoding with Content-Length', () => `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n`, 400],
+      [
+        'Transfer-Encoding with Content-Length',
+        () => `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n`,
+        400,
+      ],
       ['a malformed Content-Length', () => `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 12abc\r\n\r\n`, 400],
       ['a NUL byte in a header', () => `GET /api/system/health HTTP/1.1\r\nHost: ${host}\r\nX-Note: a\0b\r\n\r\n`, 400],
       ['raw non-ASCII bytes in the path', () => `GET /api/sys\xe9tem/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 400],
       ['headers over 16 KB', () => `GET /api/system/health HTTP/1.1\r\nHost: ${host}\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`, 431],
-      ['an Expect other than 100-continue', () => `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`, 417],
+      [
+        'an Expect other than 100-continue',
+        () =>
+          `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+        417,
+      ],
     ];
     for (const [name, request, status] of cases) {
       it(`${name}: ${status}`, async () => refused(await rawRequest(h.url, Buffer.from(request(), 'latin1')), status));
@@ -78,25 +104,33 @@ describe('the HTTP edge', () => {
       `Content-Length: ${length}\r\nConnection: ${connection}\r\n\r\n`;
 
     for (const [what, method, path, role, status] of [
-      ['a viewer\'s PUT refused with 403', 'PUT', '/api/servers/1', 'viewer', 403],
+      ["a viewer's PUT refused with 403", 'PUT', '/api/servers/1', 'viewer', 403],
       ['a body on GET /auth/me', 'GET', '/api/auth/me', 'admin', 200],
     ] as const) {
       it(`${what}, on a closing connection: no reset while the client sends the rest`, async () => {
         const size = 3 * 1024 * 1024;
         const token = role === 'admin' ? h.adminToken : h.viewerToken;
-        const exchange = await rawRequest(h.url, Buffer.concat([Buffer.from(head(method, path, token, size, 'close')), Buffer.alloc(64 * 1024, 0x20)]), {
-          // The answer came first: the client sends the rest of its body, then closes its side.
-          then: async (write) => {
-            for (let sent = 64 * 1024; sent < size; sent += 256 * 1024) await write(Buffer.alloc(Math.min(256 * 1024, size - sent), 0x20));
+        const exchange = await rawRequest(
+          h.url,
+          Buffer.concat([Buffer.from(head(method, path, token, size, 'close')), Buffer.alloc(64 * 1024, 0x20)]),
+          {
+            // The answer came first: the client sends the rest of its body, then closes its side.
+            then: async (write) => {
+              for (let sent = 64 * 1024; sent < size; sent += 256 * 1024)
+                await write(Buffer.alloc(Math.min(256 * 1024, size - sent), 0x20));
+            },
           },
-        });
+        );
         assert.equal(exchange.status, status, exchange.text.slice(0, 300));
         assert.equal(exchange.error, null, 'the connection ended cleanly, not with a reset');
       });
     }
 
     it('closes, rather than reads, a connection whose unread body is larger than it will drain', async () => {
-      const exchange = await rawRequest(h.url, Buffer.concat([Buffer.from(head('PUT', '/api/servers/1', h.viewerToken, 1024 ** 3, 'keep-alive')), Buffer.alloc(64 * 1024, 0x20)]));
+      const exchange = await rawRequest(
+        h.url,
+        Buffer.concat([Buffer.from(head('PUT', '/api/servers/1', h.viewerToken, 1024 ** 3, 'keep-alive')), Buffer.alloc(64 * 1024, 0x20)]),
+      );
       assert.equal(exchange.status, 403);
       assert.equal(exchange.headers.connection, 'close');
       assert.equal(exchange.error, null, 'closed with a FIN, not a reset');

@@ -35,7 +35,11 @@ function rendered(draft: ImportDraft, rconPort: number): Record<string, string> 
     if (generator.checkSection?.(name, merged)) delete merged.extra_lines;
     config[name] = merged;
   }
-  const ctx = { server: { id: 1, name: 'x', exe_path: '/x/gameaserver_x64.exe', game_port: draft.game_port ?? 2302, rcon_port: rconPort }, serverDir: '/data/servers/1', exeDir: '/x' };
+  const ctx = {
+    server: { id: 1, name: 'x', exe_path: '/x/gameaserver_x64.exe', game_port: draft.game_port ?? 2302, rcon_port: rconPort },
+    serverDir: '/data/servers/1',
+    exeDir: '/x',
+  };
   return Object.fromEntries(generator.render(config, ctx).map((f) => [f.label, f.content]));
 }
 
@@ -43,7 +47,10 @@ function rendered(draft: ImportDraft, rconPort: number): Record<string, string> 
 function unaccounted(inst: Installation, dir: string, draft: ImportDraft): string[] {
   const rconPort = draft.rcon_port ?? (draft.game_port ?? 2302) + 3;
   const files = rendered(draft, rconPort);
-  const include = (name: string, from: string) => ({ file: join(dirname(from), name), text: readFileSync(join(dirname(from), name), 'utf8') });
+  const include = (name: string, from: string) => ({
+    file: join(dirname(from), name),
+    text: readFileSync(join(dirname(from), name), 'utf8'),
+  });
   const read = (name: string) => readCfg(inst.files[name], join(dir, name), include);
   const problems = [
     ...unaccountedCfg(read('server.cfg'), files['server.cfg'], draft.refused, draft.rotation),
@@ -52,7 +59,13 @@ function unaccounted(inst: Installation, dir: string, draft: ImportDraft): strin
   ];
   const be = Object.keys(inst.files).find((f) => /beserver/i.test(f))!;
   problems.push(...unaccountedBattlEye(inst.files[be], join(dir, be), files['BEServer_x64.cfg'], rconPort, draft.refused));
-  const plan = { server: { game_port: draft.game_port ?? -1 }, files: draft.files, mods: draft.mods, sections: draft.sections, refused: draft.refused };
+  const plan = {
+    server: { game_port: draft.game_port ?? -1 },
+    files: draft.files,
+    mods: draft.mods,
+    sections: draft.sections,
+    refused: draft.refused,
+  };
   problems.push(...unaccountedCommandLine(inst.commandLine, plan));
   return problems;
 }
@@ -74,7 +87,10 @@ describe('import: every key of the original, kept or refused with its reason', (
           await rm(dir, { recursive: true, force: true });
         }
       }),
-      { numRuns: Number(process.env.IMPORT_KEYS_RUNS ?? 150), seed: process.env.IMPORT_KEYS_SEED ? Number(process.env.IMPORT_KEYS_SEED) : undefined },
+      {
+        numRuns: Number(process.env.IMPORT_KEYS_RUNS ?? 150),
+        seed: process.env.IMPORT_KEYS_SEED ? Number(process.env.IMPORT_KEYS_SEED) : undefined,
+      },
     );
   });
 });

@@ -23,7 +23,8 @@ async function gameFolder(parent: string, name: string, files: Record<string, st
 }
 
 /** Whether the answer holds any of these (in its JSON, so escaped text counts too). */
-const holds = (body: unknown, ...needles: string[]) => needles.filter((n) => JSON.stringify(body).includes(n) || JSON.stringify(body).includes(JSON.stringify(n).slice(1, -1)));
+const holds = (body: unknown, ...needles: string[]) =>
+  needles.filter((n) => JSON.stringify(body).includes(n) || JSON.stringify(body).includes(JSON.stringify(n).slice(1, -1)));
 
 /**
  * Issue 29, finding 1: the import read any file of the host and answered its text, and a key with
@@ -45,11 +46,13 @@ describe('import: no file of the host leaks, and no key imports', () => {
   it("the tester's attack: a servers:write key and an executable in the data dir get neither the signing secret nor a plan", async () => {
     const secret = (await readFile(join(h.dataDir, 'jwt-secret'), 'utf8')).trim();
     const attack = { exe_path: join(h.dataDir, EXE), command_line: 'x -port=26302 -config=jwt-secret', dry_run: true };
-    const key = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'writer', scopes: ['servers:write'] } })).body.data.key as string;
+    const key = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'writer', scopes: ['servers:write'] } })).body.data
+      .key as string;
     const byKey = await importAs(key, attack);
     expectError(byKey, 403, 'FORBIDDEN');
     assert.deepEqual(holds(byKey.body, secret), []);
-    const everything = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'all scopes', scopes: [...KEY_SCOPES] } })).body.data.key as string;
+    const everything = (await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'all scopes', scopes: [...KEY_SCOPES] } }))
+      .body.data.key as string;
     expectError(await importAs(everything, attack), 403, 'FORBIDDEN');
 
     // A signed-in admin cannot make the data dir a game folder either, by import, create or update.
@@ -57,11 +60,25 @@ describe('import: no file of the host leaks, and no key imports', () => {
     assert.match(expectError(byAdmin, 400, 'EXE_NOT_ALLOWED').message, /data dir/);
     assert.deepEqual(holds(byAdmin.body, secret), []);
     for (const folder of [h.dataDir, join(h.dataDir, 'servers'), join(h.dataDir, 'backups')]) {
-      expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'in data', exe_path: join(folder, EXE), ...(await freeGamePorts()) } }), 400, 'EXE_NOT_ALLOWED');
+      expectError(
+        await h.api('POST', '/servers', {
+          token: h.adminToken,
+          body: { name: 'in data', exe_path: join(folder, EXE), ...(await freeGamePorts()) },
+        }),
+        400,
+        'EXE_NOT_ALLOWED',
+      );
     }
-    const made = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'elsewhere', exe_path: `/opt/gamea/${EXE}`, ...(await freeGamePorts()) } });
+    const made = await h.api('POST', '/servers', {
+      token: h.adminToken,
+      body: { name: 'elsewhere', exe_path: `/opt/gamea/${EXE}`, ...(await freeGamePorts()) },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
-    expectError(await h.api('PUT', `/servers/${made.body.data.id}`, { token: h.adminToken, body: { exe_path: join(h.dataDir, EXE) } }), 400, 'EXE_NOT_ALLOWED');
+    expectError(
+      await h.api('PUT', `/servers/${made.body.data.id}`, { token: h.adminToken, body: { exe_path: join(h.dataDir, EXE) } }),
+      400,
+      'EXE_NOT_ALLOWED',
+    );
     await h.api('DELETE', `/servers/${made.body.data.id}`, { token: h.adminToken });
   });
 
@@ -95,15 +112,23 @@ describe('import: no file of the host leaks, and no key imports', () => {
     await writeFile(join(dir, 'server.cfg'), 'hostname = "Leaky";\n');
     const plan = await importAs(h.adminToken, { exe_path, command_line: `x -port=${game_port}`, dry_run: true });
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
-    assert.ok(plan.body.data.warnings.some((w: string) => /BEServer_x64\.cfg line 2/.test(w)), JSON.stringify(plan.body.data.warnings));
+    assert.ok(
+      plan.body.data.warnings.some((w: string) => /BEServer_x64\.cfg line 2/.test(w)),
+      JSON.stringify(plan.body.data.warnings),
+    );
     assert.deepEqual(holds(plan.body, 'zorblaxline', 'zorblaxRcon'), []);
   });
 
   it("never answers another server's secrets: an installation it shares is imported without the files' passwords, another's folder is refused for every file read", async () => {
     const parent = await mkdtemp(join(tmp, 'games-'));
-    const other = await gameFolder(parent, 'a', { 'server.cfg': 'hostname = "A";\npasswordAdmin = "zorblaxAdmin";\npassword = "zorblaxJoin";\n' });
+    const other = await gameFolder(parent, 'a', {
+      'server.cfg': 'hostname = "A";\npasswordAdmin = "zorblaxAdmin";\npassword = "zorblaxJoin";\n',
+    });
     const ports = await freeGamePorts();
-    const a = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'A', exe_path: join(other, EXE), ...(await freeGamePorts()) } });
+    const a = await h.api('POST', '/servers', {
+      token: h.adminToken,
+      body: { name: 'A', exe_path: join(other, EXE), ...(await freeGamePorts()) },
+    });
     assert.equal(a.status, 201, JSON.stringify(a.body));
     const command_line = `x -port=${ports.game_port}`;
 
@@ -113,8 +138,14 @@ describe('import: no file of the host leaks, and no key imports', () => {
     assert.equal(planned.status, 200, JSON.stringify(planned.body));
     assert.deepEqual(holds(planned.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
     const warnings = planned.body.data.warnings as string[];
-    assert.ok(warnings.some((w) => w.startsWith('shares_installation: server ')), warnings.join('\n'));
-    assert.ok(warnings.some((w) => /^passwords not taken from the files \(.*passwordAdmin|password_admin/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => w.startsWith('shares_installation: server ')),
+      warnings.join('\n'),
+    );
+    assert.ok(
+      warnings.some((w) => /^passwords not taken from the files \(.*passwordAdmin|password_admin/.test(w)),
+      warnings.join('\n'),
+    );
     const same = await importAs(h.adminToken, { exe_path: join(other, EXE), command_line, name: 'B' });
     assert.equal(same.status, 201, JSON.stringify(same.body));
     assert.deepEqual(holds(same.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
@@ -134,17 +165,32 @@ describe('import: no file of the host leaks, and no key imports', () => {
     expectError(linked, 400, 'VALIDATION_ERROR');
     assert.deepEqual(holds(linked.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
     const servers = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { name: string }[];
-    assert.deepEqual(servers.map((s) => s.name), ['A'], 'nothing imported');
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['A'],
+      'nothing imported',
+    );
     await h.api('DELETE', `/servers/${a.body.data.id}`, { token: h.adminToken });
   });
 
   it("refuses an #include outside the server's own folder in extra_lines (400, said clearly); one inside it stays", async () => {
-    const s = (await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'includes', exe_path: `/opt/gamea/${EXE}`, ...(await freeGamePorts()) } })).body.data;
+    const s = (
+      await h.api('POST', '/servers', {
+        token: h.adminToken,
+        body: { name: 'includes', exe_path: `/opt/gamea/${EXE}`, ...(await freeGamePorts()) },
+      })
+    ).body.data;
     const put = async (extra_lines: string[]) => {
       const { config_version } = (await h.api('GET', `/servers/${s.id}/config/server`, { token: h.adminToken })).body.data._meta;
       return h.api('PUT', `/servers/${s.id}/config/server`, { token: h.adminToken, body: { extra_lines, config_version } });
     };
-    for (const line of ['#include "/etc/passwd"', '#include "..\\..\\..\\etc\\passwd"', '#include <C:\\Windows\\win.ini>', '#include "sub/../../x.hpp"', '#include /etc/passwd']) {
+    for (const line of [
+      '#include "/etc/passwd"',
+      '#include "..\\..\\..\\etc\\passwd"',
+      '#include <C:\\Windows\\win.ini>',
+      '#include "sub/../../x.hpp"',
+      '#include /etc/passwd',
+    ]) {
       const refused = expectError(await put(['allowedVoteCmds[] = {};', line]), 400, 'VALIDATION_ERROR');
       assert.match(refused.message, /extra_lines.*line 2: .*#include.*server's own folder/, line);
     }
@@ -178,11 +224,26 @@ describe('GARRISON_GAME_ROOTS: executables and imported files inside the roots o
     await symlink(join(away, 'server.cfg'), join(inside, 'linked.cfg'));
     const ports = async () => freeGamePorts();
 
-    const made = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'in', exe_path: join(inside, EXE), ...(await ports()) } });
+    const made = await h.api('POST', '/servers', {
+      token: h.adminToken,
+      body: { name: 'in', exe_path: join(inside, EXE), ...(await ports()) },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     for (const exe of [join(away, EXE), join(root, 'link', EXE), `${root}/../${EXE}`, `C:\\games\\${EXE}`]) {
-      assert.match(expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'out', exe_path: exe, ...(await ports()) } }), 400, 'EXE_NOT_ALLOWED').message, /game roots|not a path on this host/, exe);
-      expectError(await h.api('PUT', `/servers/${made.body.data.id}`, { token: h.adminToken, body: { exe_path: exe } }), 400, 'EXE_NOT_ALLOWED');
+      assert.match(
+        expectError(
+          await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'out', exe_path: exe, ...(await ports()) } }),
+          400,
+          'EXE_NOT_ALLOWED',
+        ).message,
+        /game roots|not a path on this host/,
+        exe,
+      );
+      expectError(
+        await h.api('PUT', `/servers/${made.body.data.id}`, { token: h.adminToken, body: { exe_path: exe } }),
+        400,
+        'EXE_NOT_ALLOWED',
+      );
     }
     await h.api('DELETE', `/servers/${made.body.data.id}`, { token: h.adminToken });
 
@@ -192,10 +253,16 @@ describe('GARRISON_GAME_ROOTS: executables and imported files inside the roots o
       expectError(res, 400, 'EXE_NOT_ALLOWED');
       assert.deepEqual(holds(res.body, 'zorblaxOutside', 'zorblaxPass'), []);
     }
-    const linked = await h.api('POST', '/servers/import', { token: h.adminToken, body: { exe_path: join(inside, EXE), config_path: 'linked.cfg', command_line, dry_run: true } });
+    const linked = await h.api('POST', '/servers/import', {
+      token: h.adminToken,
+      body: { exe_path: join(inside, EXE), config_path: 'linked.cfg', command_line, dry_run: true },
+    });
     expectError(linked, 400, 'VALIDATION_ERROR');
     assert.deepEqual(holds(linked.body, 'zorblaxOutside', 'zorblaxPass'), []);
-    const plan = await h.api('POST', '/servers/import', { token: h.adminToken, body: { exe_path: join(inside, EXE), command_line, dry_run: true } });
+    const plan = await h.api('POST', '/servers/import', {
+      token: h.adminToken,
+      body: { exe_path: join(inside, EXE), command_line, dry_run: true },
+    });
     assert.equal(plan.status, 200, JSON.stringify(plan.body));
     assert.equal(plan.body.data.server.name, 'Inside');
   });

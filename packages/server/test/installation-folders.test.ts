@@ -11,10 +11,11 @@ import { freeGamePorts, installFakeGameaTemp, waitFor } from '@garrison/testkit'
 import { withDatabase, type Harness } from './helpers.js';
 import { FAST_SUPERVISION, backupFinished, createGameServer, gameService, killGames, statusBecomes, upgradeSuite } from './games.js';
 
-
 /** The names in a backup's archive, as downloaded. */
 async function archiveEntries(h: Harness, serverId: number, id: number): Promise<string[]> {
-  const download = await fetch(`${h.url}/api/servers/${serverId}/backups/${id}/download`, { headers: { authorization: `Bearer ${h.adminToken}` } });
+  const download = await fetch(`${h.url}/api/servers/${serverId}/backups/${id}/download`, {
+    headers: { authorization: `Bearer ${h.adminToken}` },
+  });
   const dir = await mkdtemp(join(tmpdir(), 'garrison-archive-'));
   try {
     await writeFile(join(dir, 'a.tar.gz'), Buffer.from(await download.arrayBuffer()));
@@ -51,7 +52,9 @@ describe('two servers on one installation', () => {
       const elsewhere = await createGameServer(h(), suite.fake, { name: 'Elsewhere', exe_path: join(suite.fake.dir, 'gameaserver.exe') });
       assert.equal((await api('PUT', `/servers/${elsewhere.id}`, { exe_path: other.exePath })).status, 200);
       assert.equal((await api('DELETE', `/servers/${first.id}`)).status, 204);
-      const keys = await withDatabase(h(), (knex) => knex('servers').whereIn('id', [second.id, elsewhere.id]).orderBy('id').pluck('installation_key'));
+      const keys = await withDatabase(h(), (knex) =>
+        knex('servers').whereIn('id', [second.id, elsewhere.id]).orderBy('id').pluck('installation_key'),
+      );
       assert.deepEqual(keys, [String(second.id), String(elsewhere.id)]);
       await api('DELETE', `/servers/${second.id}`);
       await api('DELETE', `/servers/${elsewhere.id}`);
@@ -84,7 +87,8 @@ describe('two servers on one installation', () => {
       assert.notEqual(argument(firstArgs, 'config'), argument(secondArgs, 'config'));
 
       // The Log files tab: each lists the logs of its own folder, where its game writes them.
-      const logs = async (id: number) => ((await api('GET', `/servers/${id}/logfiles`)).body.data as { filename: string }[]).map((f) => f.filename).sort();
+      const logs = async (id: number) =>
+        ((await api('GET', `/servers/${id}/logfiles`)).body.data as { filename: string }[]).map((f) => f.filename).sort();
       await waitFor(async () => (await rptIn(own)).length > 0 && (await rptIn(shared)).length > 0, { what: 'both games to write a log' });
       assert.deepEqual(await logs(first.id), await rptIn(shared));
       assert.deepEqual(await logs(second.id), await rptIn(own));
@@ -96,7 +100,10 @@ describe('two servers on one installation', () => {
 
       // Saving the first one's profile, and its start writing it, leaves the second one's as it was.
       const section = (await api('GET', `/servers/${first.id}/config/profile`)).body.data;
-      const saved = await api('PUT', `/servers/${first.id}/config/profile`, { skill_ai: 0.85, config_version: section._meta.config_version });
+      const saved = await api('PUT', `/servers/${first.id}/config/profile`, {
+        skill_ai: 0.85,
+        config_version: section._meta.config_version,
+      });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
       assert.equal((await api('POST', `/servers/${first.id}/start`)).status, 200);
       await statusBecomes(h(), first.id, 'running');
@@ -114,7 +121,10 @@ describe('two servers on one installation', () => {
       const names = await archiveEntries(h(), second.id, backup.id);
       const profileFiles = names.filter((n) => n.startsWith('profile/') && !n.endsWith('/'));
       assert.ok(profileFiles.includes(`profile/Users/server_${second.id}/server_${second.id}.vars.GameaProfile`), profileFiles.join(', '));
-      assert.ok(profileFiles.every((n) => n.startsWith(`profile/Users/server_${second.id}/`)), `only its own profile: ${profileFiles.join(', ')}`);
+      assert.ok(
+        profileFiles.every((n) => n.startsWith(`profile/Users/server_${second.id}/`)),
+        `only its own profile: ${profileFiles.join(', ')}`,
+      );
     } finally {
       await killGames(h());
     }
@@ -123,7 +133,11 @@ describe('two servers on one installation', () => {
   it('says so when an import adopts a server on an installation another server uses', async () => {
     const existing = await createGameServer(h(), suite.fake, { name: 'Already here' });
     const { game_port } = await freeGamePorts();
-    const res = await api('POST', '/servers/import', { exe_path: suite.fake.exePath, command_line: `gameaserver_x64.exe -port=${game_port}`, dry_run: true });
+    const res = await api('POST', '/servers/import', {
+      exe_path: suite.fake.exePath,
+      command_line: `gameaserver_x64.exe -port=${game_port}`,
+      dry_run: true,
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const warning = (res.body.data.warnings as string[]).find((w) => w.startsWith('shares_installation'));
     assert.ok(warning, JSON.stringify(res.body.data.warnings));
@@ -144,31 +158,50 @@ describe('the upgrade of servers that shared an installation', () => {
     const shared = join(fake.dir, 'server');
     const user = join(shared, 'Users', 'server');
     await mkdir(user, { recursive: true });
-    const profile = 'difficulty = "Custom";\r\nclass DifficultyPresets\r\n{\r\n\tclass CustomDifficulty\r\n\t{\r\n\t\tdisplayName = "Written by the game";\r\n\t\tlevelAI = "AILevelMedium";\r\n\t};\r\n};\r\nforeignKey[] = {1, 0, 1};\r\n';
+    const profile =
+      'difficulty = "Custom";\r\nclass DifficultyPresets\r\n{\r\n\tclass CustomDifficulty\r\n\t{\r\n\t\tdisplayName = "Written by the game";\r\n\t\tlevelAI = "AILevelMedium";\r\n\t};\r\n};\r\nforeignKey[] = {1, 0, 1};\r\n';
     await writeFile(join(user, 'server.GameaProfile'), profile);
     await writeFile(join(user, 'server.vars.GameaProfile'), 'persistence: 42 vehicles');
     await writeFile(join(shared, 'gameaserver_x64_2026-01-01_10-00-00.rpt'), 'a log of either server');
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
-    const upgraded = await suite.restart(old, async (knex) => {
-      await knex('knex_migrations').where({ name: '018_installation_keys' }).delete();
-      await knex.schema.alterTable('servers', (t) => {
-        t.dropColumn('folders_pending');
-        t.dropColumn('installation_key');
-      });
-    }, { logger });
+    const upgraded = await suite.restart(
+      old,
+      async (knex) => {
+        await knex('knex_migrations').where({ name: '018_installation_keys' }).delete();
+        await knex.schema.alterTable('servers', (t) => {
+          t.dropColumn('folders_pending');
+          t.dropColumn('installation_key');
+        });
+      },
+      { logger },
+    );
 
     const own = join(fake.dir, `server_${second.id}`);
     const ownUser = join(own, 'Users', `server_${second.id}`);
-    assert.equal(await readFile(join(ownUser, `server_${second.id}.GameaProfile`), 'utf8'), profile, 'every line the game wrote, byte for byte');
+    assert.equal(
+      await readFile(join(ownUser, `server_${second.id}.GameaProfile`), 'utf8'),
+      profile,
+      'every line the game wrote, byte for byte',
+    );
     assert.equal(await readFile(join(ownUser, `server_${second.id}.vars.GameaProfile`), 'utf8'), 'persistence: 42 vehicles');
     assert.deepEqual(await rptIn(own), [], 'the logs stay with the first server');
     assert.equal(await readFile(join(user, 'server.GameaProfile'), 'utf8'), profile, "the first server's profile is left as it was");
     assert.deepEqual(await rptIn(shared), ['gameaserver_x64_2026-01-01_10-00-00.rpt']);
     const told = lines.map((l) => JSON.parse(l)).filter((l) => /own folders|folders of its own/.test(l.msg));
-    assert.deepEqual(told.map((l) => l.serverId), [second.id], 'the log says which server moved');
+    assert.deepEqual(
+      told.map((l) => l.serverId),
+      [second.id],
+      'the log says which server moved',
+    );
     const rows = await withDatabase(upgraded, (knex) => knex('servers').select('id', 'installation_key', 'folders_pending').orderBy('id'));
-    assert.deepEqual(rows.map((r) => [r.id, r.installation_key, Boolean(r.folders_pending)]), [[first.id, null, false], [second.id, String(second.id), false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.installation_key, Boolean(r.folders_pending)]),
+      [
+        [first.id, null, false],
+        [second.id, String(second.id), false],
+      ],
+    );
 
     // Once: a later start of the service copies nothing again.
     await writeFile(join(user, 'server.vars.GameaProfile'), "the first server's own, later");

@@ -11,7 +11,8 @@ import { gameService, FAST_SUPERVISION, createGameServer, isAlive, killGames, se
 describe('starting, stopping and watching game processes', () => {
   const suite = gameService(FAST_SUPERVISION);
 
-  const post = (id: number, action: string, body?: unknown) => suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
+  const post = (id: number, action: string, body?: unknown) =>
+    suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
   const command = async (id: number, text: string) => {
     const res = await post(id, 'rcon/command', { command: text });
     assert.equal(res.status, 200, `${text}: ${JSON.stringify(res.body)}`);
@@ -57,7 +58,13 @@ describe('starting, stopping and watching game processes', () => {
       await ws.next((m) => m.type === 'server_status' && m.data.status === 'stopped' && m.data.pid === null, 'stopped event');
 
       const trail = (await suite.h.api('GET', `/servers/${s.id}/events`, { token: suite.h.viewerToken })).body.data;
-      assert.deepEqual(trail.events.map((e: { event_type: string }) => e.event_type).reverse().filter((t: string) => t !== 'command'), ['server_created', 'start', 'running', 'stop']);
+      assert.deepEqual(
+        trail.events
+          .map((e: { event_type: string }) => e.event_type)
+          .reverse()
+          .filter((t: string) => t !== 'command'),
+        ['server_created', 'start', 'running', 'stop'],
+      );
       assert.equal(trail.events.find((e: { event_type: string }) => e.event_type === 'start').actor, 'admin');
     } finally {
       ws.close();
@@ -73,7 +80,10 @@ describe('starting, stopping and watching game processes', () => {
   it('kills at once, and stops at once with force', async () => {
     const s = await createGameServer(suite.h, suite.fake);
     try {
-      for (const [action, body] of [['kill', undefined], ['stop', { force: true, reason: 'test' }]] as const) {
+      for (const [action, body] of [
+        ['kill', undefined],
+        ['stop', { force: true, reason: 'test' }],
+      ] as const) {
         const { pid } = (await post(s.id, 'start')).body.data;
         await statusBecomes(suite.h, s.id, 'running');
         await command(s.id, 'testkit.hang'); // a graceful stop would now take the whole time-out
@@ -117,8 +127,16 @@ describe('starting, stopping and watching game processes', () => {
       const pid = ok[0].body.data.pid;
       await statusBecomes(suite.h, s.id, 'running');
 
-      const ends = await Promise.all([post(s.id, 'stop'), post(s.id, 'kill'), post(s.id, 'stop', { force: true }), suite.h.api('DELETE', `/servers/${s.id}`, { token: suite.h.adminToken })]);
-      assert.ok(ends.some((r) => r.status === 200), JSON.stringify(ends.map((r) => r.status)));
+      const ends = await Promise.all([
+        post(s.id, 'stop'),
+        post(s.id, 'kill'),
+        post(s.id, 'stop', { force: true }),
+        suite.h.api('DELETE', `/servers/${s.id}`, { token: suite.h.adminToken }),
+      ]);
+      assert.ok(
+        ends.some((r) => r.status === 200),
+        JSON.stringify(ends.map((r) => r.status)),
+      );
       for (const r of ends) assert.ok([200, 204, 404, 409].includes(r.status), `${r.status} ${JSON.stringify(r.body)}`);
       assert.ok(!isAlive(pid));
       const after = await suite.h.api('GET', `/servers/${s.id}`, { token: suite.h.adminToken });
@@ -151,7 +169,9 @@ describe('starting, stopping and watching game processes', () => {
       const s = await createGameServer(suite.h, suite.fake);
       await withDatabase(suite.h, async (knex) => {
         const row = await knex('config_sections').where({ server_id: s.id, section: 'server' }).first();
-        await knex('config_sections').where({ id: row.id }).update({ data: JSON.stringify({ ...JSON.parse(row.data), max_players: -5 }) });
+        await knex('config_sections')
+          .where({ id: row.id })
+          .update({ data: JSON.stringify({ ...JSON.parse(row.data), max_players: -5 }) });
       });
       const error = expectError(await post(s.id, 'start'), 400, 'INVALID_CONFIG');
       assert.match(error.message, /max_players/);

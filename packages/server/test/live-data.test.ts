@@ -4,18 +4,34 @@ import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { connectRcon, waitFor } from '@garrison/testkit';
 import { expectError, startHarness, type Harness } from './helpers.js';
-import { gameService, FAST_SUPERVISION, createGameServer, runningGameServer, killGames, serverRecord, statusBecomes, wsClient } from './games.js';
+import {
+  gameService,
+  FAST_SUPERVISION,
+  createGameServer,
+  runningGameServer,
+  killGames,
+  serverRecord,
+  statusBecomes,
+  wsClient,
+} from './games.js';
 
 describe('live data: the game log and its metrics', () => {
-  const suite = gameService({ ...FAST_SUPERVISION, playersPollMs: 300, metricsIntervalMs: 200, logLinesPerSecond: 400, logRetentionLines: 1000 });
+  const suite = gameService({
+    ...FAST_SUPERVISION,
+    playersPollMs: 300,
+    metricsIntervalMs: 200,
+    logLinesPerSecond: 400,
+    logRetentionLines: 1000,
+  });
 
-  const post = (id: number, action: string, body?: unknown) => suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
+  const post = (id: number, action: string, body?: unknown) =>
+    suite.h.api('POST', `/servers/${id}/${action}`, { token: suite.h.adminToken, body });
   const command = (id: number, text: string) => post(id, 'rcon/command', { command: text });
   const logs = (id: number, query = '', token = suite.h.viewerToken) => suite.h.api('GET', `/servers/${id}/logs${query}`, { token });
 
   const running = () => runningGameServer(suite.h, suite.fake);
 
-  it('parses, stores and streams the game\'s lines once each, with levels; filters and clears them', async () => {
+  it("parses, stores and streams the game's lines once each, with levels; filters and clears them", async () => {
     const s = await running();
     const ws = await wsClient(suite.h.url, `/ws?token=${suite.h.viewerToken}&server_id=${s.id}`);
     try {
@@ -25,16 +41,22 @@ describe('live data: the game log and its metrics', () => {
       assert.equal(event.data.level, 'warning');
       assert.ok(Date.parse(event.data.timestamp));
 
-      const found = await waitFor(async () => {
-        const res = await logs(s.id, '?search=nearly%20full');
-        return res.body.data.total > 0 && res.body.data;
-      }, { what: 'the stored line' });
+      const found = await waitFor(
+        async () => {
+          const res = await logs(s.id, '?search=nearly%20full');
+          return res.body.data.total > 0 && res.body.data;
+        },
+        { what: 'the stored line' },
+      );
       assert.equal(found.total, 1, `written to stdout and to the .rpt, stored once: ${JSON.stringify(found.logs)}`);
       assert.deepEqual(Object.keys(found.logs[0]).sort(), ['id', 'level', 'message', 'timestamp']);
-      const errors = await waitFor(async () => {
-        const page = (await logs(s.id, '?level=error')).body.data;
-        return page.logs.some((l: { message: string }) => l.message.includes('script failed')) && page;
-      }, { what: 'the error line stored' });
+      const errors = await waitFor(
+        async () => {
+          const page = (await logs(s.id, '?level=error')).body.data;
+          return page.logs.some((l: { message: string }) => l.message.includes('script failed')) && page;
+        },
+        { what: 'the error line stored' },
+      );
       assert.ok(errors.logs.every((l: { level: string }) => l.level === 'error'));
       assert.equal((await logs(s.id, `?since=${new Date(Date.now() + 60_000).toISOString()}`)).body.data.total, 0);
       assert.equal((await logs(s.id, '?search=100%25_')).body.data.total, 0, 'wildcards are searched for as text');
@@ -58,22 +80,38 @@ describe('live data: the game log and its metrics', () => {
       const metric = await ws.next((m) => m.type === 'metrics', 'a metrics event');
       assert.deepEqual(Object.keys(metric.data).sort(), ['cpu_percent', 'player_count', 'ram_mb', 'timestamp']);
       assert.ok(metric.data.ram_mb > 1);
-      const record = await waitFor(async () => {
-        const r = await serverRecord(suite.h, s.id);
-        return typeof r.cpu_percent === 'number' && r;
-      }, { what: 'live figures on the record' });
+      const record = await waitFor(
+        async () => {
+          const r = await serverRecord(suite.h, s.id);
+          return typeof r.cpu_percent === 'number' && r;
+        },
+        { what: 'live figures on the record' },
+      );
       assert.ok(record.ram_mb > 1);
-      const listed = (await suite.h.api('GET', '/servers', { token: suite.h.viewerToken })).body.data.find((x: { id: number }) => x.id === s.id);
+      const listed = (await suite.h.api('GET', '/servers', { token: suite.h.viewerToken })).body.data.find(
+        (x: { id: number }) => x.id === s.id,
+      );
       assert.equal(typeof listed.cpu_percent, 'number');
 
-      const points = await waitFor(async () => {
-        const res = await suite.h.api('GET', `/servers/${s.id}/metrics`, { token: suite.h.viewerToken });
-        return res.body.data.length >= 3 && res.body.data;
-      }, { what: 'three stored samples' });
+      const points = await waitFor(
+        async () => {
+          const res = await suite.h.api('GET', `/servers/${s.id}/metrics`, { token: suite.h.viewerToken });
+          return res.body.data.length >= 3 && res.body.data;
+        },
+        { what: 'three stored samples' },
+      );
       assert.deepEqual(Object.keys(points[0]).sort(), ['cpu_percent', 'player_count', 'ram_mb', 'timestamp']);
-      const perMinute = (await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=1&from=${new Date(Date.now() - 600_000).toISOString()}`, { token: suite.h.viewerToken })).body.data;
+      const perMinute = (
+        await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=1&from=${new Date(Date.now() - 600_000).toISOString()}`, {
+          token: suite.h.viewerToken,
+        })
+      ).body.data;
       assert.ok(perMinute.length >= 1 && perMinute.length <= 2, `${perMinute.length} one-minute points`);
-      expectError(await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=0`, { token: suite.h.viewerToken }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await suite.h.api('GET', `/servers/${s.id}/metrics?resolution=0`, { token: suite.h.viewerToken }),
+        400,
+        'VALIDATION_ERROR',
+      );
 
       await post(s.id, 'stop');
       const stopped = await serverRecord(suite.h, s.id);
@@ -108,12 +146,16 @@ describe('live data: the game log and its metrics', () => {
       const notice = await ws.next((m) => m.type === 'log' && /log lines dropped/.test(m.data.message), 'the throttle notice');
       assert.equal(notice.data.level, 'warning');
       // What the client got, plus what the notices say was dropped, is the whole flood: nothing else is lost.
-      await waitFor(() => {
-        const floods = ws.messages.filter((m) => m.type === 'log' && m.data.message.startsWith('flood ')).length;
-        const dropped = ws.messages.filter((m) => m.type === 'log' && /log lines dropped/.test(m.data.message))
-          .reduce((sum, m) => sum + Number(/^Garrison: (\d+)/.exec(m.data.message)![1]), 0);
-        return floods + dropped === count;
-      }, { timeoutMs: 30_000, what: 'every flood line delivered or counted as dropped' });
+      await waitFor(
+        () => {
+          const floods = ws.messages.filter((m) => m.type === 'log' && m.data.message.startsWith('flood ')).length;
+          const dropped = ws.messages
+            .filter((m) => m.type === 'log' && /log lines dropped/.test(m.data.message))
+            .reduce((sum, m) => sum + Number(/^Garrison: (\d+)/.exec(m.data.message)![1]), 0);
+          return floods + dropped === count;
+        },
+        { timeoutMs: 30_000, what: 'every flood line delivered or counted as dropped' },
+      );
       await waitFor(async () => (await logs(s.id, '?limit=1')).body.data.total <= 1000, { what: 'the retention bound of 1000 lines' });
     } finally {
       ws.close();
@@ -130,7 +172,9 @@ describe('live data: the game log and its metrics', () => {
     // A client that completes the handshake and then never reads.
     const slow = connect(Number(new URL(own.url).port), '127.0.0.1');
     slow.on('error', () => {});
-    slow.write(`GET /ws?token=${own.viewerToken} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    slow.write(
+      `GET /ws?token=${own.viewerToken} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    );
     slow.pause();
     try {
       await waitFor(() => own.server.webSocketStats().clients >= 2, { what: 'both clients connected' });
@@ -140,7 +184,7 @@ describe('live data: the game log and its metrics', () => {
         timeoutMs: 30_000,
         what: 'every line on the client that reads',
       });
-      assert.ok(own.server.webSocketStats().dropped > 0, 'the slow client\'s messages were dropped, not queued without end');
+      assert.ok(own.server.webSocketStats().dropped > 0, "the slow client's messages were dropped, not queued without end");
     } finally {
       slow.destroy();
       fast.close();
@@ -161,10 +205,13 @@ describe('live data: the game log and its metrics', () => {
       await client.command('testkit.log info written while nobody listened');
       await client.close();
       again = await startHarness({ ...FAST_SUPERVISION, dataDir: own.dataDir, databaseUrl: own.databaseUrl });
-      const res = await waitFor(async () => {
-        const r = await again!.api('GET', `/servers/${s.id}/logs?search=nobody%20listened`, { token: again!.adminToken });
-        return r.body.data.total === 1 && r;
-      }, { what: 'the line written while the service was down' });
+      const res = await waitFor(
+        async () => {
+          const r = await again!.api('GET', `/servers/${s.id}/logs?search=nobody%20listened`, { token: again!.adminToken });
+          return r.body.data.total === 1 && r;
+        },
+        { what: 'the line written while the service was down' },
+      );
       assert.equal(res.body.data.logs[0].level, 'info');
     } finally {
       await killGames(again ?? own);

@@ -11,7 +11,10 @@ const at = (minute: number, second: number, cpu: number, ram: number, players: n
 
 describe('metrics history per resolution', () => {
   it('averages CPU and memory per bucket, and keeps the most players seen, a whole number', () => {
-    const points = downsample([at(0, 0, 10, 100, 1), at(0, 20, 20, 200, 0), at(0, 40, 30, 300, null), at(1, 0, 5, 50, null), at(1, 30, 7, 70, null)], 1);
+    const points = downsample(
+      [at(0, 0, 10, 100, 1), at(0, 20, 20, 200, 0), at(0, 40, 30, 300, null), at(1, 0, 5, 50, null), at(1, 30, 7, 70, null)],
+      1,
+    );
     assert.deepEqual(points, [
       { timestamp: '2026-11-25T20:00:00.000Z', cpu_percent: 20, ram_mb: 200, player_count: 1 },
       { timestamp: '2026-11-25T20:01:00.000Z', cpu_percent: 6, ram_mb: 60, player_count: null },

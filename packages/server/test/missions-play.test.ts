@@ -7,7 +7,7 @@ import { createServer, expectError, setStatus, startHarness, type Harness } from
 
 type FakeInstall = Awaited<ReturnType<typeof installFakeGameaTemp>>;
 
-describe('play a mission now, and a message to every player: the game\'s own commands, audited', () => {
+describe("play a mission now, and a message to every player: the game's own commands, audited", () => {
   let h: Harness;
   let fake: FakeInstall;
   const fakes: FakeRconServer[] = [];
@@ -30,12 +30,16 @@ describe('play a mission now, and a message to every player: the game\'s own com
     fakes.push(rcon);
     return { s, rcon };
   }
-  const play = (id: number, body: Record<string, unknown>, token = h.adminToken) => h.api('POST', `/servers/${id}/missions/play`, { token, body });
+  const play = (id: number, body: Record<string, unknown>, token = h.adminToken) =>
+    h.api('POST', `/servers/${id}/missions/play`, { token, body });
   const audit = async (id: number, type: string) =>
-    waitFor(async () => {
-      const events = (await h.api('GET', `/servers/${id}/events?event_type=${type}`, { token: h.adminToken })).body.data.events;
-      return events.length > 0 && events;
-    }, { what: `a ${type} audit entry` });
+    waitFor(
+      async () => {
+        const events = (await h.api('GET', `/servers/${id}/events?event_type=${type}`, { token: h.adminToken })).body.data.events;
+        return events.length > 0 && events;
+      },
+      { what: `a ${type} audit entry` },
+    );
 
   it('plays an installed mission in the command the adapter names, with the difficulty, and audits it', async () => {
     const { s, rcon } = await runningServer();
@@ -44,7 +48,10 @@ describe('play a mission now, and a message to every player: the game\'s own com
     assert.deepEqual(res.body.data, { message: 'playing co10_Escape.Altis (Veteran)', name: 'co10_Escape.Altis', difficulty: 'Veteran' });
     assert.deepEqual(rcon.commands, ['#mission co10_Escape.Altis Veteran']);
     const [entry] = await audit(s.id, 'mission_played');
-    assert.deepEqual([entry.detail, entry.actor, entry.actor_kind], [{ name: 'co10_Escape.Altis', difficulty: 'Veteran' }, 'admin', 'user']);
+    assert.deepEqual(
+      [entry.detail, entry.actor, entry.actor_kind],
+      [{ name: 'co10_Escape.Altis', difficulty: 'Veteran' }, 'admin', 'user'],
+    );
 
     assert.equal((await play(s.id, { name: 'co10_Escape.Altis' })).status, 200);
     assert.equal(rcon.commands.at(-1), '#mission co10_Escape.Altis', "no difficulty: the server's own");
@@ -53,7 +60,10 @@ describe('play a mission now, and a message to every player: the game\'s own com
   it('refuses a mission not installed (404), a difficulty the game has not (400), a viewer (403), a stopped server (409); sends nothing then', async () => {
     const { s, rcon } = await runningServer();
     assert.match(expectError(await play(s.id, { name: 'co99_Nothing.Altis' }), 404, 'NOT_FOUND').message, /co99_Nothing\.Altis/);
-    assert.match(expectError(await play(s.id, { name: 'co10_Escape.Altis', difficulty: 'Nightmare' }), 400, 'VALIDATION_ERROR').message, /difficulty/);
+    assert.match(
+      expectError(await play(s.id, { name: 'co10_Escape.Altis', difficulty: 'Nightmare' }), 400, 'VALIDATION_ERROR').message,
+      /difficulty/,
+    );
     expectError(await play(s.id, { name: 'co10_Escape.Altis' }, h.viewerToken), 403, 'FORBIDDEN');
     expectError(await play(s.id, {}), 400, 'VALIDATION_ERROR');
     assert.deepEqual(rcon.commands, []);

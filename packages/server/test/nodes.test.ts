@@ -27,7 +27,10 @@ describe('nodes of a single instance', () => {
     assert.equal(nodes.status, 200);
     assert.equal(nodes.body.data.length, 1);
     const [node] = nodes.body.data;
-    assert.deepEqual(Object.keys(node).sort(), ['draining', 'events_connected', 'game_types', 'id', 'last_seen', 'online', 'server_count', 'url', 'version'].sort());
+    assert.deepEqual(
+      Object.keys(node).sort(),
+      ['draining', 'events_connected', 'game_types', 'id', 'last_seen', 'online', 'server_count', 'url', 'version'].sort(),
+    );
     assert.equal(node.id, 'solo-1');
     assert.equal(node.online, true);
     assert.equal(node.events_connected, null, 'no event bus to connect to');
@@ -38,12 +41,23 @@ describe('nodes of a single instance', () => {
     expectError(await h.api('PUT', '/nodes/solo-1', { token: viewer.token, body: { draining: true } }), 403, 'FORBIDDEN');
   });
 
-  it("says the instance answering was last heard now, however long ago it registered", async () => {
-    await withDatabase(h, (knex) => knex('nodes').where({ id: 'solo-1' }).update({ last_seen: knex.raw(h.databaseUrl ? 'DATE_SUB(UTC_TIMESTAMP(3), INTERVAL 6 MINUTE)' : "strftime('%Y-%m-%d %H:%M:%f', 'now', '-6 minutes')") }));
+  it('says the instance answering was last heard now, however long ago it registered', async () => {
+    await withDatabase(h, (knex) =>
+      knex('nodes')
+        .where({ id: 'solo-1' })
+        .update({
+          last_seen: knex.raw(
+            h.databaseUrl ? 'DATE_SUB(UTC_TIMESTAMP(3), INTERVAL 6 MINUTE)' : "strftime('%Y-%m-%d %H:%M:%f', 'now', '-6 minutes')",
+          ),
+        }),
+    );
     const asked = Date.now();
     const [node] = (await h.api('GET', '/nodes', { token: h.adminToken })).body.data;
     assert.equal(node.online, true);
-    assert.ok(Math.abs(Date.parse(node.last_seen) - asked) < 5_000, `last heard ${node.last_seen}, asked at ${new Date(asked).toISOString()}`);
+    assert.ok(
+      Math.abs(Date.parse(node.last_seen) - asked) < 5_000,
+      `last heard ${node.last_seen}, asked at ${new Date(asked).toISOString()}`,
+    );
   });
 
   it('drains: no new server is placed on a draining node, and it takes them again once undrained', async () => {
@@ -51,7 +65,14 @@ describe('nodes of a single instance', () => {
     assert.equal(drained.status, 200);
     assert.equal(drained.body.data.draining, true);
     try {
-      expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'nowhere', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 40200 } }), 409, 'CONFLICT');
+      expectError(
+        await h.api('POST', '/servers', {
+          token: h.adminToken,
+          body: { name: 'nowhere', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 40200 },
+        }),
+        409,
+        'CONFLICT',
+      );
     } finally {
       await h.api('PUT', '/nodes/solo-1', { token: h.adminToken, body: { draining: false } });
     }
@@ -62,7 +83,14 @@ describe('nodes of a single instance', () => {
     expectError(await h.api('PUT', '/nodes/elsewhere', { token: h.adminToken, body: { draining: true } }), 404, 'NOT_FOUND');
     expectError(await h.api('PUT', '/nodes/bad%20id', { token: h.adminToken, body: { draining: true } }), 400, 'VALIDATION_ERROR');
     expectError(await h.api('PUT', '/nodes/solo-1', { token: h.adminToken, body: { draining: 'yes' } }), 400, 'VALIDATION_ERROR');
-    expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 40300, node_id: 'elsewhere' } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('POST', '/servers', {
+        token: h.adminToken,
+        body: { name: 'x', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 40300, node_id: 'elsewhere' },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });
 
@@ -72,10 +100,14 @@ describe('cluster settings refused at start', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'garrison-cluster-settings-'));
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
-  const start = (settings: Record<string, unknown>) => startServer({ port: 0, dataDir, adminPassword: 'admin-password-1', logger: pino({ level: 'silent' }), ...settings });
+  const start = (settings: Record<string, unknown>) =>
+    startServer({ port: 0, dataDir, adminPassword: 'admin-password-1', logger: pino({ level: 'silent' }), ...settings });
 
   it('on SQLite: a cluster is for MySQL/MariaDB', async () => {
-    await assert.rejects(start({ natsUrl: 'nats://127.0.0.1:4222', jwtSecret: SECRET, clusterSecret: SECRET }), /GARRISON_NATS_URL.*needs MySQL or MariaDB/);
+    await assert.rejects(
+      start({ natsUrl: 'nats://127.0.0.1:4222', jwtSecret: SECRET, clusterSecret: SECRET }),
+      /GARRISON_NATS_URL.*needs MySQL or MariaDB/,
+    );
     await assert.rejects(start({ clusterSecret: SECRET }), /GARRISON_CLUSTER_SECRET.*needs MySQL or MariaDB/);
   });
 

@@ -74,10 +74,28 @@ export const code = (f: Failure): string => f.error.code;
 export const wrong = (s: Server) => s.data.game_prot;
 `,
       );
-      await run(process.execPath, [TSC, '--strict', '--noEmit', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', join(dir, 'use.ts')], {
-        cwd: dir,
-        timeout: 100_000,
-      }).catch((err: { stdout?: string; stderr?: string; message?: string }) => assert.fail(`the generated types do not compile:\n${err.stdout || err.stderr || err.message}`));
+      await run(
+        process.execPath,
+        [
+          TSC,
+          '--strict',
+          '--noEmit',
+          '--module',
+          'nodenext',
+          '--moduleResolution',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--skipLibCheck',
+          join(dir, 'use.ts'),
+        ],
+        {
+          cwd: dir,
+          timeout: 100_000,
+        },
+      ).catch((err: { stdout?: string; stderr?: string; message?: string }) =>
+        assert.fail(`the generated types do not compile:\n${err.stdout || err.stderr || err.message}`),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -31,36 +31,56 @@ describe('the packaged server, installed from npm pack tarballs', { skip: onMysq
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('packs each package with only what it needs, installs into an empty folder, and serves with the gamea adapter', { timeout: INSTALL_TIMEOUT_MS + 120_000 }, async () => {
-    const packs = await mkdtemp(join(tmpdir(), 'garrison-packs-'));
-    const app = await mkdtemp(join(tmpdir(), 'garrison-install-'));
-    dirs.push(packs, app);
+  it(
+    'packs each package with only what it needs, installs into an empty folder, and serves with the gamea adapter',
+    { timeout: INSTALL_TIMEOUT_MS + 120_000 },
+    async () => {
+      const packs = await mkdtemp(join(tmpdir(), 'garrison-packs-'));
+      const app = await mkdtemp(join(tmpdir(), 'garrison-install-'));
+      dirs.push(packs, app);
 
-    await run('npm', ['pack', '--silent', ...PACKAGES.flatMap((p) => ['-w', `packages/${p}`]), '--pack-destination', packs], ROOT);
-    const tarballs = PACKAGES.map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
-    for (const tarball of tarballs) {
-      const files = (await run('tar', ['-tzf', tarball], packs)).split('\n').map((l) => l.trim()).filter(Boolean);
-      for (const needed of ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/dist/index.js', 'package/dist/index.d.ts']) {
-        assert.ok(files.includes(needed), `${tarball} holds ${needed} (is the build done?)`);
+      await run('npm', ['pack', '--silent', ...PACKAGES.flatMap((p) => ['-w', `packages/${p}`]), '--pack-destination', packs], ROOT);
+      const tarballs = PACKAGES.map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
+      for (const tarball of tarballs) {
+        const files = (await run('tar', ['-tzf', tarball], packs))
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean);
+        for (const needed of [
+          'package/package.json',
+          'package/README.md',
+          'package/LICENSE',
+          'package/dist/index.js',
+          'package/dist/index.d.ts',
+        ]) {
+          assert.ok(files.includes(needed), `${tarball} holds ${needed} (is the build done?)`);
+        }
+        const extra = files.filter((f) => /^package\/(test|bench|node_modules)\/|tsconfig|\.tsbuildinfo$|\.test\.ts$/.test(f));
+        assert.deepEqual(extra, [], `${tarball} holds nothing for development`);
       }
-      const extra = files.filter((f) => /^package\/(test|bench|node_modules)\/|tsconfig|\.tsbuildinfo$|\.test\.ts$/.test(f));
-      assert.deepEqual(extra, [], `${tarball} holds nothing for development`);
-    }
 
-    // An empty project, as a deployer makes one; better-sqlite3 may run its build script.
-    await writeFile(join(app, 'package.json'), JSON.stringify({ name: 'garrison-deployment', private: true, allowScripts: { 'better-sqlite3': true } }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], app, INSTALL_TIMEOUT_MS);
+      // An empty project, as a deployer makes one; better-sqlite3 may run its build script.
+      await writeFile(
+        join(app, 'package.json'),
+        JSON.stringify({ name: 'garrison-deployment', private: true, allowScripts: { 'better-sqlite3': true } }),
+      );
+      await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...tarballs], app, INSTALL_TIMEOUT_MS);
 
-    const bin = join(app, 'node_modules', '.bin', 'garrison');
-    assert.match(await run(bin, ['--version'], app), /^1\.0\.0$/m);
-    const service = startProcess(bin, ['serve', '--port', '0', '--data-dir', join(app, 'data')], { cwd: app, env: cliEnv() });
-    const url = await listeningUrl(service, 'the installed garrison to listen', 60_000);
-    const api = apiClient(url);
-    assert.deepEqual((await api('GET', '/system/health')).body, { status: 'ok' });
-    const games = (await api('GET', '/games')).body.data as { game_type: string }[];
-    assert.deepEqual(games.map((g) => g.game_type), ['gamea'], 'the gamea adapter is found in the installed packages');
-    assert.ok(service.stdout.some((l) => l.includes('"source":"@garrison/adapter-gamea"')));
-    service.child.kill('SIGTERM');
-    assert.equal(await withDeadline(service.exited, 30_000, 'the installed garrison to stop'), 0);
-  });
+      const bin = join(app, 'node_modules', '.bin', 'garrison');
+      assert.match(await run(bin, ['--version'], app), /^1\.0\.0$/m);
+      const service = startProcess(bin, ['serve', '--port', '0', '--data-dir', join(app, 'data')], { cwd: app, env: cliEnv() });
+      const url = await listeningUrl(service, 'the installed garrison to listen', 60_000);
+      const api = apiClient(url);
+      assert.deepEqual((await api('GET', '/system/health')).body, { status: 'ok' });
+      const games = (await api('GET', '/games')).body.data as { game_type: string }[];
+      assert.deepEqual(
+        games.map((g) => g.game_type),
+        ['gamea'],
+        'the gamea adapter is found in the installed packages',
+      );
+      assert.ok(service.stdout.some((l) => l.includes('"source":"@garrison/adapter-gamea"')));
+      service.child.kill('SIGTERM');
+      assert.equal(await withDeadline(service.exited, 30_000, 'the installed garrison to stop'), 0);
+    },
+  );
 });

@@ -33,25 +33,32 @@ describe('who a player is: GUID and address for admins, and the GUID in player.j
       assert.deepEqual(Object.keys(viewer).sort(), ['name', 'ping', 'slot_id']);
 
       const key = async (scopes: string[]) => {
-        const made = await suite.h.api('POST', '/auth/keys', { token: suite.h.adminToken, body: { name: `k-${scopes.join('-')}`, scopes } });
+        const made = await suite.h.api('POST', '/auth/keys', {
+          token: suite.h.adminToken,
+          body: { name: `k-${scopes.join('-')}`, scopes },
+        });
         assert.equal(made.status, 201, JSON.stringify(made.body));
         return made.body.data.key as string;
       };
       assert.equal((await list(await key(['servers:read', 'players:moderate'])))[0].ip, '10.0.0.42');
-      assert.equal((await list(await key(['servers:read'])))[0].ip, undefined, "a read-only key of an admin does not see addresses");
+      assert.equal((await list(await key(['servers:read'])))[0].ip, undefined, 'a read-only key of an admin does not see addresses');
     } finally {
       ws.close();
       await killGames(suite.h);
     }
   });
 
-  it("delivers player.joined with the GUID the game reported after the join line, and player.left with it", async () => {
+  it('delivers player.joined with the GUID the game reported after the join line, and player.left with it', async () => {
     const s = await runningGameServer(suite.h, suite.fake);
     try {
-      const hook = await suite.h.api('POST', '/webhooks', { token: suite.h.adminToken, body: { url: receiver.url, kind: 'generic', events: ['player.joined', 'player.left'], server_ids: [s.id] } });
+      const hook = await suite.h.api('POST', '/webhooks', {
+        token: suite.h.adminToken,
+        body: { url: receiver.url, kind: 'generic', events: ['player.joined', 'player.left'], server_ids: [s.id] },
+      });
       assert.equal(hook.status, 201, JSON.stringify(hook.body));
       const start = receiver.received.length;
-      const command = (text: string) => suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: text } });
+      const command = (text: string) =>
+        suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: text } });
       await command(`testkit.join Frank ${GUID} 10.0.0.43`);
       const [joined] = (await receiver.waitForCount(start + 1, 'player.joined')).slice(start);
       const payload = joined.json as { type: string; data: { player_name: string; guid: string | null } };
@@ -63,7 +70,10 @@ describe('who a player is: GUID and address for admins, and the GUID in player.j
       const [left] = (await receiver.waitForCount(start + 2, 'player.left')).slice(start + 1);
       assert.deepEqual([(left.json as { type: string }).type, (left.json as { data: { guid: string } }).data.guid], ['player.left', GUID]);
       // Announced once: no second player.joined from the poll that followed.
-      await waitFor(async () => (await suite.h.api('GET', `/servers/${s.id}/players`, { token: suite.h.adminToken })).body.data.player_count === 0, { what: 'Frank gone' });
+      await waitFor(
+        async () => (await suite.h.api('GET', `/servers/${s.id}/players`, { token: suite.h.adminToken })).body.data.player_count === 0,
+        { what: 'Frank gone' },
+      );
       assert.equal(receiver.received.slice(start).filter((r) => (r.json as { type: string }).type === 'player.joined').length, 1);
     } finally {
       await killGames(suite.h);

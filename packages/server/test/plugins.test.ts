@@ -43,12 +43,18 @@ describe('adapter plugins', () => {
     assert.equal(s.game_type, 'gameb');
     assert.ok(!('rcon_password' in s), 'no credentials for a game without config');
     expectError(
-      await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', game_type: 'gameb', exe_path: '/x/gameaserver.exe', game_port: freshPort() } }),
+      await h.api('POST', '/servers', {
+        token: h.adminToken,
+        body: { name: 'x', game_type: 'gameb', exe_path: '/x/gameaserver.exe', game_port: freshPort() },
+      }),
       400,
       'EXE_NOT_ALLOWED',
     );
     const filtered = await h.api('GET', '/servers?game_type=gameb', { token: h.adminToken });
-    assert.deepEqual(filtered.body.data.map((x: { id: number }) => x.id), [s.id]);
+    assert.deepEqual(
+      filtered.body.data.map((x: { id: number }) => x.id),
+      [s.id],
+    );
   });
 
   it('answers 400 NOT_SUPPORTED where the game lacks the capability, and an empty config otherwise', async () => {
@@ -106,7 +112,13 @@ describe('adapter loading failures stop start-up and name the step', () => {
       await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'site', dependencies: { 'garrison-adapter-gamec': '1.0.0' } }));
       await writeFile(
         join(pkgDir, 'package.json'),
-        JSON.stringify({ name: 'garrison-adapter-gamec', version: '1.0.0', type: 'module', exports: { '.': { import: './main.js' } }, garrison: { adapter: true, apiVersion: 1 } }),
+        JSON.stringify({
+          name: 'garrison-adapter-gamec',
+          version: '1.0.0',
+          type: 'module',
+          exports: { '.': { import: './main.js' } },
+          garrison: { adapter: true, apiVersion: 1 },
+        }),
       );
       await writeFile(
         join(pkgDir, 'main.js'),
@@ -123,7 +135,13 @@ describe('adapter loading failures stop start-up and name the step', () => {
       }
       await writeFile(
         join(pkgDir, 'package.json'),
-        JSON.stringify({ name: 'garrison-adapter-gamec', version: '1.0.0', type: 'module', main: 'main.js', garrison: { adapter: true, apiVersion: 2 } }),
+        JSON.stringify({
+          name: 'garrison-adapter-gamec',
+          version: '1.0.0',
+          type: 'module',
+          main: 'main.js',
+          garrison: { adapter: true, apiVersion: 2 },
+        }),
       );
       const err = await failure([], project);
       assert.equal(err.phase, 'check');

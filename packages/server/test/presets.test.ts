@@ -27,11 +27,21 @@ describe('launcher presets', () => {
   const upload = async (id: number, content: string, query = '') => {
     const form = new FormData();
     form.append('file', new Blob([content], { type: 'text/html' }), 'preset.html');
-    const response = await fetch(`${h().url}/api/servers/${id}/mods/preset${query}`, { method: 'POST', headers: { authorization: `Bearer ${h().adminToken}` }, body: form });
+    const response = await fetch(`${h().url}/api/servers/${id}/mods/preset${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h().adminToken}` },
+      body: form,
+    });
     return { status: response.status, body: (await response.json()) as any, headers: response.headers };
   };
   const enabled = async (id: number) =>
-    ((await h().api('GET', `/servers/${id}/mods`, { token: h().viewerToken })).body.data.mods as { name: string; enabled: boolean; is_server_mod: boolean }[])
+    (
+      (await h().api('GET', `/servers/${id}/mods`, { token: h().viewerToken })).body.data.mods as {
+        name: string;
+        enabled: boolean;
+        is_server_mod: boolean;
+      }[]
+    )
       .filter((m) => m.enabled)
       .map((m) => [m.name, m.is_server_mod]);
 
@@ -48,38 +58,84 @@ describe('launcher presets', () => {
 
   it('compares a named preset (Workshop and local mods, DLC) without changing anything', async () => {
     const s = await createGameServer(h(), suite.fake);
-    await h().api('PUT', `/servers/${s.id}/mods/enabled`, { token: h().adminToken, body: { mods: [{ name: '@task_force_radio', is_server_mod: false }, { name: '@AdvancedUrbanRappelling', is_server_mod: true }] } });
+    await h().api('PUT', `/servers/${s.id}/mods/enabled`, {
+      token: h().adminToken,
+      body: {
+        mods: [
+          { name: '@task_force_radio', is_server_mod: false },
+          { name: '@AdvancedUrbanRappelling', is_server_mod: true },
+        ],
+      },
+    });
     const res = await send(s.id, await preset('sunday-ops.preset.html'));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.data, {
       preset: { kind: 'preset', name: 'Sunday Ops & Friends' },
-      matched: [{ id: '450814997', name: 'CBA_A3', folder: '@CBA_A3' }, { id: '463939057', name: 'ace', folder: '@ace' }],
+      matched: [
+        { id: '450814997', name: 'CBA_A3', folder: '@CBA_A3' },
+        { id: '463939057', name: 'ace', folder: '@ace' },
+      ],
       missing: [{ id: '2034363662', name: 'Enhanced Movement <Rework>' }, { name: '@sunday_tweaks' }],
       extra: [{ folder: '@task_force_radio' }],
-      dlc: [{ app_id: '1021790', name: 'Contact' }, { app_id: '1681170', name: 'Western Sahara' }],
+      dlc: [
+        { app_id: '1021790', name: 'Contact' },
+        { app_id: '1681170', name: 'Western Sahara' },
+      ],
       applied: false,
     });
-    assert.deepEqual(await enabled(s.id), [['@AdvancedUrbanRappelling', true], ['@task_force_radio', false]], 'nothing applied');
+    assert.deepEqual(
+      await enabled(s.id),
+      [
+        ['@AdvancedUrbanRappelling', true],
+        ['@task_force_radio', false],
+      ],
+      'nothing applied',
+    );
   });
 
   it('applies the list of loaded mods sent as a multipart file: its installed mods become the client mods', async () => {
     const s = await createGameServer(h(), suite.fake);
-    await h().api('PUT', `/servers/${s.id}/mods/enabled`, { token: h().adminToken, body: { mods: [{ name: '@ace', is_server_mod: false }, { name: '@CBA_A3', is_server_mod: true }] } });
+    await h().api('PUT', `/servers/${s.id}/mods/enabled`, {
+      token: h().adminToken,
+      body: {
+        mods: [
+          { name: '@ace', is_server_mod: false },
+          { name: '@CBA_A3', is_server_mod: true },
+        ],
+      },
+    });
     const res = await upload(s.id, await preset('loaded-mods.list.html'), '?apply=true');
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const diff = res.body.data;
     assert.equal(diff.preset.kind, 'list');
-    assert.deepEqual(diff.matched, [{ id: '620019431', name: 'Task Force Arrowhead Radio (BETA!!!)', folder: '@task_force_radio' }, { name: 'AUR local build', folder: '@AdvancedUrbanRappelling' }]);
+    assert.deepEqual(diff.matched, [
+      { id: '620019431', name: 'Task Force Arrowhead Radio (BETA!!!)', folder: '@task_force_radio' },
+      { name: 'AUR local build', folder: '@AdvancedUrbanRappelling' },
+    ]);
     assert.deepEqual(diff.extra, [], 'compared with the server as applied: @ace is no longer enabled');
     assert.equal(diff.applied, true);
-    assert.deepEqual(await enabled(s.id), [['@AdvancedUrbanRappelling', false], ['@CBA_A3', true], ['@task_force_radio', false]], 'the server mod stays');
+    assert.deepEqual(
+      await enabled(s.id),
+      [
+        ['@AdvancedUrbanRappelling', false],
+        ['@CBA_A3', true],
+        ['@task_force_radio', false],
+      ],
+      'the server mod stays',
+    );
   });
 
   it('exports the enabled client mods as a preset the launcher loads, names escaped', async () => {
     const s = await createGameServer(h(), suite.fake, { name: 'Sunday <Ops>' });
     await h().api('PUT', `/servers/${s.id}/mods/enabled`, {
       token: h().adminToken,
-      body: { mods: [{ name: '@CBA_A3', is_server_mod: false }, { name: '@tom_and_jerry', is_server_mod: false }, { name: '@AdvancedUrbanRappelling', is_server_mod: true }] },
+      body: {
+        mods: [
+          { name: '@CBA_A3', is_server_mod: false },
+          { name: '@tom_and_jerry', is_server_mod: false },
+          { name: '@AdvancedUrbanRappelling', is_server_mod: true },
+        ],
+      },
     });
     const res = await h().api('GET', `/servers/${s.id}/mods/preset`, { token: h().viewerToken });
     assert.equal(res.status, 200);
@@ -99,13 +155,19 @@ describe('launcher presets', () => {
     });
     // Read back by the import: the same mods match.
     const again = (await send(s.id, html)).body.data;
-    assert.deepEqual(again.matched.map((m: { folder: string }) => m.folder), ['@CBA_A3', '@tom_and_jerry']);
+    assert.deepEqual(
+      again.matched.map((m: { folder: string }) => m.folder),
+      ['@CBA_A3', '@tom_and_jerry'],
+    );
     assert.deepEqual([again.missing, again.extra], [[], []]);
   });
 
   it('refuses a document that is not a preset, one over 1 MiB, an empty body and a viewer', async () => {
     const s = await createGameServer(h(), suite.fake);
-    assert.match(expectError(await send(s.id, await preset('not-a-preset.html')), 400, 'VALIDATION_ERROR').message, /not a launcher preset: it has no <meta name="arma:Type">/);
+    assert.match(
+      expectError(await send(s.id, await preset('not-a-preset.html')), 400, 'VALIDATION_ERROR').message,
+      /not a launcher preset: it has no <meta name="arma:Type">/,
+    );
     const other = (await preset('loaded-mods.list.html')).replace('content="list"', 'content="modlist-v9"');
     assert.match(expectError(await send(s.id, other), 400, 'VALIDATION_ERROR').message, /not preset or list/);
     const huge = (await preset('sunday-ops.preset.html')).replace('</style>', `${' '.repeat(1024 * 1024)}</style>`);

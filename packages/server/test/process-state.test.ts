@@ -21,19 +21,59 @@ describe('the process state on the processes table only (migration 021)', () => 
         // no process row at all, one whose row was written apart from it and says nothing of the pid.
         await beforeProcessState(knex);
         await knex('knex_migrations').where({ name: '021_process_state_on_processes' }).delete();
-        await knex('servers').where({ id: alone.id }).update({ status: 'running', pid: 4242, started_at: '2026-11-27T10:00:00.000Z', process_start_time: '987654' });
-        await knex('servers').where({ id: behind.id }).update({ status: 'running', pid: 4343, started_at: '2026-11-27T11:00:00.000Z', process_start_time: '123456' });
-        await knex('processes').insert({ server_id: behind.id, role: 'server', idx: 0, instance_id: 'n1', status: 'running', pid: null, start_time: null, executable: '/x', restart_count: 0, started_at: null, updated_at: '2026-11-27T11:00:00.000Z' });
+        await knex('servers')
+          .where({ id: alone.id })
+          .update({ status: 'running', pid: 4242, started_at: '2026-11-27T10:00:00.000Z', process_start_time: '987654' });
+        await knex('servers')
+          .where({ id: behind.id })
+          .update({ status: 'running', pid: 4343, started_at: '2026-11-27T11:00:00.000Z', process_start_time: '123456' });
+        await knex('processes').insert({
+          server_id: behind.id,
+          role: 'server',
+          idx: 0,
+          instance_id: 'n1',
+          status: 'running',
+          pid: null,
+          start_time: null,
+          executable: '/x',
+          restart_count: 0,
+          started_at: null,
+          updated_at: '2026-11-27T11:00:00.000Z',
+        });
 
         await knex.migrate.latest({ migrationSource: migrationSource() });
 
         const columns = Object.keys(await knex('servers').columnInfo());
-        assert.deepEqual(columns.filter((c) => ['pid', 'started_at', 'process_start_time'].includes(c)), [], 'no process state on the server row');
-        const rows = await knex('processes').where({ role: 'server' }).orderBy('server_id').select('server_id', 'status', 'pid', 'start_time', 'started_at', 'instance_id');
-        assert.deepEqual(rows.map((r) => ({ ...r, pid: Number(r.pid) })), [
-          { server_id: alone.id, status: 'running', pid: 4242, start_time: '987654', started_at: '2026-11-27T10:00:00.000Z', instance_id: null },
-          { server_id: behind.id, status: 'running', pid: 4343, start_time: '123456', started_at: '2026-11-27T11:00:00.000Z', instance_id: 'n1' },
-        ]);
+        assert.deepEqual(
+          columns.filter((c) => ['pid', 'started_at', 'process_start_time'].includes(c)),
+          [],
+          'no process state on the server row',
+        );
+        const rows = await knex('processes')
+          .where({ role: 'server' })
+          .orderBy('server_id')
+          .select('server_id', 'status', 'pid', 'start_time', 'started_at', 'instance_id');
+        assert.deepEqual(
+          rows.map((r) => ({ ...r, pid: Number(r.pid) })),
+          [
+            {
+              server_id: alone.id,
+              status: 'running',
+              pid: 4242,
+              start_time: '987654',
+              started_at: '2026-11-27T10:00:00.000Z',
+              instance_id: null,
+            },
+            {
+              server_id: behind.id,
+              status: 'running',
+              pid: 4343,
+              start_time: '123456',
+              started_at: '2026-11-27T11:00:00.000Z',
+              instance_id: 'n1',
+            },
+          ],
+        );
         // What the API publishes of a server's process is read from that row.
         const read = await new ServerRepository(knex).find(alone.id);
         assert.equal(read?.pid, 4242);

@@ -14,7 +14,10 @@ const GUID = 'd'.repeat(32);
 
 const scrape = (h: Harness, options: { token?: string | null; accept?: string; url?: string } = {}) =>
   fetch(options.url ?? `${h.url}/metrics`, {
-    headers: { ...(options.token === null ? {} : { authorization: `Bearer ${options.token ?? TOKEN}` }), ...(options.accept ? { accept: options.accept } : {}) },
+    headers: {
+      ...(options.token === null ? {} : { authorization: `Bearer ${options.token ?? TOKEN}` }),
+      ...(options.accept ? { accept: options.accept } : {}),
+    },
   });
 
 /** The value of one series in a text exposition, or null when it is not there. */
@@ -42,7 +45,9 @@ describe('Prometheus metrics', () => {
     try {
       const res = await scrape(off);
       assert.equal(res.status, 404);
-      assert.deepEqual((await off.api('GET', '/system/integrations', { token: off.adminToken })).body.data, { metrics: { enabled: false, path: '/metrics', address: null } });
+      assert.deepEqual((await off.api('GET', '/system/integrations', { token: off.adminToken })).body.data, {
+        metrics: { enabled: false, path: '/metrics', address: null },
+      });
       assert.match(((await res.json()) as Failure).error.message, /GARRISON_METRICS_TOKEN/);
     } finally {
       await off.close();
@@ -57,13 +62,23 @@ describe('Prometheus metrics', () => {
   it("expose a running game's state, players, process and RCon health, never a player's name or address, in a form promtool accepts", async () => {
     const s = await runningGameServer(suite.h, suite.fake);
     try {
-      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: `testkit.join Zed<Metrics> ${GUID} 10.9.8.7` } });
+      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, {
+        token: suite.h.adminToken,
+        body: { command: `testkit.join Zed<Metrics> ${GUID} 10.9.8.7` },
+      });
       await suite.h.api('GET', `/servers/${s.id}`, { token: suite.h.viewerToken });
       const id = String(s.id);
-      const text = await waitFor(async () => {
-        const body = await (await scrape(suite.h)).text();
-        return sample(body, 'garrison_server_players', { server_id: id }) === 1 && sample(body, 'garrison_rcon_connected', { server_id: id }) === 1 && body;
-      }, { what: 'one player and RCon connected in the metrics' });
+      const text = await waitFor(
+        async () => {
+          const body = await (await scrape(suite.h)).text();
+          return (
+            sample(body, 'garrison_server_players', { server_id: id }) === 1 &&
+            sample(body, 'garrison_rcon_connected', { server_id: id }) === 1 &&
+            body
+          );
+        },
+        { what: 'one player and RCon connected in the metrics' },
+      );
       assert.equal(promtool(text), '', 'promtool check metrics has nothing to say');
       assert.equal(sample(text, 'garrison_server_up', { server_id: id, game: 'gamea' }), 1);
       assert.equal(sample(text, 'garrison_server_state', { server_id: id, state: 'running' }), 1);
@@ -73,7 +88,14 @@ describe('Prometheus metrics', () => {
       assert.ok(sample(text, 'garrison_server_cpu_seconds_total', { server_id: id })! >= 0);
       assert.ok(Math.abs(sample(text, 'garrison_server_start_time_seconds', { server_id: id })! - Date.now() / 1000) < 600);
       assert.ok(sample(text, 'garrison_rcon_command_duration_seconds_count', { server_id: id, result: 'ok' })! >= 1);
-      assert.ok(sample(text, 'garrison_http_request_duration_seconds_count', { route: '/api/servers/:server_id', method: 'GET', status_class: '2xx' })! >= 1, 'the route as its template');
+      assert.ok(
+        sample(text, 'garrison_http_request_duration_seconds_count', {
+          route: '/api/servers/:server_id',
+          method: 'GET',
+          status_class: '2xx',
+        })! >= 1,
+        'the route as its template',
+      );
       assert.match(text, /^garrison_process_resident_memory_bytes \d+/m);
       assert.match(text, /^garrison_process_cpu_seconds_total \d/m);
       assert.doesNotMatch(text, /garrison_process_process_/, 'the prefix once');
@@ -92,10 +114,13 @@ describe('Prometheus metrics', () => {
       assert.equal((await suite.h.api('POST', `/servers/${s.id}/restart`, { token: suite.h.adminToken })).status, 200);
       await statusBecomes(suite.h, s.id, 'running');
       await suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: 'testkit.crash' } });
-      const text = await waitFor(async () => {
-        const body = await (await scrape(suite.h)).text();
-        return sample(body, 'garrison_server_restarts_total', { server_id: id, reason: 'crash' }) === 1 && body;
-      }, { what: 'the crash counted' });
+      const text = await waitFor(
+        async () => {
+          const body = await (await scrape(suite.h)).text();
+          return sample(body, 'garrison_server_restarts_total', { server_id: id, reason: 'crash' }) === 1 && body;
+        },
+        { what: 'the crash counted' },
+      );
       assert.equal(sample(text, 'garrison_server_restarts_total', { server_id: id, reason: 'manual' }), 1);
 
       const open = await scrape(suite.h, { accept: 'application/openmetrics-text; version=1.0.0,text/plain;version=0.0.4;q=0.5' });
@@ -118,36 +143,67 @@ describe('Prometheus metrics', () => {
     const dir = await mkdtemp(join(tmpdir(), 'garrison-prometheus-'));
     let prometheus: ChildProcess | null = null;
     try {
-      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: `testkit.join Ann ${GUID} 10.0.0.1` } });
-      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, { token: suite.h.adminToken, body: { command: `testkit.join Bo ${'e'.repeat(32)} 10.0.0.2` } });
+      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, {
+        token: suite.h.adminToken,
+        body: { command: `testkit.join Ann ${GUID} 10.0.0.1` },
+      });
+      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, {
+        token: suite.h.adminToken,
+        body: { command: `testkit.join Bo ${'e'.repeat(32)} 10.0.0.2` },
+      });
       const port = await freePort();
-      await writeFile(join(dir, 'prometheus.yml'), [
-        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-        'scrape_configs:',
-        '  - job_name: garrison',
-        `    authorization: { credentials: ${TOKEN} }`,
-        `    static_configs: [{ targets: ['${new URL(suite.h.url).host}'] }]`,
-      ].join('\n'));
-      prometheus = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+      await writeFile(
+        join(dir, 'prometheus.yml'),
+        [
+          'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+          'scrape_configs:',
+          '  - job_name: garrison',
+          `    authorization: { credentials: ${TOKEN} }`,
+          `    static_configs: [{ targets: ['${new URL(suite.h.url).host}'] }]`,
+        ].join('\n'),
+      );
+      prometheus = spawn(
+        'prometheus',
+        [
+          `--config.file=${join(dir, 'prometheus.yml')}`,
+          `--storage.tsdb.path=${join(dir, 'data')}`,
+          `--web.listen-address=127.0.0.1:${port}`,
+        ],
+        { stdio: 'ignore' },
+      );
       const query = `http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(`garrison_server_players{server_id="${s.id}"}`)}`;
-      const value = await waitFor(async () => {
-        const answer = (await fetch(query).then((r) => r.json()).catch(() => null)) as { data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } } | null;
-        const first = answer?.data?.result?.[0];
-        return first?.value[1] === '2' && first;
-      }, { timeoutMs: 60_000, what: 'Prometheus to answer 2 players' });
+      const value = await waitFor(
+        async () => {
+          const answer = (await fetch(query)
+            .then((r) => r.json())
+            .catch(() => null)) as { data?: { result?: { metric: Record<string, string>; value: [number, string] }[] } } | null;
+          const first = answer?.data?.result?.[0];
+          return first?.value[1] === '2' && first;
+        },
+        { timeoutMs: 60_000, what: 'Prometheus to answer 2 players' },
+      );
       assert.equal(value.metric.job, 'garrison');
       assert.equal(value.metric.game, 'gamea');
 
       // The Grafana dashboard in docs/: every query is one Prometheus takes, over series that exist.
-      const dashboard = JSON.parse(await readFile(new URL('../../../docs/grafana/garrison-dashboard.json', import.meta.url), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+      const dashboard = JSON.parse(await readFile(new URL('../../../docs/grafana/garrison-dashboard.json', import.meta.url), 'utf8')) as {
+        panels: { title: string; targets: { expr: string }[] }[];
+      };
       const exposed = await (await scrape(suite.h)).text();
       for (const panel of dashboard.panels) {
         for (const { expr } of panel.targets) {
           const promql = expr.replaceAll('$server', '.*');
-          const answer = (await (await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`)).json()) as { status: string; error?: string };
+          const answer = (await (await fetch(`http://127.0.0.1:${port}/api/v1/query?query=${encodeURIComponent(promql)}`)).json()) as {
+            status: string;
+            error?: string;
+          };
           assert.equal(answer.status, 'success', `${panel.title}: ${promql} — ${answer.error}`);
           for (const name of promql.match(/garrison_[a-z_]+/g) ?? []) {
-            assert.match(exposed, new RegExp(`^${name.replace(/_(bucket|count|sum)$/, '')}(_bucket|_count|_sum)?[{ ]`, 'm'), `${panel.title}: ${name} is exposed`);
+            assert.match(
+              exposed,
+              new RegExp(`^${name.replace(/_(bucket|count|sum)$/, '')}(_bucket|_count|_sum)?[{ ]`, 'm'),
+              `${panel.title}: ${name} is exposed`,
+            );
           }
         }
       }

@@ -52,7 +52,9 @@ export function rawRequest(
     const text = Buffer.concat(chunks).toString('latin1');
     const [head = '', ...rest] = text.split('\r\n\r\n');
     const [statusLine = '', ...headerLines] = head.split('\r\n');
-    const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     return { text, status: Number(statusLine.split(' ')[1] ?? 0), headers, body: rest.join('\r\n\r\n'), error };
   });
 }

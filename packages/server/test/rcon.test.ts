@@ -23,7 +23,8 @@ describe('remote admin commands', () => {
     fakes.push(rcon);
     return { s, rcon };
   }
-  const command = (id: number, cmd: string, token = h.adminToken) => h.api('POST', `/servers/${id}/rcon/command`, { token, body: { command: cmd } });
+  const command = (id: number, cmd: string, token = h.adminToken) =>
+    h.api('POST', `/servers/${id}/rcon/command`, { token, body: { command: cmd } });
 
   it('runs a command on the game and answers its text', async () => {
     const { s, rcon } = await runningServer();
@@ -40,7 +41,10 @@ describe('remote admin commands', () => {
     await command(s.id, 'say -1 Restart in 5 minutes');
     await command(s.id, 'RConPassword hunter2-secret');
     await command(s.id, '#login my admin pass');
-    const entries = async () => (await h.api('GET', `/servers/${s.id}/events?event_type=command`, { token: h.adminToken })).body.data.events.map((e: { detail: unknown }) => e.detail).reverse();
+    const entries = async () =>
+      (await h.api('GET', `/servers/${s.id}/events?event_type=command`, { token: h.adminToken })).body.data.events
+        .map((e: { detail: unknown }) => e.detail)
+        .reverse();
     const kept = await waitFor(async () => ((await entries()).length === 3 ? entries() : null), { what: 'three audit entries' });
     assert.deepEqual(kept, [
       { command: 'say', line: 'say -1 Restart in 5 minutes' },
@@ -57,7 +61,10 @@ describe('remote admin commands', () => {
     const again = await FakeRconServer.start({ password: 'ChangedPass9', port: s.rcon_port });
     fakes.push(again);
     const rconSection = (await h.api('GET', `/servers/${s.id}/config/rcon`, { token: h.adminToken })).body.data;
-    await h.api('PUT', `/servers/${s.id}/config/rcon`, { token: h.adminToken, body: { rcon_password: 'ChangedPass9', config_version: rconSection._meta.config_version } });
+    await h.api('PUT', `/servers/${s.id}/config/rcon`, {
+      token: h.adminToken,
+      body: { rcon_password: 'ChangedPass9', config_version: rconSection._meta.config_version },
+    });
     const res = await command(s.id, 'players');
     assert.equal(res.status, 200, JSON.stringify(res.body));
   });

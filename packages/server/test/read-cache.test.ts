@@ -75,11 +75,16 @@ describe('table versions, over a real database', () => {
     assert.equal(inside, null, 'under way inside the transaction');
     const after = await waitFor(async () => versions.stamp(['things']) ?? false, { timeoutMs: 5_000, what: 'the transaction to end' });
     assert.notEqual(after, before);
-    await db.knex.transaction(async (trx) => {
-      await trx('things').insert({ name: 'e' });
-      throw new Error('rolled back');
-    }).catch(() => {});
-    assert.notEqual(await waitFor(async () => versions.stamp(['things']) ?? false, { timeoutMs: 5_000, what: 'the rollback to end' }), after);
+    await db.knex
+      .transaction(async (trx) => {
+        await trx('things').insert({ name: 'e' });
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    assert.notEqual(
+      await waitFor(async () => versions.stamp(['things']) ?? false, { timeoutMs: 5_000, what: 'the rollback to end' }),
+      after,
+    );
   });
 
   it('reads the table of raw SQL, and takes a statement it cannot read (DDL) as a write to every table', async () => {
@@ -117,7 +122,11 @@ describe('reused answers and tokens, over HTTP', () => {
         assert.equal((await h.api('PUT', `/servers/${s.id}`, { token: h.adminToken, body: { name: `Renamed ${i}` } })).status, 200);
         assert.equal((await listed()).find((x) => x.id === s.id)?.name, `Renamed ${i}`, 'a change is listed at once');
         assert.equal((await h.api('DELETE', `/servers/${s.id}`, { token: h.adminToken })).status, 204);
-        assert.equal((await listed()).find((x) => x.id === s.id), undefined, 'a deleted server is gone at once');
+        assert.equal(
+          (await listed()).find((x) => x.id === s.id),
+          undefined,
+          'a deleted server is gone at once',
+        );
       }
     } finally {
       stop = true;
@@ -149,6 +158,9 @@ describe('reused answers and tokens, over HTTP', () => {
     const s = await createServer(h, { name: 'Elsewhere', game_port: freshPort() });
     await listed();
     await withDatabase(h, (knex) => knex('servers').where({ id: s.id }).update({ name: 'Changed elsewhere' }));
-    await waitFor(async () => (await listed()).find((x) => x.id === s.id)?.name === 'Changed elsewhere', { timeoutMs: 10_000, what: 'the outside write to show' });
+    await waitFor(async () => (await listed()).find((x) => x.id === s.id)?.name === 'Changed elsewhere', {
+      timeoutMs: 10_000,
+      what: 'the outside write to show',
+    });
   });
 });

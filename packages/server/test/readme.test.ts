@@ -22,7 +22,10 @@ interface Step {
 
 /** The `$ command` lines (with their `\` continuations) of the example session, and what each shows. */
 function sessionSteps(readme: string): Step[] {
-  const section = readme.slice(readme.indexOf('## An example session'), readme.indexOf('\n## ', readme.indexOf('## An example session') + 1));
+  const section = readme.slice(
+    readme.indexOf('## An example session'),
+    readme.indexOf('\n## ', readme.indexOf('## An example session') + 1),
+  );
   const steps: Step[] = [];
   for (const block of section.matchAll(/```sh\n([\s\S]*?)```/g)) {
     const lines = block[1].split('\n');
@@ -80,10 +83,13 @@ describe('the README example session', () => {
           // Listened to since the token was known, so that no early message is missed; compared here.
           const shown = expected.split('\n').map((l) => JSON.parse(l) as { type: string; data: { status?: string } });
           for (const message of shown) {
-            const received = await waitFor(() => socket!.messages.find((m) => m.type === message.type && m.data?.status === message.data.status), {
-              timeoutMs: 30_000,
-              what: `a ${message.type} message`,
-            });
+            const received = await waitFor(
+              () => socket!.messages.find((m) => m.type === message.type && m.data?.status === message.data.status),
+              {
+                timeoutMs: 30_000,
+                what: `a ${message.type} message`,
+              },
+            );
             assertShows(received, message, message.type);
           }
           continue;

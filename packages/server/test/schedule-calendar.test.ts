@@ -36,17 +36,25 @@ describe('when schedules run, across changes of the clocks', () => {
 
       const autumnRuns = dueTimes('30 2 * * *', zone, ...autumn);
       assert.equal(autumnRuns.length, 4, autumnRuns.join(', '));
-      assert.deepEqual(autumnRuns.map((t) => local(t, zone).slice(11)), ['02:30:00', '02:30:00', '02:30:00', '02:30:00']);
+      assert.deepEqual(
+        autumnRuns.map((t) => local(t, zone).slice(11)),
+        ['02:30:00', '02:30:00', '02:30:00', '02:30:00'],
+      );
       assert.equal(new Set(autumnRuns.map((t) => local(t, zone).slice(0, 10))).size, 4, 'the repeated 02:30 runs once');
     });
   }
 
   it('Asia/Kolkata (+5:30, no changes): 02:30 is 21:00 UTC the day before', () => {
-    assert.deepEqual(dueTimes('30 2 * * *', 'Asia/Kolkata', '2026-03-27T12:00:00Z', '2026-03-29T12:00:00Z'), ['2026-03-27T21:00:00.000Z', '2026-03-28T21:00:00.000Z']);
+    assert.deepEqual(dueTimes('30 2 * * *', 'Asia/Kolkata', '2026-03-27T12:00:00Z', '2026-03-29T12:00:00Z'), [
+      '2026-03-27T21:00:00.000Z',
+      '2026-03-28T21:00:00.000Z',
+    ]);
   });
 
   it('every 4 hours through the Berlin autumn night: no hour run twice, none missed', () => {
-    const runs = dueTimes('0 */4 * * *', 'Europe/Berlin', '2026-10-24T20:00:00Z', '2026-10-25T20:00:00Z').map((t) => local(t, 'Europe/Berlin').slice(11, 16));
+    const runs = dueTimes('0 */4 * * *', 'Europe/Berlin', '2026-10-24T20:00:00Z', '2026-10-25T20:00:00Z').map((t) =>
+      local(t, 'Europe/Berlin').slice(11, 16),
+    );
     assert.deepEqual(runs, ['00:00', '04:00', '08:00', '12:00', '16:00', '20:00']);
   });
 
@@ -76,14 +84,23 @@ describe('when schedules run, across changes of the clocks', () => {
       assert.fail('refused');
     })();
     assert.match(err.message, /field 'timezone': .*; field 'cron': .*minute/);
-    assert.deepEqual((err.extra.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
+    assert.deepEqual(
+      (err.extra.details as { field: string }[]).map((d) => d.field),
+      ['timezone', 'cron'],
+    );
   });
 
   it('a run with steps before its time is due that much earlier: its time is the next whose first step is ahead', () => {
     const row = { cron: '0 4 * * *', timezone: 'UTC', jitter_s: 0 };
-    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), 900), { next_slot_at: '2026-01-01T04:00:00.000Z', next_run_at: '2026-01-01T03:45:00.000Z' });
+    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T00:00:00Z'), 900), {
+      next_slot_at: '2026-01-01T04:00:00.000Z',
+      next_run_at: '2026-01-01T03:45:00.000Z',
+    });
     // At 03:50 the first warning of today's is past: tomorrow's.
-    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T03:50:00Z'), 900), { next_slot_at: '2026-01-02T04:00:00.000Z', next_run_at: '2026-01-02T03:45:00.000Z' });
+    assert.deepEqual(nextSlot(row, Date.parse('2026-01-01T03:50:00Z'), 900), {
+      next_slot_at: '2026-01-02T04:00:00.000Z',
+      next_run_at: '2026-01-02T03:45:00.000Z',
+    });
   });
 });
 

@@ -25,23 +25,35 @@ describe('schedule conditions and overlap', () => {
   after(() => h.close());
 
   const schedule = async (serverId: number, body: Record<string, unknown>) => {
-    const res = await h.api('POST', `/servers/${serverId}/schedules`, { token: h.adminToken, body: { name: 'Rule', cron: '* * * * *', ...body } });
+    const res = await h.api('POST', `/servers/${serverId}/schedules`, {
+      token: h.adminToken,
+      body: { name: 'Rule', cron: '* * * * *', ...body },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     return res.body.data.id as number;
   };
   const runs = async (serverId: number, id: number) =>
-    ((await h.api('GET', `/servers/${serverId}/schedules/${id}/runs?limit=100`, { token: h.adminToken })).body.data.items as { status: string; reason: string | null; trigger: string }[]).reverse();
+    (
+      (await h.api('GET', `/servers/${serverId}/schedules/${id}/runs?limit=100`, { token: h.adminToken })).body.data.items as {
+        status: string;
+        reason: string | null;
+        trigger: string;
+      }[]
+    ).reverse();
   /**
    * The runs once `ready` says they are there, moving time on by 5 s between looks: on a busy machine a
    * poll's database work ends after the clock moved on, and what it leads to needs time to move again.
    */
   const runsWhen = (serverId: number, id: number, ready: (all: Awaited<ReturnType<typeof runs>>) => boolean, what: string) =>
-    waitFor(async () => {
-      const all = await runs(serverId, id);
-      if (ready(all)) return all;
-      await clock.advance(5_000);
-      return false;
-    }, { what, timeoutMs: 60_000, intervalMs: 1 });
+    waitFor(
+      async () => {
+        const all = await runs(serverId, id);
+        if (ready(all)) return all;
+        await clock.advance(5_000);
+        return false;
+      },
+      { what, timeoutMs: 60_000, intervalMs: 1 },
+    );
 
   it('skips a run whose conditions do not hold, with the reason; run now ignores them', async () => {
     const s = await createServer(h);
@@ -60,23 +72,38 @@ describe('schedule conditions and overlap', () => {
 
     await h.api('POST', `/servers/${s.id}/schedules/${whenRunning}/run`, { token: h.adminToken });
     await advance(clock, 10_000);
-    const manual = (await runsWhen(s.id, whenRunning, (all) => all.some((r) => r.trigger === 'manual' && r.status !== 'running'), 'the manual run')).find((r) => r.trigger === 'manual');
+    const manual = (
+      await runsWhen(s.id, whenRunning, (all) => all.some((r) => r.trigger === 'manual' && r.status !== 'running'), 'the manual run')
+    ).find((r) => r.trigger === 'manual');
     assert.equal(manual?.status, 'succeeded', 'a person decided: the conditions do not apply');
   });
 
   it('skips a run due while the one before still runs (overlap skip), or queues it (overlap queue)', async () => {
     const s = await createServer(h);
-    const steps = [{ at_s: 0, ...TRY }, { at_s: 150, ...TRY }]; // each run lasts two and a half minutes
+    const steps = [
+      { at_s: 0, ...TRY },
+      { at_s: 150, ...TRY },
+    ]; // each run lasts two and a half minutes
     // Runs found late by a poll that fell behind the fake clock (a busy machine) still run: here only overlap skips.
     const misfire = { run_if_late_by_s: 3600 };
     const skips = await schedule(s.id, { overlap: 'skip', misfire, steps });
     const queues = await schedule(s.id, { overlap: 'queue', misfire, steps });
     await advance(clock, 4 * 60_000);
-    await runsWhen(s.id, skips, (all) => all.some((r) => r.status === 'skipped' && /still running \(overlap: skip\)/.test(r.reason ?? '')), 'a run skipped for overlap');
+    await runsWhen(
+      s.id,
+      skips,
+      (all) => all.some((r) => r.status === 'skipped' && /still running \(overlap: skip\)/.test(r.reason ?? '')),
+      'a run skipped for overlap',
+    );
     const queued = await runsWhen(s.id, queues, (all) => all.some((r) => r.status === 'queued'), 'a run waiting its turn');
     assert.ok(!queued.some((r) => r.status === 'skipped'), 'none skipped');
     await advance(clock, 6 * 60_000);
-    const later = await runsWhen(s.id, queues, (all) => all.filter((r) => r.status === 'succeeded').length >= 2, 'queued runs to run after the one before');
+    const later = await runsWhen(
+      s.id,
+      queues,
+      (all) => all.filter((r) => r.status === 'succeeded').length >= 2,
+      'queued runs to run after the one before',
+    );
     assert.ok(later.filter((r) => r.status === 'running').length <= 1, 'never two at once');
   });
 });

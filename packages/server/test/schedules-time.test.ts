@@ -31,8 +31,11 @@ async function advance(h: Harness, clock: FakeClock, serverId: number, scheduleI
     const lead = Math.max(0, ...sch.steps.map((st) => -st.at_s));
     const polled = clock.now() - MIN; // due by the last poll, at the latest
     if (sch.next_run_at && Date.parse(sch.next_run_at) - lead * 1000 <= polled) return false; // due, not yet claimed
-    const runs = (await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.adminToken })).body.data.items as Run[];
-    return runs.filter((r) => r.status === 'running' || r.status === 'queued').every((r) => clock.timers.some((t) => t.label?.startsWith(`schedule.step:${r.id}:`)));
+    const runs = (await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.adminToken })).body.data
+      .items as Run[];
+    return runs
+      .filter((r) => r.status === 'running' || r.status === 'queued')
+      .every((r) => clock.timers.some((t) => t.label?.startsWith(`schedule.step:${r.id}:`)));
   };
   while (clock.now() < target) {
     await waitFor(atRest, { what: 'the schedule at rest', intervalMs: 5 });
@@ -46,7 +49,9 @@ async function advance(h: Harness, clock: FakeClock, serverId: number, scheduleI
 const jump = (clock: FakeClock, iso: string) => clock.advance(Date.parse(iso) - clock.now());
 
 const runsOf = async (h: Harness, serverId: number, scheduleId: number) =>
-  ((await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.viewerToken })).body.data.items as Run[]).reverse();
+  (
+    (await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.viewerToken })).body.data.items as Run[]
+  ).reverse();
 /** A time to the minute, in a zone: runs begin at the poll that finds them due (within a minute). */
 const local = (iso: string, timeZone: string) => new Date(iso).toLocaleString('sv-SE', { timeZone }).slice(0, 16);
 const minute = (iso: string | null) => iso?.slice(0, 16);
@@ -61,10 +66,22 @@ describe("a schedule's time is its action's time", () => {
 
   it('0 4 * * * with warnings at 15, 10, 5 and 1 minutes: warnings from 03:45, the restart at 04:00', async () => {
     const s = await createServer(h);
-    const res = await h.api('POST', `/servers/${s.id}/schedules`, { token: h.adminToken, body: { name: 'Nightly', cron: '0 4 * * *', timezone: 'UTC', template: { kind: 'restart_with_warnings' } } });
+    const res = await h.api('POST', `/servers/${s.id}/schedules`, {
+      token: h.adminToken,
+      body: { name: 'Nightly', cron: '0 4 * * *', timezone: 'UTC', template: { kind: 'restart_with_warnings' } },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const sch = res.body.data as Sch;
-    assert.deepEqual(sch.steps.map((st) => [st.at_s, st.action]), [[-900, 'rcon_say'], [-600, 'rcon_say'], [-300, 'rcon_say'], [-60, 'rcon_say'], [0, 'restart']]);
+    assert.deepEqual(
+      sch.steps.map((st) => [st.at_s, st.action]),
+      [
+        [-900, 'rcon_say'],
+        [-600, 'rcon_say'],
+        [-300, 'rcon_say'],
+        [-60, 'rcon_say'],
+        [0, 'restart'],
+      ],
+    );
     assert.equal(sch.next_run_at, '2026-06-01T04:00:00.000Z', "the answer's next run is the restart's time");
     assert.equal(sch.next_runs[0], '2026-06-01T04:00:00.000Z');
 
@@ -75,7 +92,10 @@ describe("a schedule's time is its action's time", () => {
     const [run, ...more] = await runsOf(h, s.id, sch.id);
     assert.equal(more.length, 0);
     assert.equal(run.due_at, '2026-06-01T03:45:00.000Z', 'the run is due at its first warning');
-    assert.deepEqual(run.steps.map((st) => minute(st.at)), ['2026-06-01T03:45', '2026-06-01T03:50', '2026-06-01T03:55', '2026-06-01T03:59', '2026-06-01T04:00']);
+    assert.deepEqual(
+      run.steps.map((st) => minute(st.at)),
+      ['2026-06-01T03:45', '2026-06-01T03:50', '2026-06-01T03:55', '2026-06-01T03:59', '2026-06-01T04:00'],
+    );
     const next = (await h.api('GET', `/servers/${s.id}/schedules/${sch.id}`, { token: h.viewerToken })).body.data as Sch;
     assert.equal(next.next_run_at, '2026-06-02T04:00:00.000Z');
   });
@@ -83,7 +103,12 @@ describe("a schedule's time is its action's time", () => {
   it('a schedule made after its first warning would have been given waits for its next time', async () => {
     const s = await createServer(h);
     // 04:00 now: a run at 04:10 with a warning 15 minutes ahead cannot be warned for.
-    const sch = (await h.api('POST', `/servers/${s.id}/schedules`, { token: h.adminToken, body: { name: 'x', cron: '10 4 * * *', timezone: 'UTC', steps: [probe(-900), probe(0)] } })).body.data as Sch;
+    const sch = (
+      await h.api('POST', `/servers/${s.id}/schedules`, {
+        token: h.adminToken,
+        body: { name: 'x', cron: '10 4 * * *', timezone: 'UTC', steps: [probe(-900), probe(0)] },
+      })
+    ).body.data as Sch;
     assert.equal(sch.next_run_at, '2026-06-02T04:10:00.000Z');
   });
 });
@@ -99,7 +124,12 @@ describe('schedules at changes of the clocks (Europe/Berlin)', () => {
 
   it('in the repeated hour a 02:30 runs once, at the first 02:30 (CEST); its warnings 15 minutes before it', LONG, async () => {
     const s = await createServer(h);
-    const sch = (await h.api('POST', `/servers/${s.id}/schedules`, { token: h.adminToken, body: { name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Berlin', steps: [probe(-900), probe(0)] } })).body.data as Sch;
+    const sch = (
+      await h.api('POST', `/servers/${s.id}/schedules`, {
+        token: h.adminToken,
+        body: { name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Berlin', steps: [probe(-900), probe(0)] },
+      })
+    ).body.data as Sch;
     assert.deepEqual(sch.next_runs.slice(0, 3), ['2026-10-24T00:30:00.000Z', '2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
     for (const day of ['2026-10-24T00:10:00Z', '2026-10-25T00:10:00Z', '2026-10-26T01:10:00Z']) {
       await jump(clock, day);
@@ -115,35 +145,47 @@ describe('schedules at changes of the clocks (Europe/Berlin)', () => {
         ['2026-10-26 02:15', '2026-10-26 02:30'],
       ],
     );
-    assert.deepEqual(runs[1].steps.map((st) => minute(st.at)), ['2026-10-25T00:15', '2026-10-25T00:30']);
+    assert.deepEqual(
+      runs[1].steps.map((st) => minute(st.at)),
+      ['2026-10-25T00:15', '2026-10-25T00:30'],
+    );
   });
 
-  it('in the skipped hour a 02:30 runs at 03:00 (CEST), just after the gap; its warnings 15 minutes before, at 01:45 (CET)', LONG, async () => {
-    const spring = new FakeClock(new Date('2026-03-28T00:00:00Z'));
-    const hs = await startHarness({ clock: spring, ...QUIET });
-    try {
-      const s = await createServer(hs);
-      const sch = (await hs.api('POST', `/servers/${s.id}/schedules`, { token: hs.adminToken, body: { name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Berlin', steps: [probe(-900), probe(0)] } })).body.data as Sch;
-      for (const day of ['2026-03-28T01:10:00Z', '2026-03-29T00:30:00Z', '2026-03-30T00:10:00Z']) {
-        await jump(spring, day);
-        await advance(hs, spring, s.id, sch.id, 40 * MIN);
+  it(
+    'in the skipped hour a 02:30 runs at 03:00 (CEST), just after the gap; its warnings 15 minutes before, at 01:45 (CET)',
+    LONG,
+    async () => {
+      const spring = new FakeClock(new Date('2026-03-28T00:00:00Z'));
+      const hs = await startHarness({ clock: spring, ...QUIET });
+      try {
+        const s = await createServer(hs);
+        const sch = (
+          await hs.api('POST', `/servers/${s.id}/schedules`, {
+            token: hs.adminToken,
+            body: { name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Berlin', steps: [probe(-900), probe(0)] },
+          })
+        ).body.data as Sch;
+        for (const day of ['2026-03-28T01:10:00Z', '2026-03-29T00:30:00Z', '2026-03-30T00:10:00Z']) {
+          await jump(spring, day);
+          await advance(hs, spring, s.id, sch.id, 40 * MIN);
+        }
+        const runs = await runsOf(hs, s.id, sch.id);
+        assert.deepEqual(
+          runs.map((r) => r.steps.map((st) => local(st.at!, 'Europe/Berlin'))),
+          [
+            ['2026-03-28 02:15', '2026-03-28 02:30'],
+            ['2026-03-29 01:45', '2026-03-29 03:00'], // 00:45Z and 01:00Z: fifteen real minutes
+            ['2026-03-30 02:15', '2026-03-30 02:30'],
+          ],
+        );
+      } finally {
+        await hs.close();
       }
-      const runs = await runsOf(hs, s.id, sch.id);
-      assert.deepEqual(
-        runs.map((r) => r.steps.map((st) => local(st.at!, 'Europe/Berlin'))),
-        [
-          ['2026-03-28 02:15', '2026-03-28 02:30'],
-          ['2026-03-29 01:45', '2026-03-29 03:00'], // 00:45Z and 01:00Z: fifteen real minutes
-          ['2026-03-30 02:15', '2026-03-30 02:30'],
-        ],
-      );
-    } finally {
-      await hs.close();
-    }
-  });
+    },
+  );
 });
 
-describe('the upgrade of schedules made when the cron time was the run\'s start (migration 019)', () => {
+describe("the upgrade of schedules made when the cron time was the run's start (migration 019)", () => {
   it('moves each cron to its restart, its steps back as far, and leaves a cron it cannot move as it was: nothing runs at another time', async () => {
     const clock = new FakeClock(new Date('2026-06-01T00:00:00Z'));
     const old = await startHarness({ clock, ...QUIET });
@@ -153,9 +195,37 @@ describe('the upgrade of schedules made when the cron time was the run\'s start 
       // Written as an older version did: the cron is the run's start, the restart 15 minutes after it.
       const write = async (name: string, cron: string, days = '') =>
         withDatabase(old, async (knex) => {
-          const [id] = await knex('schedules').insert({ server_id: s.id, name, cron: `${cron}${days}`, timezone: 'UTC', enabled: true, misfire_late_s: null, jitter_s: 0, overlap: 'skip', conditions: '{}', next_slot_at: '2026-06-01T04:00:00.000Z', next_run_at: '2026-06-01T04:00:00.000Z', disabled_reason: null, created_at: '2026-06-01T00:00:00.000Z', updated_at: '2026-06-01T00:00:00.000Z' });
-          const steps = [[0, 'rcon_say'], [600, 'rcon_say'], [900, 'restart']] as const;
-          await knex('schedule_steps').insert(steps.map(([at_s, action], idx) => ({ schedule_id: id, idx, at_s, action, payload: action === 'rcon_say' ? '{"message":"Restart in {minutes} min"}' : '{}', continue_on_failure: action === 'rcon_say' })));
+          const [id] = await knex('schedules').insert({
+            server_id: s.id,
+            name,
+            cron: `${cron}${days}`,
+            timezone: 'UTC',
+            enabled: true,
+            misfire_late_s: null,
+            jitter_s: 0,
+            overlap: 'skip',
+            conditions: '{}',
+            next_slot_at: '2026-06-01T04:00:00.000Z',
+            next_run_at: '2026-06-01T04:00:00.000Z',
+            disabled_reason: null,
+            created_at: '2026-06-01T00:00:00.000Z',
+            updated_at: '2026-06-01T00:00:00.000Z',
+          });
+          const steps = [
+            [0, 'rcon_say'],
+            [600, 'rcon_say'],
+            [900, 'restart'],
+          ] as const;
+          await knex('schedule_steps').insert(
+            steps.map(([at_s, action], idx) => ({
+              schedule_id: id,
+              idx,
+              at_s,
+              action,
+              payload: action === 'rcon_say' ? '{"message":"Restart in {minutes} min"}' : '{}',
+              continue_on_failure: action === 'rcon_say',
+            })),
+          );
           return id;
         });
       const nightly = await write('Nightly', '0 4 * * *');
@@ -164,24 +234,39 @@ describe('the upgrade of schedules made when the cron time was the run\'s start 
       await withDatabase(old, (knex) => knex('knex_migrations').where({ name: '019_schedule_action_time' }).delete());
       // Back to how the rows were before 019 ran on this database (019 found nothing to move then).
       upgraded = await startHarness({ clock, ...QUIET, dataDir: old.dataDir, databaseUrl: old.databaseUrl });
-      const read = async (id: number) => (await upgraded!.api('GET', `/servers/${s.id}/schedules/${id}`, { token: upgraded!.viewerToken })).body.data as Sch;
+      const read = async (id: number) =>
+        (await upgraded!.api('GET', `/servers/${s.id}/schedules/${id}`, { token: upgraded!.viewerToken })).body.data as Sch;
 
       const moved = await read(nightly);
       assert.equal(moved.cron, '15 4 * * *');
-      assert.deepEqual(moved.steps.map((st) => [st.at_s, st.action]), [[-900, 'rcon_say'], [-300, 'rcon_say'], [0, 'restart']]);
+      assert.deepEqual(
+        moved.steps.map((st) => [st.at_s, st.action]),
+        [
+          [-900, 'rcon_say'],
+          [-300, 'rcon_say'],
+          [0, 'restart'],
+        ],
+      );
       assert.equal(moved.next_run_at, '2026-06-01T04:15:00.000Z', 'the restart keeps its time');
       const [row] = await withDatabase(upgraded, (knex) => knex('schedules').where({ id: nightly }).select('next_run_at'));
       assert.equal(row.next_run_at, '2026-06-01T04:00:00.000Z', 'the run is still due at 04:00');
 
       const kept = await read(odd);
       assert.equal(kept.cron, '0,50 4 * * *', '04:15 and 05:05 are no one expression: left as it was');
-      assert.deepEqual(kept.steps.map((st) => st.at_s), [0, 600, 900], 'after the cron time, as before');
+      assert.deepEqual(
+        kept.steps.map((st) => st.at_s),
+        [0, 600, 900],
+        'after the cron time, as before',
+      );
 
       // The upgraded schedule runs as the old one did: warnings at 04:00 and 04:10, the restart at 04:15.
       await jump(clock, '2026-06-01T03:55:00Z');
       await advance(upgraded, clock, s.id, nightly, 22 * MIN);
       const [run] = await runsOf(upgraded, s.id, nightly);
-      assert.deepEqual(run.steps.map((st) => minute(st.at)), ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15']);
+      assert.deepEqual(
+        run.steps.map((st) => minute(st.at)),
+        ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15'],
+      );
     } finally {
       await upgraded?.close();
       await old.close().catch(() => undefined);

@@ -26,22 +26,38 @@ describe('schedules on a fake clock', () => {
   });
   after(() => h.close());
 
-  const create = (serverId: number, body: Record<string, unknown>, token = h.adminToken) => h.api('POST', `/servers/${serverId}/schedules`, { token, body });
-  const runs = async (serverId: number, scheduleId: number) => (await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.viewerToken })).body.data;
+  const create = (serverId: number, body: Record<string, unknown>, token = h.adminToken) =>
+    h.api('POST', `/servers/${serverId}/schedules`, { token, body });
+  const runs = async (serverId: number, scheduleId: number) =>
+    (await h.api('GET', `/servers/${serverId}/schedules/${scheduleId}/runs?limit=50`, { token: h.viewerToken })).body.data;
   const monitor = [{ at_s: 0, action: 'rcon_command', payload: { command: '#monitor' }, continue_on_failure: true }];
 
-  it('runs a daily 02:30 in Berlin once a day across the spring-forward night, the gap\'s run just after it', async () => {
+  it("runs a daily 02:30 in Berlin once a day across the spring-forward night, the gap's run just after it", async () => {
     const s = await createServer(h);
-    const res = await create(s.id, { name: 'Nightly', cron: '30 2 * * *', timezone: 'Europe/Berlin', misfire: { run_if_late_by_s: 3600 }, steps: monitor });
+    const res = await create(s.id, {
+      name: 'Nightly',
+      cron: '30 2 * * *',
+      timezone: 'Europe/Berlin',
+      misfire: { run_if_late_by_s: 3600 },
+      steps: monitor,
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const schedule = res.body.data;
     assert.deepEqual(schedule.next_runs.slice(0, 3), ['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']);
     await advance(clock, 3 * DAY);
     const page = await runs(s.id, schedule.id);
-    assert.deepEqual(page.items.map((r: { due_at: string }) => r.due_at).reverse(), ['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z', '2026-03-30T00:30:00.000Z']);
+    assert.deepEqual(page.items.map((r: { due_at: string }) => r.due_at).reverse(), [
+      '2026-03-28T01:30:00.000Z',
+      '2026-03-29T01:00:00.000Z',
+      '2026-03-30T00:30:00.000Z',
+    ]);
     for (const run of page.items) {
       assert.equal(run.status, 'succeeded', JSON.stringify(run));
-      assert.deepEqual(run.steps.map((step: { status: string }) => step.status), ['failed'], 'the game is not running: its step failed, and the run went on');
+      assert.deepEqual(
+        run.steps.map((step: { status: string }) => step.status),
+        ['failed'],
+        'the game is not running: its step failed, and the run went on',
+      );
     }
   });
 
@@ -52,10 +68,13 @@ describe('schedules on a fake clock', () => {
     await withDatabase(h, (knex) => knex('schedules').where({ id: schedule.id }).update({ next_run_at: past, next_slot_at: past }));
     await advance(clock, 300_000);
     // The poll's database work may finish after the clock moved on (MariaDB on a busy machine).
-    const [run] = await waitFor(async () => {
-      const items = (await runs(s.id, schedule.id)).items;
-      return items.length > 0 && items;
-    }, { what: 'the late run recorded' });
+    const [run] = await waitFor(
+      async () => {
+        const items = (await runs(s.id, schedule.id)).items;
+        return items.length > 0 && items;
+      },
+      { what: 'the late run recorded' },
+    );
     assert.equal(run.status, 'skipped');
     assert.match(run.reason, /late by 7\d{3} s .*misfire policy skip/);
     const next = (await h.api('GET', `/servers/${s.id}/schedules/${schedule.id}`, { token: h.viewerToken })).body.data.next_run_at;
@@ -67,37 +86,97 @@ describe('schedules on a fake clock', () => {
     const schedule = (await create(s.id, { name: 'Broken', cron: '*/5 * * * *', steps: monitor })).body.data;
     await withDatabase(h, (knex) => knex('schedules').where({ id: schedule.id }).update({ cron: '99 * * * *' }));
     await advance(clock, 600_000);
-    const now = await waitFor(async () => {
-      const read = (await h.api('GET', `/servers/${s.id}/schedules/${schedule.id}`, { token: h.viewerToken })).body.data;
-      return !read.enabled && read;
-    }, { what: 'the schedule disabled' });
+    const now = await waitFor(
+      async () => {
+        const read = (await h.api('GET', `/servers/${s.id}/schedules/${schedule.id}`, { token: h.viewerToken })).body.data;
+        return !read.enabled && read;
+      },
+      { what: 'the schedule disabled' },
+    );
     assert.match(now.disabled_reason, /cron expression cannot be read/);
-    const audit = await waitFor(async () => {
-      const events = (await h.api('GET', `/servers/${s.id}/events?event_type=schedule_disabled`, { token: h.adminToken })).body.data.events;
-      return events.length > 0 && events;
-    }, { what: 'the audit entry' });
+    const audit = await waitFor(
+      async () => {
+        const events = (await h.api('GET', `/servers/${s.id}/events?event_type=schedule_disabled`, { token: h.adminToken })).body.data
+          .events;
+        return events.length > 0 && events;
+      },
+      { what: 'the audit entry' },
+    );
     assert.equal(audit.length, 1);
     assert.equal((await h.api('GET', '/system/health')).status, 200);
   });
 
   it('expands the restart template, checks what it is given, and keeps writes to admins', async () => {
     const s = await createServer(h);
-    const res = await create(s.id, { name: 'Restart', cron: '0 4 * * *', timezone: 'Asia/Kolkata', template: { kind: 'restart_with_warnings', warn_minutes: [1, 15, 5] } });
+    const res = await create(s.id, {
+      name: 'Restart',
+      cron: '0 4 * * *',
+      timezone: 'Asia/Kolkata',
+      template: { kind: 'restart_with_warnings', warn_minutes: [1, 15, 5] },
+    });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    assert.deepEqual(res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]), [[-900, 'rcon_say'], [-300, 'rcon_say'], [-60, 'rcon_say'], [0, 'restart']]);
+    assert.deepEqual(
+      res.body.data.steps.map((step: { at_s: number; action: string }) => [step.at_s, step.action]),
+      [
+        [-900, 'rcon_say'],
+        [-300, 'rcon_say'],
+        [-60, 'rcon_say'],
+        [0, 'restart'],
+      ],
+    );
     assert.equal(res.body.data.timezone, 'Asia/Kolkata');
     const id = res.body.data.id;
 
     expectError(await create(s.id, { name: 'x', cron: '61 * * * *', steps: monitor }), 400, 'VALIDATION_ERROR');
-    assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR').message, /'timezone'/);
-    const both = expectError(await create(s.id, { name: 'x', cron: '61 * * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR');
+    assert.match(
+      expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', timezone: 'Mars/Base', steps: monitor }), 400, 'VALIDATION_ERROR')
+        .message,
+      /'timezone'/,
+    );
+    const both = expectError(
+      await create(s.id, { name: 'x', cron: '61 * * * *', timezone: 'Mars/Base', steps: monitor }),
+      400,
+      'VALIDATION_ERROR',
+    );
     assert.match(both.message, /field 'timezone': .*; field 'cron': /, 'both said, not only the first');
-    assert.deepEqual((both.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
-    assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: monitor, template: { kind: 'restart_with_warnings' } }), 400, 'VALIDATION_ERROR').message, /either/);
+    assert.deepEqual(
+      (both.details as { field: string }[]).map((d) => d.field),
+      ['timezone', 'cron'],
+    );
+    assert.match(
+      expectError(
+        await create(s.id, { name: 'x', cron: '0 3 * * *', steps: monitor, template: { kind: 'restart_with_warnings' } }),
+        400,
+        'VALIDATION_ERROR',
+      ).message,
+      /either/,
+    );
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *' }), 400, 'VALIDATION_ERROR').message, /steps/);
-    assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }), 400, 'VALIDATION_ERROR').message, /steps\[0\]\.payload\.message/);
-    assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'set_mission', payload: { name: 'no spaces allowed.Altis' } }] }), 400, 'VALIDATION_ERROR').message, /steps\[0\]\.payload\.name/);
-    expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'wait_until_empty', payload: { max_wait_s: 0 } }] }), 400, 'VALIDATION_ERROR');
+    assert.match(
+      expectError(
+        await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }),
+        400,
+        'VALIDATION_ERROR',
+      ).message,
+      /steps\[0\]\.payload\.message/,
+    );
+    assert.match(
+      expectError(
+        await create(s.id, {
+          name: 'x',
+          cron: '0 3 * * *',
+          steps: [{ at_s: 0, action: 'set_mission', payload: { name: 'no spaces allowed.Altis' } }],
+        }),
+        400,
+        'VALIDATION_ERROR',
+      ).message,
+      /steps\[0\]\.payload\.name/,
+    );
+    expectError(
+      await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'wait_until_empty', payload: { max_wait_s: 0 } }] }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'reboot' }] }), 400, 'VALIDATION_ERROR');
     expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: monitor }, h.viewerToken), 403, 'FORBIDDEN');
 
@@ -127,30 +206,56 @@ describe('two instances on one database', { skip: onMysql && 'a second process o
     // are that node. A data dir is one service's (its lock refuses a second), so the second has its
     // own and shares the first one's database file.
     const first = await startHarness({ clock: clocks[0], ...QUIET, schedulePollMs: 10_000, nodeId: 'node-a' });
-    harnesses.push(first, await startHarness({ clock: clocks[1], ...QUIET, schedulePollMs: 10_000, nodeId: 'node-a', databaseUrl: `sqlite:${join(first.dataDir, 'garrison.db')}` }));
+    harnesses.push(
+      first,
+      await startHarness({
+        clock: clocks[1],
+        ...QUIET,
+        schedulePollMs: 10_000,
+        nodeId: 'node-a',
+        databaseUrl: `sqlite:${join(first.dataDir, 'garrison.db')}`,
+      }),
+    );
   });
   after(async () => {
     for (const h of harnesses.reverse()) await h.close();
   });
 
-  it('never run one schedule\'s run twice', async () => {
+  it("never run one schedule's run twice", async () => {
     const [a] = harnesses;
     const s = await createServer(a);
-    const schedule = (await a.api('POST', `/servers/${s.id}/schedules`, { token: a.adminToken, body: { name: 'Every minute', cron: '* * * * *', misfire: { run_if_late_by_s: 3600 }, steps: [{ at_s: 0, action: 'rcon_command', payload: { command: '#monitor' }, continue_on_failure: true }] } })).body.data;
-    const runs = () => withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).pluck('due_at')) as Promise<string[]>;
+    const schedule = (
+      await a.api('POST', `/servers/${s.id}/schedules`, {
+        token: a.adminToken,
+        body: {
+          name: 'Every minute',
+          cron: '* * * * *',
+          misfire: { run_if_late_by_s: 3600 },
+          steps: [{ at_s: 0, action: 'rcon_command', payload: { command: '#monitor' }, continue_on_failure: true }],
+        },
+      })
+    ).body.data;
+    const runs = () =>
+      withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).pluck('due_at')) as Promise<string[]>;
     // Ten minutes, both clocks together; a minute is over once its run is claimed (by either).
     for (let minute = 1; minute <= 10; minute++) {
-      await waitFor(async () => {
-        if ((await runs()).length >= minute) return true;
-        await Promise.all(clocks.map((c) => c.advance(10_000)));
-        return false;
-      }, { timeoutMs: 30_000, intervalMs: 20, what: `the run of minute ${minute}` });
+      await waitFor(
+        async () => {
+          if ((await runs()).length >= minute) return true;
+          await Promise.all(clocks.map((c) => c.advance(10_000)));
+          return false;
+        },
+        { timeoutMs: 30_000, intervalMs: 20, what: `the run of minute ${minute}` },
+      );
     }
     const due = await runs();
     assert.ok(due.length >= 10, `one run a minute for 10 minutes: ${due.length}`);
     assert.equal(new Set(due).size, due.length, 'no due time run twice');
     const minutes = due.map((d) => Date.parse(d) / 60_000).sort((x, y) => x - y);
-    assert.ok(minutes.every((m, i) => i === 0 || m === minutes[i - 1] + 1), 'one run for each minute, none left out');
+    assert.ok(
+      minutes.every((m, i) => i === 0 || m === minutes[i - 1] + 1),
+      'one run for each minute, none left out',
+    );
     const owners = await withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).distinct('instance_id'));
     assert.ok(owners.length >= 1);
   });

@@ -6,12 +6,30 @@ import { join } from 'node:path';
 import { createServer, expectError, freshPort, setStatus, startHarness, type Harness } from './helpers.js';
 
 const LIST_FIELDS = [
-  'auto_restart', 'cpu_percent', 'description', 'game_port', 'game_type', 'id', 'max_restarts', 'name', 'pid',
-  'player_count', 'ram_mb', 'rcon_port', 'restart_count', 'started_at', 'status', 'headless_clients',
+  'auto_restart',
+  'cpu_percent',
+  'description',
+  'game_port',
+  'game_type',
+  'id',
+  'max_restarts',
+  'name',
+  'pid',
+  'player_count',
+  'ram_mb',
+  'rcon_port',
+  'restart_count',
+  'started_at',
+  'status',
+  'headless_clients',
   // Beyond the spec's fields: what the console shows at a glance.
-  'hostname', 'max_players', 'mission', 'warnings',
+  'hostname',
+  'max_players',
+  'mission',
+  'warnings',
   // The node that runs it (a single instance: its own id) and whether that node is alive.
-  'node_id', 'node_online',
+  'node_id',
+  'node_online',
 ].sort();
 const DETAIL_FIELDS = [...LIST_FIELDS, 'exe_path', 'uptime_seconds', 'backup_keep', 'backup_exclude'].sort();
 
@@ -54,7 +72,14 @@ describe('servers', () => {
 
   it('takes every optional field on creation', async () => {
     const port = freshPort();
-    const s = await createServer(h, { description: 'desc', game_type: 'gamea', rcon_port: port + 7, auto_restart: true, max_restarts: 20, game_port: port });
+    const s = await createServer(h, {
+      description: 'desc',
+      game_type: 'gamea',
+      rcon_port: port + 7,
+      auto_restart: true,
+      max_restarts: 20,
+      game_port: port,
+    });
     assert.equal(s.description, 'desc');
     assert.equal(s.rcon_port, port + 7);
     assert.equal(s.auto_restart, true);
@@ -63,12 +88,19 @@ describe('servers', () => {
 
   it('refuses an unknown game type (400 GAME_TYPE_NOT_FOUND) and a disallowed executable (400 EXE_NOT_ALLOWED)', async () => {
     expectError(
-      await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', game_type: 'nope', exe_path: '/a/gameaserver.exe', game_port: freshPort() } }),
+      await h.api('POST', '/servers', {
+        token: h.adminToken,
+        body: { name: 'x', game_type: 'nope', exe_path: '/a/gameaserver.exe', game_port: freshPort() },
+      }),
       400,
       'GAME_TYPE_NOT_FOUND',
     );
     for (const exe of ['/opt/gamea/cmd.exe', '/opt/gamea/gameaserver_x64.exe.bat', 'gameaserver_x64', '/bin/sh']) {
-      expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', exe_path: exe, game_port: freshPort() } }), 400, 'EXE_NOT_ALLOWED');
+      expectError(
+        await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', exe_path: exe, game_port: freshPort() } }),
+        400,
+        'EXE_NOT_ALLOWED',
+      );
     }
   });
 
@@ -85,7 +117,9 @@ describe('servers', () => {
   it('gives concurrent creations on one port exactly one winner', async () => {
     const port = freshPort();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => h.api('POST', '/servers', { token: h.adminToken, body: { name: 'race', exe_path: '/x/gameaserver.exe', game_port: port } })),
+      Array.from({ length: 6 }, () =>
+        h.api('POST', '/servers', { token: h.adminToken, body: { name: 'race', exe_path: '/x/gameaserver.exe', game_port: port } }),
+      ),
     );
     assert.deepEqual(results.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
   });
@@ -110,7 +144,11 @@ describe('servers', () => {
       const error = expectError(await h.api('POST', '/servers', { token: h.adminToken, body }), 400, 'VALIDATION_ERROR');
       assert.match(error.message, field, `message names the field for ${JSON.stringify(body)}`);
     }
-    expectError(await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', exe_path: '/x/gameaserver.exe', game_port: 65534 } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'x', exe_path: '/x/gameaserver.exe', game_port: 65534 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('lists servers in the list shape, filtered by game_type and paged by limit/offset', async () => {
@@ -119,12 +157,18 @@ describe('servers', () => {
     assert.ok(res.body.data.length >= 3);
     for (const s of res.body.data) assert.deepEqual(Object.keys(s).sort(), LIST_FIELDS);
     const ids = res.body.data.map((s: { id: number }) => s.id);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => a - b),
+    );
 
     assert.equal((await h.api('GET', '/servers?game_type=gamea', { token: h.viewerToken })).body.data.length, res.body.data.length);
     assert.deepEqual((await h.api('GET', '/servers?game_type=other', { token: h.viewerToken })).body.data, []);
     const page = await h.api('GET', '/servers?limit=2&offset=1', { token: h.viewerToken });
-    assert.deepEqual(page.body.data.map((s: { id: number }) => s.id), ids.slice(1, 3));
+    assert.deepEqual(
+      page.body.data.map((s: { id: number }) => s.id),
+      ids.slice(1, 3),
+    );
     expectError(await h.api('GET', '/servers?limit=501', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
     expectError(await h.api('GET', '/servers?limit=abc', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
     expectError(await h.api('GET', '/servers?offset=-1', { token: h.viewerToken }), 400, 'VALIDATION_ERROR');
@@ -197,7 +241,14 @@ describe('servers', () => {
   it('keeps server changes to admins: viewers read, and get 403 for writes', async () => {
     const s = await createServer(h);
     assert.equal((await h.api('GET', `/servers/${s.id}`, { token: h.viewerToken })).status, 200);
-    expectError(await h.api('POST', '/servers', { token: h.viewerToken, body: { name: 'v', exe_path: '/x/gameaserver.exe', game_port: freshPort() } }), 403, 'FORBIDDEN');
+    expectError(
+      await h.api('POST', '/servers', {
+        token: h.viewerToken,
+        body: { name: 'v', exe_path: '/x/gameaserver.exe', game_port: freshPort() },
+      }),
+      403,
+      'FORBIDDEN',
+    );
     expectError(await h.api('PUT', `/servers/${s.id}`, { token: h.viewerToken, body: { name: 'v' } }), 403, 'FORBIDDEN');
     expectError(await h.api('DELETE', `/servers/${s.id}`, { token: h.viewerToken }), 403, 'FORBIDDEN');
   });

@@ -20,7 +20,12 @@ describe('sign-in sessions', () => {
     const user = await h.userToken('viewer', 'sessions_a');
     const laptop = await login(user.username, user.password, 'Laptop Browser/1.0');
     const phone = await login(user.username, user.password, 'Phone Browser/2.0');
-    const seen = (await h.api('GET', '/auth/sessions', { token: laptop })).body.data as { id: string; current: boolean; user_agent: string; address: string }[];
+    const seen = (await h.api('GET', '/auth/sessions', { token: laptop })).body.data as {
+      id: string;
+      current: boolean;
+      user_agent: string;
+      address: string;
+    }[];
     const mine = seen.find((s) => s.current)!;
     assert.equal(mine.user_agent, 'Laptop Browser/1.0');
     assert.match(mine.address, /127\.0\.0\.1/);
@@ -43,7 +48,11 @@ describe('sign-in sessions', () => {
     const user = await h.userToken('viewer', 'sessions_c');
     const here = await login(user.username, user.password, 'Here/1');
     const there = await login(user.username, user.password, 'There/1');
-    assert.equal((await h.api('PUT', '/auth/password', { token: here, body: { current_password: user.password, new_password: 'another-password-9' } })).status, 200);
+    assert.equal(
+      (await h.api('PUT', '/auth/password', { token: here, body: { current_password: user.password, new_password: 'another-password-9' } }))
+        .status,
+      200,
+    );
     expectError(await h.api('GET', '/auth/me', { token: there }), 401, 'UNAUTHORIZED');
     assert.equal((await h.api('GET', '/auth/me', { token: here })).status, 200);
     assert.equal((await h.api('GET', '/auth/sessions', { token: here })).body.data.length, 1);

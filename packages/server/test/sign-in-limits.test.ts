@@ -9,7 +9,8 @@ import { startReceiver, type Receiver } from './webhook-receiver.js';
 // Security issue 29, part 2: the login limits met whatever spelling of the path the router answers, an
 // account's wrong second steps pausing its sign-ins, and a first step's token signing in once.
 
-const codeAt = (secret: string, at: number) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
+const codeAt = (secret: string, at: number) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
 const QUIET = { metricsIntervalMs: 3_600_000, playersPollMs: 3_600_000, banExpiryCheckMs: 3_600_000 };
 
 async function enrol(h: Harness, token: string, clock: FakeClock): Promise<string> {
@@ -57,7 +58,7 @@ describe('the login limit, whatever spelling of the path the router answers', ()
   });
 });
 
-describe('the second step\'s limit per address, whatever the spelling', () => {
+describe("the second step's limit per address, whatever the spelling", () => {
   const LIMIT = 5;
   let h: Harness;
   before(async () => {
@@ -73,7 +74,7 @@ describe('the second step\'s limit per address, whatever the spelling', () => {
   });
 });
 
-describe('an account\'s wrong second steps, on a fake clock', () => {
+describe("an account's wrong second steps, on a fake clock", () => {
   const clock = new FakeClock(new Date('2026-11-26T12:00:10Z'));
   let h: Harness;
   let receiver: Receiver;
@@ -87,11 +88,16 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
   });
 
   const login = (user: { username: string; password: string }) =>
-    h.api('POST', '/auth/login', { body: { username: user.username, password: user.password } }).then((res) => res.body.data.mfa_token as string);
+    h
+      .api('POST', '/auth/login', { body: { username: user.username, password: user.password } })
+      .then((res) => res.body.data.mfa_token as string);
   const second = (mfa_token: string, code: string) => h.api('POST', '/auth/login/2fa', { body: { mfa_token, code } });
 
   it('pause after 10 in a row over several mfa_tokens, 1 min then doubling; the admins are told; a right code ends the count', async () => {
-    const hook = await h.api('POST', '/webhooks', { token: h.adminToken, body: { url: receiver.url, kind: 'generic', events: ['auth.second_step_paused'] } });
+    const hook = await h.api('POST', '/webhooks', {
+      token: h.adminToken,
+      body: { url: receiver.url, kind: 'generic', events: ['auth.second_step_paused'] },
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const user = await h.userToken('viewer', 'paused_user');
     const secret = await enrol(h, user.token, clock);
@@ -109,8 +115,13 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     assert.equal(paused.headers.get('retry-after'), '60', 'even the right code waits the minute');
     assert.match(paused.body.error.message, /2026-11-26T12:01:10\.000Z/, 'the answer says when');
 
-    const events = await withDatabase(h, (knex) => knex('account_events').where({ user_id: user.id }).select('event_type', 'detail', 'username'));
-    assert.deepEqual(events.map((e) => [e.event_type, e.username, JSON.parse(e.detail)]), [['second_step_paused', 'paused_user', { failures: 10, paused_until: '2026-11-26T12:01:10.000Z' }]]);
+    const events = await withDatabase(h, (knex) =>
+      knex('account_events').where({ user_id: user.id }).select('event_type', 'detail', 'username'),
+    );
+    assert.deepEqual(
+      events.map((e) => [e.event_type, e.username, JSON.parse(e.detail)]),
+      [['second_step_paused', 'paused_user', { failures: 10, paused_until: '2026-11-26T12:01:10.000Z' }]],
+    );
     const [told] = await receiver.waitForCount(1, 'the webhook told of the pause');
     const payload = told.json as { type: string; data: Record<string, unknown> };
     assert.equal(payload.type, 'auth.second_step_paused');
@@ -133,7 +144,7 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     assert.equal((await second(mfa, codeAt(secret, clock.now()))).status, 200);
   });
 
-  it('take a first step\'s token for one successful second step only', async () => {
+  it("take a first step's token for one successful second step only", async () => {
     const user = await h.userToken('viewer', 'once_user');
     const secret = await enrol(h, user.token, clock);
     const mfa = await login(user);
@@ -157,7 +168,10 @@ describe('an account\'s wrong second steps, on a fake clock', () => {
     const mfa = await login(user);
     for (let i = 0; i < 10; i++) expectError(await second(mfa, codeAt(secret, clock.now() + 10 * 60_000)), 401, 'UNAUTHORIZED');
     expectError(await second(mfa, recovery[0]), 429, 'RATE_LIMITED');
-    assert.equal((await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1] } })).status, 200);
+    assert.equal(
+      (await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1] } })).status,
+      200,
+    );
     const again = await enrol(h, user.token, clock);
     await clock.advance(30_000);
     assert.equal((await second(await login(user), codeAt(again, clock.now()))).status, 200, 'not paused');

@@ -23,7 +23,9 @@ async function requestInFlight(url: string) {
   socket.setEncoding('latin1').on('data', (d: string) => (answer += d));
   socket.on('error', () => {});
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+  socket.write(
+    `POST /api/auth/login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+  );
   return {
     finish: async () => {
       socket.write(body.slice(10));
@@ -56,7 +58,8 @@ describe('signals during a graceful stop', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-signals-'));
     dirs.push(dataDir);
     const run = await serveProcess(['--data-dir', dataDir], { GARRISON_ADMIN_PASSWORD: PASSWORD });
-    const token = (await apiClient(run.url)('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data.access_token as string;
+    const token = (await apiClient(run.url)('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data
+      .access_token as string;
     return { ...run, ws: await wsClient(run.url, `/ws?token=${token}`) };
   };
 
@@ -84,10 +87,15 @@ describe('signals during a graceful stop', () => {
   it('stops npm start cleanly on Ctrl-C: the terminal signals the whole group', SLOW, async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-signals-'));
     dirs.push(dataDir);
-    const npm = startProcess('npm', ['start', '--silent'], { cwd: ROOT, env: cliEnv({ GARRISON_PORT: '0', GARRISON_DATA_DIR: dataDir, GARRISON_ADMIN_PASSWORD: PASSWORD }), detached: true });
+    const npm = startProcess('npm', ['start', '--silent'], {
+      cwd: ROOT,
+      env: cliEnv({ GARRISON_PORT: '0', GARRISON_DATA_DIR: dataDir, GARRISON_ADMIN_PASSWORD: PASSWORD }),
+      detached: true,
+    });
     try {
       const url = await listeningUrl(npm, 'npm start to listen', 120_000);
-      const token = (await apiClient(url)('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data.access_token as string;
+      const token = (await apiClient(url)('POST', '/auth/login', { body: { username: 'admin', password: PASSWORD } })).body.data
+        .access_token as string;
       const ws = await wsClient(url, `/ws?token=${token}`);
       const held = await requestInFlight(url);
       process.kill(-npm.pid, 'SIGINT'); // what a terminal does on Ctrl-C: npm passes it on too

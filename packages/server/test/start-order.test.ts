@@ -22,20 +22,30 @@ describe('the start order of feature modules', () => {
 
   it('fails on a cycle, naming it', () => {
     assert.throws(
-      () => startOrder([{ name: 'jobs' }, { name: 'a', needs: ['jobs', 'c'] }, { name: 'b', needs: ['a'] }, { name: 'c', needs: ['b'] }, { name: 'd', needs: ['c'] }]),
+      () =>
+        startOrder([
+          { name: 'jobs' },
+          { name: 'a', needs: ['jobs', 'c'] },
+          { name: 'b', needs: ['a'] },
+          { name: 'c', needs: ['b'] },
+          { name: 'd', needs: ['c'] },
+        ]),
       { message: 'modules depend on each other in a cycle: a → c → b → a' },
     );
     assert.throws(() => startOrder([{ name: 'a', needs: ['a'] }]), { message: 'modules depend on each other in a cycle: a → a' });
   });
 
   it('fails on a need that names no module, and on a module registered twice', () => {
-    assert.throws(() => startOrder([{ name: 'backups', needs: ['supervisor'] }]), { message: 'module backups needs supervisor, which is not registered' });
+    assert.throws(() => startOrder([{ name: 'backups', needs: ['supervisor'] }]), {
+      message: 'module backups needs supervisor, which is not registered',
+    });
     assert.throws(() => startOrder([{ name: 'a' }, { name: 'a' }]), { message: 'module a is registered twice' });
   });
 
   it("orders the service's own features as their parts must start", () => {
     const order = names(featureModules());
-    const before = (first: string, then: string) => assert.ok(order.indexOf(first) < order.indexOf(then), `${first} starts before ${then}: ${order.join(', ')}`);
+    const before = (first: string, then: string) =>
+      assert.ok(order.indexOf(first) < order.indexOf(then), `${first} starts before ${then}: ${order.join(', ')}`);
     assert.equal(order[0], 'jobs', 'the job runner first (and so stopped last)');
     for (const early of ['cluster', 'nodes']) before(early, 'processes');
     for (const recorded of ['servers', 'supervisor', 'bans', 'backups', 'schedules', 'prometheus', 'webhooks']) before('audit', recorded);
@@ -46,11 +56,32 @@ describe('the start order of feature modules', () => {
   it('starts the parts in the order the needs give, the job runner first', async () => {
     const unit = await unitContainer();
     try {
-      assert.deepEqual(lifecycleParts(unit.container).map(([name]) => name), [
-        'jobs', 'cluster events', 'remote figures', 'rate limits', 'nodes', 'audit', 'history retention', 'prometheus', 'webhooks',
-        'remote admin', 'processes', 'logs', 'metrics', 'players', 'bans', 'server glance', 'own folders', 'supervisor', 'backups',
-        'database backups', 'schedules',
-      ]);
+      assert.deepEqual(
+        lifecycleParts(unit.container).map(([name]) => name),
+        [
+          'jobs',
+          'cluster events',
+          'remote figures',
+          'rate limits',
+          'nodes',
+          'audit',
+          'history retention',
+          'prometheus',
+          'webhooks',
+          'remote admin',
+          'processes',
+          'logs',
+          'metrics',
+          'players',
+          'bans',
+          'server glance',
+          'own folders',
+          'supervisor',
+          'backups',
+          'database backups',
+          'schedules',
+        ],
+      );
     } finally {
       await unit.close();
     }

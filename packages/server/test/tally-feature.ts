@@ -13,8 +13,15 @@ import { isoNow, type Clock } from '../src/jobs/clock.js';
 const Tally = Type.Object({ count: Type.Integer({ minimum: 0 }) }, { $id: 'Tally' });
 
 export const getTally = defineEndpoint({
-  operationId: 'getTally', method: 'GET', path: '/tally', tag: 'tally', summary: 'The ticks the tally job counted',
-  access: 'any', scope: 'metrics', status: 200, response: Tally,
+  operationId: 'getTally',
+  method: 'GET',
+  path: '/tally',
+  tag: 'tally',
+  summary: 'The ticks the tally job counted',
+  access: 'any',
+  scope: 'metrics',
+  status: 200,
+  response: Tally,
 });
 
 class TallyRepository {
@@ -55,27 +62,33 @@ export function tallyFeature() {
     repositories,
     services: [TallyService],
     migrations: [
-      ['001_tallies', {
-        up: (knex) => knex.schema.createTable('test_tallies', (t) => {
-          t.increments('id');
-          t.string('at', 32).notNullable();
-        }),
-        down: (knex) => knex.schema.dropTable('test_tallies'),
-      }],
+      [
+        '001_tallies',
+        {
+          up: (knex) =>
+            knex.schema.createTable('test_tallies', (t) => {
+              t.increments('id');
+              t.string('at', 32).notNullable();
+            }),
+          down: (knex) => knex.schema.dropTable('test_tallies'),
+        },
+      ],
     ],
     endpoints: [getTally],
     routes: (routes, c) => routes.implement(getTally, async () => ({ count: await c.resolve(TallyService).count() })),
     parts: () => [['tally', { start: () => void happened.push('started'), stop: () => void happened.push('stopped') }]],
-    jobs: (c) => [{
-      name: 'tally.tick',
-      everyMs: TICK_MS,
-      startNow: false,
-      run: async () => {
-        await c.resolve(TallyService).tick();
-        happened.push('ticked');
-        ticked();
+    jobs: (c) => [
+      {
+        name: 'tally.tick',
+        everyMs: TICK_MS,
+        startNow: false,
+        run: async () => {
+          await c.resolve(TallyService).tick();
+          happened.push('ticked');
+          ticked();
+        },
       },
-    }],
+    ],
   };
   return { module, happened, firstTick };
 }

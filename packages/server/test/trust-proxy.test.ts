@@ -5,19 +5,28 @@ import { ADMIN_PASSWORD, expectError, startHarness, type Harness } from './helpe
 
 /** Failed sign-ins sent as if through a proxy that says the client is `client`. */
 const failedLogin = (h: Harness, client: string | null) =>
-  h.api('POST', '/auth/login', { body: { username: 'admin', password: 'wrong password' }, headers: client === null ? {} : { 'x-forwarded-for': client } });
+  h.api('POST', '/auth/login', {
+    body: { username: 'admin', password: 'wrong password' },
+    headers: client === null ? {} : { 'x-forwarded-for': client },
+  });
 
 async function makeKey(h: Harness, cidrs: string[]) {
-  const res = await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: `from ${cidrs.join(' ')}`, scopes: ['servers:read'], cidrs } });
+  const res = await h.api('POST', '/auth/keys', {
+    token: h.adminToken,
+    body: { name: `from ${cidrs.join(' ')}`, scopes: ['servers:read'], cidrs },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.data as { id: number; key: string };
 }
 
-const listWith = (h: Harness, key: string, forwardedFor: string) => h.api('GET', '/servers', { token: key, headers: { 'x-forwarded-for': forwardedFor } });
+const listWith = (h: Harness, key: string, forwardedFor: string) =>
+  h.api('GET', '/servers', { token: key, headers: { 'x-forwarded-for': forwardedFor } });
 
 /** Whether a WebSocket opened with the key and this X-Forwarded-For is let in (4001: refused). */
 function wsLetIn(h: Harness, key: string, forwardedFor: string): Promise<boolean> {
-  const socket = new WebSocket(`${h.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(key)}`, { headers: { 'x-forwarded-for': forwardedFor } });
+  const socket = new WebSocket(`${h.url.replace(/^http/, 'ws')}/ws?token=${encodeURIComponent(key)}`, {
+    headers: { 'x-forwarded-for': forwardedFor },
+  });
   return new Promise<boolean>((resolve, reject) => {
     socket.on('message', (data) => {
       if ((JSON.parse(String(data)) as { type: string }).type === 'connected') resolve(true);
@@ -58,15 +67,24 @@ describe('a reverse proxy that is trusted (GARRISON_TRUST_PROXY)', () => {
   });
 
   it("shows the forwarded address as a session's where-from", async () => {
-    const login = await h.api('POST', '/auth/login', { body: { username: 'admin', password: ADMIN_PASSWORD }, headers: { 'x-forwarded-for': '2001:db8::42', 'user-agent': 'behind-the-proxy' } });
+    const login = await h.api('POST', '/auth/login', {
+      body: { username: 'admin', password: ADMIN_PASSWORD },
+      headers: { 'x-forwarded-for': '2001:db8::42', 'user-agent': 'behind-the-proxy' },
+    });
     assert.equal(login.status, 200, JSON.stringify(login.body));
-    const sessions = (await h.api('GET', '/auth/sessions', { token: login.body.data.access_token })).body.data as { current: boolean; address: string }[];
+    const sessions = (await h.api('GET', '/auth/sessions', { token: login.body.data.access_token })).body.data as {
+      current: boolean;
+      address: string;
+    }[];
     assert.equal(sessions.find((s) => s.current)!.address, '2001:db8::42');
   });
 });
 
 describe('X-Forwarded-For without a trusted proxy', () => {
-  for (const [what, trustProxy] of [['unset', []], ['from a peer that is not one of the trusted proxies', ['192.0.2.1', '10.0.0.0/8']]] as const) {
+  for (const [what, trustProxy] of [
+    ['unset', []],
+    ['from a peer that is not one of the trusted proxies', ['192.0.2.1', '10.0.0.0/8']],
+  ] as const) {
     it(`is ignored (${what}): every client behind it shares the peer's login limit, and a key's ranges see the peer`, async () => {
       const h = await startHarness({ trustProxy: [...trustProxy], loginRateLimit: 3 });
       try {

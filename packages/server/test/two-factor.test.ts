@@ -10,7 +10,8 @@ import { apiClient } from '@garrison/testkit/harness';
 import { garrison, serveProcess } from './cli-run.js';
 
 /** The code an authenticator app shows for `secret` at `at` (ms). */
-const codeAt = (secret: string, at: number) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
+const codeAt = (secret: string, at: number) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
 
 async function enrol(h: Harness, token: string, clock: FakeClock) {
   const setup = (await h.api('POST', '/auth/2fa/setup', { token })).body.data as { otpauth_url: string; secret: string };
@@ -35,14 +36,21 @@ describe('two-factor sign-in (TOTP) on a fake clock', () => {
   it('enrols with an app, then asks for a code at sign-in; a code is good once, a step either side', async () => {
     const user = await h.userToken('viewer', 'totp_user');
     const plain = await login(user.username, user.password);
-    assert.deepEqual(Object.keys(plain.body.data).sort(), ['access_token', 'expires_in', 'token_type', 'user'], 'without 2FA, the contract\'s answer');
+    assert.deepEqual(
+      Object.keys(plain.body.data).sort(),
+      ['access_token', 'expires_in', 'token_type', 'user'],
+      "without 2FA, the contract's answer",
+    );
 
     const setup = (await h.api('POST', '/auth/2fa/setup', { token: user.token })).body.data;
     const url = new URL(setup.otpauth_url);
     assert.equal(url.protocol, 'otpauth:');
     assert.equal(url.host, 'totp');
     assert.equal(decodeURIComponent(url.pathname), '/Garrison:totp_user');
-    assert.deepEqual([url.searchParams.get('algorithm'), url.searchParams.get('digits'), url.searchParams.get('period'), url.searchParams.get('secret')], ['SHA1', '6', '30', setup.secret]);
+    assert.deepEqual(
+      [url.searchParams.get('algorithm'), url.searchParams.get('digits'), url.searchParams.get('period'), url.searchParams.get('secret')],
+      ['SHA1', '6', '30', setup.secret],
+    );
     const wrong = codeAt(setup.secret, clock.now() + 120_000);
     expectError(await h.api('POST', '/auth/2fa/enable', { token: user.token, body: { code: wrong } }), 400, 'VALIDATION_ERROR');
     // Six characters that are not six bytes (found by the fuzzer: the TOTP library threw on them).
@@ -79,8 +87,15 @@ describe('two-factor sign-in (TOTP) on a fake clock', () => {
     expectError(await second(await firstStep(), recovery[0]), 401, 'UNAUTHORIZED');
     assert.equal((await h.api('GET', '/auth/2fa', { token: user.token })).body.data.recovery_codes_left, 9);
 
-    expectError(await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: 'wrong-password-1', code: recovery[1] } }), 401, 'UNAUTHORIZED');
-    assert.equal((await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1] } })).status, 200);
+    expectError(
+      await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: 'wrong-password-1', code: recovery[1] } }),
+      401,
+      'UNAUTHORIZED',
+    );
+    assert.equal(
+      (await h.api('POST', '/auth/2fa/disable', { token: user.token, body: { password: user.password, code: recovery[1] } })).status,
+      200,
+    );
     assert.ok((await login(user.username, user.password)).body.data.access_token, 'a password alone again');
   });
 
@@ -88,7 +103,9 @@ describe('two-factor sign-in (TOTP) on a fake clock', () => {
     const user = await h.userToken('admin', 'locked_out');
     await enrol(h, user.token, clock);
     assert.equal((await login(user.username, user.password)).body.data.mfa_required, true);
-    const run = await garrison(['admin', 'reset-2fa', 'locked_out', '--data-dir', h.dataDir], { env: h.databaseUrl ? { GARRISON_DATABASE_URL: h.databaseUrl } : {} });
+    const run = await garrison(['admin', 'reset-2fa', 'locked_out', '--data-dir', h.dataDir], {
+      env: h.databaseUrl ? { GARRISON_DATABASE_URL: h.databaseUrl } : {},
+    });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /two-factor sign-in of locked_out is off/);
     assert.ok((await login(user.username, user.password)).body.data.access_token);
@@ -99,10 +116,14 @@ describe('two-factor sign-in required of admins', () => {
   // `garrison serve` of its own: the harness would make its viewer with an admin token that may not yet.
   it('lets an admin without it sign in only to enrol; viewers are not asked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'garrison-2fa-'));
-    const { url, process: service } = await serveProcess(['--data-dir', dataDir], { GARRISON_REQUIRE_2FA_FOR_ADMINS: '1', GARRISON_ADMIN_PASSWORD: 'policy-admin-password-1' });
+    const { url, process: service } = await serveProcess(['--data-dir', dataDir], {
+      GARRISON_REQUIRE_2FA_FOR_ADMINS: '1',
+      GARRISON_ADMIN_PASSWORD: 'policy-admin-password-1',
+    });
     try {
       const api = apiClient(url);
-      const token = (await api('POST', '/auth/login', { body: { username: 'admin', password: 'policy-admin-password-1' } })).body.data.access_token as string;
+      const token = (await api('POST', '/auth/login', { body: { username: 'admin', password: 'policy-admin-password-1' } })).body.data
+        .access_token as string;
       const refused = await api('GET', '/servers', { token });
       expectError(refused, 403, 'FORBIDDEN');
       assert.match(refused.body.error.message, /enrol/);
@@ -110,8 +131,13 @@ describe('two-factor sign-in required of admins', () => {
       const setup = (await api('POST', '/auth/2fa/setup', { token })).body.data;
       assert.equal((await api('POST', '/auth/2fa/enable', { token, body: { code: codeAt(setup.secret, Date.now()) } })).status, 200);
       assert.equal((await api('GET', '/servers', { token })).status, 200, 'once enrolled, the same session goes on');
-      assert.equal((await api('POST', '/auth/users', { token, body: { username: 'policy_viewer', password: 'viewer-password-1', role: 'viewer' } })).status, 201);
-      const viewer = (await api('POST', '/auth/login', { body: { username: 'policy_viewer', password: 'viewer-password-1' } })).body.data.access_token as string;
+      assert.equal(
+        (await api('POST', '/auth/users', { token, body: { username: 'policy_viewer', password: 'viewer-password-1', role: 'viewer' } }))
+          .status,
+        201,
+      );
+      const viewer = (await api('POST', '/auth/login', { body: { username: 'policy_viewer', password: 'viewer-password-1' } })).body.data
+        .access_token as string;
       assert.equal((await api('GET', '/servers', { token: viewer })).status, 200, 'a viewer is not asked');
     } finally {
       await service.kill();

@@ -33,7 +33,15 @@ describe('the web console, as files the service serves', () => {
   });
 
   it('leaves the API, unknown files and other methods to the envelope, and nothing outside its folder', async () => {
-    for (const [method, path] of [['GET', '/api/nothing'], ['GET', '/servers/3'], ['GET', '/favicon.ico'], ['GET', '/assets/nothing.js'], ['POST', '/'], ['GET', '/assets/..%2f..%2fpackage.json'], ['GET', '/../package.json']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/nothing'],
+      ['GET', '/servers/3'],
+      ['GET', '/favicon.ico'],
+      ['GET', '/assets/nothing.js'],
+      ['POST', '/'],
+      ['GET', '/assets/..%2f..%2fpackage.json'],
+      ['GET', '/../package.json'],
+    ] as const) {
       const res = await rawRequest(h.url, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.equal(JSON.parse(res.body).error.code, 'NOT_FOUND', `${method} ${path}`);

@@ -73,7 +73,12 @@ export async function freshMysqlDatabase(url: string) {
   const base = new URL(url);
   const admin = knexFactory({
     client: 'mysql2',
-    connection: { host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username), password: decodeURIComponent(base.password) },
+    connection: {
+      host: base.hostname,
+      port: Number(base.port || 3306),
+      user: decodeURIComponent(base.username),
+      password: decodeURIComponent(base.password),
+    },
   });
   await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
   base.pathname = `/${name}`;
@@ -140,4 +145,3 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
     },
   };
 }
-

@@ -3,7 +3,13 @@
  * helpers, on @garrison/core alone: an adapter author needs nothing else. Running Garrison itself in a
  * test (startGarrison) is `@garrison/testkit/harness`, which needs @garrison/server.
  */
-export { FakeRconServer, type FakeRconServerOptions, type RconFaults, type CommandHandler, type CommandContext } from './rcon/fake-rcon-server.js';
+export {
+  FakeRconServer,
+  type FakeRconServerOptions,
+  type RconFaults,
+  type CommandHandler,
+  type CommandContext,
+} from './rcon/fake-rcon-server.js';
 export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';
 export { parseCfg, type CfgClass, type CfgValue } from './fake-gamea/config-syntax.js';
 export { installFakeGamea, installFakeGameaTemp, FAKE_EXECUTABLES } from './install.js';

@@ -69,33 +69,45 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
     for (const dir of dirs) await rm(dir, { recursive: true, force: true });
   });
 
-  it('installs both from their tarballs into an empty project and runs the conformance suite, which fails an adapter the service would refuse', { timeout: INSTALL_TIMEOUT_MS + 120_000 }, async () => {
-    const packs = await mkdtemp(join(tmpdir(), 'garrison-kit-packs-'));
-    const project = await mkdtemp(join(tmpdir(), 'garrison-adapter-author-'));
-    dirs.push(packs, project);
+  it(
+    'installs both from their tarballs into an empty project and runs the conformance suite, which fails an adapter the service would refuse',
+    { timeout: INSTALL_TIMEOUT_MS + 120_000 },
+    async () => {
+      const packs = await mkdtemp(join(tmpdir(), 'garrison-kit-packs-'));
+      const project = await mkdtemp(join(tmpdir(), 'garrison-adapter-author-'));
+      dirs.push(packs, project);
 
-    await ok('npm', ['pack', '--silent', '-w', 'packages/core', '-w', 'packages/testkit', '--pack-destination', packs], ROOT);
-    const tarballs = ['core', 'testkit'].map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
-    const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[1], 'package/package.json'], packs)) as { dependencies: Record<string, string> };
-    assert.deepEqual(Object.keys(testkitManifest.dependencies).sort(), ['@garrison/core'], 'the testkit needs nothing of ours but core');
+      await ok('npm', ['pack', '--silent', '-w', 'packages/core', '-w', 'packages/testkit', '--pack-destination', packs], ROOT);
+      const tarballs = ['core', 'testkit'].map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
+      const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[1], 'package/package.json'], packs)) as {
+        dependencies: Record<string, string>;
+      };
+      assert.deepEqual(Object.keys(testkitManifest.dependencies).sort(), ['@garrison/core'], 'the testkit needs nothing of ours but core');
 
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'garrison-adapter-othergame', private: true, type: 'module' }));
-    await ok('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', ...tarballs], project, INSTALL_TIMEOUT_MS);
-    const installed = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
-    const ours = Object.keys(installed.packages).filter((p) => p.startsWith('node_modules/@garrison/')).sort();
-    assert.deepEqual(ours, ['node_modules/@garrison/core', 'node_modules/@garrison/testkit'], 'no server, no adapter, no database driver');
+      await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'garrison-adapter-othergame', private: true, type: 'module' }));
+      await ok('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', ...tarballs], project, INSTALL_TIMEOUT_MS);
+      const installed = JSON.parse(await readFile(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+      const ours = Object.keys(installed.packages)
+        .filter((p) => p.startsWith('node_modules/@garrison/'))
+        .sort();
+      assert.deepEqual(
+        ours,
+        ['node_modules/@garrison/core', 'node_modules/@garrison/testkit'],
+        'no server, no adapter, no database driver',
+      );
 
-    await ok('mkdir', ['-p', 'src', 'test'], project);
-    await writeFile(join(project, 'src', 'index.js'), ADAPTER);
-    await writeFile(join(project, 'test', 'conformance.test.js'), TESTS);
-    const passed = await ok('node', ['--test', '--test-timeout=60000', 'test/'], project);
-    assert.match(passed, /# fail 0/);
-    assert.match(passed, /adapter conformance: othergame/);
+      await ok('mkdir', ['-p', 'src', 'test'], project);
+      await writeFile(join(project, 'src', 'index.js'), ADAPTER);
+      await writeFile(join(project, 'test', 'conformance.test.js'), TESTS);
+      const passed = await ok('node', ['--test', '--test-timeout=60000', 'test/'], project);
+      assert.match(passed, /# fail 0/);
+      assert.match(passed, /adapter conformance: othergame/);
 
-    // The suite applies the loader's rule: a game type the service refuses fails here too.
-    await writeFile(join(project, 'src', 'index.js'), ADAPTER_WITH_A_BAD_NAME);
-    const failed = await run('node', ['--test', '--test-timeout=60000', 'test/'], project);
-    assert.notEqual(failed.code, 0);
-    assert.match(failed.output, /game_type "Other Game" is not a lower-case identifier/);
-  });
+      // The suite applies the loader's rule: a game type the service refuses fails here too.
+      await writeFile(join(project, 'src', 'index.js'), ADAPTER_WITH_A_BAD_NAME);
+      const failed = await run('node', ['--test', '--test-timeout=60000', 'test/'], project);
+      assert.notEqual(failed.code, 0);
+      assert.match(failed.output, /game_type "Other Game" is not a lower-case identifier/);
+    },
+  );
 });

@@ -66,7 +66,7 @@ test('the fake dedicated server, a real process', async () => {
       assert.match(await client.command('players'), /\(3 players in total\)/);
       await client.command('testkit.log warning disk nearly full'); // also testkit.join, .leave, .crash, .hang
       await client.command('#shutdown');
-      assert.equal(await withDeadline(game.exited, 10_000, 'the game\'s exit'), 0);
+      assert.equal(await withDeadline(game.exited, 10_000, "the game's exit"), 0);
     } finally {
       await client.close();
     }

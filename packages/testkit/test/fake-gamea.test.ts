@@ -35,8 +35,7 @@ async function prepare(installDir: string, changes: (c: ConfigValues) => void = 
 const start = (exe: string, args: string[], env: Record<string, string> = {}) =>
   startProcess(exe, args, { env: { ...process.env, GAMEA_FAKE_READY_MS: '100', ...env } });
 
-const rcon = (ctx: ServerContext) =>
-  connectRcon({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', timeoutMs: 5000 });
+const rcon = (ctx: ServerContext) => connectRcon({ host: '127.0.0.1', port: ctx.server.rcon_port, password: 'FakePass1', timeoutMs: 5000 });
 
 describe('the fake gamea dedicated server, installed by the CLI', () => {
   let installDir: string;
@@ -65,7 +64,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     assert.deepEqual(await readdir(join(installDir, 'mpmissions')), []);
   });
 
-  it('starts from the adapter\'s files and arguments, binds its ports, logs, and answers RCon', async () => {
+  it("starts from the adapter's files and arguments, binds its ports, logs, and answers RCon", async () => {
     await writeFile(join(installDir, 'mpmissions', 'co10_Escape.Altis.pbo'), 'pbo');
     const { ctx, serverDir, args } = await prepare(installDir, (c) => {
       c.server.hostname = 'Fake "One"; with quotes';
@@ -86,7 +85,10 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     client.onMessage((m) => got.push(m));
     await client.command(`testkit.join Late Comer ${'d'.repeat(32)} 10.0.0.9`);
     const players = parsePlayers(await client.command('players'));
-    assert.deepEqual(players.map((p) => p.name), ['Player1', 'Player2', 'Late Comer']);
+    assert.deepEqual(
+      players.map((p) => p.name),
+      ['Player1', 'Player2', 'Late Comer'],
+    );
     await client.command('testkit.leave 0');
     assert.equal(parsePlayers(await client.command('players')).length, 2);
     assert.match(await client.command('missions'), /^Missions on server:\nco10_Escape\.Altis\.pbo$/);
@@ -98,29 +100,49 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     await waitFor(() => got.includes(`Player #2 Late Comer (10.0.0.9:2304) connected`), { what: 'the join message' });
     await waitFor(() => got.some((m) => /RCon admin #\d+: \(Global\) Hello all/.test(m)), { what: 'the say message' });
 
-    const expected = ['Dedicated host created.', 'Starting mission: co10_Escape.Altis (Veteran)', 'Warning: disk nearly full', 'Error: script failed'];
-    const rpt = await waitFor(async () => {
-      const logs = (await readdir(join(installDir, 'server'))).filter((f) => f.endsWith('.rpt'));
-      assert.equal(logs.length, 1);
-      assert.match(logs[0], /^gameaserver_x64_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.rpt$/);
-      const lines = (await readFile(join(installDir, 'server', logs[0]), 'utf8')).trim().split('\n');
-      for (const line of expected) {
-        assert.ok(lines.some((l) => l.endsWith(line)), `${line} in the .rpt`);
-        assert.ok(game.stdout.some((l) => l.endsWith(line)), `${line} on stdout`);
-      }
-      return lines;
-    }, { what: 'the log lines in the .rpt and on stdout' });
-    assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('disk nearly full'))!), { level: 'warning', message: 'Warning: disk nearly full' });
+    const expected = [
+      'Dedicated host created.',
+      'Starting mission: co10_Escape.Altis (Veteran)',
+      'Warning: disk nearly full',
+      'Error: script failed',
+    ];
+    const rpt = await waitFor(
+      async () => {
+        const logs = (await readdir(join(installDir, 'server'))).filter((f) => f.endsWith('.rpt'));
+        assert.equal(logs.length, 1);
+        assert.match(logs[0], /^gameaserver_x64_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.rpt$/);
+        const lines = (await readFile(join(installDir, 'server', logs[0]), 'utf8')).trim().split('\n');
+        for (const line of expected) {
+          assert.ok(
+            lines.some((l) => l.endsWith(line)),
+            `${line} in the .rpt`,
+          );
+          assert.ok(
+            game.stdout.some((l) => l.endsWith(line)),
+            `${line} on stdout`,
+          );
+        }
+        return lines;
+      },
+      { what: 'the log lines in the .rpt and on stdout' },
+    );
+    assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('disk nearly full'))!), {
+      level: 'warning',
+      message: 'Warning: disk nearly full',
+    });
     assert.deepEqual(parseLogLine(rpt.find((l) => l.endsWith('script failed'))!), { level: 'error', message: 'Error: script failed' });
 
     await client.command('#shutdown');
-    assert.equal(await withDeadline(game.exited, 10_000, "exit after #shutdown"), 0);
+    assert.equal(await withDeadline(game.exited, 10_000, 'exit after #shutdown'), 0);
   });
 
   it('loads bans.txt from its BattlEye folder on loadBans', async () => {
     const { ctx, serverDir, args } = await prepare(installDir);
     const game = track(start(ctx.server.exe_path, args), serverDir);
-    await writeFile(join(serverDir, 'battleye', 'bans.txt'), `${'e'.repeat(32)} -1 Cheating\n1.2.3.4 ${Math.floor(Date.now() / 1000) + 3600} Spam\n`);
+    await writeFile(
+      join(serverDir, 'battleye', 'bans.txt'),
+      `${'e'.repeat(32)} -1 Cheating\n1.2.3.4 ${Math.floor(Date.now() / 1000) + 3600} Spam\n`,
+    );
     const client = await rcon(ctx);
     cleanup.push(() => client.close());
     await client.command('loadBans');
@@ -157,7 +179,10 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     await client.command('removeBan 0');
     await client.command('writeBans');
     lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
-    assert.deepEqual(lines.map((l) => l.split(' ')[0]), ['b'.repeat(32), lines[1].split(' ')[0]]);
+    assert.deepEqual(
+      lines.map((l) => l.split(' ')[0]),
+      ['b'.repeat(32), lines[1].split(' ')[0]],
+    );
     assert.doesNotMatch(lines.join('\n'), /10\.0\.0\.1|Cheating/);
   });
 
@@ -167,7 +192,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     const client = await rcon(ctx);
     cleanup.push(() => client.close());
     await client.command('testkit.crash');
-    assert.equal(await withDeadline(game.exited, 10_000, "exit after testkit.crash"), 3);
+    assert.equal(await withDeadline(game.exited, 10_000, 'exit after testkit.crash'), 3);
   });
 
   it('ignores #shutdown after testkit.hang', async () => {
@@ -202,11 +227,12 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
     const refusal = async (setup: (p: Awaited<ReturnType<typeof prepare>>) => Promise<string[]> | string[], reason: RegExp) => {
       const p = await prepare(installDir);
       const game = track(start(p.ctx.server.exe_path, await setup(p)), p.serverDir);
-      assert.equal(await withDeadline(game.exited, 20_000, "exit on refusal"), 1);
+      assert.equal(await withDeadline(game.exited, 20_000, 'exit on refusal'), 1);
       assert.match(game.stderr.join(''), reason);
     };
 
-    it('when a config file is missing', () => refusal(async (p) => (await rm(join(p.serverDir, 'basic.cfg')), p.args), /basic config .* not found/));
+    it('when a config file is missing', () =>
+      refusal(async (p) => (await rm(join(p.serverDir, 'basic.cfg')), p.args), /basic config .* not found/));
     it('when server.cfg cannot be parsed', () =>
       refusal(async (p) => (await writeFile(join(p.serverDir, 'server.cfg'), 'hostname = "unterminated;\n'), p.args), /cannot be parsed/));
     it('when the profile is missing', () =>
@@ -222,7 +248,7 @@ describe('the fake gamea dedicated server, installed by the CLI', () => {
       await once(blocker, 'listening');
       try {
         const game = track(start(p.ctx.server.exe_path, p.args), p.serverDir);
-        assert.equal(await withDeadline(game.exited, 20_000, "exit on refusal"), 1);
+        assert.equal(await withDeadline(game.exited, 20_000, 'exit on refusal'), 1);
         assert.match(game.stderr.join(''), /port in use/);
       } finally {
         blocker.close();

@@ -20,12 +20,21 @@ async function server(options: Partial<FakeRconServerOptions> = {}) {
 }
 
 async function client(port: number, options: Partial<Parameters<typeof BattlEyeClient.connect>[0]> = {}) {
-  const c = await BattlEyeClient.connect({ host: '127.0.0.1', port, password: PASSWORD, resendMs: 100, timeoutMs: 3000, loginTimeoutMs: 1000, ...options });
+  const c = await BattlEyeClient.connect({
+    host: '127.0.0.1',
+    port,
+    password: PASSWORD,
+    resendMs: 100,
+    timeoutMs: 3000,
+    loginTimeoutMs: 1000,
+    ...options,
+  });
   open.push(c);
   return c;
 }
 
-const isRconError = (pattern: RegExp) => (err: unknown) => err instanceof ApiError && err.code === 'RCON_ERROR' && err.status === 503 && pattern.test(err.message);
+const isRconError = (pattern: RegExp) => (err: unknown) =>
+  err instanceof ApiError && err.code === 'RCON_ERROR' && err.status === 503 && pattern.test(err.message);
 
 const guid = (i: number) => i.toString(16).padStart(32, 'a');
 
@@ -35,8 +44,14 @@ describe('BattlEye client against the fake RCon server', () => {
     s.join('Bravo17', guid(1), '10.0.0.5');
     const c = await client(s.port);
     const answer = await c.command('players');
-    assert.match(answer, /^Players on server:\n\[#\] \[IP Address\]:\[Port\] \[Ping\] \[GUID\] \[Name\]\n-{50}\n0 {3}10\.0\.0\.5:2304 +30 +a{31}1\(OK\) Bravo17\n\(1 players in total\)$/);
-    assert.deepEqual(parsePlayers(answer).map((p) => p.name), ['Bravo17']);
+    assert.match(
+      answer,
+      /^Players on server:\n\[#\] \[IP Address\]:\[Port\] \[Ping\] \[GUID\] \[Name\]\n-{50}\n0 {3}10\.0\.0\.5:2304 +30 +a{31}1\(OK\) Bravo17\n\(1 players in total\)$/,
+    );
+    assert.deepEqual(
+      parsePlayers(answer).map((p) => p.name),
+      ['Bravo17'],
+    );
     assert.equal(await c.command('nonsense'), 'Unknown command');
   });
 
@@ -129,7 +144,11 @@ describe('BattlEye client against the fake RCon server', () => {
     const c = await client(s.port, { keepAliveMs: 150 });
     // Three keep-alives take longer than the 400 ms idle limit.
     await waitFor(() => s.keepAlives >= 3, { what: 'three keep-alives' });
-    assert.deepEqual(s.connectedAdmins.map((a) => a.id), [0], 'never dropped, never logged in anew');
+    assert.deepEqual(
+      s.connectedAdmins.map((a) => a.id),
+      [0],
+      'never dropped, never logged in anew',
+    );
     assert.match(await c.command('admins'), /^Connected RCon admins:/);
   });
 
@@ -148,7 +167,10 @@ describe('BattlEye client against the fake RCon server', () => {
     await first.close();
     const second = await server({ port });
     second.join('After', guid(9));
-    assert.deepEqual(parsePlayers(await c.command('players')).map((p) => p.name), ['After']);
+    assert.deepEqual(
+      parsePlayers(await c.command('players')).map((p) => p.name),
+      ['After'],
+    );
   });
 
   it('rejects commands after close', async () => {

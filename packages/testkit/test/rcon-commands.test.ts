@@ -30,7 +30,10 @@ describe('FakeRconServer standard commands', () => {
   it('kicks a player with the BattlEye kick message', async () => {
     const p = server.join('Kicky', G('a'), '10.0.0.1');
     assert.equal(await client.command(`kick ${p.slot} AFK too long`), '');
-    await message((m) => m === `Player #${p.slot} Kicky (${G('a')}) has been kicked by BattlEye: Admin Kick (AFK too long)`, 'the kick message');
+    await message(
+      (m) => m === `Player #${p.slot} Kicky (${G('a')}) has been kicked by BattlEye: Admin Kick (AFK too long)`,
+      'the kick message',
+    );
     assert.equal(parsePlayers(await client.command('players')).length, 0);
     assert.match(await client.command('kick 99'), /^Error: Invalid player number 99$/);
   });
@@ -47,7 +50,10 @@ describe('FakeRconServer standard commands', () => {
     assert.match(bans, new RegExp(`^1  ${G('c')} (90|89) Toxic chat$`, 'm'));
     assert.match(bans, /\n\nIP Bans:\n\[#\] \[IP Address\] \[Minutes left\] \[Reason\]\n-{46}\n2 {2}1\.2\.3\.4 +perm Spam bot$/);
     await client.command('removeBan 1');
-    assert.deepEqual(server.bans.map((b) => b.id), [G('b'), '1.2.3.4']);
+    assert.deepEqual(
+      server.bans.map((b) => b.id),
+      [G('b'), '1.2.3.4'],
+    );
     assert.match(await client.command('removeBan 7'), /^Error: Invalid ban number 7$/);
   });
 
@@ -73,6 +79,9 @@ describe('FakeRconServer standard commands', () => {
 
   it('shows expired bans with a dash until writeBans removes them', () => {
     const now = 1_700_000_000;
-    assert.match(bansText([{ id: G('d'), kind: 'GUID', expiresAt: now - 60, reason: 'old' }], now), new RegExp(`^0  ${G('d')} - old$`, 'm'));
+    assert.match(
+      bansText([{ id: G('d'), kind: 'GUID', expiresAt: now - 60, reason: 'old' }], now),
+      new RegExp(`^0  ${G('d')} - old$`, 'm'),
+    );
   });
 });

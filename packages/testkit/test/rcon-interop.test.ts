@@ -23,7 +23,10 @@ describe('an independent BattlEye client against FakeRconServer', () => {
 
       const response = await connection.command('players');
       const players = parsePlayers(String(response.data));
-      assert.deepEqual(players.map((p) => p.name), [0, 1, 2, 3, 4].map((i) => `Interop Player ${i}`));
+      assert.deepEqual(
+        players.map((p) => p.name),
+        [0, 1, 2, 3, 4].map((i) => `Interop Player ${i}`),
+      );
       assert.match(String(response.data), /\(5 players in total\)$/);
 
       const p = server.join('Late Joiner', 'c'.repeat(32), '10.9.9.9');

@@ -5,7 +5,8 @@ export const humanise = (name: string): string => name.replace(/_/g, ' ').replac
 export const when = (iso: string | null): string => (iso ? new Date(iso).toLocaleString() : '–');
 
 /** A service's message with its times (ISO 8601, as the API writes them) as the console writes times (`format`). */
-export const localTimes = (text: string, format: (iso: string) => string = when): string => text.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, (iso) => format(iso));
+export const localTimes = (text: string, format: (iso: string) => string = when): string =>
+  text.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g, (iso) => format(iso));
 
 /** A size as people read it: 1.4 MB, 512 B. */
 export function bytes(n: number): string {

@@ -14,7 +14,8 @@ export const useGames = () => useQuery('games:list', () => client.games.list(), 
 
 /** One game with its capabilities, config sections and allowed executables; undefined while it loads. */
 export const useGame = (gameType: string | null) =>
-  useQuery(`games:type:${gameType ?? ''}`, () => (gameType ? client.games.get(gameType) : Promise.resolve(undefined)), GAMES_MAX_AGE_MS).data;
+  useQuery(`games:type:${gameType ?? ''}`, () => (gameType ? client.games.get(gameType) : Promise.resolve(undefined)), GAMES_MAX_AGE_MS)
+    .data;
 
 export const can = (game: Pick<GameSummary, 'capabilities'> | undefined, capability: Capability): boolean =>
   !!game?.capabilities.includes(capability);

@@ -26,7 +26,11 @@ let retirePrevious: (() => void) | null = null;
 let retireCurrent: () => void = () => {};
 let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
-function dispatch<K extends keyof EventHandlers>(name: K, arg: Parameters<NonNullable<EventHandlers[K]>>[0], serverId: number | null = null) {
+function dispatch<K extends keyof EventHandlers>(
+  name: K,
+  arg: Parameters<NonNullable<EventHandlers[K]>>[0],
+  serverId: number | null = null,
+) {
   for (const listener of listeners) {
     if (serverId !== null && listener.serverId !== null && listener.serverId !== serverId) continue;
     (listener.handlers.current[name] as ((a: typeof arg) => void) | undefined)?.(arg);
@@ -54,7 +58,9 @@ function sync(): void {
   if (subscription && key === subscribedTo) return;
   // The socket being replaced stays open, and keeps delivering, until the new one is accepted: a change
   // between the two is then not missed, and what the old one covered need not be read again.
-  const previous = subscription ? { subscription, ids: subscribedIds, withLog: subscribedWithLog, accepted: subscriptionAccepted, retire: retireCurrent } : null;
+  const previous = subscription
+    ? { subscription, ids: subscribedIds, withLog: subscribedWithLog, accepted: subscriptionAccepted, retire: retireCurrent }
+    : null;
   subscribedTo = key;
   subscribedIds = ids;
   subscribedWithLog = withLog;
@@ -69,7 +75,10 @@ function sync(): void {
         const servers = previous.ids === null || (ids !== null && ids.every((id) => previous.ids!.includes(id)));
         const covered = previous.accepted && servers && (previous.withLog || !withLog);
         if (!covered) invalidateMissed(ids, connectingSince);
-      } else invalidateMissed(ids, accepted ? Date.now() : connectingSince); // a reconnection: what was read before it may have missed events
+      } else {
+        // A reconnection: what was read before it may have missed events.
+        invalidateMissed(ids, accepted ? Date.now() : connectingSince);
+      }
       accepted = true;
       if (subscription === current) subscriptionAccepted = true;
       dispatch('connected', subscriptions);
@@ -86,7 +95,10 @@ function sync(): void {
       invalidateFor(type, event.server_id, event.data);
     };
   }
-  const current = client.events.subscribe({ ...(ids ? { serverIds: ids } : {}), auditEntries: true, ...(withLog ? {} : { channels: ['status', 'players', 'metrics'] as const }) }, handlers);
+  const current = client.events.subscribe(
+    { ...(ids ? { serverIds: ids } : {}), auditEntries: true, ...(withLog ? {} : { channels: ['status', 'players', 'metrics'] as const }) },
+    handlers,
+  );
   if (previous) {
     retirePrevious?.(); // a replacement that never got accepted: nothing waits for it
     retirePrevious = () => {

@@ -77,7 +77,9 @@ export async function signOutHere(): Promise<void> {
     signOut('You signed out: this session has ended.');
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    signOut(`You signed out here, but the service could not end the session (${why}): end it from Account, Sessions, or it ends by itself when it expires.`);
+    signOut(
+      `You signed out here, but the service could not end the session (${why}): end it from Account, Sessions, or it ends by itself when it expires.`,
+    );
   }
 }
 

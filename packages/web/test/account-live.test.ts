@@ -10,14 +10,24 @@ const PASSWORD = 'admin-password-1';
 describe('the account page kept fresh, servers by name', () => {
   const suite = browserSuite({ garrison: { adminPassword: PASSWORD, rateLimit: 60, webhookAllowPrivate: true } });
 
-  it('names a key\'s and an endpoint\'s servers, and shows a key\'s use without a reload', { timeout: 120_000 }, async () => {
+  it("names a key's and an endpoint's servers, and shows a key's use without a reload", { timeout: 120_000 }, async () => {
     const { g } = suite;
-    const server = (name: string, port: number) => g.api('POST', '/servers', { token: g.adminToken, body: { name, exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: port, rcon_port: port + 4 } });
+    const server = (name: string, port: number) =>
+      g.api('POST', '/servers', {
+        token: g.adminToken,
+        body: { name, exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: port, rcon_port: port + 4 },
+      });
     const alpha = (await server('Alpha', 2402)).body.data.id as number;
     const bravo = (await server('Bravo', 2502)).body.data.id as number;
-    const key = await g.api('POST', '/auth/keys', { token: g.adminToken, body: { name: 'Discord bot', scopes: ['servers:read'], server_ids: [alpha, bravo] } });
+    const key = await g.api('POST', '/auth/keys', {
+      token: g.adminToken,
+      body: { name: 'Discord bot', scopes: ['servers:read'], server_ids: [alpha, bravo] },
+    });
     assert.equal(key.status, 201, JSON.stringify(key.body));
-    const hook = await g.api('POST', '/webhooks', { token: g.adminToken, body: { url: 'http://127.0.0.1:9/hook', kind: 'generic', events: ['server.crashed'], server_ids: [bravo] } });
+    const hook = await g.api('POST', '/webhooks', {
+      token: g.adminToken,
+      body: { url: 'http://127.0.0.1:9/hook', kind: 'generic', events: ['server.crashed'], server_ids: [bravo] },
+    });
     assert.equal(hook.status, 201, JSON.stringify(hook.body));
 
     const context = await suite.newContext({ viewport: DESKTOP });

@@ -8,7 +8,14 @@ import { startGarrison, type GarrisonOptions, type TestGarrison } from '@garriso
 
 const CHROMIUM = process.env.GARRISON_TEST_CHROMIUM ?? '/usr/bin/chromium';
 // No network on these machines: nothing may try to reach Google's hosts or download anything.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
 
 /** Debian's Chromium, headless; `.ci/run` installs it (apt-get install chromium). */
 export async function launchChromium(): Promise<Browser> {
@@ -51,7 +58,12 @@ export async function signIn(page: Page, url: string, username: string, password
  * A page of a new browser context, signed in, with what it logs as errors. The context joins `contexts`,
  * which the suite's `after` closes.
  */
-export async function signedInPage(browser: Browser, contexts: BrowserContext[], at: { url: string; username: string; password: string }, options: BrowserContextOptions = { viewport: DESKTOP }) {
+export async function signedInPage(
+  browser: Browser,
+  contexts: BrowserContext[],
+  at: { url: string; username: string; password: string },
+  options: BrowserContextOptions = { viewport: DESKTOP },
+) {
   const context = await browser.newContext(options);
   contexts.push(context);
   const page = await context.newPage();
@@ -122,12 +134,15 @@ export function browserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
       return signedInPage(suite.browser, contexts, { url: suite.g.url, ...who }, contextOptions);
     },
   };
-  before(async () => {
-    if (options.fakeGame) fake = await installFakeGameaTemp();
-    g = await startGarrison(options.garrison ?? {});
-    browser = await launchChromium();
-    await options.setUp?.(suite);
-  }, { timeout: options.setUpTimeoutMs ?? 60_000 });
+  before(
+    async () => {
+      if (options.fakeGame) fake = await installFakeGameaTemp();
+      g = await startGarrison(options.garrison ?? {});
+      browser = await launchChromium();
+      await options.setUp?.(suite);
+    },
+    { timeout: options.setUpTimeoutMs ?? 60_000 },
+  );
   after(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();

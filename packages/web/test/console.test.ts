@@ -59,7 +59,11 @@ describe('the web console in a real Chromium', () => {
       await server.getByTestId('status').filter({ hasText: 'running' }).waitFor({ timeout: 60_000 });
       // Players: "waiting for the game" until its first answer to the player poll, then a count (0) of
       // the config's limit, live.
-      const figure = (label: string) => server.locator('div').filter({ has: page.locator('dt', { hasText: label }) }).locator('dd');
+      const figure = (label: string) =>
+        server
+          .locator('div')
+          .filter({ has: page.locator('dt', { hasText: label }) })
+          .locator('dd');
       const players = figure('Players');
       assert.match(await players.innerText(), /^(waiting for the game|0 \/ 40)$/);
       await players.filter({ hasText: /^0 \/ 40$/ }).waitFor({ timeout: 30_000 });
@@ -71,8 +75,18 @@ describe('the web console in a real Chromium', () => {
       // The mission the game says it plays, live on the card.
       await mkdir(join(fake.dir, 'mpmissions'), { recursive: true });
       await writeFile(join(fake.dir, 'mpmissions', 'co10_Escape.Altis.pbo'), 'mission');
-      const created = (await h.api('GET', '/servers', { token: h.adminToken })).body.data.find((x: { name: string }) => x.name === 'Friday Ops');
-      assert.equal((await h.api('POST', `/servers/${created.id}/rcon/command`, { token: h.adminToken, body: { command: '#mission co10_Escape.Altis' } })).status, 200);
+      const created = (await h.api('GET', '/servers', { token: h.adminToken })).body.data.find(
+        (x: { name: string }) => x.name === 'Friday Ops',
+      );
+      assert.equal(
+        (
+          await h.api('POST', `/servers/${created.id}/rcon/command`, {
+            token: h.adminToken,
+            body: { command: '#mission co10_Escape.Altis' },
+          })
+        ).status,
+        200,
+      );
       await server.getByTestId('mission').filter({ hasText: 'co10_Escape.Altis' }).waitFor({ timeout: 20_000 });
       await screenshot(page, 'dashboard-desktop');
       await page.setViewportSize(PHONE);
@@ -85,7 +99,10 @@ describe('the web console in a real Chromium', () => {
       assert.equal(await server.getByTestId('status').textContent(), 'running', 'a cancelled kill changes nothing');
       await server.getByRole('button', { name: 'Kill' }).click();
       await dialog.getByRole('button', { name: 'Kill' }).click();
-      await server.getByTestId('status').filter({ hasText: /stopped|crashed/ }).waitFor({ timeout: 30_000 });
+      await server
+        .getByTestId('status')
+        .filter({ hasText: /stopped|crashed/ })
+        .waitFor({ timeout: 30_000 });
       assert.deepEqual(errors, []);
     } finally {
       await context.close();

@@ -20,17 +20,20 @@ describe('importing a server and loading a launcher preset in the console', () =
   let gamePort: number;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    fake = await installFakeGameaTemp();
-    await cp(join(FIXTURES, 'installation'), fake.dir, { recursive: true });
-    const { game_port, rcon_port } = await freeGamePorts();
-    gamePort = game_port;
-    commandLine = (await readFile(join(fake.dir, 'start_server.bat'), 'utf8')).replace('-port=2400', `-port=${game_port}`);
-    const be = join(fake.dir, 'BattlEye', 'beserver_x64.cfg');
-    await writeFile(be, (await readFile(be, 'utf8')).replace('RConPort 2402', `RConPort ${rcon_port}`));
-    h = await startGarrison({ rateLimit: 60 });
-    browser = await launchChromium();
-  }, { timeout: 90_000 });
+  before(
+    async () => {
+      fake = await installFakeGameaTemp();
+      await cp(join(FIXTURES, 'installation'), fake.dir, { recursive: true });
+      const { game_port, rcon_port } = await freeGamePorts();
+      gamePort = game_port;
+      commandLine = (await readFile(join(fake.dir, 'start_server.bat'), 'utf8')).replace('-port=2400', `-port=${game_port}`);
+      const be = join(fake.dir, 'BattlEye', 'beserver_x64.cfg');
+      await writeFile(be, (await readFile(be, 'utf8')).replace('RConPort 2402', `RConPort ${rcon_port}`));
+      h = await startGarrison({ rateLimit: 60 });
+      browser = await launchChromium();
+    },
+    { timeout: 90_000 },
+  );
   after(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
@@ -38,10 +41,16 @@ describe('importing a server and loading a launcher preset in the console', () =
     await fake?.remove();
   });
 
-  const servers = async () => (await h.api('GET', '/servers', { token: (await h.userToken('admin')).token })).body.data as { id: number; name: string }[];
+  const servers = async () =>
+    (await h.api('GET', '/servers', { token: (await h.userToken('admin')).token })).body.data as { id: number; name: string }[];
 
   it('shows the dry-run plan, then imports, then compares, applies and downloads a preset', { timeout: 120_000 }, async () => {
-    const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP, acceptDownloads: true });
+    const { page, errors } = await signedInPage(
+      browser,
+      contexts,
+      { url: h.url, username: 'admin', password: h.adminPassword },
+      { viewport: DESKTOP, acceptDownloads: true },
+    );
 
     await page.getByRole('button', { name: 'Import existing server' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import an existing server' });
@@ -86,54 +95,78 @@ describe('importing a server and loading a launcher preset in the console', () =
     await page.getByRole('checkbox', { name: 'Enable @task_force_radio' }).and(page.locator(':not(:checked)')).waitFor();
     const names = await page.locator('table tbody tr td:first-child').allInnerTexts();
     const folders = names.map((n) => n.split(/\s/)[0]);
-    assert.deepEqual(folders, [...folders].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())), `case aside: ${folders.join(', ')}`);
+    assert.deepEqual(
+      folders,
+      [...folders].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+      `case aside: ${folders.join(', ')}`,
+    );
     assert.ok(folders.indexOf('@ace') < folders.indexOf('@CBA_A3'), '@ace before @CBA_A3');
-    const mods = (await h.api('GET', `/servers/${made.id}/mods`, { token: (await h.userToken('admin')).token })).body.data.mods as { name: string; enabled: boolean; is_server_mod: boolean }[];
-    assert.deepEqual(mods.filter((m) => m.enabled).map((m) => [m.name, m.is_server_mod]), [['@ace', false], ['@AdvancedUrbanRappelling', true], ['@CBA_A3', false]]);
+    const mods = (await h.api('GET', `/servers/${made.id}/mods`, { token: (await h.userToken('admin')).token })).body.data.mods as {
+      name: string;
+      enabled: boolean;
+      is_server_mod: boolean;
+    }[];
+    assert.deepEqual(
+      mods.filter((m) => m.enabled).map((m) => [m.name, m.is_server_mod]),
+      [
+        ['@ace', false],
+        ['@AdvancedUrbanRappelling', true],
+        ['@CBA_A3', false],
+      ],
+    );
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download preset' }).click()]);
-    const html = await readFile((await download.path()), 'utf8');
+    const html = await readFile(await download.path(), 'utf8');
     assert.match(html, /<meta name="arma:Type" content="preset" \/>/);
     assert.match(html, /filedetails\/\?id=450814997/);
     assert.deepEqual(errors, []);
   });
 
-  it('says in the plan that another program holds the game port, and imports on the ports given in the dialog', { timeout: 120_000 }, async () => {
-    // The old server still running, say: another process of this host holds the game port of its start command.
-    const held = (await freeGamePorts()).game_port;
-    const holder: Socket = createSocket('udp4');
-    await new Promise<void>((resolve) => holder.bind(held, '0.0.0.0', resolve));
-    try {
-      const { page, errors } = await signedInPage(browser, contexts, { url: h.url, username: 'admin', password: h.adminPassword }, { viewport: DESKTOP });
-      await page.getByRole('button', { name: 'Import existing server' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Import an existing server' });
-      await dialog.getByLabel('Executable').fill(fake.exePath);
-      await dialog.getByLabel(/Start command line/).fill(commandLine.replace(`-port=${gamePort}`, `-port=${held}`));
-      await dialog.getByRole('button', { name: 'Check' }).click();
-      const plan = page.getByLabel('Import plan');
-      await plan.getByText('Nothing is written yet').waitFor();
-      assert.match(await plan.innerText(), new RegExp(`PORT_IN_USE: game_port ${held} is in use on this host by another process`));
-      await dialog.getByText('A port is in use: go Back').waitFor();
+  it(
+    'says in the plan that another program holds the game port, and imports on the ports given in the dialog',
+    { timeout: 120_000 },
+    async () => {
+      // The old server still running, say: another process of this host holds the game port of its start command.
+      const held = (await freeGamePorts()).game_port;
+      const holder: Socket = createSocket('udp4');
+      await new Promise<void>((resolve) => holder.bind(held, '0.0.0.0', resolve));
+      try {
+        const { page, errors } = await signedInPage(
+          browser,
+          contexts,
+          { url: h.url, username: 'admin', password: h.adminPassword },
+          { viewport: DESKTOP },
+        );
+        await page.getByRole('button', { name: 'Import existing server' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Import an existing server' });
+        await dialog.getByLabel('Executable').fill(fake.exePath);
+        await dialog.getByLabel(/Start command line/).fill(commandLine.replace(`-port=${gamePort}`, `-port=${held}`));
+        await dialog.getByRole('button', { name: 'Check' }).click();
+        const plan = page.getByLabel('Import plan');
+        await plan.getByText('Nothing is written yet').waitFor();
+        assert.match(await plan.innerText(), new RegExp(`PORT_IN_USE: game_port ${held} is in use on this host by another process`));
+        await dialog.getByText('A port is in use: go Back').waitFor();
 
-      const other = await freeGamePorts();
-      await dialog.getByRole('button', { name: 'Back' }).click();
-      assert.equal(await dialog.getByLabel('Executable').inputValue(), fake.exePath, 'what was typed is kept');
-      await dialog.getByLabel(/^Game port/).fill(String(other.game_port));
-      await dialog.getByLabel(/^RCon port/).fill(String(other.rcon_port));
-      await dialog.getByRole('button', { name: 'Check' }).click();
-      await plan.getByText('Nothing is written yet').waitFor();
-      const text = await plan.innerText();
-      assert.match(text, new RegExp(`game port ${other.game_port}, RCon port ${other.rcon_port}`));
-      assert.doesNotMatch(text, /PORT_IN_USE/);
-      assert.match(text, new RegExp(`game port ${other.game_port} as given, instead of ${held} of the command line`));
-      await page.getByRole('button', { name: 'Import', exact: true }).click();
-      await page.getByRole('heading', { name: /is imported$/ }).waitFor();
-      const made = (await servers()).at(-1)!;
-      const detail = (await h.api('GET', `/servers/${made.id}`, { token: (await h.userToken('admin')).token })).body.data;
-      assert.deepEqual([detail.game_port, detail.rcon_port], [other.game_port, other.rcon_port]);
-      assert.deepEqual(errors, []);
-    } finally {
-      holder.close();
-    }
-  });
+        const other = await freeGamePorts();
+        await dialog.getByRole('button', { name: 'Back' }).click();
+        assert.equal(await dialog.getByLabel('Executable').inputValue(), fake.exePath, 'what was typed is kept');
+        await dialog.getByLabel(/^Game port/).fill(String(other.game_port));
+        await dialog.getByLabel(/^RCon port/).fill(String(other.rcon_port));
+        await dialog.getByRole('button', { name: 'Check' }).click();
+        await plan.getByText('Nothing is written yet').waitFor();
+        const text = await plan.innerText();
+        assert.match(text, new RegExp(`game port ${other.game_port}, RCon port ${other.rcon_port}`));
+        assert.doesNotMatch(text, /PORT_IN_USE/);
+        assert.match(text, new RegExp(`game port ${other.game_port} as given, instead of ${held} of the command line`));
+        await page.getByRole('button', { name: 'Import', exact: true }).click();
+        await page.getByRole('heading', { name: /is imported$/ }).waitFor();
+        const made = (await servers()).at(-1)!;
+        const detail = (await h.api('GET', `/servers/${made.id}`, { token: (await h.userToken('admin')).token })).body.data;
+        assert.deepEqual([detail.game_port, detail.rcon_port], [other.game_port, other.rcon_port]);
+        assert.deepEqual(errors, []);
+      } finally {
+        holder.close();
+      }
+    },
+  );
 });

@@ -27,15 +27,18 @@ describe('the console of a cluster', () => {
   let browser: Browser;
   const contexts: BrowserContext[] = [];
 
-  before(async () => {
-    const started = await startNatsServer();
-    nats = started.process;
-    database = await freshMysqlDatabase(MYSQL);
-    fake = await installFakeGameaTemp();
-    a = await startGarrison({ ...CLUSTER, databaseUrl: database.url, natsUrl: started.url, nodeId: 'node-a' });
-    b = await startGarrison({ ...CLUSTER, databaseUrl: database.url, natsUrl: started.url, nodeId: 'node-b' });
-    browser = await launchChromium();
-  }, { timeout: 90_000 });
+  before(
+    async () => {
+      const started = await startNatsServer();
+      nats = started.process;
+      database = await freshMysqlDatabase(MYSQL);
+      fake = await installFakeGameaTemp();
+      a = await startGarrison({ ...CLUSTER, databaseUrl: database.url, natsUrl: started.url, nodeId: 'node-a' });
+      b = await startGarrison({ ...CLUSTER, databaseUrl: database.url, natsUrl: started.url, nodeId: 'node-b' });
+      browser = await launchChromium();
+    },
+    { timeout: 90_000 },
+  );
   after(async () => {
     for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
@@ -51,7 +54,10 @@ describe('the console of a cluster', () => {
 
     // Made on node B through A while the dashboard of A is shown: it appears from the live events B sends.
     await waitFor(() => a.server.webSocketStats().clients > 0, { timeoutMs: 15_000, what: "the console's live connection" });
-    const created = await a.api('POST', '/servers', { token: a.adminToken, body: { name: 'On node B', exe_path: fake.exePath, node_id: 'node-b', ...(await freeGamePorts()) } });
+    const created = await a.api('POST', '/servers', {
+      token: a.adminToken,
+      body: { name: 'On node B', exe_path: fake.exePath, node_id: 'node-b', ...(await freeGamePorts()) },
+    });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const card = page.locator(`li[data-server-id="${created.body.data.id}"]`);
     await card.getByTestId('node').filter({ hasText: 'node-b' }).waitFor();

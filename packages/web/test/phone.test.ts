@@ -10,7 +10,10 @@ describe('the console at phone width', () => {
 
   it('shows every nav item whole, and labels each value of a Processes row', { timeout: 120_000 }, async () => {
     const { g } = suite;
-    const made = await g.api('POST', '/servers', { token: g.adminToken, body: { name: 'Phone Ops', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406, headless_clients: 1 } });
+    const made = await g.api('POST', '/servers', {
+      token: g.adminToken,
+      body: { name: 'Phone Ops', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2402, rcon_port: 2406, headless_clients: 1 },
+    });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     const { page, errors } = await suite.signedInPage({ username: 'admin', password: PASSWORD }, { viewport: PHONE });
 
@@ -20,7 +23,10 @@ describe('the console at phone width', () => {
     for (let i = 0; i < names.length; i++) {
       const box = await nav.nth(i).boundingBox();
       assert.ok(box, `${names[i]} is drawn`);
-      assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height, `${names[i]} is within the viewport: ${JSON.stringify(box)}`);
+      assert.ok(
+        box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height,
+        `${names[i]} is within the viewport: ${JSON.stringify(box)}`,
+      );
     }
     const scrollWidth = await page.locator('html').evaluate((html) => html.scrollWidth);
     assert.ok(scrollWidth <= PHONE.width, `nothing scrolls sideways (${scrollWidth} px wide)`);
@@ -30,7 +36,17 @@ describe('the console at phone width', () => {
     await row.waitFor();
     assert.equal(await page.locator('.processes thead').isVisible(), false, 'the header row is hidden when the rows stack');
     // The label is the cell's ::before: what a reader sees beside each value.
-    const labels = await row.locator('td').evaluateAll((cells) => cells.map((cell) => (globalThis as unknown as { getComputedStyle: (e: unknown, pseudo: string) => { content: string } }).getComputedStyle(cell, '::before').content));
+    const labels = await row
+      .locator('td')
+      .evaluateAll((cells) =>
+        cells.map(
+          (cell) =>
+            (globalThis as unknown as { getComputedStyle: (e: unknown, pseudo: string) => { content: string } }).getComputedStyle(
+              cell,
+              '::before',
+            ).content,
+        ),
+      );
     assert.deepEqual(labels, ['"Process"', '"State"', '"PID"', '"Restarts"', '"CPU"', '"Memory"']);
     const cells = await row.locator('td').all();
     for (const cell of cells) {

@@ -21,7 +21,10 @@ describe('a new server on an installation another server uses, in a real Chromiu
   });
 
   it('says which server shares it, and that missions and mods stay shared', { timeout: 90_000 }, async () => {
-    const first = await h.api('POST', '/servers', { token: h.adminToken, body: { name: 'Saturday Ops', exe_path: fake.exePath, ...(await freeGamePorts()) } });
+    const first = await h.api('POST', '/servers', {
+      token: h.adminToken,
+      body: { name: 'Saturday Ops', exe_path: fake.exePath, ...(await freeGamePorts()) },
+    });
     assert.equal(first.status, 201, JSON.stringify(first.body));
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();

@@ -11,13 +11,19 @@ import { NESTED_LINES } from './profile.js';
  * not a mistake but a way to have the game read any file of the host (and show it in its log): 400
  * `VALIDATION_ERROR`.
  */
-export function extraLinesProblem(file: GeneratedFile, lines: readonly string[], managed = managedKeys(file), field = 'extra_lines'): string | null {
+export function extraLinesProblem(
+  file: GeneratedFile,
+  lines: readonly string[],
+  managed = managedKeys(file),
+  field = 'extra_lines',
+): string | null {
   if (!lines.length) return null;
   try {
     new Checker(lines.join('\n'), managed).statements(0);
     return null;
   } catch (err) {
-    if (err instanceof OutsideInclude) throw new ApiError('VALIDATION_ERROR', `field '${field}' of ${file}: line ${err.line}: ${err.message}`);
+    if (err instanceof OutsideInclude)
+      throw new ApiError('VALIDATION_ERROR', `field '${field}' of ${file}: line ${err.line}: ${err.message}`);
     if (err instanceof Problem) return `line ${err.line}: ${err.message}`;
     throw err;
   }
@@ -45,7 +51,8 @@ function includeProblem(directive: string): string | null {
   const rule = "only a file in the server's own folder may be included (a relative path, without .., a drive or a leading /)";
   if (name === null || !name.trim()) return `an #include must name its file in quotes: ${rule}`;
   const parts = name.split(/[\\/]/);
-  if (/^[\\/]/.test(name) || /^[A-Za-z]:/.test(name) || parts.includes('..')) return `#include "${name}" names a file outside the server's own folder: ${rule}`;
+  if (/^[\\/]/.test(name) || /^[A-Za-z]:/.test(name) || parts.includes('..'))
+    return `#include "${name}" names a file outside the server's own folder: ${rule}`;
   return null;
 }
 
@@ -119,7 +126,9 @@ class Checker {
         return;
       }
       const start = this.i;
-      const name = this.ident() ?? this.fail(`expected a setting (key = value;) or a class, found ${JSON.stringify(this.text.slice(this.i, this.i + 20))}`);
+      const name =
+        this.ident() ??
+        this.fail(`expected a setting (key = value;) or a class, found ${JSON.stringify(this.text.slice(this.i, this.i + 20))}`);
       if (name === 'class') this.classBody(depth, start);
       else this.assignment(name, depth, start);
     }
@@ -129,7 +138,12 @@ class Checker {
     if (depth > 0) return;
     const fields = this.managed.get(key.toLowerCase());
     if (fields === undefined) return;
-    this.fail(fields ? `${key} is written by Garrison: use ${fields.includes(' ') ? fields : `the field '${fields}'`} instead` : `${key} is written by Garrison itself`, at);
+    this.fail(
+      fields
+        ? `${key} is written by Garrison: use ${fields.includes(' ') ? fields : `the field '${fields}'`} instead`
+        : `${key} is written by Garrison itself`,
+      at,
+    );
   }
 
   private classBody(depth: number, start: number): void {
@@ -173,7 +187,7 @@ class Checker {
     const c = this.text[this.i];
     if (c === '"') return this.string();
     if (c === '{') {
-      if (!isArray) this.fail("a list { … } belongs to a key written with [] (key[] = {…};)");
+      if (!isArray) this.fail('a list { … } belongs to a key written with [] (key[] = {…};)');
       return this.list();
     }
     BARE.lastIndex = this.i;

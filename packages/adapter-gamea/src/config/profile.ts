@@ -31,15 +31,25 @@ export const PROFILE_OPTIONS: [game: string, field: string][] = [
  * which they may not set (the game would find them twice).
  */
 export const NESTED_LINES: Record<string, { file: 'server.GameaProfile'; inside: string; managed: string[] }> = {
-  custom_difficulty_lines: { file: 'server.GameaProfile', inside: 'DifficultyPresets.CustomDifficulty', managed: ['Options', 'aiLevelPreset', 'CustomAILevel'] },
-  options_lines: { file: 'server.GameaProfile', inside: 'DifficultyPresets.CustomDifficulty.Options', managed: PROFILE_OPTIONS.map(([game]) => game) },
+  custom_difficulty_lines: {
+    file: 'server.GameaProfile',
+    inside: 'DifficultyPresets.CustomDifficulty',
+    managed: ['Options', 'aiLevelPreset', 'CustomAILevel'],
+  },
+  options_lines: {
+    file: 'server.GameaProfile',
+    inside: 'DifficultyPresets.CustomDifficulty.Options',
+    managed: PROFILE_OPTIONS.map(([game]) => game),
+  },
 };
 
 const num = (s: Section, k: string) => s[k] as number;
 const lines = (s: Section, k: string) => (s[k] as string[] | undefined) ?? [];
 
 /** The profile's own `difficulty` line (Custom unless an imported profile said otherwise); the presets below are the Custom one. */
-export const PROFILE_KEYS: Key[] = [{ key: 'difficulty', fields: ['difficulty'], value: (s) => (s.difficulty as string | undefined) || 'Custom' }];
+export const PROFILE_KEYS: Key[] = [
+  { key: 'difficulty', fields: ['difficulty'], value: (s) => (s.difficulty as string | undefined) || 'Custom' },
+];
 export const PROFILE_CLASSES: ClassBlock[] = [
   {
     className: 'DifficultyPresets',

@@ -98,11 +98,16 @@ const SERVER_KEYS: Key[] = [
     key: 'kickClientsOnSlowNetwork',
     fields: ['kick_on_slow_network', 'kick_on_slow_network_checks'],
     array: true,
-    value: (s) => (list(s, 'kick_on_slow_network_checks').length ? list(s, 'kick_on_slow_network_checks').map(Number) : Array<number>(4).fill(num(s, 'kick_on_slow_network'))),
+    value: (s) =>
+      list(s, 'kick_on_slow_network_checks').length
+        ? list(s, 'kick_on_slow_network_checks').map(Number)
+        : Array<number>(4).fill(num(s, 'kick_on_slow_network')),
     read: (v) => {
       const flags = asList(v).map((f) => (typeof f === 'boolean' ? Number(f) : f));
-      if (!flags.length || flags.length > 4 || flags.some((f) => f !== 0 && f !== 1)) return 'expected one 0 or 1 for each of the four checks ({0, 0, 0, 1})';
-      if (flags.length === 4 && flags.every((f) => f === flags[0])) return { kick_on_slow_network: flags[0], kick_on_slow_network_checks: [] };
+      if (!flags.length || flags.length > 4 || flags.some((f) => f !== 0 && f !== 1))
+        return 'expected one 0 or 1 for each of the four checks ({0, 0, 0, 1})';
+      if (flags.length === 4 && flags.every((f) => f === flags[0]))
+        return { kick_on_slow_network: flags[0], kick_on_slow_network_checks: [] };
       return { kick_on_slow_network: 0, kick_on_slow_network_checks: flags.map(String) };
     },
   },
@@ -114,7 +119,8 @@ const SERVER_KEYS: Key[] = [
     read: (v) => {
       const out: Record<string, unknown> = {};
       for (const pair of asList(v)) {
-        if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !KICK_TIMEOUT_FIELDS[pair[0]]) return 'expected {{type, seconds}, …} with types 0 to 3';
+        if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'number' || !KICK_TIMEOUT_FIELDS[pair[0]])
+          return 'expected {{type, seconds}, …} with types 0 to 3';
         out[KICK_TIMEOUT_FIELDS[pair[0]]] = pair[1];
       }
       return out;
@@ -181,7 +187,12 @@ const SERVER_KEYS: Key[] = [
 const SERVER_CLASSES: ClassBlock[] = [
   {
     className: 'AdvancedOptions',
-    fields: ['advanced_log_object_not_found', 'advanced_skip_description_parsing', 'advanced_ignore_mission_load_errors', 'advanced_queue_size_log_g'],
+    fields: [
+      'advanced_log_object_not_found',
+      'advanced_skip_description_parsing',
+      'advanced_ignore_mission_load_errors',
+      'advanced_queue_size_log_g',
+    ],
     write: (w, s) =>
       w
         .open('AdvancedOptions')
@@ -224,7 +235,12 @@ const BASIC_KEYS: Key[] = [
   scalar('MaxCustomFileSize', 'max_custom_file_size'),
 ];
 const BASIC_CLASSES: ClassBlock[] = [
-  { className: 'sockets', fields: ['max_packet_size'], write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close(), read: { maxpacketsize: 'max_packet_size' } },
+  {
+    className: 'sockets',
+    fields: ['max_packet_size'],
+    write: (w, s) => w.open('sockets').set('maxPacketSize', num(s, 'max_packet_size')).close(),
+    read: { maxpacketsize: 'max_packet_size' },
+  },
 ];
 
 /** The keys and classes Garrison writes into each file, and the section field holding the extra lines. */
@@ -238,7 +254,10 @@ export type GeneratedFile = keyof typeof GENERATED_FILES;
 /** What a key Garrison writes answers to: game key or class name (lower case) → the field(s) to use instead. */
 export function managedKeys(file: GeneratedFile): Map<string, string> {
   const { keys, classes } = GENERATED_FILES[file];
-  return new Map([...keys.map((k) => [k.key.toLowerCase(), k.fields.join(', ')] as const), ...classes.map((c) => [c.className.toLowerCase(), c.fields.length > 3 ? `the ${c.className} fields` : c.fields.join(', ')] as const)]);
+  return new Map([
+    ...keys.map((k) => [k.key.toLowerCase(), k.fields.join(', ')] as const),
+    ...classes.map((c) => [c.className.toLowerCase(), c.fields.length > 3 ? `the ${c.className} fields` : c.fields.join(', ')] as const),
+  ]);
 }
 
 function renderFile(file: GeneratedFile, s: Section, options: RenderOptions = {}): string {
@@ -272,7 +291,11 @@ export function renderBattlEyeCfg(rcon: Section, rconPort: number): string {
 export function renderConfigFiles(config: ConfigValues, ctx: ServerContext): RenderedFile[] {
   const paths = layout(ctx);
   return [
-    { label: 'server.cfg', path: paths.serverCfg, content: renderServerCfg(config.server ?? {}, { headlessClients: ctx.server.headless_clients }) },
+    {
+      label: 'server.cfg',
+      path: paths.serverCfg,
+      content: renderServerCfg(config.server ?? {}, { headlessClients: ctx.server.headless_clients }),
+    },
     { label: 'basic.cfg', path: paths.basicCfg, content: renderBasicCfg(config.basic ?? {}) },
     { label: 'server.GameaProfile', path: paths.profile, content: renderProfile(config.profile ?? {}) },
     { label: 'BEServer_x64.cfg', path: paths.battlEyeCfg, content: renderBattlEyeCfg(config.rcon ?? {}, ctx.server.rcon_port) },

@@ -71,7 +71,8 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   let i = 0;
   const lineAt = (at: number) => src.slice(0, at).split('\n').length;
   const columnAt = (at: number) => at - src.lastIndexOf('\n', at - 1);
-  const problem = (message: string, at = i, kind: CfgProblem['kind'] = 'syntax') => doc.problems.push({ file, line: lineAt(at), column: columnAt(at), message, kind });
+  const problem = (message: string, at = i, kind: CfgProblem['kind'] = 'syntax') =>
+    doc.problems.push({ file, line: lineAt(at), column: columnAt(at), message, kind });
 
   /** Skips blanks and comments; directive lines are handled by the caller. */
   const skip = () => {
@@ -277,6 +278,13 @@ function readInto(text: string, file: string, include: IncludeReader | undefined
   const entries = body(false);
   // Settings, but never one `key = value;` nor a `class … { … }`: another kind of file (an environment
   // file, a list of words) read as the game's. Refused as a whole, so that no line of it reaches a plan.
-  if (settings > 0 && ended === 0 && classes === 0) doc.problems.push({ file, line: 1, column: 1, message: "not the game's config: not one `key = value;` or class in it", kind: 'syntax' });
+  if (settings > 0 && ended === 0 && classes === 0)
+    doc.problems.push({
+      file,
+      line: 1,
+      column: 1,
+      message: "not the game's config: not one `key = value;` or class in it",
+      kind: 'syntax',
+    });
   return entries;
 }

@@ -25,7 +25,20 @@ const GAME_DEFAULT_PORT = 2302;
 export const importer: ServerImporter = {
   async read(source: ImportSource, files: ImportFileAccess): Promise<ImportDraft> {
     const command = readStartCommand(source.command_line ?? '');
-    const draft: ImportDraft = { name: null, game_port: null, rcon_port: null, sections: {}, rotation: [], mods: [], bans: { file: null, count: 0 }, missions: [], files: [], unknown: [], refused: [], warnings: [] };
+    const draft: ImportDraft = {
+      name: null,
+      game_port: null,
+      rcon_port: null,
+      sections: {},
+      rotation: [],
+      mods: [],
+      bans: { file: null, count: 0 },
+      missions: [],
+      files: [],
+      unknown: [],
+      refused: [],
+      warnings: [],
+    };
     const param = (name: string) => {
       const value = command.parameters.get(name);
       return typeof value === 'string' && value.trim() ? value.trim() : null;
@@ -44,14 +57,20 @@ export const importer: ServerImporter = {
       merge(draft, 'server', imported);
       draft.rotation = imported.rotation;
       if (imported.rotation.length) draft.sections.server.missions = imported.rotation;
-      if (typeof imported.values.hostname === 'string' && imported.values.hostname.trim()) draft.name = imported.values.hostname.trim().slice(0, 100);
+      if (typeof imported.values.hostname === 'string' && imported.values.hostname.trim())
+        draft.name = imported.values.hostname.trim().slice(0, 100);
     }
     const basicCfg = locate('basic.cfg', 'basic_path', param('cfg'), 'basic.cfg');
     if (basicCfg) merge(draft, 'basic', importFile('basic.cfg', parsed(basicCfg, files, draft), sections.basic));
 
     const profiles = param('profiles') ?? '.';
     const profileName = param('name') ?? 'server';
-    const profile = locate('profile', 'profile_path', null, `${profiles.replace(/\\/g, '/')}/Users/${profileName}/${profileName}.GameaProfile`);
+    const profile = locate(
+      'profile',
+      'profile_path',
+      null,
+      `${profiles.replace(/\\/g, '/')}/Users/${profileName}/${profileName}.GameaProfile`,
+    );
     if (profile) merge(draft, 'profile', importProfile(parsed(profile, files, draft), sections.profile));
 
     const launch = importLaunch(command, sections.launch);
@@ -113,7 +132,10 @@ function readPorts(command: StartCommand, draft: ImportDraft): void {
 function readMods(command: StartCommand, files: ImportFileAccess, draft: ImportDraft): void {
   const installed = new Set(files.list('.'));
   const seen = new Set<string>();
-  for (const [names, isServerMod] of [[command.mods, false], [command.serverMods, true]] as const) {
+  for (const [names, isServerMod] of [
+    [command.mods, false],
+    [command.serverMods, true],
+  ] as const) {
     for (const name of names) {
       const key = isServerMod ? '-serverMod' : '-mod';
       const problem = modNameProblem(name);
@@ -125,7 +147,10 @@ function readMods(command: StartCommand, files: ImportFileAccess, draft: ImportD
       seen.add(name.toLowerCase());
       // The folder as the game finds it: a host that tells case apart has it only as written.
       const there = installed.has(name);
-      if (!there) draft.warnings.push(`the mod ${name} of ${key} is not in the game folder: it is listed as missing and not enabled; install it, then enable it on the Mods tab`);
+      if (!there)
+        draft.warnings.push(
+          `the mod ${name} of ${key} is not in the game folder: it is listed as missing and not enabled; install it, then enable it on the Mods tab`,
+        );
       draft.mods.push({ name, is_server_mod: isServerMod, installed: there });
     }
   }
@@ -160,17 +185,27 @@ function battlEyeFolder(files: ImportFileAccess, bepath: string | null, profiles
 function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraft): void {
   const names = files.list(folder);
   const pick = (test: (n: string) => boolean) => names.find((n) => test(n.toLowerCase()));
-  const cfgName = pick((n) => /^beserver(_x64)?_active_.*\.cfg$/.test(n)) ?? pick((n) => n === 'beserver_x64.cfg') ?? pick((n) => n === 'beserver.cfg');
+  const cfgName =
+    pick((n) => /^beserver(_x64)?_active_.*\.cfg$/.test(n)) ?? pick((n) => n === 'beserver_x64.cfg') ?? pick((n) => n === 'beserver.cfg');
   const cfgPath = `${folder}/${cfgName ?? 'BEServer_x64.cfg'}`;
   const cfg = cfgName ? files.readUsual(cfgPath, 'bepath') : null;
   draft.files.push({ role: 'battleye config', path: cfg?.path ?? files.resolve(cfgPath), found: cfg !== null });
   if (cfg) {
     const { settings, problems } = readBattlEyeCfg(cfg.text);
     if (!settings.size && problems.length) {
-      throw new ApiError('INVALID_CONFIG', `${cfg.path} line ${problems[0].line}, column 1: not BattlEye's config: not one "Key value" line in it`, {
-        status: 400,
-        extra: { file: cfg.path, line: problems[0].line, column: 1, problems: problems.slice(0, 50).map((p) => ({ file: cfg.path, line: p.line, column: 1, message: p.message })) },
-      });
+      throw new ApiError(
+        'INVALID_CONFIG',
+        `${cfg.path} line ${problems[0].line}, column 1: not BattlEye's config: not one "Key value" line in it`,
+        {
+          status: 400,
+          extra: {
+            file: cfg.path,
+            line: problems[0].line,
+            column: 1,
+            problems: problems.slice(0, 50).map((p) => ({ file: cfg.path, line: p.line, column: 1, message: p.message })),
+          },
+        },
+      );
     }
     for (const p of problems) draft.warnings.push(`${cfg.path} line ${p.line}: ${p.message}`);
     const imported = importBattlEye(settings, cfg.path, sections.rcon);

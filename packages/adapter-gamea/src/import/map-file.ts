@@ -37,7 +37,11 @@ export function fieldAcceptor(section: TObject, out: Pick<ImportedFile, 'values'
     const value = coerce(raw as CfgValue, schema);
     const check = checkerOf(schema);
     if (check.Check(value)) out.values[field] = value;
-    else out.refused.push({ ...at, reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}` });
+    else
+      out.refused.push({
+        ...at,
+        reason: `${JSON.stringify(raw)} does not fit ${field}: ${[...check.Errors(value)][0]?.message ?? 'refused'}`,
+      });
   };
 }
 
@@ -45,10 +49,22 @@ export function fieldAcceptor(section: TObject, out: Pick<ImportedFile, 'values'
 function coerce(value: CfgValue, schema: TSchema): unknown {
   // A toggle over 0/1 takes true/false as 1/0; a boolean field takes 0/1 as false/true.
   if (typeof value === 'boolean' && (schema.type === 'integer' || schema.type === 'number')) return Number(value);
-  if (schema.type === 'boolean') return typeof value === 'number' ? value !== 0 : typeof value === 'string' && /^(true|false)$/i.test(value) ? /^true$/i.test(value) : value;
-  if (schema.type === 'array') return asList(value).map((v) => (typeof v === 'number' && (schema.items as TSchema | undefined)?.type === 'string' ? String(v) : v));
+  if (schema.type === 'boolean')
+    return typeof value === 'number'
+      ? value !== 0
+      : typeof value === 'string' && /^(true|false)$/i.test(value)
+        ? /^true$/i.test(value)
+        : value;
+  if (schema.type === 'array')
+    return asList(value).map((v) => (typeof v === 'number' && (schema.items as TSchema | undefined)?.type === 'string' ? String(v) : v));
   if (schema.type === 'string' && typeof value === 'number') return String(value);
-  if ((schema.type === 'integer' || schema.type === 'number') && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+  if (
+    (schema.type === 'integer' || schema.type === 'number') &&
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    !Number.isNaN(Number(value))
+  )
+    return Number(value);
   return value;
 }
 
@@ -69,7 +85,10 @@ function written(node: CfgNode, w = new ConfigWriter()): ConfigWriter {
  * cannot be kept. A class with a setting in it that does not check is kept without it, and that setting
  * is said with its own line (`left`).
  */
-export function keptLines(node: CfgNode, check: (lines: string[]) => string | null): { lines: string[]; left: { node: CfgNode; key: string; reason: string }[] } | string {
+export function keptLines(
+  node: CfgNode,
+  check: (lines: string[]) => string | null,
+): { lines: string[]; left: { node: CfgNode; key: string; reason: string }[] } | string {
   const one = (n: CfgNode): string[] | string => {
     try {
       const lines = written(n).toString().trimEnd().split('\n');
@@ -156,31 +175,54 @@ function writtenAsRead(read: { node: CfgAssignment; key: Key }[], section: TObje
     for (const field of key.fields) delete out.values[field];
     let shown = 'another value';
     try {
-      if (!key.fields.some((f) => isSensitive(section.properties[f]))) shown = written({ ...node, value: rendered as CfgValue }).toString().trim();
+      if (!key.fields.some((f) => isSensitive(section.properties[f])))
+        shown = written({ ...node, value: rendered as CfgValue })
+          .toString()
+          .trim();
     } catch (err) {
       expectOnly(err, NotWritable);
       shown = JSON.stringify(rendered);
     }
-    out.refused.push({ file: node.file, line: node.line, key: node.key, reason: `Garrison would write this as ${shown}, not as the file says: set it in the config` });
+    out.refused.push({
+      file: node.file,
+      line: node.line,
+      key: node.key,
+      reason: `Garrison would write this as ${shown}, not as the file says: set it in the config`,
+    });
   }
   if (always.length) out.values.written_when_empty = always;
 }
 
 /** The same value to the game: true and 1, "64" and 64, a difficulty's name in any case. */
 function sameValue(a: unknown, b: unknown): boolean {
-  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
-  const norm = (v: unknown) => (typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v);
+  if (Array.isArray(a) || Array.isArray(b))
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
+  const norm = (v: unknown) =>
+    typeof v === 'boolean' ? Number(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v;
   const [x, y] = [norm(a), norm(b)];
-  return typeof x === 'string' && typeof y === 'string' ? x.toLowerCase() === y.toLowerCase() && (x === y || DIFFICULTIES.some((d) => d.toLowerCase() === x.toLowerCase())) : x === y;
+  return typeof x === 'string' && typeof y === 'string'
+    ? x.toLowerCase() === y.toLowerCase() && (x === y || DIFFICULTIES.some((d) => d.toLowerCase() === x.toLowerCase()))
+    : x === y;
 }
 
 /** A class Garrison writes whole (`AdvancedOptions`, `sockets`): its keys into their fields; one without a field cannot be kept. */
-function importClass(node: CfgClassNode, read: Readonly<Record<string, string>>, accept: (at: SettingAt, field: string, raw: unknown) => void, out: ImportedFile): void {
+function importClass(
+  node: CfgClassNode,
+  read: Readonly<Record<string, string>>,
+  accept: (at: SettingAt, field: string, raw: unknown) => void,
+  out: ImportedFile,
+): void {
   for (const inner of node.entries) {
     const key = `${node.name}.${inner.kind === 'value' ? inner.key : inner.name}`;
     const field = inner.kind === 'value' ? read[inner.key.toLowerCase()] : undefined;
     if (inner.kind === 'value' && field) accept({ file: inner.file, line: inner.line, key }, field, inner.value);
-    else out.refused.push({ file: inner.file, line: inner.line, key, reason: `Garrison writes class ${node.name} itself and has no field for this` });
+    else
+      out.refused.push({
+        file: inner.file,
+        line: inner.line,
+        key,
+        reason: `Garrison writes class ${node.name} itself and has no field for this`,
+      });
   }
 }
 
@@ -190,7 +232,7 @@ function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; diff
   const refuse = (e: CfgNode, key: string, reason: string) => out.refused.push({ file: e.file, line: e.line, key, reason });
   for (const mission of node.entries) {
     if (mission.kind !== 'class') {
-      refuse(mission, `Missions.${mission.key}`, "Garrison writes class Missions from its rotation, which holds missions only");
+      refuse(mission, `Missions.${mission.key}`, 'Garrison writes class Missions from its rotation, which holds missions only');
       continue;
     }
     const get = (k: string) => mission.entries.find((e): e is CfgAssignment => e.kind === 'value' && e.key.toLowerCase() === k);
@@ -210,12 +252,22 @@ function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; diff
     }
     rotation.push(entry as { name: string; difficulty: string });
     // What the rotation has no place for is said, each where it is: it is not written back.
-    if (written && !known) refuse(written, `Missions.${mission.name}.difficulty`, `${JSON.stringify(difficulty)} is no difficulty (Recruit, Regular, Veteran or Custom): the mission is kept without one`);
+    if (written && !known)
+      refuse(
+        written,
+        `Missions.${mission.name}.difficulty`,
+        `${JSON.stringify(difficulty)} is no difficulty (Recruit, Regular, Veteran or Custom): the mission is kept without one`,
+      );
     for (const e of mission.entries) {
       const key = e.kind === 'value' ? e.key : e.name;
       if (e === template || e === written) continue;
       if (e.kind === 'class' && key.toLowerCase() === 'params') {
-        for (const p of e.entries) refuse(p, `Missions.${mission.name}.Params.${p.kind === 'value' ? p.key : p.name}`, "Garrison's rotation has no mission parameters: the mission starts with its own defaults");
+        for (const p of e.entries)
+          refuse(
+            p,
+            `Missions.${mission.name}.Params.${p.kind === 'value' ? p.key : p.name}`,
+            "Garrison's rotation has no mission parameters: the mission starts with its own defaults",
+          );
       } else refuse(e, `Missions.${mission.name}.${key}`, "Garrison's rotation keeps a mission's template and difficulty only");
     }
   }

@@ -34,7 +34,11 @@ export function importLaunch(command: StartCommand, section: TObject): ImportedF
     if (field) {
       const schema = section.properties[field] as { type?: string } | undefined;
       // A bare switch turns a boolean on; `-autoInit=false` and the like read as written.
-      accept(at, field, value === true ? (schema?.type === 'boolean' ? true : '') : schema?.type === 'boolean' ? /^(1|true)$/i.test(value) : value);
+      accept(
+        at,
+        field,
+        value === true ? (schema?.type === 'boolean' ? true : '') : schema?.type === 'boolean' ? /^(1|true)$/i.test(value) : value,
+      );
     } else if (!MANAGED.has(name)) {
       out.refused.push({ ...at, reason: 'Garrison builds the command line and has no field for this parameter' });
     }

@@ -28,8 +28,10 @@ export function importProfile(doc: CfgDocument, section: TObject): ImportedFile 
       for (const preset of node.entries) {
         const at = { file: preset.file, line: preset.line, key: `DifficultyPresets.${preset.kind === 'class' ? preset.name : preset.key}` };
         if (preset.kind === 'class' && preset.name.toLowerCase() === 'customdifficulty') readCustomDifficulty(preset, accept, out);
-        else if (preset.kind === 'class' && preset.name.toLowerCase() === 'customailevel') readAILevel(preset, 'DifficultyPresets.CustomAILevel', accept, out);
-        else out.refused.push({ ...at, reason: 'Garrison writes DifficultyPresets itself: only CustomDifficulty and CustomAILevel are read' });
+        else if (preset.kind === 'class' && preset.name.toLowerCase() === 'customailevel')
+          readAILevel(preset, 'DifficultyPresets.CustomAILevel', accept, out);
+        else
+          out.refused.push({ ...at, reason: 'Garrison writes DifficultyPresets itself: only CustomDifficulty and CustomAILevel are read' });
       }
       continue;
     }
@@ -49,7 +51,10 @@ export function importProfile(doc: CfgDocument, section: TObject): ImportedFile 
 function readAILevel(level: CfgClassNode, path: string, accept: ReturnType<typeof fieldAcceptor>, out: ImportedFile): void {
   for (const e of level.entries) {
     const at: SettingAt = { file: e.file, line: e.line, key: `${path}.${e.kind === 'value' ? e.key : e.name}` };
-    const field = e.kind === 'value' ? ({ skillai: 'skill_ai', precisionai: 'precision_ai' } as Record<string, string>)[e.key.toLowerCase()] : undefined;
+    const field =
+      e.kind === 'value'
+        ? ({ skillai: 'skill_ai', precisionai: 'precision_ai' } as Record<string, string>)[e.key.toLowerCase()]
+        : undefined;
     if (e.kind === 'value' && field) accept(at, field, e.value);
     else out.refused.push({ ...at, reason: 'Garrison writes CustomAILevel itself: only skillAI and precisionAI are read' });
   }
@@ -84,12 +89,24 @@ function keepInside(node: CfgNode, at: SettingAt, field: string, into: string[],
   if (typeof kept === 'string') return void out.refused.push({ ...at, reason: kept });
   into.push(...kept.lines);
   out.unknown.push(at);
-  for (const { node: n, key, reason } of kept.left) out.refused.push({ file: n.file, line: n.line, key: `${at.key.slice(0, at.key.lastIndexOf('.') + 1)}${key}`, reason });
+  for (const { node: n, key, reason } of kept.left)
+    out.refused.push({ file: n.file, line: n.line, key: `${at.key.slice(0, at.key.lastIndexOf('.') + 1)}${key}`, reason });
 }
 
 /** BattlEye's config into the rcon section, and the RCon port (kept on the server's record). */
-export function importBattlEye(settings: Map<string, BattlEyeSetting>, file: string, section: TObject): ImportedFile & { rconPort: number | null } {
-  const out: ImportedFile & { rconPort: number | null } = { values: {}, unknown: [], extraLines: [], refused: [], rotation: [], rconPort: null };
+export function importBattlEye(
+  settings: Map<string, BattlEyeSetting>,
+  file: string,
+  section: TObject,
+): ImportedFile & { rconPort: number | null } {
+  const out: ImportedFile & { rconPort: number | null } = {
+    values: {},
+    unknown: [],
+    extraLines: [],
+    refused: [],
+    rotation: [],
+    rconPort: null,
+  };
   const accept = fieldAcceptor(section, out);
   for (const [name, setting] of settings) {
     const at = { file, line: setting.line, key: setting.key };
@@ -100,7 +117,11 @@ export function importBattlEye(settings: Map<string, BattlEyeSetting>, file: str
       if (Number.isInteger(port) && port >= 1024 && port <= 65535) out.rconPort = port;
       else out.refused.push({ ...at, reason: `${JSON.stringify(setting.value)} is no port from 1024 to 65535` });
       // RConIP and the like: Garrison writes BattlEye's config itself, and it has no extra lines.
-    } else out.refused.push({ ...at, reason: "Garrison writes BattlEye's config with RConPassword, RConPort and MaxPing only: this setting is not written" });
+    } else
+      out.refused.push({
+        ...at,
+        reason: "Garrison writes BattlEye's config with RConPassword, RConPort and MaxPing only: this setting is not written",
+      });
   }
   if (out.values.rcon_password) out.values.enabled = 1;
   return out;

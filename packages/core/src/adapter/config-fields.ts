@@ -41,7 +41,12 @@ interface Common {
 function hint(base: Common, widget: WidgetHint['widget'], more: Partial<WidgetHint> = {}): Record<string, unknown> {
   const h: WidgetHint = { widget, label: base.label, ...more };
   if (base.placeholder !== undefined) h.placeholder = base.placeholder;
-  return { title: base.label, ...(base.description ? { description: base.description } : {}), ...(base.unit ? { [UNIT_KEYWORD]: base.unit } : {}), [WIDGET_KEYWORD]: h };
+  return {
+    title: base.label,
+    ...(base.description ? { description: base.description } : {}),
+    ...(base.unit ? { [UNIT_KEYWORD]: base.unit } : {}),
+    [WIDGET_KEYWORD]: h,
+  };
 }
 
 /**
@@ -50,7 +55,12 @@ function hint(base: Common, widget: WidgetHint['widget'], more: Partial<WidgetHi
  */
 export const Field = {
   text(o: Common & { default: string; maxLength?: number; pattern?: string }) {
-    return Type.String({ default: o.default, maxLength: o.maxLength ?? 1024, ...(o.pattern ? { pattern: o.pattern } : {}), ...hint(o, 'text') });
+    return Type.String({
+      default: o.default,
+      maxLength: o.maxLength ?? 1024,
+      ...(o.pattern ? { pattern: o.pattern } : {}),
+      ...hint(o, 'text'),
+    });
   },
   /** A secret: masked in every read; `clearable: false` for one that must not be left empty (see CLEARABLE_KEYWORD). */
   password(o: Common & { default: string; maxLength?: number; pattern?: string; clearable?: boolean }) {
@@ -83,7 +93,10 @@ export const Field = {
   },
   /** A choice among plain string values. */
   select<const V extends string>(o: Common & { default: V; choices: readonly V[] }) {
-    return Type.Union(o.choices.map((c) => Type.Literal(c)), { default: o.default, ...hint(o, 'select', { options: [...o.choices] }) });
+    return Type.Union(
+      o.choices.map((c) => Type.Literal(c)),
+      { default: o.default, ...hint(o, 'select', { options: [...o.choices] }) },
+    );
   },
   /** Lines of text, one array element per row. */
   lines(o: Common & { default: string[]; maxItems?: number }) {

@@ -24,7 +24,14 @@ export interface AdapterIdentity {
 
 /** What an adapter may know of the server it works for: a plain object, never the service's internals. */
 export interface ServerContext {
-  server: { id: number; name: string; exe_path: string; game_port: number; rcon_port: number; /** Headless clients the server runs (0 when absent). */ headless_clients?: number };
+  server: {
+    id: number;
+    name: string;
+    exe_path: string;
+    game_port: number;
+    rcon_port: number;
+    /** Headless clients the server runs (0 when absent). */ headless_clients?: number;
+  };
   /** The server's own folder under the data dir: generated files live here. */
   serverDir: string;
   /** The folder that holds the server executable. */
@@ -388,11 +395,13 @@ export function isAdapterDefinition(value: unknown): value is AdapterDefinition 
 export function redactPasswords(command: string): string {
   const words = command.split(/(\s+)/);
   let masking = false;
-  return words.map((word) => {
-    if (/^\s+$/.test(word)) return word;
-    if (masking) return '***';
-    if (!/pass/i.test(word)) return word;
-    masking = true;
-    return word.replace(/([=:]).+$/, '$1***'); // `password=x` carries its value in the same word
-  }).join('');
+  return words
+    .map((word) => {
+      if (/^\s+$/.test(word)) return word;
+      if (masking) return '***';
+      if (!/pass/i.test(word)) return word;
+      masking = true;
+      return word.replace(/([=:]).+$/, '$1***'); // `password=x` carries its value in the same word
+    })
+    .join('');
 }

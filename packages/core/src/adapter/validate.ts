@@ -16,10 +16,16 @@ export const GAME_TYPE_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
  */
 export function adapterDefinitionProblem(value: unknown): AdapterProblem | null {
   if (!isAdapterDefinition(value)) {
-    return { reason: 'the default export is not an adapter', hint: 'default-export the result of defineAdapter({...}) from @garrison/core' };
+    return {
+      reason: 'the default export is not an adapter',
+      hint: 'default-export the result of defineAdapter({...}) from @garrison/core',
+    };
   }
   if (value.apiVersion !== ADAPTER_API_VERSION) {
-    return { reason: `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`, hint: "rebuild it against this server's @garrison/core" };
+    return {
+      reason: `adapter API version ${value.apiVersion}, expected ${ADAPTER_API_VERSION}`,
+      hint: "rebuild it against this server's @garrison/core",
+    };
   }
   const { identity } = value;
   for (const key of ['game_type', 'display_name', 'version', 'schema_version'] as const) {
@@ -28,15 +34,23 @@ export function adapterDefinitionProblem(value: unknown): AdapterProblem | null 
     }
   }
   if (!GAME_TYPE_PATTERN.test(identity.game_type)) {
-    return { reason: `game_type ${JSON.stringify(identity.game_type)} is not a lower-case identifier`, hint: 'use letters, digits, - and _' };
+    return {
+      reason: `game_type ${JSON.stringify(identity.game_type)} is not a lower-case identifier`,
+      hint: 'use letters, digits, - and _',
+    };
   }
   for (const [name, impl] of Object.entries(value.capabilities ?? {})) {
     if (!(CAPABILITIES as readonly string[]).includes(name)) {
       return { reason: `unknown capability ${name}`, hint: `capabilities are named ${CAPABILITIES.join(', ')}` };
     }
-    const missing = CAPABILITY_MEMBERS[name as Capability].filter((m) => (impl as unknown as Record<string, unknown>)?.[m as string] === undefined);
+    const missing = CAPABILITY_MEMBERS[name as Capability].filter(
+      (m) => (impl as unknown as Record<string, unknown>)?.[m as string] === undefined,
+    );
     if (missing.length) {
-      return { reason: `capability ${name} lacks ${missing.join(', ')}`, hint: 'implement every member of the capability interface in @garrison/core' };
+      return {
+        reason: `capability ${name} lacks ${missing.join(', ')}`,
+        hint: 'implement every member of the capability interface in @garrison/core',
+      };
     }
   }
   return null;

@@ -1,14 +1,7 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { ApiError, ifApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
-import {
-  decodeServerPacket,
-  encodeCommand,
-  encodeLogin,
-  encodeMessageAck,
-  nextSequence,
-  type ServerPacket,
-} from './protocol.js';
+import { decodeServerPacket, encodeCommand, encodeLogin, encodeMessageAck, nextSequence, type ServerPacket } from './protocol.js';
 import { PartCollector, RecentSequences } from './reassembly.js';
 
 export interface BattlEyeClientOptions extends RemoteAdminTarget {
@@ -54,7 +47,7 @@ export class BattlEyeClient implements RemoteAdminSession {
 
   private constructor(options: BattlEyeClientOptions) {
     this.options = { timeoutMs: 5000, resendMs: 1000, keepAliveMs: 30_000, loginTimeoutMs: 3000, ...options };
-    if (this.options.keepAliveMs >= 45_000) throw new RangeError('keepAliveMs must stay under BattlEye\'s 45 s idle limit');
+    if (this.options.keepAliveMs >= 45_000) throw new RangeError("keepAliveMs must stay under BattlEye's 45 s idle limit");
     this.socket = createSocket(isIPv6(options.host) ? 'udp6' : 'udp4');
   }
 
@@ -75,7 +68,9 @@ export class BattlEyeClient implements RemoteAdminSession {
       await client.login();
     } catch (err) {
       await client.close();
-      throw err instanceof ApiError ? err : rconError(`cannot reach BattlEye RCon at ${options.host}:${options.port}: ${(err as Error).message}`, err);
+      throw err instanceof ApiError
+        ? err
+        : rconError(`cannot reach BattlEye RCon at ${options.host}:${options.port}: ${(err as Error).message}`, err);
     }
     client.keepAlive = setInterval(() => client.keepAliveTick(), Math.max(50, Math.floor(client.options.keepAliveMs / 3)));
     client.keepAlive.unref();
@@ -95,7 +90,10 @@ export class BattlEyeClient implements RemoteAdminSession {
     return new Promise<void>((resolve, reject) => {
       const packet = encodeLogin(this.options.password);
       const resend = setInterval(() => this.send(packet), resendMs);
-      const timer = setTimeout(() => finish(rconError(`no answer from BattlEye RCon at ${host}:${port} (is RCon enabled?)`)), loginTimeoutMs);
+      const timer = setTimeout(
+        () => finish(rconError(`no answer from BattlEye RCon at ${host}:${port} (is RCon enabled?)`)),
+        loginTimeoutMs,
+      );
       const finish = (error?: Error) => {
         clearInterval(resend);
         clearTimeout(timer);

@@ -64,15 +64,15 @@ export function encodeReplyParts(seq: number, text: string, chunkSize = 1024): B
   if (body.length <= chunkSize && body[0] !== 0x00) return [encodeReply(seq, body)];
   const total = Math.max(1, Math.ceil(body.length / chunkSize));
   if (total > MAX_PARTS) throw new RangeError(`answer of ${body.length} bytes needs ${total} parts; the protocol allows ${MAX_PARTS}`);
-  return Array.from({ length: total }, (_, index) => encodeReply(seq, body.subarray(index * chunkSize, (index + 1) * chunkSize), { total, index }));
+  return Array.from({ length: total }, (_, index) =>
+    encodeReply(seq, body.subarray(index * chunkSize, (index + 1) * chunkSize), { total, index }),
+  );
 }
 
 // --- decoding -------------------------------------------------------------------------------
 
 export type ClientPacket =
-  | { type: 'login'; password: string }
-  | { type: 'command'; seq: number; command: string }
-  | { type: 'message-ack'; seq: number };
+  { type: 'login'; password: string } | { type: 'command'; seq: number; command: string } | { type: 'message-ack'; seq: number };
 
 export type ServerPacket =
   | { type: 'login-result'; ok: boolean }

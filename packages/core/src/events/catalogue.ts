@@ -29,33 +29,57 @@ interface CatalogueEntry {
  * here; a new event is declared here first.
  */
 export const EventCatalogue = {
-  server_status: { data: ServerStatusEventData, channel: 'status', description: "The server's status changed (`pid` and `started_at` are null without a process)." },
-  process_status: { data: ProcessStatusEventData, channel: 'status', description: 'A headless client of the server started, stopped, crashed, was restarted, or gave up.' },
+  server_status: {
+    data: ServerStatusEventData,
+    channel: 'status',
+    description: "The server's status changed (`pid` and `started_at` are null without a process).",
+  },
+  process_status: {
+    data: ProcessStatusEventData,
+    channel: 'status',
+    description: 'A headless client of the server started, stopped, crashed, was restarted, or gave up.',
+  },
   server_mission: {
     data: Type.Object({ mission: Type.String() }),
     channel: 'status',
-    description: 'The game said in its log that it now plays this mission (the server\'s `mission`).',
+    description: "The game said in its log that it now plays this mission (the server's `mission`).",
   },
   log: {
     data: Type.Object({ timestamp: Type.String({ format: 'date-time' }), level: LogLevelSchema, message: Type.String() }),
     channel: 'log',
-    description: 'A line of the game log (the game\'s own time where the line carries a full date).',
+    description: "A line of the game log (the game's own time where the line carries a full date).",
   },
-  players: { data: Type.Object({ players: Type.Array(Player), count: Type.Integer() }), channel: 'players', description: 'The player list changed.' },
-  metrics: { data: MetricsEventData, channel: 'metrics', description: 'CPU, memory and players, sampled periodically while the server runs (with its headless clients\' CPU and memory).' },
+  players: {
+    data: Type.Object({ players: Type.Array(Player), count: Type.Integer() }),
+    channel: 'players',
+    description: 'The player list changed.',
+  },
+  metrics: {
+    data: MetricsEventData,
+    channel: 'metrics',
+    description: "CPU, memory and players, sampled periodically while the server runs (with its headless clients' CPU and memory).",
+  },
   schedule_run: {
     data: ScheduleRunEventData,
     channel: 'event',
-    description: 'A run of one of the server\'s schedules started, finished a step, finished, or was skipped (with the reason).',
+    description: "A run of one of the server's schedules started, finished a step, finished, or was skipped (with the reason).",
   },
-  backup: { data: BackupEventData, channel: 'event', description: 'A backup of the server is being written (its bytes so far), is done, or failed.' },
-  audit: { data: AuditEvent, channel: 'event', description: 'An entry of the audit trail was recorded (sent as `event` over the WebSocket).' },
+  backup: {
+    data: BackupEventData,
+    channel: 'event',
+    description: 'A backup of the server is being written (its bytes so far), is done, or failed.',
+  },
+  audit: {
+    data: AuditEvent,
+    channel: 'event',
+    description: 'An entry of the audit trail was recorded (sent as `event` over the WebSocket).',
+  },
   webhook_delivery: {
     data: WebhookDelivery,
     channel: 'event',
     adminsOnly: true,
     description:
-      'Admins only: a webhook delivery was queued (a test, a redelivery) or attempted (delivered, to be retried, or failed): the delivery as its log lists it, without the endpoint\'s URL or secret. `server_id` is the server it is about, or 0 when none.',
+      "Admins only: a webhook delivery was queued (a test, a redelivery) or attempted (delivered, to be retried, or failed): the delivery as its log lists it, without the endpoint's URL or secret. `server_id` is the server it is about, or 0 when none.",
   },
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -67,7 +91,9 @@ export const EVENT_TYPES = Object.keys(EventCatalogue) as EventType[];
 export type EventInput = { [K in EventType]: { type: K; server_id: number; data: EventData<K> } }[EventType];
 
 /** An event as it travels inside the service (and between instances): with its id, time and origin. */
-export type GarrisonEvent = { [K in EventType]: { id: string; type: K; server_id: number; time: string; origin: string; data: EventData<K> } }[EventType];
+export type GarrisonEvent = {
+  [K in EventType]: { id: string; type: K; server_id: number; time: string; origin: string; data: EventData<K> };
+}[EventType];
 
 /** The envelope as a schema, for the docs. */
 export const EventEnvelope = Type.Object(
@@ -85,4 +111,5 @@ export const EventEnvelope = Type.Object(
 /** The name an event has on the contract's WebSocket `/ws`: its type, except the audit trail's `event`. */
 export type WireType<K extends EventType> = K extends 'audit' ? 'event' : K;
 export const wireType = <K extends EventType>(type: K): WireType<K> => (type === 'audit' ? 'event' : type) as WireType<K>;
-export const typeOfWire = (wire: string): EventType | null => (wire === 'event' ? 'audit' : wire in EventCatalogue && wire !== 'audit' ? (wire as EventType) : null);
+export const typeOfWire = (wire: string): EventType | null =>
+  wire === 'event' ? 'audit' : wire in EventCatalogue && wire !== 'audit' ? (wire as EventType) : null;

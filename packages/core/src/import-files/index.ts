@@ -51,7 +51,8 @@ export class ImportFiles implements ImportFileAccess {
       real = wanted; // missing: judged by where it would be
     }
     const rel = relative(this.root, real);
-    if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel)) return { refused: `${path} is outside the game folder ${this.root}` };
+    if (rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel))
+      return { refused: `${path} is outside the game folder ${this.root}` };
     const refused = this.guard(real);
     return refused ? { refused } : { path: real };
   }
@@ -100,18 +101,24 @@ export class ImportFiles implements ImportFileAccess {
     try {
       const stat = fstatSync(fd);
       if (!stat.isFile()) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is not a file`);
-      if (stat.size > IMPORT_FILE_LIMIT) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is ${stat.size} bytes, over the 1 MiB a config file may have`);
+      if (stat.size > IMPORT_FILE_LIMIT)
+        throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is ${stat.size} bytes, over the 1 MiB a config file may have`);
       // Read by the descriptor that was checked, up to one byte past the limit: a file growing meanwhile is still caught.
       const buffer = Buffer.alloc(Math.min(stat.size, IMPORT_FILE_LIMIT) + 1);
       let length = 0;
-      for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0; ) length += n;
-      if (length > IMPORT_FILE_LIMIT) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} grew over the 1 MiB a config file may have`);
+      for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+      if (length > IMPORT_FILE_LIMIT)
+        throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} grew over the 1 MiB a config file may have`);
       const bytes = buffer.subarray(0, length);
-      if (bytes.includes(0)) throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is not a text file (it holds NUL bytes), so not a config file`);
+      if (bytes.includes(0))
+        throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} is not a text file (it holds NUL bytes), so not a config file`);
       return bytes.toString('utf8');
     } catch (err) {
       if (err instanceof ApiError) throw err;
-      throw new ApiError('VALIDATION_ERROR', `field '${field}': ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `field '${field}': ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     } finally {
       closeSync(fd);
     }

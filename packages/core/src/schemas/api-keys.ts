@@ -16,10 +16,25 @@ export const CreateApiKeyRequest = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, description: 'What the key is for ("Discord bot").' }),
     scopes: Type.Array(KeyScopeSchema, { minItems: 1, maxItems: KEY_SCOPES.length, uniqueItems: true }),
-    server_ids: Type.Optional(Nullable(Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'Only these servers; absent or null: every server.' }))),
-    cidrs: Type.Optional(Nullable(Type.Array(Cidr, { minItems: 1, maxItems: 50, description: 'Only from these address ranges; absent or null: from anywhere.' }))),
+    server_ids: Type.Optional(
+      Nullable(
+        Type.Array(Id, {
+          minItems: 1,
+          maxItems: 1000,
+          uniqueItems: true,
+          description: 'Only these servers; absent or null: every server.',
+        }),
+      ),
+    ),
+    cidrs: Type.Optional(
+      Nullable(
+        Type.Array(Cidr, { minItems: 1, maxItems: 50, description: 'Only from these address ranges; absent or null: from anywhere.' }),
+      ),
+    ),
     expires_at: Type.Optional(
-      Nullable(Type.String({ ...QueryTimestamp, description: 'When it stops working (ISO 8601); absent: in 90 days; null: never (admins only).' })),
+      Nullable(
+        Type.String({ ...QueryTimestamp, description: 'When it stops working (ISO 8601); absent: in 90 days; null: never (admins only).' }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -44,9 +59,12 @@ export const ApiKey = Type.Object(
 );
 export type ApiKey = Static<typeof ApiKey>;
 
-export const CreatedApiKey = Type.Intersect([ApiKey, Type.Object({ key: Type.String({ description: 'Shown once: `gar_<id>_<secret>`, sent as `Authorization: Bearer`.' }) })], {
-  $id: 'CreatedApiKey',
-});
+export const CreatedApiKey = Type.Intersect(
+  [ApiKey, Type.Object({ key: Type.String({ description: 'Shown once: `gar_<id>_<secret>`, sent as `Authorization: Bearer`.' }) })],
+  {
+    $id: 'CreatedApiKey',
+  },
+);
 
 export const ApiKeyQuery = Type.Object({
   all: Type.Optional(Type.Boolean({ default: false, description: "Everyone's keys (admins only); otherwise one's own." })),

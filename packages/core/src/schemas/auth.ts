@@ -10,10 +10,7 @@ export const NewPassword = Type.String({ minLength: 8, maxLength: 1024 });
 export const UserSummary = Type.Object({ id: Type.Integer(), username: Type.String(), role: Role }, { $id: 'UserSummary' });
 export type UserSummary = Static<typeof UserSummary>;
 
-export const User = Type.Object(
-  { ...UserSummary.properties, created_at: Timestamp, last_login: Nullable(Timestamp) },
-  { $id: 'User' },
-);
+export const User = Type.Object({ ...UserSummary.properties, created_at: Timestamp, last_login: Nullable(Timestamp) }, { $id: 'User' });
 export type User = Static<typeof User>;
 
 export const LoginRequest = Type.Object(

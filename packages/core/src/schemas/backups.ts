@@ -5,7 +5,9 @@ export const Backup = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
-    kind: Type.Union([Type.Literal('manual'), Type.Literal('automatic')], { description: 'Automatic ones (a schedule\'s) are pruned past the server\'s `backup_keep`; manual and locked ones never.' }),
+    kind: Type.Union([Type.Literal('manual'), Type.Literal('automatic')], {
+      description: "Automatic ones (a schedule's) are pruned past the server's `backup_keep`; manual and locked ones never.",
+    }),
     status: Type.Union([Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
     created_at: Timestamp,
     finished_at: Nullable(Timestamp),
@@ -39,7 +41,10 @@ export const CreateBackupRequest = Type.Object(
   { note: Type.Optional(Type.String({ maxLength: 500 })), include_missions: Type.Optional(Type.Boolean({ default: false })) },
   { additionalProperties: false },
 );
-export const UpdateBackupRequest = Type.Object({ locked: Type.Optional(Type.Boolean()), note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, { additionalProperties: false });
+export const UpdateBackupRequest = Type.Object(
+  { locked: Type.Optional(Type.Boolean()), note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  { additionalProperties: false },
+);
 export const BackupIdParams = Type.Object({ ...ServerIdParams.properties, backup_id: Id });
 
 export const BackupEventData = Type.Object({

@@ -7,7 +7,8 @@ export const ConfigMeta = Type.Object({
   schema_version: Type.String(),
   secrets_set: Type.Optional(
     Type.Record(Type.String(), Type.Boolean(), {
-      description: 'Each sensitive field of the section (shown as `***` whatever its value): true when it holds a value, false when it is empty.',
+      description:
+        'Each sensitive field of the section (shown as `***` whatever its value): true when it holds a value, false when it is empty.',
     }),
   ),
 });

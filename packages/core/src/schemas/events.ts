@@ -4,7 +4,9 @@ import { EventCatalogue, EventEnvelope, wireType, type EventType, type GarrisonE
 type Catalogue = typeof EventCatalogue;
 
 /** `data` of each live event the WebSocket `/ws` sends, by the message's `type` (from the event catalogue). */
-export const LiveEventData = Object.fromEntries((Object.keys(EventCatalogue) as EventType[]).map((t) => [wireType(t), EventCatalogue[t].data])) as {
+export const LiveEventData = Object.fromEntries(
+  (Object.keys(EventCatalogue) as EventType[]).map((t) => [wireType(t), EventCatalogue[t].data]),
+) as {
   [K in EventType as WireType<K>]: Catalogue[K]['data'];
 };
 

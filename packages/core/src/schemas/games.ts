@@ -20,7 +20,8 @@ export const GameDetail = Type.Object(
 
 export const GameCommands = Type.Array(Type.String(), {
   $id: 'GameCommands',
-  description: 'Templates such as `#mission <NAME.TERRAIN> [difficulty]` (`<x>` required, `[x]` optional); empty for a game without remote admin.',
+  description:
+    'Templates such as `#mission <NAME.TERRAIN> [difficulty]` (`<x>` required, `[x]` optional); empty for a game without remote admin.',
 });
 
 export const GameTypeParams = Type.Object({ game_type: Type.String({ minLength: 1, maxLength: 64 }) });

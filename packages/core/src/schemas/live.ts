@@ -27,11 +27,18 @@ export const LogPage = Type.Object({ total: Type.Integer(), logs: Type.Array(Log
 export const MetricsQuery = Type.Object({
   from: Type.Optional(QueryTimestamp),
   to: Type.Optional(QueryTimestamp),
-  resolution: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes per point; samples in a bucket are averaged.' })),
+  resolution: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10_080, description: 'Minutes per point; samples in a bucket are averaged.' }),
+  ),
 });
 
 export const MetricsPoint = Type.Object(
-  { timestamp: Type.String({ format: 'date-time' }), cpu_percent: Type.Number(), ram_mb: Type.Number(), player_count: Nullable(Type.Number()) },
+  {
+    timestamp: Type.String({ format: 'date-time' }),
+    cpu_percent: Type.Number(),
+    ram_mb: Type.Number(),
+    player_count: Nullable(Type.Number()),
+  },
   { $id: 'MetricsPoint' },
 );
 

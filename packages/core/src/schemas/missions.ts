@@ -2,7 +2,9 @@ import { Type } from '../typebox.js';
 import { ConfigVersion } from './common.js';
 
 /** Present only when there is something to know: the game loads the mission, but maybe not as meant. */
-const MissionWarning = Type.Optional(Type.String({ description: 'The game loads it, but maybe not as meant (a version number read as the terrain).' }));
+const MissionWarning = Type.Optional(
+  Type.String({ description: 'The game loads it, but maybe not as meant (a version number read as the terrain).' }),
+);
 
 export const MissionFile = Type.Object(
   { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Type.String(), warning: MissionWarning },
@@ -43,7 +45,12 @@ export const RotationEntry = Type.Object(
 export const RotationEntryInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    difficulty: Type.Optional(Type.String({ maxLength: 16, description: '`""`, Recruit, Regular, Veteran or Custom, in any case; stored capitalised. Absent: `""`.' })),
+    difficulty: Type.Optional(
+      Type.String({
+        maxLength: 16,
+        description: '`""`, Recruit, Regular, Veteran or Custom, in any case; stored capitalised. Absent: `""`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -60,7 +67,9 @@ export const RotationSaved = Type.Object(
   {
     missions: Type.Array(RotationEntry),
     config_version: Type.Integer({ description: "The server section's version, to send back with a change." }),
-    warnings: Type.Array(Type.String(), { description: 'Entries saved that name no installed mission file: the game cannot load them until one is uploaded.' }),
+    warnings: Type.Array(Type.String(), {
+      description: 'Entries saved that name no installed mission file: the game cannot load them until one is uploaded.',
+    }),
   },
   { $id: 'RotationSaved' },
 );
@@ -72,13 +81,23 @@ export const RotationUpdate = Type.Object(
 
 export const PlayMissionRequest = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200, description: 'An installed mission, as `GET /missions` names it (`co10_Escape.Altis`).' }),
-    difficulty: Type.Optional(Type.String({ maxLength: 16, description: '`""` (the server\'s own), Recruit, Regular, Veteran or Custom, in any case.' })),
+    name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'An installed mission, as `GET /missions` names it (`co10_Escape.Altis`).',
+    }),
+    difficulty: Type.Optional(
+      Type.String({ maxLength: 16, description: '`""` (the server\'s own), Recruit, Regular, Veteran or Custom, in any case.' }),
+    ),
   },
   { additionalProperties: false },
 );
 export const MissionPlaying = Type.Object(
-  { message: Type.String(), name: Type.String(), difficulty: Type.String({ description: 'As sent to the game, capitalised; `""` when none was given.' }) },
+  {
+    message: Type.String(),
+    name: Type.String(),
+    difficulty: Type.String({ description: 'As sent to the game, capitalised; `""` when none was given.' }),
+  },
   { $id: 'MissionPlaying' },
 );
 
@@ -96,7 +115,10 @@ export const Mod = Type.Object(
 
 export const ModList = Type.Object({ server_id: Type.Integer(), enabled_count: Type.Integer(), mods: Type.Array(Mod) }, { $id: 'ModList' });
 
-export const EnabledModSchema = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), is_server_mod: Type.Boolean() }, { additionalProperties: false });
+export const EnabledModSchema = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 200 }), is_server_mod: Type.Boolean() },
+  { additionalProperties: false },
+);
 
 export const EnabledModsUpdate = Type.Object({ mods: Type.Array(EnabledModSchema, { maxItems: 200 }) }, { additionalProperties: false });
 
@@ -106,21 +128,36 @@ export const EnabledModsResult = Type.Object(
 );
 
 export const PresetQuery = Type.Object(
-  { apply: Type.Optional(Type.Boolean({ default: false, description: "Also make the preset's installed mods the enabled client mods (server mods stay)." })) },
+  {
+    apply: Type.Optional(
+      Type.Boolean({ default: false, description: "Also make the preset's installed mods the enabled client mods (server mods stay)." }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 export const PresetUpload = Type.Object(
-  { file: Type.String({ format: 'binary', description: 'The preset HTML the launcher exported; or send it as the body itself (text/html).' }) },
+  {
+    file: Type.String({
+      format: 'binary',
+      description: 'The preset HTML the launcher exported; or send it as the body itself (text/html).',
+    }),
+  },
   { $id: 'PresetUpload' },
 );
 
 export const PresetDiff = Type.Object(
   {
     preset: Type.Object({ kind: Type.String(), name: Type.Union([Type.String(), Type.Null()]) }),
-    matched: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), folder: Type.String() }), { description: 'In the preset and installed.' }),
-    missing: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }), { description: 'In the preset, not installed.' }),
-    extra: Type.Array(Type.Object({ folder: Type.String() }), { description: 'Enabled client mods not in the preset: after an apply, as the server is then (none).' }),
+    matched: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String(), folder: Type.String() }), {
+      description: 'In the preset and installed.',
+    }),
+    missing: Type.Array(Type.Object({ id: Type.Optional(Type.String()), name: Type.String() }), {
+      description: 'In the preset, not installed.',
+    }),
+    extra: Type.Array(Type.Object({ folder: Type.String() }), {
+      description: 'Enabled client mods not in the preset: after an apply, as the server is then (none).',
+    }),
     dlc: Type.Array(Type.Object({ app_id: Type.String(), name: Type.String() })),
     applied: Type.Boolean(),
   },

@@ -1,7 +1,12 @@
 import { Type, type Static } from '../typebox.js';
 import { Nullable, Timestamp } from './common.js';
 
-export const NodeId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'A Garrison instance (node) of the cluster.' });
+export const NodeId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9._-]+$',
+  description: 'A Garrison instance (node) of the cluster.',
+});
 
 export const NodeIdParams = Type.Object({ node_id: NodeId });
 
@@ -15,7 +20,9 @@ export const ClusterNode = Type.Object(
     last_seen: Nullable(Timestamp),
     draining: Type.Boolean({ description: 'No new servers are placed on it.' }),
     server_count: Type.Integer(),
-    events_connected: Nullable(Type.Boolean({ description: "Whether it is connected to the cluster's event bus (NATS); null for a single instance." })),
+    events_connected: Nullable(
+      Type.Boolean({ description: "Whether it is connected to the cluster's event bus (NATS); null for a single instance." }),
+    ),
   },
   { $id: 'ClusterNode' },
 );

@@ -6,10 +6,22 @@ export const Player = Type.Object(
     slot_id: Type.String(),
     name: Type.String(),
     ping: Type.Integer(),
-    guid: Type.Optional(Nullable(Type.String({ description: 'Admins only: the GUID the game reported (what a ban takes), null until it has.' }))),
-    ip: Type.Optional(Nullable(Type.String({ description: 'Admins only: the address the player connects from (without the port), null when the game does not say.' }))),
+    guid: Type.Optional(
+      Nullable(Type.String({ description: 'Admins only: the GUID the game reported (what a ban takes), null until it has.' })),
+    ),
+    ip: Type.Optional(
+      Nullable(
+        Type.String({
+          description: 'Admins only: the address the player connects from (without the port), null when the game does not say.',
+        }),
+      ),
+    ),
   },
-  { $id: 'Player', description: 'A player on the server. `guid` and `ip` are in the answers to admins only, never in `players` events, which every role receives.' },
+  {
+    $id: 'Player',
+    description:
+      'A player on the server. `guid` and `ip` are in the answers to admins only, never in `players` events, which every role receives.',
+  },
 );
 
 export const PlayerList = Type.Object(
@@ -27,9 +39,15 @@ export const PlayerHistoryRecord = Type.Object(
   { $id: 'PlayerHistoryRecord', description: '`guid` is empty until the game reported it; `left_at` is null while the player is on.' },
 );
 
-export const PlayerHistoryPage = Type.Object({ total: Type.Integer(), items: Type.Array(PlayerHistoryRecord) }, { $id: 'PlayerHistoryPage' });
+export const PlayerHistoryPage = Type.Object(
+  { total: Type.Integer(), items: Type.Array(PlayerHistoryRecord) },
+  { $id: 'PlayerHistoryPage' },
+);
 
-export const PlayerSlotParams = Type.Object({ ...ServerIdParams.properties, slot_id: Type.String({ minLength: 1, maxLength: 16, pattern: '^\\d+$' }) });
+export const PlayerSlotParams = Type.Object({
+  ...ServerIdParams.properties,
+  slot_id: Type.String({ minLength: 1, maxLength: 16, pattern: '^\\d+$' }),
+});
 
 const Reason = Type.String({ maxLength: 500, pattern: '^[^\\x00-\\x1f\\x7f]*$' });
 
@@ -46,7 +64,10 @@ export const Ban = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
-    guid: Type.String({ description: 'What is banned: the GUID (lower case) of a GUID ban, the address of an IP ban (as `ban_type` says); sent as `player_uid`.' }),
+    guid: Type.String({
+      description:
+        'What is banned: the GUID (lower case) of a GUID ban, the address of an IP ban (as `ban_type` says); sent as `player_uid`.',
+    }),
     name: Nullable(Type.String()),
     reason: Type.String(),
     banned_by: Type.String(),
@@ -55,7 +76,8 @@ export const Ban = Type.Object(
     expires_at: Nullable(Timestamp),
     created_at: Timestamp,
     source: Type.Union([Type.Literal('api'), Type.Literal('file')], {
-      description: "`api`: created through Garrison; `file`: found in the game's ban file, written there by the game, another tool or a person.",
+      description:
+        "`api`: created through Garrison; `file`: found in the game's ban file, written there by the game, another tool or a person.",
     }),
   },
   { $id: 'Ban' },
@@ -65,7 +87,9 @@ export type Ban = Static<typeof Ban>;
 export const CreateBanRequest = Type.Object(
   {
     player_uid: Type.String({ minLength: 1, maxLength: 64, description: 'A 32-character GUID, or an IPv4/IPv6 address for an IP ban.' }),
-    ban_type: Type.Optional(Type.Union(BanType.anyOf, { description: '`GUID` (the default): `player_uid` is a GUID; `IP`: `player_uid` is an address.' })),
+    ban_type: Type.Optional(
+      Type.Union(BanType.anyOf, { description: '`GUID` (the default): `player_uid` is a GUID; `IP`: `player_uid` is an address.' }),
+    ),
     reason: Type.Optional(Reason),
     duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 52_560_000, description: '0: permanent' })),
   },
@@ -73,7 +97,14 @@ export const CreateBanRequest = Type.Object(
 );
 
 export const CreatedBan = Type.Object(
-  { id: Type.Integer(), server_id: Type.Integer(), guid: Type.String({ description: 'The GUID, or the address of an IP ban, as sent in `player_uid`.' }), reason: Type.String(), ban_type: BanType, expires_at: Nullable(Timestamp) },
+  {
+    id: Type.Integer(),
+    server_id: Type.Integer(),
+    guid: Type.String({ description: 'The GUID, or the address of an IP ban, as sent in `player_uid`.' }),
+    reason: Type.String(),
+    ban_type: BanType,
+    expires_at: Nullable(Timestamp),
+  },
   { $id: 'CreatedBan' },
 );
 

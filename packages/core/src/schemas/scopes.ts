@@ -8,13 +8,14 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 export type Scope = KeyScope | 'account' | 'admin';
 
 export const SCOPE_MEANINGS: Record<Scope, string> = {
-  'servers:read': 'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups and events',
+  'servers:read':
+    'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups and events',
   'servers:control': 'start, stop, restart and kill servers; run a schedule now',
   'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups',
   rcon: 'remote-admin commands, messages to every player, a mission played now',
   'players:moderate': 'kick and ban players, add and revoke bans',
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
-  account: 'signing in and out, one\'s own password, keys and sessions: never a key\'s',
-  admin: 'users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail: never a key\'s',
+  account: "signing in and out, one's own password, keys and sessions: never a key's",
+  admin: "users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail: never a key's",
 };

@@ -1,15 +1,18 @@
 import { Type, type Static } from '../typebox.js';
 import { Nullable, PageQuery, Timestamp } from './common.js';
 
-export const ServerStatus = Type.Union([
-  Type.Literal('starting'),
-  Type.Literal('running'),
-  Type.Literal('stopping'),
-  Type.Literal('stopped'),
-  Type.Literal('crashed'),
-  Type.Literal('error'),
-  Type.Literal('unknown'),
-], { description: '`unknown`: the node that runs the server is offline, so nobody can tell (never taken for stopped).' });
+export const ServerStatus = Type.Union(
+  [
+    Type.Literal('starting'),
+    Type.Literal('running'),
+    Type.Literal('stopping'),
+    Type.Literal('stopped'),
+    Type.Literal('crashed'),
+    Type.Literal('error'),
+    Type.Literal('unknown'),
+  ],
+  { description: '`unknown`: the node that runs the server is offline, so nobody can tell (never taken for stopped).' },
+);
 export type ServerStatus = Static<typeof ServerStatus>;
 
 /** Statuses in which a process exists (or is being brought up or down). */
@@ -25,11 +28,22 @@ export const MaxRestarts = Type.Integer({ minimum: 0, maximum: 20 });
 export const BackupKeep = Type.Integer({ minimum: 0, maximum: 1000, default: 7, description: 'Automatic backups kept (0 to 1000).' });
 export const BackupExclude = Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/\\\\]+$' }), {
   maxItems: 50,
-  description: 'File names a backup of this server leaves out, at any depth (`*.bin` or a whole name), besides what the game leaves out (logs).',
+  description:
+    'File names a backup of this server leaves out, at any depth (`*.bin` or a whole name), besides what the game leaves out (logs).',
 });
-export const HeadlessClients = Type.Integer({ minimum: 0, maximum: 10, default: 0, description: 'Headless clients to run beside the server once it is running (0 to 10).' });
+export const HeadlessClients = Type.Integer({
+  minimum: 0,
+  maximum: 10,
+  default: 0,
+  description: 'Headless clients to run beside the server once it is running (0 to 10).',
+});
 
-export const ServerWarning = Type.Union([Type.Literal('exe_missing'), Type.Literal('crash_loop'), Type.Literal('restart_needed'), Type.Literal('shares_installation')]);
+export const ServerWarning = Type.Union([
+  Type.Literal('exe_missing'),
+  Type.Literal('crash_loop'),
+  Type.Literal('restart_needed'),
+  Type.Literal('shares_installation'),
+]);
 export type ServerWarning = Static<typeof ServerWarning>;
 
 export const ServerListItem = Type.Object(
@@ -50,10 +64,12 @@ export const ServerListItem = Type.Object(
     cpu_percent: Nullable(Type.Number()),
     ram_mb: Nullable(Type.Number()),
     started_at: Nullable(Timestamp),
-    hostname: Nullable(Type.String({ description: "The name players see in the game's server browser (from the config), when the game has one." })),
+    hostname: Nullable(
+      Type.String({ description: "The name players see in the game's server browser (from the config), when the game has one." }),
+    ),
     max_players: Nullable(Type.Integer({ description: 'The player limit from the config, when the game has one.' })),
     mission: Nullable(Type.String({ description: 'The mission the game last said it plays (from its log), while it runs.' })),
-    node_id: Type.String({ description: 'The node (Garrison instance) that runs the server\'s processes and keeps its files.' }),
+    node_id: Type.String({ description: "The node (Garrison instance) that runs the server's processes and keeps its files." }),
     node_online: Type.Boolean({ description: 'Whether that node is alive; while it is not, `status` is `unknown`.' }),
     warnings: Type.Array(ServerWarning, {
       description:
@@ -65,26 +81,41 @@ export const ServerListItem = Type.Object(
 export type ServerListItem = Static<typeof ServerListItem>;
 
 export const ServerDetail = Type.Object(
-  { ...ServerListItem.properties, exe_path: Type.String(), uptime_seconds: Type.Integer(), backup_keep: Type.Integer({ description: 'Automatic backups kept; older ones are pruned (manual and locked ones never).' }), backup_exclude: BackupExclude },
+  {
+    ...ServerListItem.properties,
+    exe_path: Type.String(),
+    uptime_seconds: Type.Integer(),
+    backup_keep: Type.Integer({ description: 'Automatic backups kept; older ones are pruned (manual and locked ones never).' }),
+    backup_exclude: BackupExclude,
+  },
   { $id: 'ServerDetail' },
 );
 export type ServerDetail = Static<typeof ServerDetail>;
 
-export const InstallationSharedWith = Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }), {
-  description: 'The other servers of the node that run from the same installation (the folder of the executable); present only when there are some (with the `shares_installation` warning).',
-});
+export const InstallationSharedWith = Type.Array(
+  Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }),
+  {
+    description:
+      'The other servers of the node that run from the same installation (the folder of the executable); present only when there are some (with the `shares_installation` warning).',
+  },
+);
 
-export const CreatedServer = Type.Object({ ...ServerDetail.properties, installation_shared_with: Type.Optional(InstallationSharedWith) }, {
-  $id: 'CreatedServer',
-  additionalProperties: Type.String(),
-  description: "The full server plus its generated credentials (the adapter's, e.g. password_admin and rcon_password), shown only here.",
-});
+export const CreatedServer = Type.Object(
+  { ...ServerDetail.properties, installation_shared_with: Type.Optional(InstallationSharedWith) },
+  {
+    $id: 'CreatedServer',
+    additionalProperties: Type.String(),
+    description: "The full server plus its generated credentials (the adapter's, e.g. password_admin and rcon_password), shown only here.",
+  },
+);
 
 export const CreateServerRequest = Type.Object(
   {
     name: ServerName,
     description: Type.Optional(ServerDescription),
-    game_type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "A registered game type; the service's default game type when left out." })),
+    game_type: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "A registered game type; the service's default game type when left out." }),
+    ),
     exe_path: ExePath,
     game_port: Port,
     rcon_port: Type.Optional(Port),
@@ -93,7 +124,14 @@ export const CreateServerRequest = Type.Object(
     headless_clients: Type.Optional(HeadlessClients),
     backup_keep: Type.Optional(BackupKeep),
     backup_exclude: Type.Optional(BackupExclude),
-    node_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'The node to run it on (its files and processes live there); the instance that takes the request when left out.' })),
+    node_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9._-]+$',
+        description: 'The node to run it on (its files and processes live there); the instance that takes the request when left out.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -20,10 +20,13 @@ export const TwoFactorSetup = Type.Object(
 );
 
 export const TwoFactorCodeRequest = Type.Object({ code: Code }, { additionalProperties: false });
-export const DisableTwoFactorRequest = Type.Object({ password: Type.String({ minLength: 1, maxLength: 1024 }), code: Code }, { additionalProperties: false });
+export const DisableTwoFactorRequest = Type.Object(
+  { password: Type.String({ minLength: 1, maxLength: 1024 }), code: Code },
+  { additionalProperties: false },
+);
 
 export const RecoveryCodes = Type.Object(
-  { recovery_codes: Type.Array(Type.String(), { description: 'Ten codes, shown once, each usable once instead of the app\'s code.' }) },
+  { recovery_codes: Type.Array(Type.String(), { description: "Ten codes, shown once, each usable once instead of the app's code." }) },
   { $id: 'RecoveryCodes' },
 );
 
@@ -36,4 +39,7 @@ export const MfaChallenge = Type.Object(
 );
 export type MfaChallenge = Static<typeof MfaChallenge>;
 
-export const LoginSecondStepRequest = Type.Object({ mfa_token: Type.String({ minLength: 1, maxLength: 2000 }), code: Code }, { additionalProperties: false });
+export const LoginSecondStepRequest = Type.Object(
+  { mfa_token: Type.String({ minLength: 1, maxLength: 2000 }), code: Code },
+  { additionalProperties: false },
+);

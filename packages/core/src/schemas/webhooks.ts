@@ -12,8 +12,16 @@ const player = { player_name: Type.String(), guid: Nullable(Type.String()) };
  * here.
  */
 export const WebhookEventCatalogue = {
-  'server.started': { severity: 'good', description: 'The game is up (passed its readiness check).', data: Type.Object({ ...server, pid: Nullable(Type.Integer()) }) },
-  'server.stopped': { severity: 'info', description: 'Someone stopped or killed the server.', data: Type.Object({ ...server, by: Nullable(Type.String()), forced: Type.Boolean() }) },
+  'server.started': {
+    severity: 'good',
+    description: 'The game is up (passed its readiness check).',
+    data: Type.Object({ ...server, pid: Nullable(Type.Integer()) }),
+  },
+  'server.stopped': {
+    severity: 'info',
+    description: 'Someone stopped or killed the server.',
+    data: Type.Object({ ...server, by: Nullable(Type.String()), forced: Type.Boolean() }),
+  },
   'server.crashed': {
     severity: 'bad',
     description: 'The game exited without being asked to.',
@@ -22,7 +30,11 @@ export const WebhookEventCatalogue = {
   'server.restarted': {
     severity: 'info',
     description: 'The server was restarted: after a crash, by a schedule, or by someone.',
-    data: Type.Object({ ...server, reason: Type.Union([Type.Literal('crash'), Type.Literal('schedule'), Type.Literal('manual')]), by: Nullable(Type.String()) }),
+    data: Type.Object({
+      ...server,
+      reason: Type.Union([Type.Literal('crash'), Type.Literal('schedule'), Type.Literal('manual')]),
+      by: Nullable(Type.String()),
+    }),
   },
   'server.crash_loop': {
     severity: 'bad',
@@ -31,27 +43,69 @@ export const WebhookEventCatalogue = {
   },
   'player.joined': { severity: 'info', description: 'A player joined.', data: Type.Object({ ...server, ...player }) },
   'player.left': { severity: 'info', description: 'A player left.', data: Type.Object({ ...server, ...player }) },
-  'player.kicked': { severity: 'warning', description: 'An admin kicked a player.', data: Type.Object({ ...server, player_name: Type.String(), reason: Nullable(Type.String()), by: Nullable(Type.String()) }) },
+  'player.kicked': {
+    severity: 'warning',
+    description: 'An admin kicked a player.',
+    data: Type.Object({ ...server, player_name: Type.String(), reason: Nullable(Type.String()), by: Nullable(Type.String()) }),
+  },
   'player.banned': {
     severity: 'warning',
     description: 'A ban was added.',
-    data: Type.Object({ ...server, guid: Nullable(Type.String()), duration_minutes: Nullable(Type.Integer()), reason: Nullable(Type.String()), by: Nullable(Type.String()) }),
+    data: Type.Object({
+      ...server,
+      guid: Nullable(Type.String()),
+      duration_minutes: Nullable(Type.Integer()),
+      reason: Nullable(Type.String()),
+      by: Nullable(Type.String()),
+    }),
   },
-  'config.changed': { severity: 'info', description: "A section of the server's config was changed.", data: Type.Object({ ...server, section: Type.String(), fields: Type.Array(Type.String()), by: Nullable(Type.String()) }) },
-  'schedule.failed': { severity: 'bad', description: 'A run of a schedule failed.', data: Type.Object({ ...server, schedule_id: Type.Integer(), run_id: Nullable(Type.Integer()), reason: Nullable(Type.String()) }) },
-  'schedule.skipped': { severity: 'warning', description: 'A run of a schedule was skipped (its condition, or a run still under way).', data: Type.Object({ ...server, schedule_id: Type.Integer(), run_id: Nullable(Type.Integer()), reason: Nullable(Type.String()) }) },
-  'backup.completed': { severity: 'good', description: 'A backup was written.', data: Type.Object({ ...server, backup_id: Type.Integer(), bytes: Type.Integer() }) },
-  'backup.failed': { severity: 'bad', description: 'A backup failed.', data: Type.Object({ ...server, backup_id: Type.Integer(), reason: Nullable(Type.String()) }) },
-  'rcon.lost': { severity: 'warning', description: 'Remote admin stopped answering while the server runs.', data: Type.Object({ ...server, error: Nullable(Type.String()) }) },
+  'config.changed': {
+    severity: 'info',
+    description: "A section of the server's config was changed.",
+    data: Type.Object({ ...server, section: Type.String(), fields: Type.Array(Type.String()), by: Nullable(Type.String()) }),
+  },
+  'schedule.failed': {
+    severity: 'bad',
+    description: 'A run of a schedule failed.',
+    data: Type.Object({ ...server, schedule_id: Type.Integer(), run_id: Nullable(Type.Integer()), reason: Nullable(Type.String()) }),
+  },
+  'schedule.skipped': {
+    severity: 'warning',
+    description: 'A run of a schedule was skipped (its condition, or a run still under way).',
+    data: Type.Object({ ...server, schedule_id: Type.Integer(), run_id: Nullable(Type.Integer()), reason: Nullable(Type.String()) }),
+  },
+  'backup.completed': {
+    severity: 'good',
+    description: 'A backup was written.',
+    data: Type.Object({ ...server, backup_id: Type.Integer(), bytes: Type.Integer() }),
+  },
+  'backup.failed': {
+    severity: 'bad',
+    description: 'A backup failed.',
+    data: Type.Object({ ...server, backup_id: Type.Integer(), reason: Nullable(Type.String()) }),
+  },
+  'rcon.lost': {
+    severity: 'warning',
+    description: 'Remote admin stopped answering while the server runs.',
+    data: Type.Object({ ...server, error: Nullable(Type.String()) }),
+  },
   'rcon.restored': { severity: 'good', description: 'Remote admin answers again.', data: Type.Object(server) },
-  'node.offline': { severity: 'bad', description: 'A node (Garrison instance) of the cluster stopped sending heartbeats; its servers show unknown.', data: Type.Object({ node_id: Type.String() }) },
+  'node.offline': {
+    severity: 'bad',
+    description: 'A node (Garrison instance) of the cluster stopped sending heartbeats; its servers show unknown.',
+    data: Type.Object({ node_id: Type.String() }),
+  },
   'node.online': { severity: 'good', description: 'A node of the cluster is back.', data: Type.Object({ node_id: Type.String() }) },
   'auth.second_step_paused': {
     severity: 'bad',
     description: "Wrong two-factor codes in a row for an account: its sign-ins' second steps pause (someone may know its password).",
     data: Type.Object({ user_id: Type.Integer(), username: Type.String(), failures: Type.Integer(), paused_until: Timestamp }),
   },
-  'webhook.test': { severity: 'info', description: 'Sent by the test button (POST /webhooks/{id}/test).', data: Type.Object({ webhook_id: Type.Integer(), message: Type.String() }) },
+  'webhook.test': {
+    severity: 'info',
+    description: 'Sent by the test button (POST /webhooks/{id}/test).',
+    data: Type.Object({ webhook_id: Type.Integer(), message: Type.String() }),
+  },
 } as const satisfies Record<string, { severity: Severity; description: string; data: TSchema }>;
 
 export type WebhookEventType = keyof typeof WebhookEventCatalogue;
@@ -65,12 +119,25 @@ export const WebhookKind = Type.Union([Type.Literal('generic'), Type.Literal('di
   description: '`generic`: Standard Webhooks (signed JSON); `discord`: a Discord channel webhook (embeds).',
 });
 
-const Url = Type.String({ minLength: 8, maxLength: 2000, pattern: '^https?://', description: 'http(s) URL; refused when it resolves to a loopback, link-local or private address.' });
+const Url = Type.String({
+  minLength: 8,
+  maxLength: 2000,
+  pattern: '^https?://',
+  description: 'http(s) URL; refused when it resolves to a loopback, link-local or private address.',
+});
 const Events = Type.Array(WebhookEventTypeSchema, { minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length, uniqueItems: true });
-const ServerIds = Nullable(Type.Array(Id, { maxItems: 1000, uniqueItems: true, description: 'Only these servers\' events; null or absent: every server.' }));
+const ServerIds = Nullable(
+  Type.Array(Id, { maxItems: 1000, uniqueItems: true, description: "Only these servers' events; null or absent: every server." }),
+);
 
 export const CreateWebhookRequest = Type.Object(
-  { url: Url, kind: WebhookKind, events: Events, server_ids: Type.Optional(ServerIds), enabled: Type.Optional(Type.Boolean({ default: true })) },
+  {
+    url: Url,
+    kind: WebhookKind,
+    events: Events,
+    server_ids: Type.Optional(ServerIds),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+  },
   { additionalProperties: false },
 );
 export type CreateWebhookRequest = Static<typeof CreateWebhookRequest>;
@@ -97,7 +164,10 @@ export const Webhook = Type.Object(
 );
 export type Webhook = Static<typeof Webhook>;
 
-export const CreatedWebhook = Type.Intersect([Webhook, Type.Object({ secret: Type.String({ description: 'Shown once: `whsec_…`, the key of the signatures.' }) })], { $id: 'CreatedWebhook' });
+export const CreatedWebhook = Type.Intersect(
+  [Webhook, Type.Object({ secret: Type.String({ description: 'Shown once: `whsec_…`, the key of the signatures.' }) })],
+  { $id: 'CreatedWebhook' },
+);
 export const RotatedSecret = Type.Object(
   { secret: Type.String({ description: 'The new key, shown once.' }), previous_secret_expires_at: Timestamp },
   { $id: 'RotatedSecret', description: 'Deliveries are signed with both keys until the previous one expires (24 h).' },
@@ -125,7 +195,10 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
-export const WebhookDeliveryPage = Type.Object({ total: Type.Integer(), items: Type.Array(WebhookDelivery) }, { $id: 'WebhookDeliveryPage' });
+export const WebhookDeliveryPage = Type.Object(
+  { total: Type.Integer(), items: Type.Array(WebhookDelivery) },
+  { $id: 'WebhookDeliveryPage' },
+);
 export const WebhookDeliveryQuery = Type.Object({ ...pageQuery(50), status: Type.Optional(WebhookDeliveryStatus) });
 
 export const WebhookIdParams = Type.Object({ webhook_id: Id });

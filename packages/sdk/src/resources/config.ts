@@ -16,5 +16,8 @@ export const config = (c: Caller) => ({
     c.call('downloadConfigFile', { params: { server_id: id, filename } }),
   /** A partial update of one section, guarded by the version read (409 CONFIG_VERSION_CONFLICT otherwise). */
   update: (id: number, section: string, patch: SectionPatch, config_version: number) =>
-    c.call('updateConfigSection', { params: { server_id: id, section }, body: { ...patch, config_version } }) as SectionResult<'updateConfigSection'>,
+    c.call('updateConfigSection', {
+      params: { server_id: id, section },
+      body: { ...patch, config_version },
+    }) as SectionResult<'updateConfigSection'>,
 });

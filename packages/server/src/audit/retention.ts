@@ -39,7 +39,16 @@ export class HistoryRetention implements Lifecycle {
       name: 'history.prune',
       everyMs: EVERY_MS,
       jitterMs: JITTER_MS,
-      run: async () => void (await this.leases.once('history.prune', EVERY_MS, (fence) => Promise.all([this.audit.prune(days, fence), this.players.prune(days, fence), this.webhooks.prune(days, fence), this.sessions.prune(days, fence), this.forwarder.pruneNonces(fence)]))),
+      run: async () =>
+        void (await this.leases.once('history.prune', EVERY_MS, (fence) =>
+          Promise.all([
+            this.audit.prune(days, fence),
+            this.players.prune(days, fence),
+            this.webhooks.prune(days, fence),
+            this.sessions.prune(days, fence),
+            this.forwarder.pruneNonces(fence),
+          ]),
+        )),
     });
   }
 

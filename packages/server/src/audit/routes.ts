@@ -21,7 +21,7 @@ function filterOf(query: AuditListQuery): AuditFilter {
     since: instant(query.since),
     until: instant(query.until),
   };
-  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined)) as AuditFilter;
+  return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
 }
 
 const wantsLines = (query: AuditListQuery, ctx: Context) =>

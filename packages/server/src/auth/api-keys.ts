@@ -69,7 +69,11 @@ export class ApiKeyService {
       expires = new Date(at).toISOString();
     }
     for (const cidr of input.cidrs ?? []) {
-      if (!ipaddr.isValidCIDR(cidr)) throw new ApiError('VALIDATION_ERROR', `field 'cidrs': ${JSON.stringify(cidr)} is not an address range (203.0.113.0/24, 2001:db8::/32)`);
+      if (!ipaddr.isValidCIDR(cidr))
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `field 'cidrs': ${JSON.stringify(cidr)} is not an address range (203.0.113.0/24, 2001:db8::/32)`,
+        );
     }
     const [unknown] = await this.repos.servers.unknownOf(input.server_ids ?? []);
     if (unknown !== undefined) throw new ApiError('VALIDATION_ERROR', `field 'server_ids': no server ${unknown}`);
@@ -91,7 +95,13 @@ export class ApiKeyService {
     const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.apiKeys.create(row, trx);
       const detail = { scopes: input.scopes, server_ids: input.server_ids ?? null, expires_at: expires };
-      await this.audit.record(trx, { serverId: null, type: 'api_key_created', actor: actorOf(owner), target: { kind: 'api_key', id: made, name: input.name }, detail });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'api_key_created',
+        actor: actorOf(owner),
+        target: { kind: 'api_key', id: made, name: input.name },
+        detail,
+      });
       return made;
     });
     return { ...toApiKey({ ...row, id, username: owner.username }), key: `gar_${id}_${secret}` };
@@ -108,7 +118,13 @@ export class ApiKeyService {
     if (!row || (row.user_id !== caller.id && caller.role !== 'admin')) throw new ApiError('NOT_FOUND', `no API key ${id}`);
     await this.audit.inTransaction(async (trx) => {
       await this.repos.apiKeys.revoke(id, isoNow(this.clock), trx);
-      await this.audit.record(trx, { serverId: null, type: 'api_key_revoked', actor: actorOf(caller), target: { kind: 'api_key', id, name: row.name }, detail: { owner_id: row.user_id } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'api_key_revoked',
+        actor: actorOf(caller),
+        target: { kind: 'api_key', id, name: row.name },
+        detail: { owner_id: row.user_id },
+      });
     });
     for (const listener of this.revoked) listener(id);
   }
@@ -130,9 +146,11 @@ export class ApiKeyService {
     const matches = timingSafeEqual(digest(match?.[2] ?? ''), expected);
     if (!row || !matches) throw new ApiError('UNAUTHORIZED', 'unknown or revoked API key');
     const now = this.clock.now();
-    if (row.expires_at && Date.parse(row.expires_at) <= now) throw new ApiError('UNAUTHORIZED', `this API key expired at ${row.expires_at}`);
+    if (row.expires_at && Date.parse(row.expires_at) <= now)
+      throw new ApiError('UNAUTHORIZED', `this API key expired at ${row.expires_at}`);
     const cidrs = row.cidrs;
-    if (cidrs && address !== null && !inRanges(address, cidrs)) throw new ApiError('UNAUTHORIZED', 'this API key may not be used from this address');
+    if (cidrs && address !== null && !inRanges(address, cidrs))
+      throw new ApiError('UNAUTHORIZED', 'this API key may not be used from this address');
     if (address !== null && (!row.last_used_at || now - Date.parse(row.last_used_at) >= USE_NOTED_EVERY_MS)) {
       await this.repos.apiKeys.used(row.id, new Date(now).toISOString(), address);
     }

@@ -21,7 +21,13 @@ const PRINCIPAL_SOURCES = { tables: ['users', 'sessions'] } as const;
  * session, takes effect at once; a token checked before is reused, with its user, until its expiry or a write to the
  * users, which saves every request of a busy client the signature check and the read.
  */
-export function makeAuthenticator(tokens: TokenService, users: UserService, known: ReadCache<Principal>, keys: ApiKeyService, sessions: SessionService) {
+export function makeAuthenticator(
+  tokens: TokenService,
+  users: UserService,
+  known: ReadCache<Principal>,
+  keys: ApiKeyService,
+  sessions: SessionService,
+) {
   /** `address`: the caller's, for a key's address ranges; null for a request a peer forwarded (it checked them). */
   return async (token: string | null, address: string | null): Promise<Principal> => {
     if (!token) throw new ApiError('UNAUTHORIZED', 'missing bearer token');
@@ -30,12 +36,19 @@ export function makeAuthenticator(tokens: TokenService, users: UserService, know
     const kept = known.get(token, PRINCIPAL_SOURCES);
     if (kept) return kept;
     const claims = tokens.verify(token);
-    const principal = await known.read(token, PRINCIPAL_SOURCES, async () => {
-      const found = await users.findPrincipal(Number(claims.sub), claims.gen ?? 0);
-      if (!found) throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: the user was deleted, or an admin changed their role or password');
-      if (!(await sessions.check(claims.sid, found.id, address))) throw new ApiError('UNAUTHORIZED', 'this session was ended: sign in again');
-      return { ...found, session_id: claims.sid };
-    }, claims.exp * 1000);
+    const principal = await known.read(
+      token,
+      PRINCIPAL_SOURCES,
+      async () => {
+        const found = await users.findPrincipal(Number(claims.sub), claims.gen ?? 0);
+        if (!found)
+          throw new ApiError('UNAUTHORIZED', 'this sign-in has ended: the user was deleted, or an admin changed their role or password');
+        if (!(await sessions.check(claims.sid, found.id, address)))
+          throw new ApiError('UNAUTHORIZED', 'this session was ended: sign in again');
+        return { ...found, session_id: claims.sid };
+      },
+      claims.exp * 1000,
+    );
     return principal;
   };
 }

@@ -22,7 +22,9 @@ export type Principal = UserSummary & {
 
 /** Who acts when a request's caller does: the user, or their key (named with its owner, for the audit trail). */
 export const actorOf = (principal: Principal): Actor =>
-  principal.key ? { kind: 'api_key', id: String(principal.key.id), name: `${principal.key.name} (key of ${principal.username})` } : userActor(principal);
+  principal.key
+    ? { kind: 'api_key', id: String(principal.key.id), name: `${principal.key.name} (key of ${principal.username})` }
+    : userActor(principal);
 
 /** An admin signed in with a session, not through an API key (no key may manage webhooks or users). */
 export const isSessionAdmin = (principal: Principal): boolean => principal.role === 'admin' && !principal.key;

@@ -5,8 +5,16 @@ import type { ApiKeyService } from './api-keys.js';
 import type { SessionService } from './sessions.js';
 import type { TwoFactorService } from './two-factor.js';
 
-export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyService, sessions: SessionService, twoFactor: TwoFactorService): void {
-  routes.implement(endpoints.loginTwoFactor, async ({ body, ctx }) => users.loginSecondStep(body.mfa_token, body.code, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }));
+export function authRoutes(
+  routes: RouteTable,
+  users: UserService,
+  keys: ApiKeyService,
+  sessions: SessionService,
+  twoFactor: TwoFactorService,
+): void {
+  routes.implement(endpoints.loginTwoFactor, async ({ body, ctx }) =>
+    users.loginSecondStep(body.mfa_token, body.code, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }),
+  );
   routes.implement(endpoints.getTwoFactor, async ({ principal }) => twoFactor.status(principal.id));
   routes.implement(endpoints.setupTwoFactor, async ({ principal }) => twoFactor.setup(principal.id));
   routes.implement(endpoints.enableTwoFactor, async ({ principal, body }) => twoFactor.enable(principal.id, body.code));
@@ -20,7 +28,9 @@ export function authRoutes(routes: RouteTable, users: UserService, keys: ApiKeyS
   routes.implement(endpoints.listApiKeys, async ({ principal, query }) => keys.list(principal, query.all ?? false));
   routes.implement(endpoints.createApiKey, async ({ principal, body }) => keys.create(principal, body));
   routes.implement(endpoints.revokeApiKey, async ({ principal, params }) => keys.revoke(principal, params.key_id));
-  routes.implement(endpoints.login, async ({ body, ctx }) => users.login(body.username, body.password, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }));
+  routes.implement(endpoints.login, async ({ body, ctx }) =>
+    users.login(body.username, body.password, { address: ctx.ip, userAgent: ctx.get('user-agent') || null }),
+  );
   routes.implement(endpoints.logout, async () => ({ message: 'logged out; discard the token on the client' }));
   routes.implement(endpoints.me, async ({ principal }) => ({ id: principal.id, username: principal.username, role: principal.role }));
   routes.implement(endpoints.changePassword, async ({ principal, body }) => {

@@ -38,14 +38,19 @@ export class SecondStepGuard {
 
   /** Refuses a used first-step token (401), then a paused account (429 with when to retry). */
   async admit(userId: number, mfaToken: string): Promise<void> {
-    if (await this.repos.secondSteps.tokenUsed(digestOf(mfaToken))) throw new ApiError('UNAUTHORIZED', 'this sign-in was completed already: sign in again');
+    if (await this.repos.secondSteps.tokenUsed(digestOf(mfaToken)))
+      throw new ApiError('UNAUTHORIZED', 'this sign-in was completed already: sign in again');
     const until = await this.repos.secondSteps.pausedUntil(userId);
     const left = until ? Date.parse(until) - this.clock.now() : 0;
     if (left > 0) {
       const retryAfter = Math.ceil(left / 1000);
-      throw new ApiError('RATE_LIMITED', `too many wrong codes in a row for this account: its sign-ins pause until ${until}; retry in ${retryAfter} s`, {
-        headers: { 'Retry-After': String(retryAfter) },
-      });
+      throw new ApiError(
+        'RATE_LIMITED',
+        `too many wrong codes in a row for this account: its sign-ins pause until ${until}; retry in ${retryAfter} s`,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
     }
   }
 
@@ -59,8 +64,15 @@ export class SecondStepGuard {
       const until = isoAt(this.clock.now() + pause);
       await this.repos.secondSteps.pause(user.id, until, trx);
       const detail = { failures, paused_until: until };
-      await this.repos.secondSteps.recordEvent({ user_id: user.id, username: user.username, event_type: 'second_step_paused', detail, timestamp: isoNow(this.clock) }, trx);
-      wake = await this.outbox.enqueueIn(trx, [{ type: 'auth.second_step_paused', data: { user_id: user.id, username: user.username, ...detail } }], null);
+      await this.repos.secondSteps.recordEvent(
+        { user_id: user.id, username: user.username, event_type: 'second_step_paused', detail, timestamp: isoNow(this.clock) },
+        trx,
+      );
+      wake = await this.outbox.enqueueIn(
+        trx,
+        [{ type: 'auth.second_step_paused', data: { user_id: user.id, username: user.username, ...detail } }],
+        null,
+      );
       return detail;
     });
     wake();
@@ -71,6 +83,8 @@ export class SecondStepGuard {
   succeeded(userId: number, mfaToken: string, expiresAt: number): Promise<boolean> {
     // Tokens expire by the host's clock: a used one is kept an hour past that, a margin for a skewed clock.
     const forgetBefore = isoAt(this.clock.now() - 60 * 60_000);
-    return this.db.inTransaction((trx) => this.repos.secondSteps.useToken(userId, digestOf(mfaToken), isoAt(expiresAt * 1000), forgetBefore, trx));
+    return this.db.inTransaction((trx) =>
+      this.repos.secondSteps.useToken(userId, digestOf(mfaToken), isoAt(expiresAt * 1000), forgetBefore, trx),
+    );
   }
 }

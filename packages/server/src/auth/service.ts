@@ -67,7 +67,8 @@ export class UserService {
       await this.secondSteps.failed(row);
       throw new ApiError('UNAUTHORIZED', 'the code is wrong, or was used already');
     }
-    if (!(await this.secondSteps.succeeded(row.id, mfaToken, claims.exp))) throw new ApiError('UNAUTHORIZED', 'this sign-in was completed already: sign in again');
+    if (!(await this.secondSteps.succeeded(row.id, mfaToken, claims.exp)))
+      throw new ApiError('UNAUTHORIZED', 'this sign-in was completed already: sign in again');
     return this.signedIn(row, client);
   }
 
@@ -102,24 +103,37 @@ export class UserService {
     if (change.role === undefined && change.password === undefined) throw new ApiError('VALIDATION_ERROR', 'give role, password, or both');
     // One's own role stays (someone must keep it), and one's own password is changed with the current
     // one (PUT /auth/password): a token alone must not do it, nor end its own sign-in.
-    if (id === caller.id) throw new ApiError('VALIDATION_ERROR', 'you cannot change your own role; change your own password with PUT /auth/password');
+    if (id === caller.id)
+      throw new ApiError('VALIDATION_ERROR', 'you cannot change your own role; change your own password with PUT /auth/password');
     const current = await this.repos.users.byId(id);
     if (!current) throw new ApiError('NOT_FOUND', `no user ${id}`);
     // Setting the role a user has already changes nothing, and ends nothing.
     if (change.password === undefined && change.role === current.role) return toUser(current);
-    const patch = { ...(change.role ? { role: change.role } : {}), ...(change.password ? { password_hash: await hashPassword(change.password) } : {}) };
+    const patch = {
+      ...(change.role ? { role: change.role } : {}),
+      ...(change.password ? { password_hash: await hashPassword(change.password) } : {}),
+    };
     const actor = actorOf(caller);
     const target = targetOf(current);
     await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.users.changeAccess(id, patch, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
       if (change.role !== undefined && change.role !== current.role) {
-        await this.audit.record(trx, { serverId: null, type: 'user_role_changed', actor, target, detail: { from: current.role, to: change.role } });
+        await this.audit.record(trx, {
+          serverId: null,
+          type: 'user_role_changed',
+          actor,
+          target,
+          detail: { from: current.role, to: change.role },
+        });
       }
       if (change.password !== undefined) await this.audit.record(trx, { serverId: null, type: 'password_reset', actor, target });
     });
     const row = (await this.repos.users.byId(id))!;
     if (change.password) await forgetInitialPassword(this.settings.dataDir, current.password_hash);
-    this.logger.info({ user: row.username, by: caller.username, role: change.role, password: change.password ? 'set' : undefined }, 'user access changed; their tokens end');
+    this.logger.info(
+      { user: row.username, by: caller.username, role: change.role, password: change.password ? 'set' : undefined },
+      'user access changed; their tokens end',
+    );
     return toUser(row);
   }
 
@@ -178,7 +192,13 @@ export class UserService {
     if (!row) throw new ApiError('NOT_FOUND', `no user ${id}`);
     await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.users.delete(id, trx))) throw new ApiError('NOT_FOUND', `no user ${id}`);
-      await this.audit.record(trx, { serverId: null, type: 'user_deleted', actor: actorOf(caller), target: targetOf(row), detail: { role: row.role } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'user_deleted',
+        actor: actorOf(caller),
+        target: targetOf(row),
+        detail: { role: row.role },
+      });
     });
   }
 
@@ -190,7 +210,10 @@ export class UserService {
   async ensureFirstAdmin(): Promise<{ username: string; generatedPassword: string | null; passwordFile: string | null }> {
     const { adminUsername: username, adminPassword, dataDir } = this.settings;
     const existing = async () => {
-      if (adminPassword) this.logger.warn('GARRISON_ADMIN_PASSWORD is set but ignored: users exist already (to set a password, use garrison admin reset-password)');
+      if (adminPassword)
+        this.logger.warn(
+          'GARRISON_ADMIN_PASSWORD is set but ignored: users exist already (to set a password, use garrison admin reset-password)',
+        );
       // The file names no user: it is the first admin's (the setting's name) while it still signs them in.
       const admin = await this.repos.users.byUsername(username);
       const kept = admin !== undefined && (await holdsInitialPassword(dataDir, admin.password_hash));

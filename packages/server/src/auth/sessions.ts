@@ -50,19 +50,34 @@ export class SessionService {
   async check(sessionId: string, userId: number, address: string | null): Promise<boolean> {
     const row = await this.repos.sessions.live(sessionId);
     if (!row || row.user_id !== userId) return false;
-    if (this.clock.now() - Date.parse(row.last_seen_at) >= SEEN_EVERY_MS) await this.repos.sessions.seen(sessionId, isoNow(this.clock), address);
+    if (this.clock.now() - Date.parse(row.last_seen_at) >= SEEN_EVERY_MS)
+      await this.repos.sessions.seen(sessionId, isoNow(this.clock), address);
     return true;
   }
 
   async list(caller: Principal): Promise<Session[]> {
     const rows = await this.repos.sessions.open(caller.id, isoNow(this.clock));
-    return rows.map((r) => ({ id: r.id, created_at: r.created_at, last_seen_at: r.last_seen_at, address: r.address, user_agent: r.user_agent, expires_at: r.expires_at, current: r.id === caller.session_id }));
+    return rows.map((r) => ({
+      id: r.id,
+      created_at: r.created_at,
+      last_seen_at: r.last_seen_at,
+      address: r.address,
+      user_agent: r.user_agent,
+      expires_at: r.expires_at,
+      current: r.id === caller.session_id,
+    }));
   }
 
   async end(caller: Principal, id: string): Promise<void> {
     await this.audit.inTransaction(async (trx) => {
-      if (!(await this.repos.sessions.end(caller.id, id, isoNow(this.clock), trx))) throw new ApiError('NOT_FOUND', `no open session ${id}`);
-      await this.audit.record(trx, { serverId: null, type: 'session_ended', actor: actorOf(caller), target: { kind: 'session', id, name: caller.username } });
+      if (!(await this.repos.sessions.end(caller.id, id, isoNow(this.clock), trx)))
+        throw new ApiError('NOT_FOUND', `no open session ${id}`);
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'session_ended',
+        actor: actorOf(caller),
+        target: { kind: 'session', id, name: caller.username },
+      });
     });
     this.tellEnded();
   }
@@ -72,7 +87,14 @@ export class SessionService {
     await this.audit.inTransaction(async (trx) => {
       const ended = await this.repos.sessions.endAll(userId, isoNow(this.clock), keep, trx);
       // Nothing ended, nothing to record (a password changed with no other session open).
-      if (ended) await this.audit.record(trx, { serverId: null, type: 'sessions_ended', actor, target: { kind: 'user', id: userId, name: null }, detail: { ended, kept_current: keep !== null } });
+      if (ended)
+        await this.audit.record(trx, {
+          serverId: null,
+          type: 'sessions_ended',
+          actor,
+          target: { kind: 'user', id: userId, name: null },
+          detail: { ended, kept_current: keep !== null },
+        });
     });
     this.tellEnded();
   }

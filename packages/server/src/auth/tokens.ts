@@ -60,7 +60,12 @@ export class TokenService {
    * own id makes two first steps in the same second two tokens, each used up on its own.
    */
   issueMfa(user: { id: number; token_generation: number }): string {
-    return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, { algorithm: 'HS256', subject: String(user.id), expiresIn: MFA_TOKEN_SECONDS, jwtid: randomUUID() });
+    return jwt.sign({ purpose: 'mfa', gen: user.token_generation }, this.secret, {
+      algorithm: 'HS256',
+      subject: String(user.id),
+      expiresIn: MFA_TOKEN_SECONDS,
+      jwtid: randomUUID(),
+    });
   }
 
   /**
@@ -76,7 +81,8 @@ export class TokenService {
 
   verifyMfa(token: string): TokenClaims {
     const claims = this.decode(token);
-    if (claims.purpose !== 'mfa') throw new ApiError('UNAUTHORIZED', 'not the token of a sign-in\'s first step, or it expired: sign in again');
+    if (claims.purpose !== 'mfa')
+      throw new ApiError('UNAUTHORIZED', "not the token of a sign-in's first step, or it expired: sign in again");
     return claims;
   }
 
@@ -89,7 +95,8 @@ export class TokenService {
       throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
     }
     // jsonwebtoken checks `exp` only when there is one: a token without it would never expire.
-    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
+    if (typeof claims !== 'object' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number')
+      throw new ApiError('UNAUTHORIZED', 'invalid or expired token');
     return claims as TokenClaims;
   }
 }

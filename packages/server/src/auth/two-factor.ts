@@ -21,7 +21,8 @@ type SecondFactorOf = Pick<TwoFactorRow, 'id' | 'username' | 'totp_secret'>;
 
 const PERIOD = 30;
 const RECOVERY_CODES = 10;
-const totpOf = (secret: Secret, label: string) => new TOTP({ issuer: 'Garrison', label, secret, algorithm: 'SHA1', digits: 6, period: PERIOD });
+const totpOf = (secret: Secret, label: string) =>
+  new TOTP({ issuer: 'Garrison', label, secret, algorithm: 'SHA1', digits: 6, period: PERIOD });
 const digestOf = (code: string) => createHash('sha256').update(code.replace(/[\s-]/g, '').toLowerCase()).digest('hex');
 
 /** `xxxxx-xxxxx` in a base32 alphabet without look-alikes. */
@@ -56,7 +57,11 @@ export class TwoFactorService {
 
   async status(userId: number) {
     const row = await this.row(userId);
-    return { enabled: row.totp_secret !== null, required: this.settings.require2faForAdmins && row.role === 'admin', recovery_codes_left: await this.repos.twoFactor.recoveryCodesLeft(userId) };
+    return {
+      enabled: row.totp_secret !== null,
+      required: this.settings.require2faForAdmins && row.role === 'admin',
+      recovery_codes_left: await this.repos.twoFactor.recoveryCodesLeft(userId),
+    };
   }
 
   async setup(userId: number): Promise<{ otpauth_url: string; secret: string }> {
@@ -72,11 +77,17 @@ export class TwoFactorService {
     if (row.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is already on');
     if (!row.totp_pending) throw new ApiError('CONFLICT', 'start with POST /auth/2fa/setup');
     const step = this.stepOf(this.sealer.open(row.totp_pending), row.username, code.trim());
-    if (step === null) throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
+    if (step === null)
+      throw new ApiError('VALIDATION_ERROR', "field 'code': it does not match: check the app's clock and try the next code");
     const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
     await this.audit.inTransaction(async (trx) => {
       await this.repos.twoFactor.enable(userId, row.totp_pending!, step, codes.map(digestOf), trx);
-      await this.audit.record(trx, { serverId: null, type: 'two_factor_enabled', actor: userActor(row), target: { kind: 'user', id: row.id, name: row.username } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'two_factor_enabled',
+        actor: userActor(row),
+        target: { kind: 'user', id: row.id, name: row.username },
+      });
     });
     return { recovery_codes: codes };
   }
@@ -94,7 +105,11 @@ export class TwoFactorService {
     await this.turnOff(row, 'two_factor_reset', actor);
   }
 
-  private async turnOff(user: { id: number; username: string }, type: 'two_factor_disabled' | 'two_factor_reset', actor: Actor): Promise<void> {
+  private async turnOff(
+    user: { id: number; username: string },
+    type: 'two_factor_disabled' | 'two_factor_reset',
+    actor: Actor,
+  ): Promise<void> {
     await this.audit.inTransaction(async (trx) => {
       await this.repos.twoFactor.disable(user.id, trx);
       await this.audit.record(trx, { serverId: null, type, actor, target: { kind: 'user', id: user.id, name: user.username } });

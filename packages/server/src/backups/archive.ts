@@ -49,7 +49,13 @@ class Digest extends Transform {
  * memory), hashed while it is written, under a temporary name renamed into place at the end: a failure
  * (a full disk, a stop) leaves no file. Entries are stored as `<part name>/<path in its root>`.
  */
-export async function writeArchive(parts: ArchivePart[], manifestFile: string, target: string, onProgress: (bytes: number) => void, signal: AbortSignal): Promise<{ size: number; sha256: string; files: Record<string, number> }> {
+export async function writeArchive(
+  parts: ArchivePart[],
+  manifestFile: string,
+  target: string,
+  onProgress: (bytes: number) => void,
+  signal: AbortSignal,
+): Promise<{ size: number; sha256: string; files: Record<string, number> }> {
   const roots = parts.map((p) => ({ name: p.name, rel: relative('/', p.root) })).sort((a, b) => b.rel.length - a.rel.length);
   const files: Record<string, number> = Object.fromEntries(parts.map((p) => [p.name, 0]));
   const excludes = new Map(parts.map((p) => [relative('/', p.root), p.exclude ?? []]));
@@ -133,7 +139,8 @@ export async function checkArchive(file: string, limits: RestoreLimits, freeSpac
       if (files > limits.maxFiles) refused ??= `it holds more than ${limits.maxFiles} entries (GARRISON_RESTORE_MAX_FILES)`;
       else if (bytes > limits.maxBytes) refused ??= `its files add up to more than ${limits.maxBytes} bytes (GARRISON_RESTORE_MAX_BYTES)`;
       else if (!WRITTEN.has(entry.type)) refused ??= `it holds ${entry.path}, of type ${entry.type}, which a restore does not write`;
-      else if (entry.path === 'manifest.json' && (entry.size ?? 0) > MANIFEST_MAX_BYTES) refused ??= `its manifest is over ${MANIFEST_MAX_BYTES} bytes`;
+      else if (entry.path === 'manifest.json' && (entry.size ?? 0) > MANIFEST_MAX_BYTES)
+        refused ??= `its manifest is over ${MANIFEST_MAX_BYTES} bytes`;
       entry.resume();
     },
   });
@@ -153,7 +160,8 @@ export async function checkArchive(file: string, limits: RestoreLimits, freeSpac
   if (refused) throw new Error(refused);
   for (const folder of freeSpaceOf) {
     const fs = await statfs(folder).catch(ifMissing(null)); // not made yet: its free space is judged when it is
-    if (fs && bytes > fs.bavail * fs.bsize) throw new Error(`its files add up to ${bytes} bytes, more than the ${fs.bavail * fs.bsize} free where they go (${folder})`);
+    if (fs && bytes > fs.bavail * fs.bsize)
+      throw new Error(`its files add up to ${bytes} bytes, more than the ${fs.bavail * fs.bsize} free where they go (${folder})`);
   }
 }
 
@@ -207,4 +215,3 @@ export async function extractFile(file: string, path: string, into: string): Pro
 
 /** The top-level entries an extracted part holds. */
 export const entriesOf = (folder: string) => readdir(folder).catch(ifMissing<string[]>([]));
-

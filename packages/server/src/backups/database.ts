@@ -43,7 +43,8 @@ export class DatabaseBackups implements Lifecycle {
     const { path, bytes } = await this.db.backupTo(join(this.folder, `${PREFIX}${day}.db`));
     this.logger.info({ path, bytes }, 'database backed up');
     const copies = (await readdir(this.folder)).filter((n) => n.startsWith(PREFIX) && n.endsWith('.db')).sort();
-    for (const old of copies.slice(0, Math.max(0, copies.length - this.settings.dbBackupKeep))) await rm(join(this.folder, old), { force: true });
+    for (const old of copies.slice(0, Math.max(0, copies.length - this.settings.dbBackupKeep)))
+      await rm(join(this.folder, old), { force: true });
     return path;
   }
 }

@@ -26,7 +26,8 @@ export async function renameExtracted(root: string, renamed: (path: string) => s
       moved += 1;
     }
     // Emptied by the moves: gone, so that the old name is not put back as an empty folder (an empty folder of the archive stays).
-    if (relative && moved > 0 && (await readdir(join(root, relative)).catch(ifMissing(['?']))).length === 0) await rmdir(join(root, relative));
+    if (relative && moved > 0 && (await readdir(join(root, relative)).catch(ifMissing(['?']))).length === 0)
+      await rmdir(join(root, relative));
     return moved;
   };
   return walk('');

@@ -1,7 +1,16 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, IDLE_STATUSES, TypeCompiler, sectionDefaults, type Actor, type BackupPart, type TObject, ifMissing } from '@garrison/core';
+import {
+  ApiError,
+  IDLE_STATUSES,
+  TypeCompiler,
+  sectionDefaults,
+  type Actor,
+  type BackupPart,
+  type TObject,
+  ifMissing,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Clock } from '../jobs/clock.js';
 import type { BackupSettings } from './settings.js';
@@ -50,13 +59,15 @@ export class BackupRestore {
   restore(serverId: number, backupId: number, actor: Actor): Promise<{ message: string }> {
     return this.locks.run(serverId, async () => {
       const server = await this.servers.row(serverId);
-      if (!IDLE_STATUSES.includes(server.status)) throw new ApiError('SERVER_NOT_STOPPED', `server ${serverId} is ${server.status}; stop it before restoring`);
+      if (!IDLE_STATUSES.includes(server.status))
+        throw new ApiError('SERVER_NOT_STOPPED', `server ${serverId} is ${server.status}; stop it before restoring`);
       const row = await this.backups.row(serverId, backupId);
       if (row.status !== 'done') throw new ApiError('CONFLICT', `backup ${backupId} is ${row.status}`);
       const file = join(this.backups.dirOf(serverId), row.file);
       const sum = await sha256Of(file).catch(ifMissing(null));
       if (sum === null) throw new ApiError('NOT_FOUND', `the archive of backup ${backupId} is gone`);
-      if (sum !== row.sha256) throw new ApiError('VALIDATION_ERROR', `the archive of backup ${backupId} is damaged: its SHA-256 is ${sum}, not ${row.sha256}`);
+      if (sum !== row.sha256)
+        throw new ApiError('VALIDATION_ERROR', `the archive of backup ${backupId} is damaged: its SHA-256 is ${sum}, not ${row.sha256}`);
 
       const adapter = await this.servers.adapterOf(serverId);
       const parts = await this.backups.partsOf(server);
@@ -75,21 +86,42 @@ export class BackupRestore {
         for (const part of parts.filter((p) => manifest.parts.some((m) => m.name === p.name))) {
           const into = join(dirname(part.root), `${work}-${basename(part.root)}`);
           await extractPart(file, part.name, into);
-          if (part.rename && (await renameExtracted(into, part.rename)) > 0) this.logger.info({ serverId, backupId, part: part.name }, "backup made before the server had folders of its own: its files are put back under the server's own names");
+          if (part.rename && (await renameExtracted(into, part.rename)) > 0)
+            this.logger.info(
+              { serverId, backupId, part: part.name },
+              "backup made before the server had folders of its own: its files are put back under the server's own names",
+            );
           await mkdir(part.root, { recursive: true });
-          for (const entry of await entriesOf(into)) await this.swap(join(into, entry), join(part.root, entry), join(dirname(part.root), `${work}-old-${basename(part.root)}`), swaps);
+          for (const entry of await entriesOf(into))
+            await this.swap(
+              join(into, entry),
+              join(part.root, entry),
+              join(dirname(part.root), `${work}-old-${basename(part.root)}`),
+              swaps,
+            );
         }
         await this.config.restoreSections(serverId, sections, actor);
       } catch (err) {
         await this.undo(swaps);
         if (err instanceof ApiError) throw err;
-        throw new ApiError('VALIDATION_ERROR', `backup ${backupId} could not be restored, and nothing was changed: ${(err as Error).message}`, { cause: err });
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `backup ${backupId} could not be restored, and nothing was changed: ${(err as Error).message}`,
+          { cause: err },
+        );
       } finally {
         await this.cleanUp(parts, work, serverId);
       }
-      await this.audit.recordAlone({ serverId, type: 'backup_restored', actor, detail: { backup_id: backupId, ...(warning ? { passwords: 'kept' } : {}) } });
+      await this.audit.recordAlone({
+        serverId,
+        type: 'backup_restored',
+        actor,
+        detail: { backup_id: backupId, ...(warning ? { passwords: 'kept' } : {}) },
+      });
       if (warning) this.logger.warn({ serverId, backupId }, `backup restored: ${warning}`);
-      return { message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}${warning ? `, except that ${warning}` : ''}` };
+      return {
+        message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}${warning ? `, except that ${warning}` : ''}`,
+      };
     });
   }
 
@@ -100,14 +132,19 @@ export class BackupRestore {
   }
 
   /** The sections of the manifest this game still has, each as the schema takes it now (a section it no longer takes stops the restore). */
-  private checkedSections(schemas: Record<string, TObject>, stored: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
+  private checkedSections(
+    schemas: Record<string, TObject>,
+    stored: Record<string, Record<string, unknown>>,
+  ): Record<string, Record<string, unknown>> {
     const out: Record<string, Record<string, unknown>> = {};
     for (const [name, values] of Object.entries(stored)) {
       const schema = schemas[name];
       if (!schema) continue;
       // The RCon port lives on the server record, which a restore leaves as it is.
       const { rcon_port: port, ...data } = { ...sectionDefaults(schema), ...values };
-      const error = TypeCompiler.Compile(schema).Errors({ ...data, ...('rcon_port' in schema.properties ? { rcon_port: port } : {}) }).First();
+      const error = TypeCompiler.Compile(schema)
+        .Errors({ ...data, ...('rcon_port' in schema.properties ? { rcon_port: port } : {}) })
+        .First();
       if (error) throw new Error(`its ${name} section no longer fits this version (${error.path}: ${error.message})`);
       out[name] = data;
     }

@@ -26,7 +26,10 @@ function secretsOf(schemas: Readonly<Record<string, TObject>>, sections: Section
 
 /** What the archive's manifest holds of the config: masked sections and the passwords sealed. */
 export function sealedConfig(settings: SecretSettings, schemas: Readonly<Record<string, TObject>>, sections: Sections) {
-  return { config_sections: maskSections(schemas, sections), sealed_secrets: sealer(settings).seal(JSON.stringify(secretsOf(schemas, sections))) };
+  return {
+    config_sections: maskSections(schemas, sections),
+    sealed_secrets: sealer(settings).seal(JSON.stringify(secretsOf(schemas, sections))),
+  };
 }
 
 /**
@@ -35,7 +38,11 @@ export function sealedConfig(settings: SecretSettings, schemas: Readonly<Record<
  * instance): the server keeps its current passwords, and the answer's warning says so, since a restore
  * that failed for the passwords alone would leave an admin with no way back to the files.
  */
-export function unsealedConfig(settings: SecretSettings, manifest: { config_sections: Sections; sealed_secrets?: unknown }, current: Sections): { sections: Sections; warning: string | null } {
+export function unsealedConfig(
+  settings: SecretSettings,
+  manifest: { config_sections: Sections; sealed_secrets?: unknown },
+  current: Sections,
+): { sections: Sections; warning: string | null } {
   let secrets: Sections | null = null;
   if (typeof manifest.sealed_secrets === 'string') {
     try {
@@ -60,6 +67,8 @@ export function unsealedConfig(settings: SecretSettings, manifest: { config_sect
     }
     sections[name] = out;
   }
-  const warning = kept ? "its game passwords were sealed with another signing secret (rotated since, or another instance's), so the server keeps its current ones" : null;
+  const warning = kept
+    ? "its game passwords were sealed with another signing secret (rotated since, or another instance's), so the server keeps its current ones"
+    : null;
   return { sections, warning };
 }

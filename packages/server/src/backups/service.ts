@@ -3,7 +3,16 @@ import { chmod, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, enabledModsOf, type Actor, type Backup, type BackupPart, type Static, BackupDetail, ifMissing } from '@garrison/core';
+import {
+  ACTIVE_STATUSES,
+  ApiError,
+  SYSTEM_ACTOR,
+  enabledModsOf,
+  type Actor,
+  type Backup,
+  type BackupPart,
+  ifMissing,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { BackupSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -25,7 +34,8 @@ import { sealedConfig } from './secrets.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** Where backups go: `GARRISON_BACKUP_DIR`, or the data dir's `backups`. */
-export const backupRoot = (settings: Pick<BackupSettings, 'backupDir'> & Pick<DataSettings, 'dataDir'>) => settings.backupDir ?? join(settings.dataDir, 'backups');
+export const backupRoot = (settings: Pick<BackupSettings, 'backupDir'> & Pick<DataSettings, 'dataDir'>) =>
+  settings.backupDir ?? join(settings.dataDir, 'backups');
 
 /** Progress events at most once per this many bytes written. */
 const PROGRESS_STEP = 4 * 1024 * 1024;
@@ -76,13 +86,19 @@ export class BackupService implements Lifecycle {
   /** What a backup of this server holds (the game's parts; without any, the server's own folder). */
   async partsOf(server: ServerRow): Promise<BackupPart[]> {
     const ctx = serverContext(server, this.settings.dataDir);
-    return (await this.servers.adapterOf(server.id)).capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }];
+    return (
+      (await this.servers.adapterOf(server.id)).capabilities.process_config?.backupParts?.(ctx) ?? [{ name: 'server', root: ctx.serverDir }]
+    );
   }
 
   /** Backups this instance was writing when it stopped or died never finished: failed, and no partial file stays. */
   async start(): Promise<void> {
     for (const row of await this.repos.backups.abandoned(this.nodeId)) {
-      await this.repos.backups.update(row.id, { status: 'failed', error: 'the service stopped while it was written', finished_at: isoNow(this.clock) });
+      await this.repos.backups.update(row.id, {
+        status: 'failed',
+        error: 'the service stopped while it was written',
+        finished_at: isoNow(this.clock),
+      });
       await this.removeTemp(row.server_id);
     }
     await this.tightenModes();
@@ -100,7 +116,8 @@ export class BackupService implements Lifecycle {
       if (!/^\d+$/.test(name)) continue;
       const dir = join(root, name);
       await chmod(dir, 0o700).catch(unchanged(dir));
-      for (const file of await readdir(dir).catch(ifMissing<string[]>([]))) if (file.endsWith('.tar.gz')) await chmod(join(dir, file), 0o600).catch(unchanged(join(dir, file)));
+      for (const file of await readdir(dir).catch(ifMissing<string[]>([])))
+        if (file.endsWith('.tar.gz')) await chmod(join(dir, file), 0o600).catch(unchanged(join(dir, file)));
     }
   }
 
@@ -128,16 +145,42 @@ export class BackupService implements Lifecycle {
   }
 
   /** Starts a backup in the background; `done` settles when it has (for a schedule's step, which waits). */
-  async create(serverId: number, input: { note?: string; include_missions?: boolean }, actor: Actor, kind: 'manual' | 'automatic' = 'manual'): Promise<{ backup: Backup; done: Promise<Backup> }> {
+  async create(
+    serverId: number,
+    input: { note?: string; include_missions?: boolean },
+    actor: Actor,
+    kind: 'manual' | 'automatic' = 'manual',
+  ): Promise<{ backup: Backup; done: Promise<Backup> }> {
     const server = await this.servers.row(serverId);
     const stamp = isoNow(this.clock);
     const file = `backup-${stamp.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.tar.gz`;
     const id = await this.audit.inTransaction(async (trx) => {
-      const made = await this.repos.backups.create({
-        server_id: serverId, kind, status: 'running', file, instance_id: this.nodeId, created_at: stamp, finished_at: null, size_bytes: null, sha256: null,
-        locked: false, note: input.note ?? null, include_missions: Boolean(input.include_missions), error: null, manifest: null,
-      }, trx);
-      await this.audit.record(trx, { serverId, type: 'backup_started', actor, target: { kind: 'backup', id: made, name: file }, detail: { backup_id: made, kind } });
+      const made = await this.repos.backups.create(
+        {
+          server_id: serverId,
+          kind,
+          status: 'running',
+          file,
+          instance_id: this.nodeId,
+          created_at: stamp,
+          finished_at: null,
+          size_bytes: null,
+          sha256: null,
+          locked: false,
+          note: input.note ?? null,
+          include_missions: Boolean(input.include_missions),
+          error: null,
+          manifest: null,
+        },
+        trx,
+      );
+      await this.audit.record(trx, {
+        serverId,
+        type: 'backup_started',
+        actor,
+        target: { kind: 'backup', id: made, name: file },
+        detail: { backup_id: made, kind },
+      });
       return made;
     });
     const controller = new AbortController();
@@ -159,18 +202,37 @@ export class BackupService implements Lifecycle {
       const server = await this.servers.row(serverId);
       const declared = await this.partsOf(server);
       const excluded = server.backup_exclude ?? [];
-      const parts = await choose(declared.filter((p) => !p.missions || withMissions).map((p) => ({ ...p, exclude: [...(p.exclude ?? []), ...excluded] })));
-      const { manifest, shown } = await this.manifest(serverId, parts.map((p) => ({ name: p.name, path: p.root })));
+      const parts = await choose(
+        declared.filter((p) => !p.missions || withMissions).map((p) => ({ ...p, exclude: [...(p.exclude ?? []), ...excluded] })),
+      );
+      const { manifest, shown } = await this.manifest(
+        serverId,
+        parts.map((p) => ({ name: p.name, path: p.root })),
+      );
       await mkdir(this.dirOf(serverId), { recursive: true, mode: 0o700 });
       await writeFile(manifestFile, JSON.stringify(manifest, null, 2), { mode: 0o600 });
       const result = await writeArchive(parts, manifestFile, join(this.dirOf(serverId), file), progress, signal);
       shown.parts = parts.map((p) => ({ name: p.name, path: p.root, files: result.files[p.name] ?? 0 }));
-      await this.repos.backups.update(id, { status: 'done', size_bytes: result.size, sha256: result.sha256, finished_at: isoNow(this.clock), manifest: shown });
-      this.events.publish({ type: 'backup', server_id: serverId, data: { backup_id: id, status: 'done', bytes: result.size, error: null } });
+      await this.repos.backups.update(id, {
+        status: 'done',
+        size_bytes: result.size,
+        sha256: result.sha256,
+        finished_at: isoNow(this.clock),
+        manifest: shown,
+      });
+      this.events.publish({
+        type: 'backup',
+        server_id: serverId,
+        data: { backup_id: id, status: 'done', bytes: result.size, error: null },
+      });
       void this.outbox.emitAbout('backup.completed', serverId, { backup_id: id, bytes: result.size });
       await this.prune(serverId);
     } catch (err) {
-      const reason = signal.aborted ? 'the service stopped while it was written' : (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'the disk is full' : (err as Error).message;
+      const reason = signal.aborted
+        ? 'the service stopped while it was written'
+        : (err as NodeJS.ErrnoException).code === 'ENOSPC'
+          ? 'the disk is full'
+          : (err as Error).message;
       this.logger.warn({ serverId, backupId: id, err: (err as Error).message }, 'backup failed');
       // Cleaned up before the failure is told: whoever reads `failed` finds nothing half-written.
       const untold = (what: string) => (cleanupErr: unknown) => this.logger.error({ serverId, backupId: id, err: cleanupErr }, what);
@@ -179,7 +241,13 @@ export class BackupService implements Lifecycle {
       await this.audit
         .inTransaction(async (trx) => {
           await this.repos.backups.update(id, failed, trx);
-          await this.audit.record(trx, { serverId, type: 'backup_failed', actor: SYSTEM_ACTOR, target: { kind: 'backup', id, name: file }, detail: { backup_id: id, reason } });
+          await this.audit.record(trx, {
+            serverId,
+            type: 'backup_failed',
+            actor: SYSTEM_ACTOR,
+            target: { kind: 'backup', id, name: file },
+            detail: { backup_id: id, reason },
+          });
         })
         // The failure is still told (the event below); the row stays `running` until the next start marks it.
         .catch(untold('the failed backup could not be marked failed, nor its entry recorded'));
@@ -201,7 +269,8 @@ export class BackupService implements Lifecycle {
     const mods = await Promise.all(
       enabled.map(async (m) => {
         const described = manager?.describeMod?.(join(manager.modDirectory(serverContext(server, this.settings.dataDir)), m.name));
-        const unread = (err: unknown) => void this.logger.warn({ serverId, mod: m.name, err }, 'no Workshop id read for the mod; backed up without it');
+        const unread = (err: unknown) =>
+          void this.logger.warn({ serverId, mod: m.name, err }, 'no Workshop id read for the mod; backed up without it');
         return { ...m, workshop_id: (await described?.catch(unread))?.workshop_id ?? null };
       }),
     );
@@ -214,7 +283,10 @@ export class BackupService implements Lifecycle {
       mods,
       parts: parts.map((p) => ({ ...p, files: 0 })),
     };
-    return { manifest: { ...base, ...sealedConfig(this.settings, schemas, sections) }, shown: { ...base, config_sections: maskSections(schemas, sections) } };
+    return {
+      manifest: { ...base, ...sealedConfig(this.settings, schemas, sections) },
+      shown: { ...base, config_sections: maskSections(schemas, sections) },
+    };
   }
 
   /** Automatic backups past the server's `backup_keep` go, oldest first; locked and manual ones never. */
@@ -236,7 +308,13 @@ export class BackupService implements Lifecycle {
     if (!Object.keys(changes).length) return toBackup(row);
     await this.audit.inTransaction(async (trx) => {
       await this.repos.backups.update(id, changes, trx);
-      await this.audit.record(trx, { serverId, type: 'backup_updated', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id, ...changes } });
+      await this.audit.record(trx, {
+        serverId,
+        type: 'backup_updated',
+        actor,
+        target: { kind: 'backup', id, name: row.file },
+        detail: { backup_id: id, ...changes },
+      });
     });
     return toBackup(await this.row(serverId, id));
   }
@@ -248,7 +326,13 @@ export class BackupService implements Lifecycle {
     await rm(join(this.dirOf(serverId), row.file), { force: true });
     await this.audit.inTransaction(async (trx) => {
       await this.repos.backups.delete(id, trx);
-      await this.audit.record(trx, { serverId, type: 'backup_deleted', actor, target: { kind: 'backup', id, name: row.file }, detail: { backup_id: id } });
+      await this.audit.record(trx, {
+        serverId,
+        type: 'backup_deleted',
+        actor,
+        target: { kind: 'backup', id, name: row.file },
+        detail: { backup_id: id },
+      });
     });
   }
 
@@ -264,6 +348,7 @@ export class BackupService implements Lifecycle {
 
   private async removeTemp(serverId: number): Promise<void> {
     const dir = this.dirOf(serverId);
-    for (const name of await readdir(dir).catch(ifMissing<string[]>([]))) if (name.startsWith('.')) await rm(join(dir, name), { force: true, recursive: true });
+    for (const name of await readdir(dir).catch(ifMissing<string[]>([])))
+      if (name.startsWith('.')) await rm(join(dir, name), { force: true, recursive: true });
   }
 }

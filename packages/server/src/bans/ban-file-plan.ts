@@ -45,7 +45,12 @@ const expired = (row: FileBanRow, now: Date) => row.expires_at !== null && Date.
  * written while it was read may be cut short: nothing is concluded from a line missing from it, and its
  * last line, when it has no break yet, waits for the next pass.
  */
-export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileLine[]; settled: boolean }, rows: FileBanRow[], codec: LineCodec, now: Date): BanFilePlan {
+export function planBanFile(
+  file: { exists: boolean; bytes: Buffer; lines: FileLine[]; settled: boolean },
+  rows: FileBanRow[],
+  codec: LineCodec,
+  now: Date,
+): BanFilePlan {
   const entries = file.lines.map((l) => codec.parseBanLine(l.text, now));
   const byText = new Map<string, number[]>();
   const byKey = new Map<string, number[]>();
@@ -57,7 +62,8 @@ export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileL
   });
 
   const lineOf = (row: FileBanRow) =>
-    row.file_line ?? codec.formatBanLine({ guid: row.guid, reason: row.reason, expires_at: row.expires_at ? new Date(row.expires_at) : null });
+    row.file_line ??
+    codec.formatBanLine({ guid: row.guid, reason: row.reason, expires_at: row.expires_at ? new Date(row.expires_at) : null });
   const groups = new Map<string, Group>();
   for (const row of rows) {
     if (row.file_state === 'none') continue;
@@ -82,7 +88,8 @@ export function planBanFile(file: { exists: boolean; bytes: Buffer; lines: FileL
   const drop = new Set<number>();
   const added: string[] = [];
   const removed: string[] = [];
-  const set = (row: FileBanRow, file_state: FileState, file_line: string | null, active: boolean) => changes.push({ id: row.id, file_state, file_line, active });
+  const set = (row: FileBanRow, file_state: FileState, file_line: string | null, active: boolean) =>
+    changes.push({ id: row.id, file_state, file_line, active });
 
   for (const group of groups.values()) {
     const ending = (row: FileBanRow) => row.file_state === 'remove' || (row.source === 'api' && expired(row, now));
@@ -125,7 +132,9 @@ const MAX_MINUTES = 2_147_483_647;
 
 /** The ban a line no ban claimed becomes: written by someone else, so `source` file. */
 export function importedBan(serverId: number, { line, entry }: ImportedBan, now: Date): NewBanRow {
-  const minutes = entry.expires_at ? Math.min(MAX_MINUTES, Math.max(1, Math.ceil((entry.expires_at.getTime() - now.getTime()) / 60_000))) : 0;
+  const minutes = entry.expires_at
+    ? Math.min(MAX_MINUTES, Math.max(1, Math.ceil((entry.expires_at.getTime() - now.getTime()) / 60_000)))
+    : 0;
   return {
     server_id: serverId,
     guid: entry.guid,

@@ -102,7 +102,8 @@ export async function readBanFile(path: string): Promise<BanFileSnapshot> {
   try {
     handle = await open(path, 'r');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, bytes: Buffer.alloc(0), lines: [], settled: true, handle: null };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { exists: false, bytes: Buffer.alloc(0), lines: [], settled: true, handle: null };
     throw err;
   }
   try {
@@ -194,7 +195,11 @@ export class Replaced {
  * catches up at once with what landed in the file that was read (see Replaced). Takes over the
  * snapshot's open handle.
  */
-export async function replaceBanFile(path: string, snapshot: BanFileSnapshot, bytes: Buffer): Promise<{ replaced: Replaced; rewrite: Buffer | null }> {
+export async function replaceBanFile(
+  path: string,
+  snapshot: BanFileSnapshot,
+  bytes: Buffer,
+): Promise<{ replaced: Replaced; rewrite: Buffer | null }> {
   await mkdir(dirname(path), { recursive: true });
   if (!snapshot.exists) {
     await snapshot.handle?.close();

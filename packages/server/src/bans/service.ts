@@ -2,7 +2,16 @@ import { isIP } from 'node:net';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { Mutex } from 'async-mutex';
-import { ACTIVE_STATUSES, ApiError, SYSTEM_ACTOR, type Actor, type Ban, type BanManager, type CreateBanRequest, type Static } from '@garrison/core';
+import {
+  ACTIVE_STATUSES,
+  ApiError,
+  SYSTEM_ACTOR,
+  type Actor,
+  type Ban,
+  type BanManager,
+  type CreateBanRequest,
+  type Static,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { BanSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -85,11 +94,20 @@ export class BanService implements Lifecycle {
   async list(serverId: number, query: { limit?: number; offset?: number; active_only?: boolean }): Promise<Ban[]> {
     const row = await this.servers.row(serverId);
     await this.syncIfChanged(row);
-    const rows = await this.repos.bans.list(serverId, { limit: query.limit ?? 50, offset: query.offset ?? 0, inForceOnly: query.active_only ?? true }, new Date(this.clock.now()));
+    const rows = await this.repos.bans.list(
+      serverId,
+      { limit: query.limit ?? 50, offset: query.offset ?? 0, inForceOnly: query.active_only ?? true },
+      new Date(this.clock.now()),
+    );
     return rows.map(toBan);
   }
 
-  async create(serverId: number, input: NewBan & { name?: string | null }, actor: Actor, audit: Record<string, unknown> = {}): Promise<Ban> {
+  async create(
+    serverId: number,
+    input: NewBan & { name?: string | null },
+    actor: Actor,
+    audit: Record<string, unknown> = {},
+  ): Promise<Ban> {
     const server = await this.servers.row(serverId);
     const banType = input.ban_type ?? 'GUID';
     const uid = input.player_uid.trim();
@@ -98,7 +116,8 @@ export class BanService implements Lifecycle {
       const hint = input.ban_type === undefined && isIP(uid) ? '; this looks like an IP address: send ban_type: "IP"' : '';
       throw new ApiError('VALIDATION_ERROR', `field 'player_uid': a GUID ban needs a 32-character hexadecimal GUID${hint}`);
     }
-    if (banType === 'IP' && !isIP(uid)) throw new ApiError('VALIDATION_ERROR', "field 'player_uid': an IP ban needs an IPv4 or IPv6 address");
+    if (banType === 'IP' && !isIP(uid))
+      throw new ApiError('VALIDATION_ERROR', "field 'player_uid': an IP ban needs an IPv4 or IPv6 address");
     const minutes = input.duration_minutes ?? 0;
     const created = new Date(this.clock.now());
     const row: Omit<BanRow, 'id'> = {
@@ -118,7 +137,14 @@ export class BanService implements Lifecycle {
     };
     const id = await this.audit.inTransaction(async (trx) => {
       const made = await this.repos.bans.insert(row, trx);
-      const detail = { ban_id: made, guid: row.guid, ban_type: row.ban_type, duration_minutes: minutes, reason: row.reason || null, ...audit };
+      const detail = {
+        ban_id: made,
+        guid: row.guid,
+        ban_type: row.ban_type,
+        duration_minutes: minutes,
+        reason: row.reason || null,
+        ...audit,
+      };
       await this.audit.record(trx, { serverId, type: 'ban', actor, detail });
       return made;
     });
@@ -174,7 +200,10 @@ export class BanService implements Lifecycle {
           this.seen.delete(serverId); // deleted meanwhile
           return;
         }
-        this.logger.warn({ serverId, err: (err as Error).message }, 'ban file pass failed; the bans stand in the database and the next pass tries again');
+        this.logger.warn(
+          { serverId, err: (err as Error).message },
+          'ban file pass failed; the bans stand in the database and the next pass tries again',
+        );
       }
     });
   }
@@ -190,9 +219,19 @@ export class BanService implements Lifecycle {
     const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
     const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
     await this.audit.inTransaction(async (trx) => {
-      await this.repos.bans.applyPass(row.id, changes, plan.imports.map((found) => importedBan(row.id, found, now)), trx);
+      await this.repos.bans.applyPass(
+        row.id,
+        changes,
+        plan.imports.map((found) => importedBan(row.id, found, now)),
+        trx,
+      );
       if (plan.imports.length || plan.vanished.length) {
-        await this.audit.record(trx, { serverId: row.id, type: 'ban_file_changed', actor: SYSTEM_ACTOR, detail: { imported: plan.imports.length, removed_outside: plan.vanished.length } });
+        await this.audit.record(trx, {
+          serverId: row.id,
+          type: 'ban_file_changed',
+          actor: SYSTEM_ACTOR,
+          detail: { imported: plan.imports.length, removed_outside: plan.vanished.length },
+        });
       }
     });
     // A file read while it was still being written is looked at again at the next chance.
@@ -206,7 +245,13 @@ export class BanService implements Lifecycle {
    * what it was writing before it answers the reload, so a write of its that landed in the replaced
    * file is caught up with then, and the game reloads again.
    */
-  private async writeFile(row: ServerRow, manager: BanManager, path: string, rows: FileBanRow[], now: Date): Promise<{ plan: BanFilePlan; stood: boolean; settled: boolean }> {
+  private async writeFile(
+    row: ServerRow,
+    manager: BanManager,
+    path: string,
+    rows: FileBanRow[],
+    now: Date,
+  ): Promise<{ plan: BanFilePlan; stood: boolean; settled: boolean }> {
     let file: BanFileSnapshot = await readBanFile(path);
     let replaced: Replaced | null = null;
     let reloadOwed = false;
@@ -237,7 +282,9 @@ export class BanService implements Lifecycle {
           return { ...done, stood: false };
         }
         // The game saved its own list over the file after ours landed and before it reloaded: again.
-        file = late.rewrite ? { exists: true, bytes: late.rewrite, lines: splitLines(late.rewrite), settled: false, handle: null } : await readBanFile(path);
+        file = late.rewrite
+          ? { exists: true, bytes: late.rewrite, lines: splitLines(late.rewrite), settled: false, handle: null }
+          : await readBanFile(path);
       }
     } finally {
       await file.handle?.close();
@@ -252,7 +299,10 @@ export class BanService implements Lifecycle {
       await this.remoteAdmin.command(row.id, manager.reloadCommand);
       return true;
     } catch (err) {
-      this.logger.warn({ serverId: row.id, err: (err as Error).message }, 'the game did not reload its ban file; it reads it at its next start');
+      this.logger.warn(
+        { serverId: row.id, err: (err as Error).message },
+        'the game did not reload its ban file; it reads it at its next start',
+      );
       return false;
     }
   }

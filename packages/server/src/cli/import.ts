@@ -46,8 +46,10 @@ function report(plan: ImportPlan): string {
     `Bans: ${plan.bans.count}${plan.bans.file ? ` from ${plan.bans.file}` : ''}`,
     `Missions in the folder: ${plan.missions.length}`,
   ];
-  if (plan.unknown.length) lines.push('', 'Kept as extra lines (no field in Garrison):', ...plan.unknown.map((u) => `  ${u.file}:${u.line} ${u.key}`));
-  if (plan.refused.length) lines.push('', 'Not taken (left at the default):', ...plan.refused.map((r) => `  ${r.file}:${r.line} ${r.key}: ${r.reason}`));
+  if (plan.unknown.length)
+    lines.push('', 'Kept as extra lines (no field in Garrison):', ...plan.unknown.map((u) => `  ${u.file}:${u.line} ${u.key}`));
+  if (plan.refused.length)
+    lines.push('', 'Not taken (left at the default):', ...plan.refused.map((r) => `  ${r.file}:${r.line} ${r.key}: ${r.reason}`));
   if (plan.warnings.length) lines.push('', 'Warnings:', ...plan.warnings.map((w) => `  ${w}`));
   if (!plan.dry_run) {
     const secrets = Object.entries(server).filter(([k]) => /password/.test(k));

@@ -11,7 +11,8 @@ const usersCommands = () => import('./users.js');
 
 const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-const optionsOf = (command: 'serve' | 'data'): Options => Object.fromEntries(flagSettings(command).map((s) => [s.flag!, { type: 'string' }]));
+const optionsOf = (command: 'serve' | 'data'): Options =>
+  Object.fromEntries(flagSettings(command).map((s) => [s.flag!, { type: 'string' }]));
 const SERVE_OPTIONS = optionsOf('serve');
 const STORE_OPTIONS = optionsOf('data');
 
@@ -46,7 +47,9 @@ async function run(argv: string[]): Promise<void> {
     case 'admin reset-password': {
       const { values, positionals } = parse(name, args, { ...STORE_OPTIONS, 'password-stdin': { type: 'boolean' } }, 1);
       const { resetPassword } = await usersCommands();
-      return (await store()).withStore(values, (s) => resetPassword(s, positionals[0] ?? s.settings.adminUsername, Boolean(values['password-stdin'])));
+      return (await store()).withStore(values, (s) =>
+        resetPassword(s, positionals[0] ?? s.settings.adminUsername, Boolean(values['password-stdin'])),
+      );
     }
     case 'admin reset-2fa': {
       const { values, positionals } = parse(name, args, STORE_OPTIONS, 1);
@@ -65,7 +68,12 @@ async function run(argv: string[]): Promise<void> {
       return (await store()).withStore(values, (s) => listUsers(s, Boolean(values.json)));
     }
     case 'users create': {
-      const { values, positionals } = parse(name, args, { ...STORE_OPTIONS, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } }, 1);
+      const { values, positionals } = parse(
+        name,
+        args,
+        { ...STORE_OPTIONS, role: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+        1,
+      );
       if (!positionals[0]) throw new UsageError('the user name is missing', name);
       const role = values.role ?? 'viewer';
       if (role !== 'viewer' && role !== 'admin') throw new UsageError(`--role must be viewer or admin; got ${JSON.stringify(role)}`, name);
@@ -93,9 +101,28 @@ async function run(argv: string[]): Promise<void> {
     case 'rcon':
       return (await import('./remote.js')).runRemote(name, args);
     case 'import': {
-      const { values } = parse(name, args, { ...STORE_OPTIONS, exe: { type: 'string' }, name: { type: 'string' }, config: { type: 'string' }, basic: { type: 'string' }, profile: { type: 'string' }, 'command-line': { type: 'string' }, 'command-line-file': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, 'game-port': { type: 'string' }, 'rcon-port': { type: 'string' } }, 0);
+      const { values } = parse(
+        name,
+        args,
+        {
+          ...STORE_OPTIONS,
+          exe: { type: 'string' },
+          name: { type: 'string' },
+          config: { type: 'string' },
+          basic: { type: 'string' },
+          profile: { type: 'string' },
+          'command-line': { type: 'string' },
+          'command-line-file': { type: 'string' },
+          'dry-run': { type: 'boolean' },
+          json: { type: 'boolean' },
+          'game-port': { type: 'string' },
+          'rcon-port': { type: 'string' },
+        },
+        0,
+      );
       if (!values.exe) throw new UsageError('--exe is missing: the executable of the server to import', name);
-      if (values['command-line'] && values['command-line-file']) throw new UsageError('give --command-line or --command-line-file, not both', name);
+      if (values['command-line'] && values['command-line-file'])
+        throw new UsageError('give --command-line or --command-line-file, not both', name);
       const commandLine = values['command-line-file'] ? readFileSync(String(values['command-line-file']), 'utf8') : values['command-line'];
       const request = {
         exe_path: String(values.exe),
@@ -118,7 +145,8 @@ async function run(argv: string[]): Promise<void> {
 function portFlag(value: unknown, flag: string, field: 'game_port' | 'rcon_port', command: string): Record<string, number> {
   if (value === undefined) return {};
   const port = Number(value);
-  if (!/^\d+$/.test(String(value)) || port < 1024 || port > 65535) throw new UsageError(`--${flag} must be a port from 1024 to 65535, not ${JSON.stringify(value)}`, command);
+  if (!/^\d+$/.test(String(value)) || port < 1024 || port > 65535)
+    throw new UsageError(`--${flag} must be a port from 1024 to 65535, not ${JSON.stringify(value)}`, command);
   return { [field]: port };
 }
 

@@ -11,7 +11,12 @@ export class RemoteFailure extends Error {}
 
 export type RemoteCommand = 'servers list' | 'servers start' | 'servers stop' | 'servers restart' | 'rcon';
 
-const CONNECTION: Options = { url: { type: 'string' }, 'api-key': { type: 'string' }, timeout: { type: 'string' }, json: { type: 'boolean' } };
+const CONNECTION: Options = {
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+};
 
 interface Connection {
   client: GarrisonClient;
@@ -28,13 +33,17 @@ function connect(command: string, values: Record<string, unknown>): Connection {
     expectOnly(err, TypeError);
     throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--url must be an http:// or https:// URL; got ${JSON.stringify(url)}`, command);
   // fetch refuses such a URL, and its message would repeat the password.
-  if (parsed.username || parsed.password) throw new UsageError('--url must not hold a user name or password: the API key is the credential', command);
+  if (parsed.username || parsed.password)
+    throw new UsageError('--url must not hold a user name or password: the API key is the credential', command);
   const key = String(values['api-key'] ?? process.env.GARRISON_API_KEY ?? '');
-  if (!key) throw new UsageError("the API key is missing: set GARRISON_API_KEY (or give --api-key); the console's Account page makes one", command);
+  if (!key)
+    throw new UsageError("the API key is missing: set GARRISON_API_KEY (or give --api-key); the console's Account page makes one", command);
   const timeout = values.timeout === undefined ? DEFAULT_TIMEOUT_S : Number(values.timeout);
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600) throw new UsageError(`--timeout must be a number of seconds above 0, at most 3600; got ${JSON.stringify(values.timeout)}`, command);
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600)
+    throw new UsageError(`--timeout must be a number of seconds above 0, at most 3600; got ${JSON.stringify(values.timeout)}`, command);
   // A path under the URL (a proxy's prefix) is kept; the SDK adds /api.
   return { client: new GarrisonClient({ baseUrl: parsed.href, token: key, timeoutMs: timeout * 1000 }), json: Boolean(values.json) };
 }
@@ -45,21 +54,33 @@ async function serverId(client: GarrisonClient, ref: string, command: string): P
   const all = await client.servers.all();
   const exact = all.filter((s) => s.name === ref);
   const matches = exact.length ? exact : all.filter((s) => s.name.toLowerCase() === ref.toLowerCase());
-  if (matches.length === 0) throw new RemoteFailure(`NOT_FOUND: no server is named ${JSON.stringify(ref)} (garrison servers list shows them)`);
+  if (matches.length === 0)
+    throw new RemoteFailure(`NOT_FOUND: no server is named ${JSON.stringify(ref)} (garrison servers list shows them)`);
   if (matches.length > 1) {
-    throw new UsageError(`${matches.length} servers are named ${JSON.stringify(ref)} (ids ${matches.map((s) => s.id).join(', ')}): give the id instead`, command);
+    throw new UsageError(
+      `${matches.length} servers are named ${JSON.stringify(ref)} (ids ${matches.map((s) => s.id).join(', ')}): give the id instead`,
+      command,
+    );
   }
   return { id: matches[0].id, label: `server ${matches[0].id} (${matches[0].name})` };
 }
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function serversTable(servers: ServerListItem[]): string {
   if (servers.length === 0) return 'no servers';
-  const players = (s: ServerListItem) => (s.player_count === null ? '-' : `${s.player_count}${s.max_players === null ? '' : `/${s.max_players}`}`);
+  const players = (s: ServerListItem) =>
+    s.player_count === null ? '-' : `${s.player_count}${s.max_players === null ? '' : `/${s.max_players}`}`;
   return table([
     ['ID', 'NAME', 'GAME', 'STATUS', 'PLAYERS', 'PORT', 'ATTENTION'],
     ...servers.map((s) => [String(s.id), s.name, s.game_type, s.status, players(s), String(s.game_port), s.warnings.join(', ') || '-']),

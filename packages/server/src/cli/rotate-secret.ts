@@ -28,18 +28,28 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   await inTransaction(store.db, async (trx) => {
     // Read in the transaction: an enrolment finished meanwhile is sealed anew too.
     const twoFactor = bindRepositories(trx).twoFactor;
-    resealed = (await twoFactor.sealed()).map((row) => ({ id: row.id, totp_secret: anew(row.totp_secret), totp_pending: anew(row.totp_pending) }));
+    resealed = (await twoFactor.sealed()).map((row) => ({
+      id: row.id,
+      totp_secret: anew(row.totp_secret),
+      totp_pending: anew(row.totp_pending),
+    }));
     await twoFactor.reseal(resealed as { id: number; totp_secret: string | null; totp_pending: string | null }[], trx);
     ended = await bindRepositories(trx).sessions.endEveryone(new Date().toISOString());
     await bindRepositories(trx).users.endAllTokens();
     // The new secret is in place before the transaction commits: a failed write leaves both as they were.
     if (!fromEnvironment) await writeSecret(join(store.settings.dataDir, 'jwt-secret'), secret);
   });
-  console.log(`${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealed.length ? `; the two-factor secrets of ${resealed.length} user${resealed.length === 1 ? '' : 's'} sealed with the new secret` : ''}`);
+  console.log(
+    `${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealed.length ? `; the two-factor secrets of ${resealed.length} user${resealed.length === 1 ? '' : 's'} sealed with the new secret` : ''}`,
+  );
   if (fromEnvironment) {
-    console.log(`GARRISON_JWT_SECRET is set, so the new secret is not kept here. Put this value there on every instance, then restart them:\n${secret}`);
+    console.log(
+      `GARRISON_JWT_SECRET is set, so the new secret is not kept here. Put this value there on every instance, then restart them:\n${secret}`,
+    );
   } else {
-    console.log(`new signing secret written to ${join(store.settings.dataDir, 'jwt-secret')}; restart the service (every instance) to sign with it`);
+    console.log(
+      `new signing secret written to ${join(store.settings.dataDir, 'jwt-secret')}; restart the service (every instance) to sign with it`,
+    );
   }
 }
 

@@ -54,6 +54,7 @@ function reportStartFailure(err: unknown, settings: Settings, logger: Logger): v
   if (err instanceof PluginLoadError) logger.fatal({ phase: err.phase, source: err.source, hint: err.hint }, err.message);
   else if (err instanceof DataDirInUseError) logger.fatal({ data_dir: err.dataDir, holder: err.holder }, err.message);
   else if (err instanceof DatabaseUnavailableError || err instanceof SettingError) logger.fatal(err.message);
-  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
+  else if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    logger.fatal(`port ${settings.port} on ${settings.host} is in use: stop what holds it, or choose another with --port or GARRISON_PORT`);
   else logger.fatal({ err }, 'start-up failed');
 }

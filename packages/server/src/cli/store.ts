@@ -24,8 +24,16 @@ export interface Store {
  * The same data dir and database as `serve` (same flags, same environment), schema up to date; logs
  * go to standard error so that standard output holds only the command's answer.
  */
-export async function withStore<T>(flags: Record<string, unknown>, run: (store: Store) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
-  const settings = resolveSettings({ logLevel: 'warn', ...settingsFromEnv(), ...settingsFromFlags(flags as Record<string, string | undefined>) });
+export async function withStore<T>(
+  flags: Record<string, unknown>,
+  run: (store: Store) => Promise<T>,
+  options: { migrate?: boolean } = {},
+): Promise<T> {
+  const settings = resolveSettings({
+    logLevel: 'warn',
+    ...settingsFromEnv(),
+    ...settingsFromFlags(flags as Record<string, string | undefined>),
+  });
   const logger = createLogger({ level: settings.logLevel, format: settings.logFormat, destination: process.stderr });
   await prepareDataDir(settings.dataDir, logger);
   const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);

@@ -17,11 +17,14 @@ export type Options = NonNullable<ParseArgsConfig['options']>;
 export function parse(command: string, args: string[], options: Options, positionals: number) {
   try {
     const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-    if (parsed.positionals.length > positionals) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, command);
+    if (parsed.positionals.length > positionals)
+      throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals])}`, command);
     return parsed;
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    const accepted = Object.keys(options).map((o) => `--${o}`).join(', ');
+    const accepted = Object.keys(options)
+      .map((o) => `--${o}`)
+      .join(', ');
     throw new UsageError(`${(err as Error).message.split('. ')[0]}; garrison ${command} accepts ${accepted}`, command);
   }
 }
@@ -31,7 +34,9 @@ export function parse(command: string, args: string[], options: Options, positio
  * shaped like a key (one given by mistake where another argument was expected).
  */
 export function redactKeys(text: string, argv: string[]): string {
-  const given = argv.flatMap((arg, i) => (arg === '--api-key' ? [argv[i + 1]] : arg.startsWith('--api-key=') ? [arg.slice('--api-key='.length)] : []));
+  const given = argv.flatMap((arg, i) =>
+    arg === '--api-key' ? [argv[i + 1]] : arg.startsWith('--api-key=') ? [arg.slice('--api-key='.length)] : [],
+  );
   const keys = [process.env.GARRISON_API_KEY, ...given].filter((k): k is string => Boolean(k && k.length >= 4));
   let redacted = text.replace(/gar_\d+_[A-Za-z0-9_-]+/g, 'gar_***');
   for (const key of keys) redacted = redacted.split(key).join('***');
@@ -54,7 +59,10 @@ export const DEFAULT_TIMEOUT_S = 60;
 
 const flagLines = (command: 'serve' | 'data') =>
   flagSettings(command)
-    .map((s) => `  --${`${s.flag} ${s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE'}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`)
+    .map(
+      (s) =>
+        `  --${`${s.flag} ${s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE'}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`,
+    )
     .join('\n');
 
 const environment = () =>
@@ -174,15 +182,25 @@ ${connectionLines()}`,
   },
   'servers start': {
     summary: 'start a server of a running service (servers:control)',
-    usage: () => serverActionUsage('start', '', 'Starts the game process (POST /api/servers/{id}/start); its status is starting until the game answers.'),
+    usage: () =>
+      serverActionUsage(
+        'start',
+        '',
+        'Starts the game process (POST /api/servers/{id}/start); its status is starting until the game answers.',
+      ),
   },
   'servers stop': {
     summary: 'stop a server of a running service (servers:control)',
-    usage: () => serverActionUsage('stop', ' [--force] [--reason TEXT]', `Stops the game through its remote admin; the service kills it after its stop time-out
+    usage: () =>
+      serverActionUsage(
+        'stop',
+        ' [--force] [--reason TEXT]',
+        `Stops the game through its remote admin; the service kills it after its stop time-out
 (GARRISON_STOP_TIMEOUT_MS), or at once with --force.
 
   --force             skip the graceful shutdown
-  --reason TEXT       kept in the audit trail`),
+  --reason TEXT       kept in the audit trail`,
+      ),
   },
   'servers restart': {
     summary: 'restart a server of a running service (servers:control)',

@@ -33,7 +33,8 @@ export async function resetPassword(store: Store, username: string, fromStdin: b
   try {
     await users(store).setPassword(username, password, CLI_ACTOR);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
+    if (err instanceof ApiError && err.code === 'NOT_FOUND')
+      throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
     throw err;
   }
   console.log(fromStdin ? `password of ${username} changed` : `new password of ${username}: ${password}`);
@@ -44,7 +45,8 @@ export async function resetTwoFactor(store: Store, username: string): Promise<vo
   try {
     await store.container.resolve(TwoFactorService).reset(username, CLI_ACTOR);
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'NOT_FOUND') throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
+    if (err instanceof ApiError && err.code === 'NOT_FOUND')
+      throw new Error(`there is no user ${JSON.stringify(username)} (garrison users list shows them)`, { cause: err });
     throw err;
   }
   console.log(`two-factor sign-in of ${username} is off: they sign in with their password, and may enrol again`);
@@ -69,7 +71,16 @@ export async function listUsers(store: Store, json: boolean): Promise<void> {
     console.log(JSON.stringify(all));
     return;
   }
-  const rows = [['ID', 'USERNAME', 'ROLE', 'CREATED', 'LAST LOGIN'], ...all.map((u) => [String(u.id), u.username, u.role, u.created_at, u.last_login ?? '-'])];
+  const rows = [
+    ['ID', 'USERNAME', 'ROLE', 'CREATED', 'LAST LOGIN'],
+    ...all.map((u) => [String(u.id), u.username, u.role, u.created_at, u.last_login ?? '-']),
+  ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  for (const row of rows) console.log(row.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    );
 }

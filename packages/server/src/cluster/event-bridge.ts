@@ -63,7 +63,15 @@ export class ClusterEvents implements Lifecycle {
   private async connectUntilUp(): Promise<void> {
     const servers = this.settings.natsUrl!.split(',');
     try {
-      const nc = await connect({ servers, name: `garrison ${this.nodeId}`, noEcho: true, waitOnFirstConnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 1000, pingInterval: 10_000 });
+      const nc = await connect({
+        servers,
+        name: `garrison ${this.nodeId}`,
+        noEcho: true,
+        waitOnFirstConnect: true,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+        pingInterval: 10_000,
+      });
       if (this.stopping) return void (await nc.close());
       this.attach(nc);
     } catch (err) {
@@ -82,7 +90,10 @@ export class ClusterEvents implements Lifecycle {
       for await (const status of nc.status()) {
         if (status.type === 'disconnect') {
           this.connected = false;
-          this.logger.warn({ nats: status.server }, 'lost the connection to NATS: serving this instance\'s own servers and clients, reconnecting');
+          this.logger.warn(
+            { nats: status.server },
+            "lost the connection to NATS: serving this instance's own servers and clients, reconnecting",
+          );
         } else if (status.type === 'reconnect') {
           this.connected = true;
           this.logger.info({ nats: status.server }, 'reconnected to NATS');
@@ -129,7 +140,10 @@ export class ClusterEvents implements Lifecycle {
     }
     for (const key of wanted) {
       if (this.logSubscriptions.has(key)) continue;
-      this.logSubscriptions.set(key, nc.subscribe(`${PREFIX}.${key}.${LOG}`, { callback: (err, msg) => void (err || this.receive(msg.data)) }));
+      this.logSubscriptions.set(
+        key,
+        nc.subscribe(`${PREFIX}.${key}.${LOG}`, { callback: (err, msg) => void (err || this.receive(msg.data)) }),
+      );
     }
   }
 }

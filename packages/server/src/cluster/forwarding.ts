@@ -32,7 +32,25 @@ const EMPTY_DIGEST = createHash('sha256').digest('base64url');
 const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
 const CONNECT_TIMEOUT_MS = 5_000;
 /** Hop-by-hop headers (RFC 9110 7.6.1) and our own: never passed on. */
-const NOT_PASSED = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', NODE_HEADER, TIME_HEADER, SIGNATURE_HEADER, NONCE_HEADER, BODY_HEADER, BODY_TRAILER, BODY_SIGNATURE_TRAILER]);
+const NOT_PASSED = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  NODE_HEADER,
+  TIME_HEADER,
+  SIGNATURE_HEADER,
+  NONCE_HEADER,
+  BODY_HEADER,
+  BODY_TRAILER,
+  BODY_SIGNATURE_TRAILER,
+]);
 
 /**
  * Requests that need a server's processes or files go to the node that owns it. The caller's own token
@@ -80,9 +98,16 @@ export class Forwarder {
   private reachable(owner: Owner, ctx: Context, what: string): Owner | null {
     if (owner.local) return null;
     if (ctx.state.forwardedBy) {
-      throw new ApiError('NODE_UNAVAILABLE', `${what} belongs to node ${owner.nodeId}, not to ${this.nodeId} where node ${String(ctx.state.forwardedBy)} sent it; try again`);
+      throw new ApiError(
+        'NODE_UNAVAILABLE',
+        `${what} belongs to node ${owner.nodeId}, not to ${this.nodeId} where node ${String(ctx.state.forwardedBy)} sent it; try again`,
+      );
     }
-    if (!owner.online || !owner.url) throw new ApiError('NODE_UNAVAILABLE', `${what} runs on node ${owner.nodeId}, which is offline; its game keeps running and it answers again when the node is back`);
+    if (!owner.online || !owner.url)
+      throw new ApiError(
+        'NODE_UNAVAILABLE',
+        `${what} runs on node ${owner.nodeId}, which is offline; its game keeps running and it answers again when the node is back`,
+      );
     return owner;
   }
 
@@ -110,12 +135,24 @@ export class Forwarder {
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const send = target.protocol === 'https:' ? tlsRequest : request;
       // The socket's time-out bounds the connection only: once connected, a start may wait minutes for the game.
-      const upstream = send(target, { method: ctx.method, headers, agent: target.protocol === 'https:' ? this.tlsAgent : this.agent, timeout: CONNECT_TIMEOUT_MS }, resolve);
+      const upstream = send(
+        target,
+        { method: ctx.method, headers, agent: target.protocol === 'https:' ? this.tlsAgent : this.agent, timeout: CONNECT_TIMEOUT_MS },
+        resolve,
+      );
       const unreachable = (err: Error) =>
-        reject(new ApiError('NODE_UNAVAILABLE', `node ${owner.nodeId} could not be reached (${err.message}); its servers answer again when it is back`, { cause: err }));
+        reject(
+          new ApiError(
+            'NODE_UNAVAILABLE',
+            `node ${owner.nodeId} could not be reached (${err.message}); its servers answer again when it is back`,
+            { cause: err },
+          ),
+        );
       upstream.on('error', unreachable);
       upstream.on('timeout', () => upstream.destroy(new Error(`no connection within ${CONNECT_TIMEOUT_MS / 1000} s`)));
-      upstream.on('socket', (socket) => (socket.connecting ? socket.once('connect', () => upstream.setTimeout(0)) : upstream.setTimeout(0)));
+      upstream.on('socket', (socket) =>
+        socket.connecting ? socket.once('connect', () => upstream.setTimeout(0)) : upstream.setTimeout(0),
+      );
       ctx.req.on('aborted', () => upstream.destroy());
       if (body) upstream.end(body);
       else if (!streamed) upstream.end();
@@ -130,7 +167,10 @@ export class Forwarder {
         ctx.req.pipe(upstream, { end: false });
       }
     });
-    this.logger.debug({ node: owner.nodeId, method: ctx.method, path: ctx.path, status: answer.statusCode, ms: this.clock.now() - started }, 'forwarded to the owner');
+    this.logger.debug(
+      { node: owner.nodeId, method: ctx.method, path: ctx.path, status: answer.statusCode, ms: this.clock.now() - started },
+      'forwarded to the owner',
+    );
     ctx.status = answer.statusCode ?? 502;
     for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_PASSED.has(name)) ctx.set(name, value);
     if (ctx.status === 204 || ctx.status === 304 || ctx.method === 'HEAD') {
@@ -144,17 +184,27 @@ export class Forwarder {
 
   private sign(method: string, url: string, authorization: string, nonce: string, body: string): Record<string, string> {
     const time = String(this.databaseTime.now());
-    return { [NODE_HEADER]: this.nodeId, [TIME_HEADER]: time, [NONCE_HEADER]: nonce, [BODY_HEADER]: body, [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, nonce, body, authorization) };
+    return {
+      [NODE_HEADER]: this.nodeId,
+      [TIME_HEADER]: time,
+      [NONCE_HEADER]: nonce,
+      [BODY_HEADER]: body,
+      [SIGNATURE_HEADER]: this.signature(method, url, this.nodeId, time, nonce, body, authorization),
+    };
   }
 
   private signature(method: string, url: string, node: string, time: string, nonce: string, body: string, authorization: string): string {
     const token = createHash('sha256').update(authorization).digest('base64url');
-    return createHmac('sha256', this.settings.clusterSecret ?? '').update([method, url, node, time, nonce, body, token].join('\n')).digest('base64url');
+    return createHmac('sha256', this.settings.clusterSecret ?? '')
+      .update([method, url, node, time, nonce, body, token].join('\n'))
+      .digest('base64url');
   }
 
   /** What a streamed body's digest is signed with: the hop's nonce ties it to that hop's signed head. */
   private bodySignature(nonce: string, digest: string): string {
-    return createHmac('sha256', this.settings.clusterSecret ?? '').update(['body', nonce, digest].join('\n')).digest('base64url');
+    return createHmac('sha256', this.settings.clusterSecret ?? '')
+      .update(['body', nonce, digest].join('\n'))
+      .digest('base64url');
   }
 
   /**
@@ -164,20 +214,27 @@ export class Forwarder {
   async forwardedBy(ctx: Context): Promise<string | null> {
     const node = ctx.get(NODE_HEADER);
     if (!node && !ctx.get(SIGNATURE_HEADER)) return null;
-    if (!isCluster(this.settings)) throw new ApiError('UNAUTHORIZED', 'a forwarded request reached an instance that is not part of a cluster');
+    if (!isCluster(this.settings))
+      throw new ApiError('UNAUTHORIZED', 'a forwarded request reached an instance that is not part of a cluster');
     const time = ctx.get(TIME_HEADER);
     const nonce = ctx.get(NONCE_HEADER);
     const body = ctx.get(BODY_HEADER);
     const expected = Buffer.from(this.signature(ctx.method, ctx.originalUrl, node, time, nonce, body, ctx.get('authorization')));
     const given = Buffer.from(ctx.get(SIGNATURE_HEADER));
     if (!/^[A-Za-z0-9_-]{22}$/.test(nonce) || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request with a wrong signature (is GARRISON_CLUSTER_SECRET the same on every instance?)');
-      throw new ApiError('UNAUTHORIZED', 'the forwarded request is not signed with this cluster\'s secret');
+      this.logger.warn(
+        { node, path: ctx.path },
+        'refused a forwarded request with a wrong signature (is GARRISON_CLUSTER_SECRET the same on every instance?)',
+      );
+      throw new ApiError('UNAUTHORIZED', "the forwarded request is not signed with this cluster's secret");
     }
     // By the database's clock as each host reckons it: the hosts' own clocks may differ by any amount.
     const age = this.databaseTime.now() - Number(time);
     if (!(Math.abs(age) <= SIGNATURE_TOLERANCE_MS)) {
-      this.logger.warn({ node, age_ms: age }, 'refused a forwarded request stamped more than 5 minutes from the database\'s time (a copy replayed later?)');
+      this.logger.warn(
+        { node, age_ms: age },
+        "refused a forwarded request stamped more than 5 minutes from the database's time (a copy replayed later?)",
+      );
       throw new ApiError('UNAUTHORIZED', 'the forwarded request is too old');
     }
     if (!(await this.repos.clusterNonces.first(nonce, Number(time)))) {
@@ -190,7 +247,7 @@ export class Forwarder {
       const signed = body !== 'trailer' || safeEqual(String(trailers[BODY_SIGNATURE_TRAILER] ?? ''), this.bodySignature(nonce, claimed));
       if (signed && safeEqual(received, claimed)) return null;
       this.logger.warn({ node, path: ctx.path }, 'refused a forwarded request whose body is not the one signed');
-      return new ApiError('UNAUTHORIZED', 'the forwarded request\'s body is not the one its signature covers');
+      return new ApiError('UNAUTHORIZED', "the forwarded request's body is not the one its signature covers");
     });
     return node;
   }

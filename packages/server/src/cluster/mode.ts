@@ -17,11 +17,22 @@ export function checkClusterSettings(settings: ClusterSettings & Pick<AuthSettin
   const names = { natsUrl: 'GARRISON_NATS_URL', clusterSecret: 'GARRISON_CLUSTER_SECRET', advertiseUrl: 'GARRISON_ADVERTISE_URL' };
   if (!given.length) return;
   if (dialect === 'sqlite') {
-    throw new SettingError(`${given.map((k) => names[k]).join(', ')}: a cluster needs MySQL or MariaDB (GARRISON_DATABASE_URL=mysql://…); SQLite is for one instance on one host`);
+    throw new SettingError(
+      `${given.map((k) => names[k]).join(', ')}: a cluster needs MySQL or MariaDB (GARRISON_DATABASE_URL=mysql://…); SQLite is for one instance on one host`,
+    );
   }
-  if (!isCluster(settings)) throw new SettingError(`${given.map((k) => names[k]).join(', ')} set without GARRISON_NATS_URL: a cluster's instances share their events over NATS`);
-  if (!settings.jwtSecret) throw new SettingError('a cluster needs GARRISON_JWT_SECRET, the same on every instance (a token signed by one is checked by the others)');
-  if (!settings.clusterSecret) throw new SettingError('a cluster needs GARRISON_CLUSTER_SECRET (at least 32 characters), the same on every instance: it signs the requests they forward to each other');
+  if (!isCluster(settings))
+    throw new SettingError(
+      `${given.map((k) => names[k]).join(', ')} set without GARRISON_NATS_URL: a cluster's instances share their events over NATS`,
+    );
+  if (!settings.jwtSecret)
+    throw new SettingError(
+      'a cluster needs GARRISON_JWT_SECRET, the same on every instance (a token signed by one is checked by the others)',
+    );
+  if (!settings.clusterSecret)
+    throw new SettingError(
+      'a cluster needs GARRISON_CLUSTER_SECRET (at least 32 characters), the same on every instance: it signs the requests they forward to each other',
+    );
 }
 
 /** `SELECT … FOR UPDATE SKIP LOCKED`, which a cluster's queues are claimed with: MariaDB 10.6, MySQL 8.0. */
@@ -30,6 +41,9 @@ export async function checkDatabaseForCluster(knex: Knex): Promise<string> {
   const [major, minor] = version.split(/[.-]/).map(Number) as [number, number];
   const maria = /mariadb/i.test(version);
   const enough = maria ? major > 10 || (major === 10 && minor >= 6) : major >= 8;
-  if (!enough) throw new SettingError(`a cluster needs MariaDB 10.6 or later, or MySQL 8.0 or later (SELECT … FOR UPDATE SKIP LOCKED); this database is ${version}`);
+  if (!enough)
+    throw new SettingError(
+      `a cluster needs MariaDB 10.6 or later, or MySQL 8.0 or later (SELECT … FOR UPDATE SKIP LOCKED); this database is ${version}`,
+    );
   return version;
 }

@@ -46,7 +46,10 @@ export class RateLimits implements Lifecycle {
     this.job = this.jobs.every({
       name: 'rate-limits.prune',
       everyMs: PRUNE_EVERY_MS,
-      run: async () => void (await this.leases.once('rate-limits.prune', PRUNE_EVERY_MS, (fence) => this.repos.rateLimits.pruneExpiredBefore(this.clock.now() - 3_600_000, fence))),
+      run: async () =>
+        void (await this.leases.once('rate-limits.prune', PRUNE_EVERY_MS, (fence) =>
+          this.repos.rateLimits.pruneExpiredBefore(this.clock.now() - 3_600_000, fence),
+        )),
     });
   }
 

@@ -24,7 +24,8 @@ export class RemoteFigures implements Lifecycle {
       (event) => {
         if (event.origin === this.nodeId) return;
         if (event.type === 'players') this.live.update(event.server_id, { player_count: event.data.count });
-        else if (event.type === 'metrics') this.live.update(event.server_id, { cpu_percent: event.data.cpu_percent, ram_mb: event.data.ram_mb });
+        else if (event.type === 'metrics')
+          this.live.update(event.server_id, { cpu_percent: event.data.cpu_percent, ram_mb: event.data.ram_mb });
         else if (event.type === 'server_status' && IDLE_STATUSES.includes(event.data.status)) this.live.clear(event.server_id);
       },
       null,

@@ -14,7 +14,11 @@ export async function writeConfigFiles(files: RenderedFile[]): Promise<void> {
       await mkdir(dirname(file.path), { recursive: true });
       await writeFileAtomic(file.path, file.content, { mode: 0o600, fsync: true });
     } catch (err) {
-      throw new ApiError('CONFIG_WRITE_ERROR', `could not write ${file.label}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, { cause: err });
+      throw new ApiError(
+        'CONFIG_WRITE_ERROR',
+        `could not write ${file.label}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        { cause: err },
+      );
     }
   }
 }

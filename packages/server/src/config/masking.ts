@@ -11,12 +11,21 @@ export function maskSection(schema: TObject, data: Record<string, unknown>): Rec
 
 /** Which of the section's secrets hold a value: the read masks them all alike, set or empty. */
 export function secretsSet(schema: TObject, data: Record<string, unknown>): Record<string, boolean> {
-  return Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => isSensitive(field)).map(([name]) => [name, data[name] !== undefined && data[name] !== null && data[name] !== '']));
+  return Object.fromEntries(
+    Object.entries(schema.properties)
+      .filter(([, field]) => isSensitive(field))
+      .map(([name]) => [name, data[name] !== undefined && data[name] !== null && data[name] !== '']),
+  );
 }
 
 /** Every section of a config masked by its schema (a section the game no longer has is shown as it is). */
-export function maskSections(schemas: Readonly<Record<string, TObject>>, sections: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name], data) : data]));
+export function maskSections(
+  schemas: Readonly<Record<string, TObject>>,
+  sections: Record<string, Record<string, unknown>>,
+): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(sections).map(([name, data]) => [name, schemas[name] ? maskSection(schemas[name], data) : data]),
+  );
 }
 
 /** A client that read `***` and sends it back means "keep the secret as it is". */

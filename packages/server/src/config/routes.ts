@@ -14,5 +14,7 @@ export function configRoutes(routes: RouteTable, config: ConfigService): void {
     return content;
   });
   routes.implement(endpoints.getConfigSection, async ({ params }) => config.readSection(params.server_id, params.section));
-  routes.implement(endpoints.updateConfigSection, async ({ params, body, actor }) => config.update(params.server_id, params.section, body, actor));
+  routes.implement(endpoints.updateConfigSection, async ({ params, body, actor }) =>
+    config.update(params.server_id, params.section, body, actor),
+  );
 }

@@ -56,7 +56,8 @@ export class ConfigService {
 
   private schemaOf(adapter: AdapterDefinition, section: string): TObject {
     const schema = this.generatorOf(adapter)?.sections[section];
-    if (!schema) throw new ApiError('NOT_FOUND', `no config section ${JSON.stringify(section)} for game type ${adapter.identity.game_type}`);
+    if (!schema)
+      throw new ApiError('NOT_FOUND', `no config section ${JSON.stringify(section)} for game type ${adapter.identity.game_type}`);
     return schema;
   }
 
@@ -85,7 +86,10 @@ export class ConfigService {
   private present(adapter: AdapterDefinition, server: ServerRow, section: string, data: SectionData, version: number): SectionRead {
     const schema = this.schemaOf(adapter, section);
     const values = this.sectionValues(adapter, section, data, server);
-    return { ...maskSection(schema, values), _meta: { config_version: version, schema_version: adapter.identity.schema_version, secrets_set: secretsSet(schema, values) } };
+    return {
+      ...maskSection(schema, values),
+      _meta: { config_version: version, schema_version: adapter.identity.schema_version, secrets_set: secretsSet(schema, values) },
+    };
   }
 
   async readAll(serverId: number): Promise<Record<string, SectionRead>> {
@@ -93,7 +97,9 @@ export class ConfigService {
     const adapter = this.adapters.get(server.game_type);
     const rows = await this.rows(serverId);
     return Object.fromEntries(
-      rows.filter((r) => this.generatorOf(adapter)?.sections[r.section]).map((r) => [r.section, this.present(adapter, server, r.section, r.data, r.config_version)]),
+      rows
+        .filter((r) => this.generatorOf(adapter)?.sections[r.section])
+        .map((r) => [r.section, this.present(adapter, server, r.section, r.data, r.config_version)]),
     );
   }
 
@@ -137,7 +143,8 @@ export class ConfigService {
       const values = config[section];
       if (!values) throw new ApiError('INVALID_CONFIG', `the ${section} section is missing`, { status: 400 });
       const check = this.check(schema);
-      if (!check.Check(values)) throw new ApiError('INVALID_CONFIG', `${section}: ${describeFailure('body', check.Errors(values))}`, { status: 400 });
+      if (!check.Check(values))
+        throw new ApiError('INVALID_CONFIG', `${section}: ${describeFailure('body', check.Errors(values))}`, { status: 400 });
       const problem = this.generatorOf(adapter)?.checkSection?.(section, values);
       if (problem) throw new ApiError('INVALID_CONFIG', `${section}: ${problem}`, { status: 400 });
     }
@@ -207,16 +214,26 @@ export class ConfigService {
 
   private conflict(section: string, read: SectionRead): ApiError {
     const { _meta, ...fields } = read;
-    return new ApiError('CONFIG_VERSION_CONFLICT', `the ${section} section has changed since it was read; its current version is ${_meta.config_version}`, {
-      extra: { current_config: fields, current_version: _meta.config_version },
-    });
+    return new ApiError(
+      'CONFIG_VERSION_CONFLICT',
+      `the ${section} section has changed since it was read; its current version is ${_meta.config_version}`,
+      {
+        extra: { current_config: fields, current_version: _meta.config_version },
+      },
+    );
   }
 
   /**
    * Partial update guarded by `config_version`: the write only lands if the version is still the one the
    * client read. Recorded in the audit trail as `actor`'s, with `detail` beside the fields changed.
    */
-  async update(serverId: number, section: string, body: SectionData, actor: Actor, detail: Record<string, unknown> = {}): Promise<SectionRead> {
+  async update(
+    serverId: number,
+    section: string,
+    body: SectionData,
+    actor: Actor,
+    detail: Record<string, unknown> = {},
+  ): Promise<SectionRead> {
     const server = await this.servers.row(serverId);
     const adapter = this.adapters.get(server.game_type);
     const schema = this.schemaOf(adapter, section);
@@ -239,12 +256,22 @@ export class ConfigService {
     const recordChanges = Object.fromEntries(recordFields.filter((f) => merged[f] !== server[f]).map((f) => [f, merged[f]]));
     const write = async () => {
       if ('rcon_port' in recordChanges) {
-        await assertPortsFree(this.repos.servers, { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number }, server.node_id ?? '', serverId);
+        await assertPortsFree(
+          this.repos.servers,
+          { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number },
+          server.node_id ?? '',
+          serverId,
+        );
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};
       return this.audit.inTransaction(async (trx) => {
         if (!(await this.repos.configSections.updateVersioned(row, expected, stored, patch, trx))) return false;
-        await this.audit.record(trx, { serverId, type: 'config_changed', actor, detail: { section, fields: Object.keys(changes), config_version: expected + 1, ...detail } });
+        await this.audit.record(trx, {
+          serverId,
+          type: 'config_changed',
+          actor,
+          detail: { section, fields: Object.keys(changes), config_version: expected + 1, ...detail },
+        });
         return true;
       });
     };

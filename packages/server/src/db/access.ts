@@ -35,7 +35,12 @@ export class DatabaseAccess {
   }
 
   /** A limiter counted in the shared database's rate-limits table (rate-limiter-flexible's MySQL store, over this pool). */
-  sharedRateLimiter(options: { keyPrefix: string; points: number; duration: number; insuranceLimiter: RateLimiterAbstract }): RateLimiterAbstract {
+  sharedRateLimiter(options: {
+    keyPrefix: string;
+    points: number;
+    duration: number;
+    insuranceLimiter: RateLimiterAbstract;
+  }): RateLimiterAbstract {
     return new RateLimiterMySQL({
       storeClient: this.db.knex,
       storeType: 'knex',

@@ -26,8 +26,16 @@ function knexLog(logger: Logger | undefined): Knex.Config['log'] {
   if (!logger) return undefined;
   const log = (level: 'warn' | 'error' | 'debug') => (message: unknown) =>
     // The first line: knex appends the driver's stack, which says nothing to a deployer.
-    logger[level]({ source: 'knex' }, String(typeof message === 'string' ? message : ((message as Error)?.message ?? message)).split('\n')[0]);
-  return { warn: log('warn'), error: log('error'), debug: log('debug'), deprecate: (method: string, alternative: string) => logger.warn({ source: 'knex' }, `${method} is deprecated; use ${alternative}`) };
+    logger[level](
+      { source: 'knex' },
+      String(typeof message === 'string' ? message : ((message as Error)?.message ?? message)).split('\n')[0],
+    );
+  return {
+    warn: log('warn'),
+    error: log('error'),
+    debug: log('debug'),
+    deprecate: (method: string, alternative: string) => logger.warn({ source: 'knex' }, `${method} is deprecated; use ${alternative}`),
+  };
 }
 
 /**
@@ -57,7 +65,8 @@ export function openDatabase(url: string | null, dataDir: string, logger?: Logge
     if (parsed.password) parsed.password = '***';
     return { knex, dialect: 'mysql', safeUrl: parsed.toString() };
   }
-  if (url && !url.startsWith('sqlite:')) throw new Error(`unsupported database URL (use mysql://… or sqlite:<file>): ${url.split(':')[0]}:…`);
+  if (url && !url.startsWith('sqlite:'))
+    throw new Error(`unsupported database URL (use mysql://… or sqlite:<file>): ${url.split(':')[0]}:…`);
   const filename = url ? resolve(url.slice('sqlite:'.length).replace(/^\/\//, '')) : join(dataDir, 'garrison.db');
   mkdirSync(resolve(filename, '..'), { recursive: true, mode: 0o700 });
   keepPrivate(filename);
@@ -137,7 +146,8 @@ export async function migrate(
       await db.knex.migrate.latest({ migrationSource: migrationSource(fromModules) });
       return;
     } catch (err) {
-      const busy = (err as Error).name === 'MigrationLocked' || /already exists|Duplicate entry|UNIQUE constraint/i.test((err as Error).message);
+      const busy =
+        (err as Error).name === 'MigrationLocked' || /already exists|Duplicate entry|UNIQUE constraint/i.test((err as Error).message);
       if (busy && clock.now() < deadline) {
         await clock.sleep(250);
         continue;

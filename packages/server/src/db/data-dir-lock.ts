@@ -50,7 +50,8 @@ export class DataDirLock {
       db.exec('COMMIT');
     } catch (err) {
       db.close();
-      if (['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((err as { code?: string }).code ?? '')) throw new DataDirInUseError(dataDir, readHolder(join(dataDir, HOLDER_FILE)));
+      if (['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((err as { code?: string }).code ?? ''))
+        throw new DataDirInUseError(dataDir, readHolder(join(dataDir, HOLDER_FILE)));
       throw err;
     }
     const holderPath = join(dataDir, HOLDER_FILE);
@@ -72,7 +73,9 @@ export class DataDirLock {
 function readHolder(path: string): LockHolder | null {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
-    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.started_at === 'string' ? { pid: parsed.pid, host: parsed.host, started_at: parsed.started_at } : null;
+    return typeof parsed.pid === 'number' && typeof parsed.host === 'string' && typeof parsed.started_at === 'string'
+      ? { pid: parsed.pid, host: parsed.host, started_at: parsed.started_at }
+      : null;
   } catch (err) {
     if (!isMissing(err)) expectOnly(err, SyntaxError); // no holder written, or half written
     return null;

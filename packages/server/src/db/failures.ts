@@ -16,13 +16,14 @@ export function explainConnectionFailure(err: unknown, db: Pick<Database, 'safeU
   const reason = (err as Error)?.message ?? String(err);
   const where = db.safeUrl;
   const hint = (() => {
-    if (UNREACHABLE.includes(code)) return 'is the database server running, and are the host and port in GARRISON_DATABASE_URL (or --database) right?';
+    if (UNREACHABLE.includes(code))
+      return 'is the database server running, and are the host and port in GARRISON_DATABASE_URL (or --database) right?';
     if (code === 'ER_BAD_DB_ERROR') {
       const name = new URL(where).pathname.replace(/^\//, '');
       return `the database does not exist: create it with CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`;
     }
     if (code.startsWith('ER_ACCESS_DENIED') || code === 'ER_DBACCESS_DENIED_ERROR') {
-      return "check the user name and password in the URL, and that the user has all privileges on that database";
+      return 'check the user name and password in the URL, and that the user has all privileges on that database';
     }
     if (code.startsWith('SQLITE_CANTOPEN') || code === 'EACCES' || code === 'EROFS' || code === 'SQLITE_READONLY') {
       return 'check that the data dir (or the sqlite: path) exists and is writable by the user running Garrison';

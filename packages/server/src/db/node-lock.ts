@@ -18,7 +18,13 @@ export class NodeLock {
 
   static async take(knex: Knex, nodeId: string, logger: Logger): Promise<NodeLock> {
     const config = knex.client.config.connection as { host: string; port: number; user: string; password: string; database: string };
-    const connection = await createConnection({ host: config.host, port: config.port, user: config.user, password: config.password, database: config.database });
+    const connection = await createConnection({
+      host: config.host,
+      port: config.port,
+      user: config.user,
+      password: config.password,
+      database: config.database,
+    });
     connection.on('error', () => {}); // a lost connection is found by held()
     // Named locks are the database server's, not one database's: the name says which database too (64 characters at most).
     const name = `garrison.node.${createHash('sha256').update(`${config.database}/${nodeId}`).digest('hex').slice(0, 40)}`;
@@ -27,7 +33,9 @@ export class NodeLock {
       const unsaid = (err: unknown) => `it holds the lock ${name}; who, the database did not say: ${(err as Error).message}`;
       const holder = await describeHolder(connection, knex, name, nodeId).catch(unsaid);
       await connection.end().catch((err: unknown) => logger.debug({ err }, 'the connection refused the node lock did not end cleanly'));
-      throw new SettingError(`another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`);
+      throw new SettingError(
+        `another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`,
+      );
     }
     return new NodeLock(connection, name, logger);
   }
@@ -35,7 +43,9 @@ export class NodeLock {
   /** Whether the lock is still this process's (false after its connection was lost). */
   async held(): Promise<boolean> {
     try {
-      const [rows] = (await this.connection.query('SELECT IS_USED_LOCK(?) = CONNECTION_ID() AS mine', [this.name])) as unknown as [{ mine: number | null }[]];
+      const [rows] = (await this.connection.query('SELECT IS_USED_LOCK(?) = CONNECTION_ID() AS mine', [this.name])) as unknown as [
+        { mine: number | null }[],
+      ];
       return rows[0]?.mine === 1;
     } catch (err) {
       // Its connection is gone (a database restart, a network cut), and the lock with it.
@@ -62,7 +72,9 @@ async function describeHolder(connection: Connection, knex: Knex, name: string, 
   const parts = [`it holds the lock ${name}`];
   if (id != null) {
     // Without the PROCESS privilege only the user's own connections are listed: the peers' usually are.
-    const [hosts] = (await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = ?', [id])) as unknown as [{ host: string }[]];
+    const [hosts] = (await connection.query('SELECT HOST AS host FROM information_schema.PROCESSLIST WHERE ID = ?', [id])) as unknown as [
+      { host: string }[],
+    ];
     parts.push(`database connection ${id}${hosts[0] ? ` from ${hosts[0].host}` : ''}`);
   }
   const row: { started_at: string; url: string } | undefined = await knex('nodes').where({ id: nodeId }).first('started_at', 'url');

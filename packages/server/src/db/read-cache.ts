@@ -32,7 +32,11 @@ export class ReadCache<V> {
   get(key: string, sources: ReadSources): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expires > wallClock.now() && entry.stamp === this.versions.stamp(sources.tables) && entry.version === (sources.version?.() ?? 0)) {
+    if (
+      entry.expires > wallClock.now() &&
+      entry.stamp === this.versions.stamp(sources.tables) &&
+      entry.version === (sources.version?.() ?? 0)
+    ) {
       return entry.value;
     }
     this.entries.delete(key);

@@ -26,7 +26,8 @@ export async function fileInFolder(folder: string, name: string, extension: stri
   if (/[/\\\0]/.test(name) || name.startsWith('.') || name.length > 255) {
     throw new ApiError('VALIDATION_ERROR', "path parameter 'filename': a plain file name, without folders");
   }
-  if (extname(name).toLowerCase() !== extension.toLowerCase()) throw new ApiError('NOT_FOUND', `no ${extension} file ${JSON.stringify(name)}`);
+  if (extname(name).toLowerCase() !== extension.toLowerCase())
+    throw new ApiError('NOT_FOUND', `no ${extension} file ${JSON.stringify(name)}`);
   const path = join(folder, name);
   const [realFolder, realFile, stats] = await Promise.all([
     realpath(folder).catch(ifUnseen(null)),
@@ -44,7 +45,9 @@ export async function fileInFolder(folder: string, name: string, extension: stri
  * and time of change; none when the folder does not exist.
  */
 export async function filesInFolder(folder: string, extension: string): Promise<{ name: string; size: number; modified: Date }[]> {
-  const names = (await readdir(folder).catch(ifMissing<string[]>([]))).filter((n) => n.toLowerCase().endsWith(extension.toLowerCase())).sort();
+  const names = (await readdir(folder).catch(ifMissing<string[]>([])))
+    .filter((n) => n.toLowerCase().endsWith(extension.toLowerCase()))
+    .sort();
   const files = [];
   for (const name of names) {
     const path = await fileInFolder(folder, name, extension).catch(ifApiError('NOT_FOUND', null));

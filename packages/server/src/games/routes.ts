@@ -21,7 +21,9 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry): void 
       allowed_executables: [...(adapter.capabilities.process_config?.allowedExecutables ?? [])],
     };
   });
-  routes.implement(endpoints.getGameCommands, async ({ params }) => [...(adapters.get(params.game_type).capabilities.remote_admin?.knownCommands ?? [])]);
+  routes.implement(endpoints.getGameCommands, async ({ params }) => [
+    ...(adapters.get(params.game_type).capabilities.remote_admin?.knownCommands ?? []),
+  ]);
   routes.implement(endpoints.getGameConfigSchema, async ({ params }) => {
     // TypeBox objects are JSON Schema already; the round trip drops TypeBox's symbol keys.
     return JSON.parse(JSON.stringify(sections(adapters.get(params.game_type)))) as Record<string, object>;

@@ -7,7 +7,8 @@ type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
 /** An address as ipaddr.js reads it (an IPv4-mapped IPv6 one as IPv4), or null when it is none. */
 function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   // A proxy may write `[2001:db8::1]:4711` or `192.0.2.1:4711`; the port says nothing of who the client is.
-  const bare = /^\[([^\]]+)\](?::\d+)?$/.exec(address)?.[1] ?? (/^[\d.]+:\d+$/.test(address) ? address.slice(0, address.lastIndexOf(':')) : address);
+  const bare =
+    /^\[([^\]]+)\](?::\d+)?$/.exec(address)?.[1] ?? (/^[\d.]+:\d+$/.test(address) ? address.slice(0, address.lastIndexOf(':')) : address);
   return ipaddr.isValid(bare) ? ipaddr.process(bare) : null;
 }
 
@@ -15,7 +16,9 @@ function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 export function trustedRange(entry: string): Range {
   if (entry.includes('/')) {
     const [ip, bits] = ipaddr.parseCIDR(entry);
-    return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96 ? [(ip as ipaddr.IPv6).toIPv4Address(), bits - 96] : [ip, bits];
+    return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96
+      ? [(ip as ipaddr.IPv6).toIPv4Address(), bits - 96]
+      : [ip, bits];
   }
   const ip = parse(entry);
   if (!ip) throw new Error(`${JSON.stringify(entry)} is not an address or a range`);
@@ -37,10 +40,14 @@ export function isTrustedProxy(peer: string | undefined, trusted: readonly Range
 
 function clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, trusted: readonly Range[]): string {
   const direct = peer ?? '';
-  const isTrusted = (address: ipaddr.IPv4 | ipaddr.IPv6) => trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
+  const isTrusted = (address: ipaddr.IPv4 | ipaddr.IPv6) =>
+    trusted.some(([range, bits]) => range.kind() === address.kind() && address.match(range, bits));
   const peerIp = parse(direct);
   if (!trusted.length || !peerIp || !isTrusted(peerIp) || !forwardedFor) return direct;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor)
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   let client = direct;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parse(hops[i]);
@@ -52,7 +59,8 @@ function clientAddress(peer: string | undefined, forwardedFor: string | string[]
 }
 
 /** The client's address of a raw request (a WebSocket's upgrade) as `ctx.ip` has it for the others. */
-export const clientAddressOf = (req: IncomingMessage, trusted: readonly Range[]): string => clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+export const clientAddressOf = (req: IncomingMessage, trusted: readonly Range[]): string =>
+  clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
 
 /**
  * Sets `ctx.ip` to the client's address before anything reads it (the login limit, a key's address

@@ -18,7 +18,9 @@ export const TIMEOUT_CHECK_MS = 1_000;
 /** The soft limit on open files of this process (`ulimit -n`), or null where /proc does not tell it. */
 function openFileLimit(limitsFile = '/proc/self/limits'): number | null {
   try {
-    const line = readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync(limitsFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
     return soft && /^\d+$/.test(soft) ? Number(soft) : null; // "unlimited" is no number, and no limit
   } catch (err) {
@@ -39,18 +41,34 @@ function connectionBudget(fileLimit: number | null): { max: number; reserve: num
 }
 
 /** Logs the open-file limit and what it allows, and sets the service's connection budget on `server`. */
-export function applyFileLimit(server: Server, settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>, logger: Logger, fileLimit = openFileLimit()): void {
+export function applyFileLimit(
+  server: Server,
+  settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>,
+  logger: Logger,
+  fileLimit = openFileLimit(),
+): void {
   const budget = connectionBudget(fileLimit);
   if (!budget) {
     logger.warn('open-file limit unknown (no /proc/self/limits): connections are bounded only per address');
     return;
   }
   server.maxConnections = budget.max;
-  const fields = { open_files_limit: fileLimit, max_connections: budget.max, reserved: budget.reserve, max_connections_per_address: settings.maxConnectionsPerAddress };
-  logger.info(fields, `open-file limit ${fileLimit}: at most ${budget.max} connections at once, ${budget.reserve} descriptors kept for the database, games and files`);
+  const fields = {
+    open_files_limit: fileLimit,
+    max_connections: budget.max,
+    reserved: budget.reserve,
+    max_connections_per_address: settings.maxConnectionsPerAddress,
+  };
+  logger.info(
+    fields,
+    `open-file limit ${fileLimit}: at most ${budget.max} connections at once, ${budget.reserve} descriptors kept for the database, games and files`,
+  );
   if (budget.max < 1000) logger.warn(fields, 'the open-file limit is low for a service: raise it (LimitNOFILE= in systemd, ulimit -n)');
   if (settings.maxConnectionsPerAddress === 0 || settings.maxConnectionsPerAddress > budget.max) {
-    logger.warn(fields, 'one client address may take every connection the open-file limit allows: set GARRISON_MAX_CONNECTIONS_PER_ADDRESS below it');
+    logger.warn(
+      fields,
+      'one client address may take every connection the open-file limit allows: set GARRISON_MAX_CONNECTIONS_PER_ADDRESS below it',
+    );
   }
 }
 
@@ -62,8 +80,19 @@ type CountedSocket = Socket & { [overCap]?: boolean };
 
 /** A 429 in the failure envelope that closes its connection. */
 export function tooManyConnections(cap: number): { status: 429; headers: Record<string, string | number>; body: string } {
-  const body = JSON.stringify(failureBody('RATE_LIMITED', `too many connections from this address: at most ${cap} at once; close some and retry`));
-  return { status: 429, body, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Retry-After': 1, Connection: 'close' } };
+  const body = JSON.stringify(
+    failureBody('RATE_LIMITED', `too many connections from this address: at most ${cap} at once; close some and retry`),
+  );
+  return {
+    status: 429,
+    body,
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Retry-After': 1,
+      Connection: 'close',
+    },
+  };
 }
 
 /** Whether this connection is one past its address's cap: every request on it gets a 429, and it closes. */
@@ -76,7 +105,13 @@ export const isOverCap = (socket: Socket | Duplex): boolean => Boolean((socket a
  * Such a connection is also bound by the headers time-out, so it cannot linger either. Returns the
  * request listener to mount (it answers those requests before the app sees them).
  */
-export function capConnectionsPerAddress(server: Server, settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>, logger: Logger, app: RequestListener, isProxy: (address: string) => boolean = () => false): RequestListener {
+export function capConnectionsPerAddress(
+  server: Server,
+  settings: Pick<HttpSettings, 'maxConnectionsPerAddress'>,
+  logger: Logger,
+  app: RequestListener,
+  isProxy: (address: string) => boolean = () => false,
+): RequestListener {
   const cap = settings.maxConnectionsPerAddress;
   const open = new Map<string, number>();
   if (cap > 0) {
@@ -89,7 +124,8 @@ export function capConnectionsPerAddress(server: Server, settings: Pick<HttpSett
       const count = open.get(address) ?? 0;
       if (count >= cap) {
         socket[overCap] = true;
-        if (count === cap) logger.warn({ address, cap }, 'a client address is over its connection cap: its new connections are answered 429');
+        if (count === cap)
+          logger.warn({ address, cap }, 'a client address is over its connection cap: its new connections are answered 429');
         open.set(address, count + 1); // counted, so that the warning comes once per streak
         socket.once('close', () => release(address));
         return;
@@ -130,8 +166,14 @@ export function boundBodyIdleTime(server: Server, settings: Pick<HttpSettings, '
         socket.destroy();
         return;
       }
-      const body = JSON.stringify(failureBody('VALIDATION_ERROR', `the request body stopped arriving: nothing for ${settings.bodyIdleTimeoutS} s`));
-      res.writeHead(408, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+      const body = JSON.stringify(
+        failureBody('VALIDATION_ERROR', `the request body stopped arriving: nothing for ${settings.bodyIdleTimeoutS} s`),
+      );
+      res.writeHead(408, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        Connection: 'close',
+      });
       // Closed once the answer is out (nothing arrived for long: no unread bytes to turn the close into a
       // reset): the app's reader of the body then fails, so nothing half-sent is ever acted on.
       res.end(body, () => socket.destroy());

@@ -24,7 +24,9 @@ function internal(err: unknown, logger: Logger, method: string, path: string): A
   // 5xx detail stays in the log: a client never sees stack traces or SQL. Knex prefixes a driver's
   // message with the query and its bindings (password hashes, secrets): only the driver's part is logged.
   const e = err as { name?: string; code?: string; message?: string; stack?: string };
-  const message = String(e?.message ?? err).split(' - ').pop();
+  const message = String(e?.message ?? err)
+    .split(' - ')
+    .pop();
   const stack = e?.stack?.split('\n').slice(1).join('\n');
   logger.error({ err: { type: e?.name, code: e?.code, message, stack }, method, path }, 'request failed');
   return new ApiError('INTERNAL_ERROR', 'internal error');

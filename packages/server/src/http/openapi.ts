@@ -25,10 +25,18 @@ function envelopeFor(data: SchemaObject, kind: EndpointDef['envelope']): SchemaO
 
 function parameters(endpoint: EndpointDef, components: Map<string, SchemaObject>): ParameterObject[] {
   const out: ParameterObject[] = [];
-  for (const [where, schema] of [['path', endpoint.params], ['query', endpoint.query]] as const) {
+  for (const [where, schema] of [
+    ['path', endpoint.params],
+    ['query', endpoint.query],
+  ] as const) {
     if (!schema) continue;
     for (const [name, prop] of Object.entries(schema.properties)) {
-      out.push({ name, in: where, required: where === 'path' || (schema.required ?? []).includes(name), schema: toSchema(prop, components) });
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || (schema.required ?? []).includes(name),
+        schema: toSchema(prop, components),
+      });
     }
   }
   return out;
@@ -59,7 +67,9 @@ function errorCodesOf(endpoint: EndpointDef): ErrorCode[] {
 function failureFor(codes: ErrorCode[], components: Map<string, SchemaObject>): SchemaObject {
   const name = `Failure_${codes.join('_')}`;
   if (!components.has(name)) {
-    const narrowed: SchemaObject = { allOf: [{ $ref: '#/components/schemas/ErrorBody' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }] };
+    const narrowed: SchemaObject = {
+      allOf: [{ $ref: '#/components/schemas/ErrorBody' }, { type: 'object', properties: { code: { type: 'string', enum: codes } } }],
+    };
     components.set(name, {
       description: `A failure with code ${codes.join(' or ')}, in either form the spec allows.`,
       oneOf: [
@@ -83,12 +93,20 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
 
   for (const endpoint of endpoints) {
     const responses: OperationObject['responses'] = {};
-    responses[String(endpoint.status)] = endpoint.status === 204 || !endpoint.response
-      ? { description: 'No content' }
-      : endpoint.responseMediaType
-        ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
-        : { description: 'Success', content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } } };
-    if (endpoint.dryRunStatus) responses[String(endpoint.dryRunStatus)] = { ...(responses[String(endpoint.status)] as object), description: 'Success of a dry run: nothing was made' };
+    responses[String(endpoint.status)] =
+      endpoint.status === 204 || !endpoint.response
+        ? { description: 'No content' }
+        : endpoint.responseMediaType
+          ? { description: 'Success', content: { [endpoint.responseMediaType]: { schema: toSchema(endpoint.response, components) } } }
+          : {
+              description: 'Success',
+              content: { 'application/json': { schema: envelopeFor(toSchema(endpoint.response, components), endpoint.envelope) } },
+            };
+    if (endpoint.dryRunStatus)
+      responses[String(endpoint.dryRunStatus)] = {
+        ...(responses[String(endpoint.status)] as object),
+        description: 'Success of a dry run: nothing was made',
+      };
     const codes = errorCodesOf(endpoint);
     for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
       const here = codes.filter((c) => ErrorCodes[c] === status);
@@ -112,7 +130,10 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
     };
     if (endpoint.body) {
       const mediaType = endpoint.upload ? 'multipart/form-data' : 'application/json';
-      operation.requestBody = { required: !endpoint.bodyOptional, content: { [mediaType]: { schema: toSchema(endpoint.body, components) } } };
+      operation.requestBody = {
+        required: !endpoint.bodyOptional,
+        content: { [mediaType]: { schema: toSchema(endpoint.body, components) } },
+      };
     }
     builder.addPath(endpoint.path, { [endpoint.method.toLowerCase()]: operation });
   }
@@ -123,7 +144,13 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
 }
 
 const nameOf = (schema: TSchema): string | undefined =>
-  schema.$id ?? schema.title ?? (schema.type === 'array' && schema.items ? (nameOf(schema.items as TSchema) ? `a list of ${nameOf(schema.items as TSchema)}` : undefined) : undefined);
+  schema.$id ??
+  schema.title ??
+  (schema.type === 'array' && schema.items
+    ? nameOf(schema.items as TSchema)
+      ? `a list of ${nameOf(schema.items as TSchema)}`
+      : undefined
+    : undefined);
 
 const WHO: Record<EndpointDef['access'], string> = {
   public: 'No token needed.',
@@ -136,13 +163,16 @@ const WHO: Record<EndpointDef['access'], string> = {
  * does, who may call it, what the game must support, what it answers and how it can fail.
  */
 function scopeSentence(scope: string): string {
-  return scope === 'account' || scope === 'admin' ? `API keys cannot call it (scope \`${scope}\`).` : `An API key needs the scope \`${scope}\`.`;
+  return scope === 'account' || scope === 'admin'
+    ? `API keys cannot call it (scope \`${scope}\`).`
+    : `An API key needs the scope \`${scope}\`.`;
 }
 
 function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): string {
-  const answer = endpoint.status === 204 || !endpoint.response
-    ? `${endpoint.status} with no content`
-    : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
+  const answer =
+    endpoint.status === 204 || !endpoint.response
+      ? `${endpoint.status} with no content`
+      : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
   return [
     `${endpoint.summary}.`,
     endpoint.notes ?? '',
@@ -152,5 +182,7 @@ function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): stri
     endpoint.upload ? 'The body is a multipart form, streamed to disk.' : '',
     endpoint.dryRunStatus ? `A dry run answers ${endpoint.dryRunStatus}.` : '',
     `Answers ${answer}${codes.length ? `; fails with ${codes.join(', ')}` : ''}.`,
-  ].filter(Boolean).join(' ');
+  ]
+    .filter(Boolean)
+    .join(' ');
 }

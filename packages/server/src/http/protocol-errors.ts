@@ -48,8 +48,14 @@ export function answerProtocolErrors(server: Server, logger: Logger): void {
   });
 
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify(failureBody('VALIDATION_ERROR', `cannot meet the expectation ${JSON.stringify(req.headers.expect)}; only 100-continue is supported`));
-    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+    const body = JSON.stringify(
+      failureBody('VALIDATION_ERROR', `cannot meet the expectation ${JSON.stringify(req.headers.expect)}; only 100-continue is supported`),
+    );
+    res.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    });
     res.end(body);
   });
 }

@@ -6,7 +6,6 @@ import type { HttpSettings } from './settings.js';
 import { bearerToken } from '../auth/authenticate.js';
 import type { RateLimits } from '../cluster/rate-limits.js';
 
-
 /**
  * The budget left, on every counted answer (429s too), in the widely used form of the IETF draft
  * (`RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` in seconds), so that a client such as the
@@ -26,7 +25,11 @@ function budgetHeaders(points: number, res: RateLimiterRes): Record<string, stri
  * `RATE_LIMITED` with `Retry-After`. Which limit a request meets is told by the endpoint the router
  * matched (`endpointOf`), so that `/api/auth/LOGIN/` counts as `/api/auth/login` does.
  */
-export function rateLimitMiddleware(settings: Pick<HttpSettings, 'loginRateLimit' | 'rateLimit'>, limits: RateLimits, endpointOf: (ctx: Context) => EndpointDef | null): Middleware {
+export function rateLimitMiddleware(
+  settings: Pick<HttpSettings, 'loginRateLimit' | 'rateLimit'>,
+  limits: RateLimits,
+  endpointOf: (ctx: Context) => EndpointDef | null,
+): Middleware {
   const login = limits.limiter('login', settings.loginRateLimit);
   const general = limits.limiter('general', settings.rateLimit);
   return async (ctx, next) => {
@@ -47,7 +50,9 @@ export function rateLimitMiddleware(settings: Pick<HttpSettings, 'loginRateLimit
       } catch (err) {
         if (!(err instanceof RateLimiterRes)) throw err;
         const retryAfter = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-        throw new ApiError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter), ...budgetHeaders(points, err) } });
+        throw new ApiError('RATE_LIMITED', `too many requests; retry in ${retryAfter} s`, {
+          headers: { 'Retry-After': String(retryAfter), ...budgetHeaders(points, err) },
+        });
       }
     }
     await next();

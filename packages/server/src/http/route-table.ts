@@ -119,58 +119,77 @@ export class RouteTable {
       const body = endpoint.body && !endpoint.upload && new InputValidator(endpoint.body, 'body', invalidCode);
       const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: JSON_LIMIT, encoding: 'utf-8' });
 
-      router.register(koaPath(endpoint.path), [endpoint.method], async (ctx) => {
-        const principal = endpoint.access === 'public' ? null : await deps.authenticate(ctx);
-        if (endpoint.access === 'admin' && principal?.role !== 'admin') {
-          throw new ApiError('FORBIDDEN', 'this action needs the admin role');
-        }
-        if (principal?.must_enrol && !WHILE_ENROLLING.has(endpoint.operationId)) {
-          throw new ApiError('FORBIDDEN', 'two-factor sign-in is required for admins: enrol first (POST /auth/2fa/setup, then /auth/2fa/enable)');
-        }
-        if (principal?.key) checkKey(principal.key, endpoint, ctx.params);
-        if (endpoint.onOwner) {
-          const serverId = Number(ctx.params.server_id);
-          const owner = Number.isSafeInteger(serverId) && serverId > 0 ? await deps.forwarder.ownerOf(serverId, ctx) : null;
-          if (owner) return deps.forwarder.relay(ctx, owner);
-        }
-        const answer = async () => {
-          const input = {
-            params: params ? params.parse(ctx.params) : {},
-            query: query ? query.parse({ ...ctx.query }) : {},
-            body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
-            principal,
-            actor: principal && actorOf(principal),
-            ctx,
-          };
-          if (endpoint.capability) {
-            const serverId = (input.params as { server_id?: number }).server_id;
-            if (serverId === undefined) throw new Error(`${endpoint.operationId} needs a server_id to check its capability`);
-            deps.adapters.require(await deps.adapterOfServer(serverId), endpoint.capability);
+      router.register(
+        koaPath(endpoint.path),
+        [endpoint.method],
+        async (ctx) => {
+          const principal = endpoint.access === 'public' ? null : await deps.authenticate(ctx);
+          if (endpoint.access === 'admin' && principal?.role !== 'admin') {
+            throw new ApiError('FORBIDDEN', 'this action needs the admin role');
           }
-          return handler(input as HandlerInput<EndpointDef>);
-        };
-        // A key limited to servers gets answers of its own (the list holds its servers only).
-        if (options.reuse && !principal?.key?.server_ids) {
-          // Keyed on the URL as sent: only a URL that was valid once has an answer kept.
-          const bytes =
-            deps.answers.get(ctx.url, options.reuse) ??
-            (await deps.answers.read(ctx.url, options.reuse, async () => JSON.stringify(successBody(await answer(), endpoint.envelope))));
-          ctx.status = endpoint.status;
-          ctx.type = 'json';
-          ctx.body = bytes;
-          return;
-        }
-        const data = await answer();
-        if ((data as unknown) === FORWARDED || (data as unknown) === ANSWERED) return;
-        ctx.status = endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
-        if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
-      }, { name: endpoint.operationId });
+          if (principal?.must_enrol && !WHILE_ENROLLING.has(endpoint.operationId)) {
+            throw new ApiError(
+              'FORBIDDEN',
+              'two-factor sign-in is required for admins: enrol first (POST /auth/2fa/setup, then /auth/2fa/enable)',
+            );
+          }
+          if (principal?.key) checkKey(principal.key, endpoint, ctx.params);
+          if (endpoint.onOwner) {
+            const serverId = Number(ctx.params.server_id);
+            const owner = Number.isSafeInteger(serverId) && serverId > 0 ? await deps.forwarder.ownerOf(serverId, ctx) : null;
+            if (owner) return deps.forwarder.relay(ctx, owner);
+          }
+          const answer = async () => {
+            const input = {
+              params: params ? params.parse(ctx.params) : {},
+              query: query ? query.parse({ ...ctx.query }) : {},
+              body: body ? body.parse(await readJson(ctx, parseJson, invalidCode, endpoint.bodyOptional)) : undefined,
+              principal,
+              actor: principal && actorOf(principal),
+              ctx,
+            };
+            if (endpoint.capability) {
+              const serverId = (input.params as { server_id?: number }).server_id;
+              if (serverId === undefined) throw new Error(`${endpoint.operationId} needs a server_id to check its capability`);
+              deps.adapters.require(await deps.adapterOfServer(serverId), endpoint.capability);
+            }
+            return handler(input as HandlerInput<EndpointDef>);
+          };
+          // A key limited to servers gets answers of its own (the list holds its servers only).
+          if (options.reuse && !principal?.key?.server_ids) {
+            // Keyed on the URL as sent: only a URL that was valid once has an answer kept.
+            const bytes =
+              deps.answers.get(ctx.url, options.reuse) ??
+              (await deps.answers.read(ctx.url, options.reuse, async () => JSON.stringify(successBody(await answer(), endpoint.envelope))));
+            ctx.status = endpoint.status;
+            ctx.type = 'json';
+            ctx.body = bytes;
+            return;
+          }
+          const data = await answer();
+          if (data === FORWARDED || data === ANSWERED) return;
+          ctx.status =
+            endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
+          if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
+        },
+        { name: endpoint.operationId },
+      );
     }
   }
 }
 
 /** What a user who must enrol in two-factor sign-in may still do: enrol, and look after their sign-in. */
-const WHILE_ENROLLING: ReadonlySet<string> = new Set(['me', 'logout', 'changePassword', 'getTwoFactor', 'setupTwoFactor', 'enableTwoFactor', 'listSessions', 'endSession', 'endAllSessions']);
+const WHILE_ENROLLING: ReadonlySet<string> = new Set([
+  'me',
+  'logout',
+  'changePassword',
+  'getTwoFactor',
+  'setupTwoFactor',
+  'enableTwoFactor',
+  'listSessions',
+  'endSession',
+  'endAllSessions',
+]);
 
 /**
  * What an API key may not do: an endpoint outside its scopes (403, naming the scope), a server outside
@@ -178,10 +197,12 @@ const WHILE_ENROLLING: ReadonlySet<string> = new Set(['me', 'logout', 'changePas
  */
 function checkKey(key: KeyGrant, endpoint: EndpointDef, params: Record<string, string>): void {
   const { scope } = endpoint;
-  if (scope === 'account' || scope === 'admin') throw new ApiError('FORBIDDEN', `API keys cannot do this (scope ${scope}): sign in as the user`);
+  if (scope === 'account' || scope === 'admin')
+    throw new ApiError('FORBIDDEN', `API keys cannot do this (scope ${scope}): sign in as the user`);
   if (!key.scopes.includes(scope)) throw new ApiError('FORBIDDEN', `this API key lacks the scope ${scope}`);
   if (!key.server_ids) return;
-  if (params.server_id !== undefined && !key.server_ids.includes(Number(params.server_id))) throw new ApiError('NOT_FOUND', `no server ${params.server_id}`);
+  if (params.server_id !== undefined && !key.server_ids.includes(Number(params.server_id)))
+    throw new ApiError('NOT_FOUND', `no server ${params.server_id}`);
   if (endpoint.operationId === 'createServer') throw new ApiError('FORBIDDEN', 'a key limited to some servers cannot make servers');
 }
 

@@ -59,14 +59,26 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is
   // refused here at once, a server made there is listed at once).
   const keptFor = isCluster(settings) ? 0 : 1_000;
-  const authenticate = makeAuthenticator(container.resolve(TokenService), container.resolve(UserService), new ReadCache(tableVersions, keptFor), container.resolve(ApiKeyService), container.resolve(SessionService));
+  const authenticate = makeAuthenticator(
+    container.resolve(TokenService),
+    container.resolve(UserService),
+    new ReadCache(tableVersions, keptFor),
+    container.resolve(ApiKeyService),
+    container.resolve(SessionService),
+  );
 
   const forwarder = container.resolve(Forwarder);
   const modules = container.resolve(TOKENS.Modules);
   const routes = new RouteTable(moduleEndpoints(modules));
   implementModuleRoutes(routes, container, modules);
   const router = new Router();
-  routes.mount(router, { authenticate: (ctx) => authenticate(bearerToken(ctx), ctx.state.forwardedBy ? null : ctx.ip), adapterOfServer: (id) => servers.adapterOf(id), adapters, answers: new ReadCache(tableVersions, keptFor), forwarder });
+  routes.mount(router, {
+    authenticate: (ctx) => authenticate(bearerToken(ctx), ctx.state.forwardedBy ? null : ctx.ip),
+    adapterOfServer: (id) => servers.adapterOf(id),
+    adapters,
+    answers: new ReadCache(tableVersions, keptFor),
+    forwarder,
+  });
   const openApi = buildOpenApi(routes.endpoints(), SERVICE_VERSION);
   router.get('/api/openapi.json', (ctx) => {
     ctx.body = openApi;
@@ -105,7 +117,16 @@ export async function listen(container: DependencyContainer, db: Database): Prom
   });
   // Koa's handler settles every request itself (its error middleware answers a throw), so its promise is left to run.
   const handle = app.callback();
-  http.on('request', capConnectionsPerAddress(http, settings, logger, (req, res) => void handle(req, res), (address) => isTrustedProxy(address, trusted)));
+  http.on(
+    'request',
+    capConnectionsPerAddress(
+      http,
+      settings,
+      logger,
+      (req, res) => void handle(req, res),
+      (address) => isTrustedProxy(address, trusted),
+    ),
+  );
   boundBodyIdleTime(http, settings);
   applyFileLimit(http, settings, logger);
   // The server closing an idle connection first races a request sent on it, which then fails with a reset.
@@ -125,13 +146,14 @@ export async function listen(container: DependencyContainer, db: Database): Prom
     http.listen(settings.port, settings.host, () => resolve());
   });
   const { port } = http.address() as AddressInfo;
-  const apart = settings.metricsToken && settings.metricsAddress
-    ? await metrics.listenApart(logger).catch(async (err: unknown) => {
-        await hub.close();
-        await new Promise<void>((resolve) => http.close(() => resolve()));
-        throw err;
-      })
-    : null;
+  const apart =
+    settings.metricsToken && settings.metricsAddress
+      ? await metrics.listenApart(logger).catch(async (err: unknown) => {
+          await hub.close();
+          await new Promise<void>((resolve) => http.close(() => resolve()));
+          throw err;
+        })
+      : null;
   const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   await container.resolve(NodeService).listeningAt(`http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`);
   return {

@@ -43,7 +43,11 @@ function convertOne(schema: TSchema, raw: string): unknown {
  * A parameter given more than once is refused unless its schema is an array. Unknown parameters are
  * passed through for the schema to refuse or ignore.
  */
-export function convertStrictly(schema: TObject, raw: Record<string, string | string[] | undefined>, where: Where): Record<string, unknown> {
+export function convertStrictly(
+  schema: TObject,
+  raw: Record<string, string | string[] | undefined>,
+  where: Where,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const what = where === 'path' ? 'path parameter' : 'query parameter';
   for (const [name, value] of Object.entries(raw)) {

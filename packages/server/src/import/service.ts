@@ -56,21 +56,39 @@ export class ImportService {
     const files = new ImportFiles(root, this.guard(others, realPathOf(root)));
     // Another server of this node runs from this installation: its files may hold that server's
     // passwords, which neither the plan nor the server made may carry. The rest is imported, said.
-    const sharing = sharingWith({ exe_path: request.exe_path, node_id: this.nodeId }, await this.repos.servers.installations([this.nodeId]));
+    const sharing = sharingWith(
+      { exe_path: request.exe_path, node_id: this.nodeId },
+      await this.repos.servers.installations([this.nodeId]),
+    );
     const draft = await importer.read(request, files);
     const secretsLeft = sharing.length ? withoutSecrets(adapter, draft) : [];
     const sections = this.checkedSections(adapter, draft);
     const game_port = request.game_port ?? draft.game_port;
-    if (game_port === null) throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port= or as game_port");
+    if (game_port === null)
+      throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port= or as game_port");
     const rcon_port = request.rcon_port ?? draft.rcon_port ?? game_port + 3;
-    if (rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535; give rcon_port`);
-    const server = { name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100), game_type: adapter.identity.game_type, exe_path: request.exe_path, game_port, rcon_port };
+    if (rcon_port > 65535)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535; give rcon_port`,
+      );
+    const server = {
+      name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100),
+      game_type: adapter.identity.game_type,
+      exe_path: request.exe_path,
+      game_port,
+      rcon_port,
+    };
     const warnings = [
       ...portsGiven(request, draft),
       ...(await this.portConflicts(server, request.dry_run === true)),
       ...draft.warnings,
       ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : []),
-      ...(secretsLeft.length ? [`passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this installation; new ones are made, change them in the config`] : []),
+      ...(secretsLeft.length
+        ? [
+            `passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this installation; new ones are made, change them in the config`,
+          ]
+        : []),
     ];
     const inFolder = (file: string) => (file.startsWith(`${files.root}/`) ? file.slice(files.root.length + 1) : file);
     const plan = (made: Record<string, unknown> | null): ImportPlan => ({
@@ -90,7 +108,11 @@ export class ImportService {
     if (request.dry_run) return plan(null);
 
     // Here: the files were read on this node's host.
-    const made = await this.servers.create({ name: server.name, exe_path: server.exe_path, game_port, rcon_port, game_type: server.game_type, node_id: this.nodeId }, actor, sections);
+    const made = await this.servers.create(
+      { name: server.name, exe_path: server.exe_path, game_port, rcon_port, game_type: server.game_type, node_id: this.nodeId },
+      actor,
+      sections,
+    );
     try {
       await this.takeOverBanFile(adapter, made.id, draft.bans.file);
     } catch (err) {
@@ -98,10 +120,19 @@ export class ImportService {
         () => 'nothing was imported',
         (undoErr: unknown) => `server ${made.id} was made and could not be deleted again (${(undoErr as Error).message}): delete it`,
       );
-      throw new ApiError('VALIDATION_ERROR', `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`, { cause: err });
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`,
+        { cause: err },
+      );
     }
     // The server's record was written, with its `server_created` entry, in a transaction of its own: this entry adds what the import read.
-    await this.audit.recordAlone({ serverId: made.id, type: 'server_imported', actor, detail: { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count } });
+    await this.audit.recordAlone({
+      serverId: made.id,
+      type: 'server_imported',
+      actor,
+      detail: { game_folder: files.root, unknown: draft.unknown.length, refused: draft.refused.length, bans: draft.bans.count },
+    });
     return plan(made);
   }
 
@@ -119,8 +150,17 @@ export class ImportService {
       found.push(`PORT_IN_USE: ${err.message}; give other ports (game_port, rcon_port) to import`);
     }
     const held = await hostPortsInUse(server);
-    if (held.length && !dryRun) throw new ApiError('PORT_IN_USE', `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it, or give other ports (game_port, rcon_port)`);
-    return held.length ? [...found, `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`] : found;
+    if (held.length && !dryRun)
+      throw new ApiError(
+        'PORT_IN_USE',
+        `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it, or give other ports (game_port, rcon_port)`,
+      );
+    return held.length
+      ? [
+          ...found,
+          `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`,
+        ]
+      : found;
   }
 
   /**
@@ -141,7 +181,9 @@ export class ImportService {
 
   private async serverFolders(): Promise<{ id: number; name: string; folder: string }[]> {
     const rows = await this.repos.servers.all(this.nodeId);
-    return rows.filter((r) => !/^[A-Za-z]:[\\/]/.test(r.exe_path)).map((r) => ({ id: r.id, name: r.name, folder: realPathOf(dirname(r.exe_path)) }));
+    return rows
+      .filter((r) => !/^[A-Za-z]:[\\/]/.test(r.exe_path))
+      .map((r) => ({ id: r.id, name: r.name, folder: realPathOf(dirname(r.exe_path)) }));
   }
 
   /** The adapter whose executables include this one's name, and its importer. */
@@ -150,7 +192,10 @@ export class ImportService {
     const adapter = this.adapters.list().find((a) => a.capabilities.process_config?.allowedExecutables.includes(name));
     if (!adapter) {
       const allowed = this.adapters.list().flatMap((a) => a.capabilities.process_config?.allowedExecutables ?? []);
-      throw new ApiError('EXE_NOT_ALLOWED', `executable ${JSON.stringify(name)} is not one Garrison runs; allowed: ${allowed.join(', ') || 'none'}`);
+      throw new ApiError(
+        'EXE_NOT_ALLOWED',
+        `executable ${JSON.stringify(name)} is not one Garrison runs; allowed: ${allowed.join(', ') || 'none'}`,
+      );
     }
     const importer = adapter.capabilities.config_generator?.importer;
     if (!importer) throw new ApiError('NOT_SUPPORTED', `${adapter.identity.game_type} cannot import an existing installation`);
@@ -176,7 +221,10 @@ export class ImportService {
         continue;
       }
       const { extra_lines: lines, ...rest } = values;
-      if (lines !== undefined) draft.warnings.push(`the ${section} section's extra lines were left out: ${extra ?? problem?.message}; they are listed under unknown`);
+      if (lines !== undefined)
+        draft.warnings.push(
+          `the ${section} section's extra lines were left out: ${extra ?? problem?.message}; they are listed under unknown`,
+        );
       out[section] = rest;
       draft.sections[section] = rest;
     }
@@ -206,8 +254,12 @@ export class ImportService {
 /** The ports given in the request where the files say others: said, so that the plan shows both. */
 function portsGiven(request: ImportServerRequest, draft: ImportDraft): string[] {
   const said: string[] = [];
-  if (request.game_port !== undefined && draft.game_port !== null && request.game_port !== draft.game_port) said.push(`game port ${request.game_port} as given, instead of ${draft.game_port} of the command line`);
-  if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port) said.push(`RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of the installation's files (they are written with the new one)`);
+  if (request.game_port !== undefined && draft.game_port !== null && request.game_port !== draft.game_port)
+    said.push(`game port ${request.game_port} as given, instead of ${draft.game_port} of the command line`);
+  if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port)
+    said.push(
+      `RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of the installation's files (they are written with the new one)`,
+    );
   return said;
 }
 

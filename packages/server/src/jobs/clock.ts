@@ -28,10 +28,14 @@ function sleepOn(clock: Pick<Clock, 'setTimeout'>, ms: number, signal?: AbortSig
       timer.cancel();
       reject(aborted());
     };
-    const timer = clock.setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms, label);
+    const timer = clock.setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      ms,
+      label,
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -128,7 +128,20 @@ export class JobRunner {
     if (this.stopped) throw new Error(`job ${name} added after the job runner stopped`);
     const old = this.jobs.get(name);
     if (old) this.cancelEntry(old);
-    const entry: Entry = { spec, name, everyMs, timer: null, nextAt: null, running: null, again: null, cancelled: false, runs: 0, lastStartedAt: null, lastDurationMs: null, lastError: null };
+    const entry: Entry = {
+      spec,
+      name,
+      everyMs,
+      timer: null,
+      nextAt: null,
+      running: null,
+      again: null,
+      cancelled: false,
+      runs: 0,
+      lastStartedAt: null,
+      lastDurationMs: null,
+      lastError: null,
+    };
     this.jobs.set(name, entry);
     return entry;
   }
@@ -177,7 +190,8 @@ export class JobRunner {
       } finally {
         entry.lastDurationMs = this.clock.now() - started;
         entry.running = null;
-        for (const listener of this.finishedListeners) listener({ name: entry.name, durationMs: entry.lastDurationMs, failed: entry.lastError !== null });
+        for (const listener of this.finishedListeners)
+          listener({ name: entry.name, durationMs: entry.lastDurationMs, failed: entry.lastError !== null });
         if (entry.everyMs !== null) this.plan(entry, entry.everyMs);
         else this.cancelEntry(entry);
       }

@@ -22,7 +22,11 @@ export class LogFileService {
 
   async list(serverId: number): Promise<{ filename: string; size_bytes: number; modified_at: string }[]> {
     const { dir, parser } = await this.folder(serverId);
-    return (await filesInFolder(dir, parser.logFileExtension)).map((f) => ({ filename: f.name, size_bytes: f.size, modified_at: f.modified.toISOString() }));
+    return (await filesInFolder(dir, parser.logFileExtension)).map((f) => ({
+      filename: f.name,
+      size_bytes: f.size,
+      modified_at: f.modified.toISOString(),
+    }));
   }
 
   /** The file as a stream: opened before answering, so a file gone meanwhile is a 404, not a broken answer. */
@@ -43,4 +47,3 @@ export class LogFileService {
     await this.audit.recordAlone({ serverId, type: 'log_file_deleted', actor, detail: { filename } });
   }
 }
-

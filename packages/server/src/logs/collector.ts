@@ -120,7 +120,10 @@ export class LogCollector {
   async collect(onlyChanged = false): Promise<CollectedLine[]> {
     await this.findRpt();
     const out: CollectedLine[] = [];
-    const sources: [0 | 1, FileFollower | null][] = [[0, this.output], [1, this.rpt]];
+    const sources: [0 | 1, FileFollower | null][] = [
+      [0, this.output],
+      [1, this.rpt],
+    ];
     const wanted = new Set(onlyChanged ? this.changed : [0, 1]);
     this.changed.clear();
     for (const [source, follower] of sources) {

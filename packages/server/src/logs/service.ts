@@ -2,7 +2,16 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type Actor, type LogLevel, type LogQuery as LogQuerySchema, type Static, expectOnly, isMissing, ifMissing } from '@garrison/core';
+import {
+  ApiError,
+  type Actor,
+  type LogLevel,
+  type LogQuery as LogQuerySchema,
+  type Static,
+  expectOnly,
+  isMissing,
+  ifMissing,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
 import type { LogSettings } from './settings.js';
@@ -69,7 +78,14 @@ export class LogService implements ProcessWatch, Lifecycle {
 
   start(): void {
     this.stopWatching = this.watchers.add('logs', this);
-    this.agePruner = this.jobs.every({ name: 'logs.prune-age', everyMs: AGE_PRUNE_EVERY_MS, run: async () => void await this.leases.once('logs.prune-age', AGE_PRUNE_EVERY_MS, () => this.repos.logLines.pruneBefore(isoAgo(this.clock, this.settings.logRetentionDays * 86_400_000))) });
+    this.agePruner = this.jobs.every({
+      name: 'logs.prune-age',
+      everyMs: AGE_PRUNE_EVERY_MS,
+      run: async () =>
+        void (await this.leases.once('logs.prune-age', AGE_PRUNE_EVERY_MS, () =>
+          this.repos.logLines.pruneBefore(isoAgo(this.clock, this.settings.logRetentionDays * 86_400_000)),
+        )),
+    });
   }
 
   /** Lets in-flight work finish; stored offsets let a later start pick up where this one left. */
@@ -118,7 +134,10 @@ export class LogService implements ProcessWatch, Lifecycle {
     }
   }
 
-  private async collectorFor(serverId: number, process: { pid: number; adopted: boolean; outputOffset: number | null }): Promise<LogCollector> {
+  private async collectorFor(
+    serverId: number,
+    process: { pid: number; adopted: boolean; outputOffset: number | null },
+  ): Promise<LogCollector> {
     const row = await this.repos.servers.find(serverId);
     if (!row) throw new Error(`no server ${serverId}`);
     const dir = serverDir(this.settings.dataDir, serverId);
@@ -205,7 +224,10 @@ export class LogService implements ProcessWatch, Lifecycle {
     for (const serverId of touched) await this.repos.logLines.keepNewest(serverId, this.settings.logRetentionLines);
   }
 
-  async list(serverId: number, query: LogQuery): Promise<{ total: number; logs: { id: number; timestamp: string; level: LogLevel; message: string }[] }> {
+  async list(
+    serverId: number,
+    query: LogQuery,
+  ): Promise<{ total: number; logs: { id: number; timestamp: string; level: LogLevel; message: string }[] }> {
     await this.assertServer(serverId);
     const { total, rows } = await this.repos.logLines.page(serverId, {
       limit: query.limit ?? 200,

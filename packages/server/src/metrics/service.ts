@@ -66,7 +66,12 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     this.watched.set(serverId, { pid: process.pid, ticks: usage?.ticks ?? null, at: this.clock.now() });
     if (usage) this.live.update(serverId, { ram_mb: toMb(usage.rssBytes) });
     // Sampling runs while some game does.
-    this.sampler ??= this.jobs.every({ name: 'metrics.sample', everyMs: this.settings.metricsIntervalMs, startNow: false, run: () => this.sample() });
+    this.sampler ??= this.jobs.every({
+      name: 'metrics.sample',
+      everyMs: this.settings.metricsIntervalMs,
+      startNow: false,
+      run: () => this.sample(),
+    });
   }
 
   detached(serverId: number): void {
@@ -87,7 +92,12 @@ export class MetricsService implements ProcessWatch, Lifecycle {
       if (!usage) continue;
       const cpu = last.ticks === null ? 0 : cpuPercentBetween({ ticks: last.ticks, at: last.at }, { ticks: usage.ticks, at: now });
       this.watched.set(serverId, { pid: last.pid, ticks: usage.ticks, at: now });
-      const point = { timestamp: new Date(now).toISOString(), cpu_percent: round(cpu), ram_mb: toMb(usage.rssBytes), player_count: this.live.get(serverId).player_count };
+      const point = {
+        timestamp: new Date(now).toISOString(),
+        cpu_percent: round(cpu),
+        ram_mb: toMb(usage.rssBytes),
+        player_count: this.live.get(serverId).player_count,
+      };
       this.live.update(serverId, { cpu_percent: point.cpu_percent, ram_mb: point.ram_mb });
       rows.push({ server_id: serverId, ...point });
       const headless = this.sampleHeadless(serverId, now);
@@ -113,7 +123,9 @@ export class MetricsService implements ProcessWatch, Lifecycle {
 
   /** By one instance of a cluster. */
   private async prune(): Promise<void> {
-    await this.leases.once('metrics.prune', PRUNE_EVERY_MS, () => this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000)));
+    await this.leases.once('metrics.prune', PRUNE_EVERY_MS, () =>
+      this.repos.metrics.pruneBefore(isoAgo(this.clock, this.settings.metricsRetentionHours * 3_600_000)),
+    );
   }
 
   /** Samples from `from` (default an hour ago) to `to` (default now), one per `resolution` minutes (see downsample). */
@@ -128,7 +140,6 @@ export class MetricsService implements ProcessWatch, Lifecycle {
     if (!minutes) return rows;
     return downsample(rows, minutes);
   }
-
 }
 
 const toMb = (bytes: number) => round(bytes / 1024 / 1024);

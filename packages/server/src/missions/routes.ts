@@ -9,8 +9,12 @@ export function missionRoutes(routes: RouteTable, missions: MissionService, play
     routes.implement(endpoint, async ({ params, ctx, actor }) => missions.upload(params.server_id, ctx.req, actor));
   }
   routes.implement(endpoints.getRotation, async ({ params }) => missions.rotation(params.server_id));
-  routes.implement(endpoints.setRotation, async ({ params, body, actor }) => missions.setRotation(params.server_id, body.missions, body.config_version, actor));
-  routes.implement(endpoints.playMission, async ({ params, body, actor }) => play.play(params.server_id, body.name, body.difficulty, actor));
+  routes.implement(endpoints.setRotation, async ({ params, body, actor }) =>
+    missions.setRotation(params.server_id, body.missions, body.config_version, actor),
+  );
+  routes.implement(endpoints.playMission, async ({ params, body, actor }) =>
+    play.play(params.server_id, body.name, body.difficulty, actor),
+  );
   routes.implement(endpoints.deleteMission, async ({ params, actor }) => {
     await missions.delete(params.server_id, params.filename, actor);
     return { message: `deleted ${params.filename}` };

@@ -1,7 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type MissionManager, type MissionName, type RotationEntry as RotationEntrySchema, type RotationEntryInput, type Static, type Actor, expectOnly } from '@garrison/core';
+import {
+  ApiError,
+  canonicalDifficulty,
+  ROTATION_DIFFICULTIES,
+  type MissionManager,
+  type MissionName,
+  type RotationEntry as RotationEntrySchema,
+  type RotationEntryInput,
+  type Static,
+  type Actor,
+  expectOnly,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { MissionSettings } from './settings.js';
 import { ServerService } from '../servers/service.js';
@@ -58,8 +69,19 @@ export class MissionService {
     });
     const parsed = received.accepted;
     await keepFile(received, dir);
-    await this.audit.recordAlone({ serverId, type: 'mission_uploaded', actor, detail: { filename: received.filename, file_size: received.size } });
-    return { filename: received.filename, mission_name: parsed.name, terrain: parsed.terrain, file_size: received.size, ...warningOf(parsed) };
+    await this.audit.recordAlone({
+      serverId,
+      type: 'mission_uploaded',
+      actor,
+      detail: { filename: received.filename, file_size: received.size },
+    });
+    return {
+      filename: received.filename,
+      mission_name: parsed.name,
+      terrain: parsed.terrain,
+      file_size: received.size,
+      ...warningOf(parsed),
+    };
   }
 
   async delete(serverId: number, filename: string, actor: Actor): Promise<void> {
@@ -101,15 +123,26 @@ export class MissionService {
       }
       const difficulty = canonicalDifficulty(entry.difficulty);
       if (difficulty === null) {
-        throw new ApiError('VALIDATION_ERROR', `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`);
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
+        );
       }
       return { name: entry.name, difficulty };
     });
     try {
-      const updated = await this.config.update(serverId, manager.rotation.section, { [manager.rotation.field]: missions, config_version: configVersion }, actor, { rotation: missions.length });
+      const updated = await this.config.update(
+        serverId,
+        manager.rotation.section,
+        { [manager.rotation.field]: missions, config_version: configVersion },
+        actor,
+        { rotation: missions.length },
+      );
       // Saved all the same (the file may be uploaded next), but said: the game would skip it.
       const installed = new Set((await this.list(serverId)).missions.map((m) => m.name.toLowerCase()));
-      const warnings = missions.filter((m) => !installed.has(m.name.toLowerCase())).map((m) => `${m.name} is not installed: no ${m.name}${manager.missionExtension} in the missions folder`);
+      const warnings = missions
+        .filter((m) => !installed.has(m.name.toLowerCase()))
+        .map((m) => `${m.name} is not installed: no ${m.name}${manager.missionExtension} in the missions folder`);
       return { missions: updated[manager.rotation.field] as RotationEntry[], config_version: updated._meta.config_version, warnings };
     } catch (err) {
       // Not a config section PUT: a rotation the game would refuse is a plain validation error here.

@@ -35,18 +35,29 @@ const cutOff = () => new ApiError('VALIDATION_ERROR', 'the upload was cut off');
  * until each chunk was written: receiving and writing took turns, and an upload reached 0.4 to 0.65 of
  * a bare transport in bench/mission-upload.)
  */
-export async function receiveFile<T>(req: IncomingMessage, folder: string, limit: number, acceptName: (filename: string) => T): Promise<ReceivedFile<T>> {
+export async function receiveFile<T>(
+  req: IncomingMessage,
+  folder: string,
+  limit: number,
+  acceptName: (filename: string) => T,
+): Promise<ReceivedFile<T>> {
   await mkdir(folder, { recursive: true });
   return new Promise<ReceivedFile<T>>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       // busboy reports a file that reaches its limit; the contract refuses one that passes it.
-      parser = busboy({ headers: req.headers, limits: { fileSize: limit + 1, files: 10, fields: 20, fieldSize: 64 * 1024, parts: 40 }, highWaterMark: WRITE_BUFFER_BYTES, fileHwm: WRITE_BUFFER_BYTES });
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: limit + 1, files: 10, fields: 20, fieldSize: 64 * 1024, parts: 40 },
+        highWaterMark: WRITE_BUFFER_BYTES,
+        fileHwm: WRITE_BUFFER_BYTES,
+      });
     } catch (err) {
       return reject(new ApiError('VALIDATION_ERROR', `not a multipart/form-data upload: ${(err as Error).message}`));
     }
     let settled = false;
-    let writing: { path: string; part: NodeJS.ReadableStream & { destroy(err?: Error): void }; done: Promise<ReceivedFile<T>> } | null = null;
+    let writing: { path: string; part: NodeJS.ReadableStream & { destroy(err?: Error): void }; done: Promise<ReceivedFile<T>> } | null =
+      null;
 
     // The parser is left as it is (destroying it in the middle of a part throws inside the HTTP
     // parser): the request is unpiped, and the rest of its body is the HTTP layer's to drop.
@@ -66,7 +77,8 @@ export async function receiveFile<T>(req: IncomingMessage, folder: string, limit
         .then(() => unlink(path).catch(ifMissing(undefined)))
         .then(
           () => reject(error),
-          (unlinkErr: unknown) => reject(new AggregateError([error, unlinkErr], `${error.message}; and the partial file ${path} could not be removed`)),
+          (unlinkErr: unknown) =>
+            reject(new AggregateError([error, unlinkErr], `${error.message}; and the partial file ${path} could not be removed`)),
         );
     };
 
@@ -87,7 +99,9 @@ export async function receiveFile<T>(req: IncomingMessage, folder: string, limit
         stream.resume();
         return fail(err);
       }
-      stream.once('limit', () => fail(new ApiError('FILE_TOO_LARGE', `the upload is larger than ${limit} bytes`, { headers: { Connection: 'close' } })));
+      stream.once('limit', () =>
+        fail(new ApiError('FILE_TOO_LARGE', `the upload is larger than ${limit} bytes`, { headers: { Connection: 'close' } })),
+      );
       const path = join(folder, `${TEMP_PREFIX}${randomUUID()}.part`);
       // Piped at once: a pipeline from a part already cut off (by the size limit) would never settle.
       const file = createWriteStream(path, { highWaterMark: WRITE_BUFFER_BYTES, mode: 0o644 });

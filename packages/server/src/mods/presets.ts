@@ -2,7 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Actor, type LauncherPresetFormat, type PresetDiff as PresetDiffSchema, type PresetMod, type Static } from '@garrison/core';
+import {
+  ApiError,
+  type Actor,
+  type LauncherPresetFormat,
+  type PresetDiff as PresetDiffSchema,
+  type PresetMod,
+  type Static,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { DataSettings } from '../db/settings.js';
 import { serverDir } from '../servers/context.js';
@@ -37,7 +44,12 @@ export class ModPresets {
   async receive(serverId: number, req: IncomingMessage): Promise<string> {
     await this.format(serverId);
     if (/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-      const received = await receiveFile(req, join(serverDir(this.settings.dataDir, serverId), '.presets'), PRESET_LIMIT_BYTES, () => undefined);
+      const received = await receiveFile(
+        req,
+        join(serverDir(this.settings.dataDir, serverId), '.presets'),
+        PRESET_LIMIT_BYTES,
+        () => undefined,
+      );
       try {
         return await readFile(received.tempPath, 'utf8');
       } finally {
@@ -55,12 +67,15 @@ export class ModPresets {
     const byId = new Map(installed.filter((m) => m.workshop_id).map((m) => [m.workshop_id!, m.name]));
     const byFolder = new Map(installed.map((m) => [m.name.toLowerCase(), m.name]));
     // A folder named as the preset names the mod, with or without its `@`, any case, brackets and spaces as they are.
-    const folderNamed = (name: string | null) => (name ? (byFolder.get(name.toLowerCase()) ?? byFolder.get(`@${name}`.toLowerCase())) : undefined);
+    const folderNamed = (name: string | null) =>
+      name ? (byFolder.get(name.toLowerCase()) ?? byFolder.get(`@${name}`.toLowerCase())) : undefined;
     const matched: PresetDiff['matched'] = [];
     const missing: PresetDiff['missing'] = [];
     for (const mod of preset.mods) {
       // A Workshop mod by the id its folder's files give; one copied in without them, by its name.
-      const folder = mod.workshop_id ? (byId.get(mod.workshop_id) ?? folderNamed(mod.name.trim())) : (folderNamed(mod.local_folder) ?? folderNamed(mod.name.trim()));
+      const folder = mod.workshop_id
+        ? (byId.get(mod.workshop_id) ?? folderNamed(mod.name.trim()))
+        : (folderNamed(mod.local_folder) ?? folderNamed(mod.name.trim()));
       const id = mod.workshop_id ? { id: mod.workshop_id } : {};
       if (folder) matched.push({ ...id, name: mod.name, folder });
       else missing.push({ ...id, name: mod.name });
@@ -69,7 +84,9 @@ export class ModPresets {
     const enabled = installed.filter((m) => m.enabled);
     if (apply) {
       // The preset is what players load: it sets the client mods; the server's own mods stay as they are.
-      const serverMods = enabled.filter((m) => m.is_server_mod && !inPreset.has(m.name)).map((m) => ({ name: m.name, is_server_mod: true }));
+      const serverMods = enabled
+        .filter((m) => m.is_server_mod && !inPreset.has(m.name))
+        .map((m) => ({ name: m.name, is_server_mod: true }));
       const clientMods = [...new Set(matched.map((m) => m.folder))].map((name) => ({ name, is_server_mod: false }));
       await this.mods.setEnabled(serverId, [...clientMods, ...serverMods], actor);
     }

@@ -27,7 +27,10 @@ export class ModService {
   private async folders(manager: ModManager, dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(ifMissing([]));
     // Case does not order them (`@ace` before `@CUP`): as people read a list of names.
-    return entries.filter((e) => e.isDirectory() && manager.isModFolder(e.name)).map((e) => e.name).sort(byName);
+    return entries
+      .filter((e) => e.isDirectory() && manager.isModFolder(e.name))
+      .map((e) => e.name)
+      .sort(byName);
   }
 
   private async enabled(serverId: number, manager: ModManager): Promise<{ mods: EnabledMod[]; version: number }> {
@@ -60,7 +63,6 @@ export class ModService {
     );
   }
 
-
   /** Replaces the enabled list; a config change landing between the read and the write gives 409 `VERSION_CONFLICT`. */
   async setEnabled(serverId: number, mods: EnabledMod[], actor: Actor): Promise<EnabledMod[]> {
     const { manager, dir } = await this.context(serverId);
@@ -69,17 +71,29 @@ export class ModService {
     for (const [i, mod] of mods.entries()) {
       const problem = manager.modNameProblem?.(mod.name);
       if (problem) throw new ApiError('VALIDATION_ERROR', `mods[${i}].name: ${JSON.stringify(mod.name)} ${problem}`);
-      if (!folders.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `unknown mod ${JSON.stringify(mod.name)}: no such mod folder; known: ${[...folders].join(', ') || 'none'}`);
+      if (!folders.has(mod.name))
+        throw new ApiError(
+          'VALIDATION_ERROR',
+          `unknown mod ${JSON.stringify(mod.name)}: no such mod folder; known: ${[...folders].join(', ') || 'none'}`,
+        );
       if (seen.has(mod.name)) throw new ApiError('VALIDATION_ERROR', `mod ${JSON.stringify(mod.name)} is listed twice`);
       seen.add(mod.name);
     }
     const { version } = await this.enabled(serverId, manager);
     try {
-      const updated = await this.config.update(serverId, manager.enabled.section, { [manager.enabled.field]: mods, config_version: version }, actor, { mods: mods.map((m) => m.name) });
+      const updated = await this.config.update(
+        serverId,
+        manager.enabled.section,
+        { [manager.enabled.field]: mods, config_version: version },
+        actor,
+        { mods: mods.map((m) => m.name) },
+      );
       return enabledModsOf(updated[manager.enabled.field]);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
-        throw new ApiError('VERSION_CONFLICT', 'the config changed while the mods were being saved; read them again and retry', { extra: err.extra });
+        throw new ApiError('VERSION_CONFLICT', 'the config changed while the mods were being saved; read them again and retry', {
+          extra: err.extra,
+        });
       }
       if (err instanceof ApiError && err.code === 'INVALID_CONFIG') throw new ApiError('VALIDATION_ERROR', err.message);
       throw err;

@@ -50,4 +50,5 @@ type Instances<R> = { [K in keyof R]: R[K] extends new (knex: Knex) => infer I ?
 type RepositoriesIn<M> = M extends FeatureModule<infer R> ? (string extends keyof R ? never : Instances<R>) : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** The repositories a list of modules brings, by name: the `Repositories` bag's type. */
-export type RepositoriesOf<M extends readonly FeatureModule[]> = Intersection<RepositoriesIn<M[number]>> extends infer I ? { [K in keyof I]: I[K] } : never;
+export type RepositoriesOf<M extends readonly FeatureModule[]> =
+  Intersection<RepositoriesIn<M[number]>> extends infer I ? { [K in keyof I]: I[K] } : never;

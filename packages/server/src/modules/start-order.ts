@@ -24,7 +24,13 @@ export function startOrder<T extends Dependent>(items: readonly T[]): T[] {
   const placed = new Set<string>();
   while (ordered.length < items.length) {
     const next = items.find((item) => !placed.has(item.name) && (item.needs ?? []).every((need) => placed.has(need)));
-    if (!next) throw new Error(`modules depend on each other in a cycle: ${findCycle(items.filter((i) => !placed.has(i.name)), byName).join(' → ')}`);
+    if (!next)
+      throw new Error(
+        `modules depend on each other in a cycle: ${findCycle(
+          items.filter((i) => !placed.has(i.name)),
+          byName,
+        ).join(' → ')}`,
+      );
     ordered.push(next);
     placed.add(next.name);
   }

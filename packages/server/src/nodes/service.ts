@@ -71,7 +71,12 @@ export class NodeService implements Lifecycle {
     // A single instance is its only node, always online: nothing to tell anyone.
     if (!isCluster(this.settings)) return;
     await this.databaseTime.measure();
-    this.job = this.jobs.every({ name: 'nodes.heartbeat', everyMs: this.settings.nodeHeartbeatMs, startNow: false, run: () => this.beat() });
+    this.job = this.jobs.every({
+      name: 'nodes.heartbeat',
+      everyMs: this.settings.nodeHeartbeatMs,
+      startNow: false,
+      run: () => this.beat(),
+    });
   }
 
   async stop(): Promise<void> {
@@ -83,7 +88,10 @@ export class NodeService implements Lifecycle {
   async listeningAt(url: string): Promise<void> {
     if (this.settings.advertiseUrl) return;
     if (isCluster(this.settings) && /^http:\/\/(127\.|\[::1\]|localhost)/.test(url)) {
-      this.logger.warn({ url }, 'GARRISON_ADVERTISE_URL is not set and this instance listens on loopback: instances on other hosts cannot forward requests to it');
+      this.logger.warn(
+        { url },
+        'GARRISON_ADVERTISE_URL is not set and this instance listens on loopback: instances on other hosts cannot forward requests to it',
+      );
     }
     this.url = url;
     await this.repos.nodes.setUrl(this.nodeId, url);
@@ -127,7 +135,10 @@ export class NodeService implements Lifecycle {
       const online = this.onlineOf(row);
       if (was && this.onlineOf(was) !== online) {
         this.version += 1;
-        this.logger[online ? 'info' : 'warn']({ node: row.id }, online ? 'node back online' : 'node offline: its servers show status unknown');
+        this.logger[online ? 'info' : 'warn'](
+          { node: row.id },
+          online ? 'node back online' : 'node offline: its servers show status unknown',
+        );
         await this.announceServersOf(row.id, online);
         // Every instance notices; the heartbeat it went silent at names the change alike on each of them.
         const silentAt = String(online ? was.last_seen : row.last_seen);
@@ -142,7 +153,11 @@ export class NodeService implements Lifecycle {
   /** Tells this instance's clients, live, that the servers of a node that went away are unknown now (or known again). */
   private async announceServersOf(nodeId: string, online: boolean): Promise<void> {
     for (const server of await this.repos.servers.all(nodeId)) {
-      this.events.showLocally({ type: 'server_status', server_id: server.id, data: { status: online ? server.status : 'unknown', pid: server.pid, started_at: server.started_at } });
+      this.events.showLocally({
+        type: 'server_status',
+        server_id: server.id,
+        data: { status: online ? server.status : 'unknown', pid: server.pid, started_at: server.started_at },
+      });
     }
   }
 
@@ -183,7 +198,9 @@ export class NodeService implements Lifecycle {
     }
     if (!nodes.get(this.nodeId)?.draining) return this.nodeId;
     const counts = await this.repos.servers.countByNode();
-    const open = [...nodes.values()].filter((n) => !n.draining && this.onlineOf(n)).sort((a, b) => (counts.get(a.id) ?? 0) - (counts.get(b.id) ?? 0));
+    const open = [...nodes.values()]
+      .filter((n) => !n.draining && this.onlineOf(n))
+      .sort((a, b) => (counts.get(a.id) ?? 0) - (counts.get(b.id) ?? 0));
     if (!open.length) throw new ApiError('CONFLICT', 'every node is draining or offline: no node to place a new server on');
     return open[0].id;
   }
@@ -196,9 +213,17 @@ export class NodeService implements Lifecycle {
   async setDraining(id: string, draining: boolean, actor: Actor): Promise<ClusterNode> {
     await this.audit.inTransaction(async (trx) => {
       if (!(await this.repos.nodes.setDraining(id, draining, trx))) throw new ApiError('NOT_FOUND', `no node ${id}`);
-      await this.audit.record(trx, { serverId: null, type: draining ? 'node_drained' : 'node_undrained', actor, target: { kind: 'node', id, name: id } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: draining ? 'node_drained' : 'node_undrained',
+        actor,
+        target: { kind: 'node', id, name: id },
+      });
     });
-    this.logger.info({ node: id, draining, actor }, draining ? 'node draining: no new servers are placed on it' : 'node open for new servers again');
+    this.logger.info(
+      { node: id, draining, actor },
+      draining ? 'node draining: no new servers are placed on it' : 'node open for new servers again',
+    );
     const node = (await this.list()).find((n) => n.id === id);
     if (!node) throw new ApiError('NOT_FOUND', `no node ${id}`);
     return node;

@@ -1,6 +1,18 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, type Actor, type Ban, type LivePlayer, type PlayerBanRequest, type PlayerEvent, type PlayerList, type RemoteAdminSession, type Static, expectOnly } from '@garrison/core';
+import {
+  ACTIVE_STATUSES,
+  ApiError,
+  type Actor,
+  type Ban,
+  type LivePlayer,
+  type PlayerBanRequest,
+  type PlayerEvent,
+  type PlayerList,
+  type RemoteAdminSession,
+  type Static,
+  expectOnly,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Fence } from '../db/repositories/leases.js';
 import type { PlayerSettings } from './settings.js';
@@ -37,7 +49,8 @@ const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.nam
 /** What every client sees of a player (the `players` event goes to viewers too): not the GUID nor the address. */
 const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping }));
 /** What an admin sees, to know whom a kick or a ban would hit. */
-const shownToAdmins = (players: LivePlayer[]) => players.map(({ slot_id, name, ping, guid, ip }) => ({ slot_id, name, ping, guid, ip: ip ?? null }));
+const shownToAdmins = (players: LivePlayer[]) =>
+  players.map(({ slot_id, name, ping, guid, ip }) => ({ slot_id, name, ping, guid, ip: ip ?? null }));
 
 /**
  * The players of each running game: polled over remote admin (a `players` event when the list changes),
@@ -90,7 +103,12 @@ export class PlayerService implements ProcessWatch, Lifecycle {
       stopListening: null,
       messages: Promise.resolve(),
       joins: new JoinAnnouncements((name, guid) => void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid })),
-      job: this.jobs.every({ name: `players.poll:${serverId}`, everyMs: this.settings.playersPollMs, startNow: false, run: () => this.pollOnce(serverId, watched) }),
+      job: this.jobs.every({
+        name: `players.poll:${serverId}`,
+        everyMs: this.settings.playersPollMs,
+        startNow: false,
+        run: () => this.pollOnce(serverId, watched),
+      }),
     };
     this.watched.set(serverId, watched);
     void watched.job.runNow();
@@ -153,7 +171,10 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     watched.stopListening = session.onMessage((message) => {
       const event = parse(message);
       // In order: a GUID message must find the row its join message made.
-      if (event) watched.messages = watched.messages.then(() => this.onPlayerEvent(serverId, watched, event)).catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player message not recorded'));
+      if (event)
+        watched.messages = watched.messages
+          .then(() => this.onPlayerEvent(serverId, watched, event))
+          .catch((err) => this.logger.debug({ serverId, err: (err as Error).message }, 'player message not recorded'));
     });
   }
 
@@ -173,7 +194,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
    * with its GUID (see JoinAnnouncements: the game's join message comes before its GUID message).
    */
   private async joined(serverId: number, watched: Watched, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
-    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at)) watched.joins.began(key({ slot_id: slotId, name }), name, guid, this.clock.now());
+    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at))
+      watched.joins.began(key({ slot_id: slotId, name }), name, guid, this.clock.now());
   }
 
   private async left(serverId: number, watched: Watched, slotId: string, name: string, at: string): Promise<void> {
@@ -196,7 +218,11 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   async history(serverId: number, query: { limit?: number; offset?: number; search?: string }) {
     await this.servers.row(serverId);
-    const { total, rows } = await this.repos.playerHistory.page(serverId, { limit: query.limit ?? 100, offset: query.offset ?? 0, ...(query.search ? { search: query.search } : {}) });
+    const { total, rows } = await this.repos.playerHistory.page(serverId, {
+      limit: query.limit ?? 100,
+      offset: query.offset ?? 0,
+      ...(query.search ? { search: query.search } : {}),
+    });
     return { total, items: rows.map((r) => ({ ...r, guid: r.guid ?? '' })) };
   }
 
@@ -212,7 +238,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
   /** Bans the player in the slot by GUID (the ban file reloaded by the game), then kicks him out at once. */
   async ban(serverId: number, slotId: string, body: Static<typeof PlayerBanRequest>, actor: Actor): Promise<Ban> {
     const { player, remote } = await this.inSlot(serverId, slotId);
-    if (!player.guid) throw new ApiError('VALIDATION_ERROR', `the game has not reported the GUID of ${player.name} yet; try again in a moment`);
+    if (!player.guid)
+      throw new ApiError('VALIDATION_ERROR', `the game has not reported the GUID of ${player.name} yet; try again in a moment`);
     const ban = await this.bans.create(
       serverId,
       { player_uid: player.guid, ban_type: 'GUID', reason: body.reason, duration_minutes: body.duration_minutes ?? 0, name: player.name },
@@ -229,7 +256,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
   /** The player in `slotId` right now (a fresh poll), or 404; 409 when the server does not run. */
   private async inSlot(serverId: number, slotId: string) {
     const { row, capability: remote } = await this.servers.withCapability(serverId, 'remote_admin');
-    if (!ACTIVE_STATUSES.includes(row.status) || row.status === 'stopping') throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
+    if (!ACTIVE_STATUSES.includes(row.status) || row.status === 'stopping')
+      throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
     const player = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players')).find((p) => p.slot_id === slotId);
     if (!player) throw new ApiError('NOT_FOUND', `no player in slot ${slotId}`);
     return { player, remote };

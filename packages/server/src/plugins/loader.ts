@@ -103,18 +103,25 @@ async function importModule(source: string, specifier: string): Promise<unknown>
     const module = (await import(specifier)) as { default?: unknown };
     return module.default;
   } catch (err) {
-    throw new PluginLoadError(source, 'import', (err as Error).message, 'check that the package is built and its entry point loads on its own');
+    throw new PluginLoadError(
+      source,
+      'import',
+      (err as Error).message,
+      'check that the package is built and its entry point loads on its own',
+    );
   }
 }
 
 /** A module path from GARRISON_PLUGINS: a file, or a package folder whose package.json carries the marker. */
 async function loadPath(path: string): Promise<LoadedAdapter> {
   const full = resolve(path);
-  if (!existsSync(full)) throw new PluginLoadError(path, 'resolve', 'no such file or folder', 'GARRISON_PLUGINS takes comma-separated paths to adapter modules');
+  if (!existsSync(full))
+    throw new PluginLoadError(path, 'resolve', 'no such file or folder', 'GARRISON_PLUGINS takes comma-separated paths to adapter modules');
   let entry = full;
   if (statSync(full).isDirectory()) {
     const pkgPath = join(full, 'package.json');
-    if (!existsSync(pkgPath)) throw new PluginLoadError(path, 'resolve', 'the folder has no package.json', 'point at the adapter package or its entry file');
+    if (!existsSync(pkgPath))
+      throw new PluginLoadError(path, 'resolve', 'the folder has no package.json', 'point at the adapter package or its entry file');
     const pkg = readPackageJson(pkgPath);
     checkMarker(path, pkg);
     entry = packageEntry(full, pkg);
@@ -142,7 +149,13 @@ export async function loadAdapters(options: { plugins: string[]; projectRoot?: s
   const seen = new Map<string, string>();
   for (const { definition, source } of loaded) {
     const other = seen.get(definition.identity.game_type);
-    if (other) throw new PluginLoadError(source, 'check', `game_type ${definition.identity.game_type} is already provided by ${other}`, 'remove one of the two');
+    if (other)
+      throw new PluginLoadError(
+        source,
+        'check',
+        `game_type ${definition.identity.game_type} is already provided by ${other}`,
+        'remove one of the two',
+      );
     seen.set(definition.identity.game_type, source);
   }
   return loaded;

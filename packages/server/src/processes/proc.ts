@@ -16,7 +16,10 @@ export type Liveness = 'running' | 'gone' | 'unknown';
 
 /** Reading /proc failed for a reason other than the process being gone (EMFILE, ENFILE, ENOMEM…). */
 export class ProcUnreadable extends Error {
-  constructor(readonly pid: number, readonly code: string) {
+  constructor(
+    readonly pid: number,
+    readonly code: string,
+  ) {
     super(`could not read /proc/${pid}: ${code}`);
   }
 }

@@ -41,7 +41,16 @@ export class ProcessService implements Lifecycle {
    */
   async spawn(key: ProcessKey, spec: Omit<SpawnSpec, 'name'>, restartCount = 0): Promise<{ handle: ProcessHandle; outputOffset: number }> {
     const now = isoNow(this.clock);
-    await this.repos.processes.put(key, { instance_id: this.nodeId, status: 'starting', pid: null, start_time: null, executable: spec.executable, restart_count: restartCount, started_at: now, updated_at: now });
+    await this.repos.processes.put(key, {
+      instance_id: this.nodeId,
+      status: 'starting',
+      pid: null,
+      start_time: null,
+      executable: spec.executable,
+      restart_count: restartCount,
+      started_at: now,
+      updated_at: now,
+    });
     let spawned: { handle: ProcessHandle; outputOffset: number };
     try {
       spawned = await ProcessHandle.spawn({ ...spec, name: nameOf(key) }, this.clock);
@@ -59,13 +68,19 @@ export class ProcessService implements Lifecycle {
   /** The processes of this role of the server that this instance runs now, by index. */
   running(serverId: number, role: ProcessKey['role']): { index: number; pid: number }[] {
     const prefix = `${serverId}:${role}:`;
-    return [...this.handles].filter(([name]) => name.startsWith(prefix)).map(([name, handle]) => ({ index: Number(name.slice(prefix.length)), pid: handle.pid }));
+    return [...this.handles]
+      .filter(([name]) => name.startsWith(prefix))
+      .map(([name, handle]) => ({ index: Number(name.slice(prefix.length)), pid: handle.pid }));
   }
 
   /** The state of a process changed (its row follows); a process that is gone is forgotten here. */
   async record(key: ProcessKey, patch: Partial<Pick<ProcessRow, 'status' | 'pid' | 'restart_count' | 'started_at'>>): Promise<void> {
     if (patch.pid === null) this.forget(key);
-    await this.repos.processes.update(key, { ...patch, ...(patch.pid === null ? { start_time: null } : {}), updated_at: isoNow(this.clock) });
+    await this.repos.processes.update(key, {
+      ...patch,
+      ...(patch.pid === null ? { start_time: null } : {}),
+      updated_at: isoNow(this.clock),
+    });
   }
 
   forget(key: ProcessKey): void {
@@ -81,10 +96,19 @@ export class ProcessService implements Lifecycle {
   /** Watches the recorded process again when it still runs; null when it is gone. */
   adopt(row: ProcessRow): ProcessHandle | null {
     if (row.pid === null) return null;
-    const handle = ProcessHandle.adopt({ name: nameOf(row), pid: row.pid, startTime: row.start_time, executable: row.executable }, this.clock, this.jobs, ({ pid, why }) => {
-      if (why === null) this.logger.info({ pid, server_id: row.server_id, role: row.role }, 'the process table is readable again');
-      else this.logger.warn({ pid, server_id: row.server_id, role: row.role, why }, 'could not read the process table: the process is taken as still running, and looked at again');
-    });
+    const handle = ProcessHandle.adopt(
+      { name: nameOf(row), pid: row.pid, startTime: row.start_time, executable: row.executable },
+      this.clock,
+      this.jobs,
+      ({ pid, why }) => {
+        if (why === null) this.logger.info({ pid, server_id: row.server_id, role: row.role }, 'the process table is readable again');
+        else
+          this.logger.warn(
+            { pid, server_id: row.server_id, role: row.role, why },
+            'could not read the process table: the process is taken as still running, and looked at again',
+          );
+      },
+    );
     if (handle) this.handles.set(nameOf(row), handle);
     return handle;
   }

@@ -107,7 +107,10 @@ export class MetricsExposition {
       if (!key!.scopes.includes('metrics')) throw new ApiError('FORBIDDEN', 'this API key lacks the scope metrics');
       only = key!.server_ids;
     } else if (!given || !timingSafeEqual(digest(given), this.expected!)) {
-      throw new ApiError('UNAUTHORIZED', 'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>, or an API key with the scope metrics');
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'GET /metrics needs Authorization: Bearer <GARRISON_METRICS_TOKEN>, or an API key with the scope metrics',
+      );
     }
     const openMetrics = /application\/openmetrics-text/i.test(ctx.get('accept'));
     const rendered = this.rendering.then(() => this.render(openMetrics));

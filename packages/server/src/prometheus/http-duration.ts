@@ -14,8 +14,18 @@ export function measureRequests(instruments: PrometheusInstruments): Middleware 
       await next();
     } finally {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      const route = typeof matched === 'string' ? matched : ctx.path === METRICS_PATH ? METRICS_PATH : ctx.path.startsWith('/api/') ? '(no route)' : '(console)';
-      instruments.httpDuration.observe({ route, method: ctx.method, status_class: `${Math.floor(ctx.status / 100)}xx` }, (performance.now() - started) / 1000);
+      const route =
+        typeof matched === 'string'
+          ? matched
+          : ctx.path === METRICS_PATH
+            ? METRICS_PATH
+            : ctx.path.startsWith('/api/')
+              ? '(no route)'
+              : '(console)';
+      instruments.httpDuration.observe(
+        { route, method: ctx.method, status_class: `${Math.floor(ctx.status / 100)}xx` },
+        (performance.now() - started) / 1000,
+      );
     }
   };
 }

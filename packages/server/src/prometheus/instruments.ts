@@ -69,7 +69,8 @@ export class PrometheusInstruments {
     collectDefaultMetrics({ register: this.registry, prefix: 'garrison_' });
     // Gauges with a counter's `_total` name, which Prometheus' linter refuses; the same figures remain by
     // type in `garrison_nodejs_active_{handles,requests,resources}`.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) this.registry.removeSingleMetric(`garrison_${name}`);
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
+      this.registry.removeSingleMetric(`garrison_${name}`);
   }
 
   /** Counts a restart (only what this instance did: each instance exposes its own servers). */

@@ -42,15 +42,30 @@ export class ServerFigures implements Lifecycle {
     const registers = [instruments.registry];
     const gauge = (name: string, help: string) => new Gauge({ name, help, labelNames: BY_SERVER, registers });
     this.up = gauge('garrison_server_up', "1 while the server's game runs (status running), else 0.");
-    this.state = new Gauge({ name: 'garrison_server_state', help: "1 for the server's status, 0 for every other.", labelNames: [...BY_SERVER, 'state'], registers });
+    this.state = new Gauge({
+      name: 'garrison_server_state',
+      help: "1 for the server's status, 0 for every other.",
+      labelNames: [...BY_SERVER, 'state'],
+      registers,
+    });
     this.players = gauge('garrison_server_players', 'Players on the server, by the last poll over remote admin.');
     this.slots = gauge('garrison_server_player_slots', "The server's player limit, from its config.");
     this.startTime = gauge('garrison_server_start_time_seconds', "When the server's process started, in seconds since the epoch.");
-    this.cpu = new Counter({ name: 'garrison_server_cpu_seconds_total', help: "CPU time the server's process has used.", labelNames: BY_SERVER, registers });
+    this.cpu = new Counter({
+      name: 'garrison_server_cpu_seconds_total',
+      help: "CPU time the server's process has used.",
+      labelNames: BY_SERVER,
+      registers,
+    });
     this.memory = gauge('garrison_server_memory_bytes', "Resident memory of the server's process.");
     this.rconConnected = gauge('garrison_rcon_connected', '1 while remote admin to the server answers, else 0.');
     // The name only here: the other series stay keyed by id, which a rename does not break; join for names.
-    this.info = new Gauge({ name: 'garrison_server_info', help: "1 for each server, with its name and game: join on server_id for the name.", labelNames: ['server_id', 'name', 'game'], registers });
+    this.info = new Gauge({
+      name: 'garrison_server_info',
+      help: '1 for each server, with its name and game: join on server_id for the name.',
+      labelNames: ['server_id', 'name', 'game'],
+      registers,
+    });
   }
 
   start(): void {
@@ -78,7 +93,8 @@ export class ServerFigures implements Lifecycle {
   /** Reads every figure anew, just before the registry is written out. */
   async refresh(): Promise<void> {
     const items = await this.servers.ownedItems();
-    for (const series of [this.up, this.state, this.players, this.slots, this.startTime, this.memory, this.rconConnected, this.info]) series.reset();
+    for (const series of [this.up, this.state, this.players, this.slots, this.startTime, this.memory, this.rconConnected, this.info])
+      series.reset();
     this.cpu.reset();
     for (const item of items) this.record(item);
     this.instruments.websocketClients.set(this.clients());

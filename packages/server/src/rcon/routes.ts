@@ -7,5 +7,7 @@ export function rconRoutes(routes: RouteTable, remoteAdmin: RemoteAdminService):
     await remoteAdmin.say(params.server_id, body.message, actor);
     return { message: 'sent' };
   });
-  routes.implement(endpoints.rconCommand, async ({ params, body, actor }) => ({ response: await remoteAdmin.adminCommand(params.server_id, body.command, actor) }));
+  routes.implement(endpoints.rconCommand, async ({ params, body, actor }) => ({
+    response: await remoteAdmin.adminCommand(params.server_id, body.command, actor),
+  }));
 }

@@ -21,7 +21,6 @@ interface CachedSession {
   session: Promise<RemoteAdminSession>;
 }
 
-
 /** One remote-admin session per server, opened on first use and reused; the adapter's client keeps it alive. */
 @injectable()
 export class RemoteAdminService implements Lifecycle {

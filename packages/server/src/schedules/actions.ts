@@ -16,7 +16,7 @@ const EMPTY_CHECK_MS = 5_000;
 /** What a step's action came to: done, or the run must end here (a wait that gave up with `abort`). */
 export type StepOutcome = { done: true } | { abort: string };
 
-const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? (payload[key]) : '');
+const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? payload[key] : '');
 
 /**
  * Why a step cannot be kept (a payload its action does not take, an action the server's game lacks),
@@ -50,12 +50,16 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
     }
     case 'wait_until_empty': {
       const max = p.max_wait_s;
-      if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > 86_400) return `${at}.payload.max_wait_s: whole seconds from 1 to 86400`;
-      if (p.on_timeout !== undefined && p.on_timeout !== 'proceed' && p.on_timeout !== 'abort') return `${at}.payload.on_timeout: "proceed" or "abort"`;
+      if (!Number.isInteger(max) || (max as number) < 1 || (max as number) > 86_400)
+        return `${at}.payload.max_wait_s: whole seconds from 1 to 86400`;
+      if (p.on_timeout !== undefined && p.on_timeout !== 'proceed' && p.on_timeout !== 'abort')
+        return `${at}.payload.on_timeout: "proceed" or "abort"`;
       return null;
     }
     case 'backup':
-      return p.include_missions === undefined || typeof p.include_missions === 'boolean' ? null : `${at}.payload.include_missions: true or false`;
+      return p.include_missions === undefined || typeof p.include_missions === 'boolean'
+        ? null
+        : `${at}.payload.include_missions: true or false`;
     default:
       return null;
   }
@@ -75,7 +79,13 @@ export class ScheduleActions {
   ) {}
 
   /** Performs one step; throws (with the reason) when it fails. `secondsToRestart`: for a `say`'s `{minutes}`. */
-  async perform(serverId: number, step: ScheduleStep, actor: Actor, secondsToRestart: number | null, signal: AbortSignal): Promise<StepOutcome> {
+  async perform(
+    serverId: number,
+    step: ScheduleStep,
+    actor: Actor,
+    secondsToRestart: number | null,
+    signal: AbortSignal,
+  ): Promise<StepOutcome> {
     const p = step.payload ?? {};
     switch (step.action) {
       case 'rcon_say':
@@ -87,7 +97,11 @@ export class ScheduleActions {
       case 'set_mission': {
         const command = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.missionCommand;
         if (!command) throw new ApiError('NOT_SUPPORTED', 'this game has no command to change the mission');
-        await this.remoteAdmin.adminCommand(serverId, command(text(p, 'name'), typeof p.difficulty === 'string' ? p.difficulty : undefined), actor);
+        await this.remoteAdmin.adminCommand(
+          serverId,
+          command(text(p, 'name'), typeof p.difficulty === 'string' ? p.difficulty : undefined),
+          actor,
+        );
         return { done: true };
       }
       case 'restart': {
@@ -106,7 +120,12 @@ export class ScheduleActions {
         return this.waitUntilEmpty(serverId, Number(p.max_wait_s), p.on_timeout === 'abort' ? 'abort' : 'proceed', signal);
       case 'backup': {
         // An automatic backup: the server's retention prunes it in time.
-        const { done } = await this.backups.create(serverId, { include_missions: p.include_missions === true, note: `by schedule ${actor.name}` }, actor, 'automatic');
+        const { done } = await this.backups.create(
+          serverId,
+          { include_missions: p.include_missions === true, note: `by schedule ${actor.name}` },
+          actor,
+          'automatic',
+        );
         const backup = await done;
         if (backup.status !== 'done') throw new Error(`the backup failed: ${backup.error ?? 'no reason given'}`);
         return { done: true };
@@ -115,7 +134,12 @@ export class ScheduleActions {
   }
 
   /** Waits while players are in (the live list), up to `maxWaitS`; then proceeds or aborts the run. */
-  private async waitUntilEmpty(serverId: number, maxWaitS: number, onTimeout: 'proceed' | 'abort', signal: AbortSignal): Promise<StepOutcome> {
+  private async waitUntilEmpty(
+    serverId: number,
+    maxWaitS: number,
+    onTimeout: 'proceed' | 'abort',
+    signal: AbortSignal,
+  ): Promise<StepOutcome> {
     const deadline = this.clock.now() + maxWaitS * 1000;
     for (;;) {
       const { player_count } = await this.players.list(serverId);

@@ -36,7 +36,10 @@ export function assertCalendar(calendar: Calendar): void {
   } catch (err) {
     expectOnly(err, RangeError);
     zoneOk = false;
-    details.push({ field: 'timezone', message: `${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)` });
+    details.push({
+      field: 'timezone',
+      message: `${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)`,
+    });
   }
   try {
     // With a zone it cannot read, the expression is read in UTC: whether it reads does not depend on the zone.
@@ -46,7 +49,8 @@ export function assertCalendar(calendar: Calendar): void {
     expectOnly(err, UnreadableCalendar);
     details.push({ field: 'cron', message: err.message.replace(/^CronPattern: /, '') });
   }
-  if (details.length) throw new ApiError('VALIDATION_ERROR', details.map((d) => `field '${d.field}': ${d.message}`).join('; '), { extra: { details } });
+  if (details.length)
+    throw new ApiError('VALIDATION_ERROR', details.map((d) => `field '${d.field}': ${d.message}`).join('; '), { extra: { details } });
 }
 
 /** The first time strictly after `after`, or null when there is none (or the stored expression no longer reads). */
@@ -64,7 +68,12 @@ export function nextTimes(calendar: Calendar, after: number, count: number): num
  * A schedule's next run after `after`: its time (the first cron time whose run, beginning `leadS` seconds
  * earlier, begins after `after`), and when the run is due: that time with its jitter added, less the lead.
  */
-export function nextSlot(row: Calendar & { jitter_s: number }, after: number, leadS = 0, random = Math.random): { next_slot_at: string | null; next_run_at: string | null } {
+export function nextSlot(
+  row: Calendar & { jitter_s: number },
+  after: number,
+  leadS = 0,
+  random = Math.random,
+): { next_slot_at: string | null; next_run_at: string | null } {
   const slot = nextTime(row, after + leadS * 1000);
   if (slot === null) return { next_slot_at: null, next_run_at: null };
   return { next_slot_at: isoAt(slot), next_run_at: isoAt(slot - leadS * 1000 + Math.floor(random() * (row.jitter_s + 1)) * 1000) };

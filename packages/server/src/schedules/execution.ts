@@ -77,7 +77,13 @@ export class RunExecution {
     await this.ctx.audit.inTransaction(async (trx) => {
       await this.save({ status, reason, finished_at: iso(this.ctx.clock.now()), ...(results ? { steps: results } : {}) }, trx);
       const target = { kind: 'schedule' as const, id: this.schedule.id, name: this.schedule.name };
-      await this.ctx.audit.record(trx, { serverId: this.schedule.server_id, type: 'schedule_run', actor: this.actor, target, detail: { schedule_id: this.schedule.id, run_id: this.id, status, reason } });
+      await this.ctx.audit.record(trx, {
+        serverId: this.schedule.server_id,
+        type: 'schedule_run',
+        actor: this.actor,
+        target,
+        detail: { schedule_id: this.schedule.id, run_id: this.id, status, reason },
+      });
     });
     this.hooks.publish(status === 'skipped' && !results ? 'skipped' : 'finished', status, reason);
   }

@@ -6,7 +6,9 @@ export function scheduleRoutes(routes: RouteTable, schedules: ScheduleService): 
   routes.implement(endpoints.listSchedules, async ({ params }) => schedules.list(params.server_id));
   routes.implement(endpoints.createSchedule, async ({ params, body, actor }) => schedules.create(params.server_id, body, actor));
   routes.implement(endpoints.getSchedule, async ({ params }) => schedules.get(params.server_id, params.schedule_id));
-  routes.implement(endpoints.updateSchedule, async ({ params, body, actor }) => schedules.update(params.server_id, params.schedule_id, body, actor));
+  routes.implement(endpoints.updateSchedule, async ({ params, body, actor }) =>
+    schedules.update(params.server_id, params.schedule_id, body, actor),
+  );
   routes.implement(endpoints.deleteSchedule, async ({ params, actor }) => {
     await schedules.delete(params.server_id, params.schedule_id, actor);
     return { message: `schedule ${params.schedule_id} deleted` };

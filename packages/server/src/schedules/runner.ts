@@ -57,7 +57,8 @@ export class ScheduleRunner implements Lifecycle {
 
   async poll(): Promise<void> {
     const now = this.clock.now();
-    for (const row of await this.repos.schedules.due(iso(now), 50, this.nodeId)) await this.claimDue(row, now).catch((err) => this.logger.error({ err, scheduleId: row.id }, 'schedule poll failed'));
+    for (const row of await this.repos.schedules.due(iso(now), 50, this.nodeId))
+      await this.claimDue(row, now).catch((err) => this.logger.error({ err, scheduleId: row.id }, 'schedule poll failed'));
     for (const run of await this.repos.schedules.abandoned(iso(now), 20, this.nodeId)) {
       // A run of this instance's own whose renewal fell behind (a slow database) is still running here: its lease is renewed, never taken
       // over twice.
@@ -71,7 +72,11 @@ export class ScheduleRunner implements Lifecycle {
     const steps = await this.stepsOf(schedule.id);
     for (let shift = 0; ; shift++) {
       const now = this.clock.now();
-      const id = await this.repos.schedules.insertRun({ ...this.newRun(schedule.id, iso(now + shift), 'manual', now), status: 'running', steps: pendingResults(steps) });
+      const id = await this.repos.schedules.insertRun({
+        ...this.newRun(schedule.id, iso(now + shift), 'manual', now),
+        status: 'running',
+        steps: pendingResults(steps),
+      });
       if (id !== null) {
         this.execute(id, schedule, steps, actor, { conditions: false, startedAt: null });
         return id;
@@ -90,16 +95,36 @@ export class ScheduleRunner implements Lifecycle {
       // A stored expression that no longer reads (a croner upgrade, a hand-edited row): this schedule stops, not the service.
       const reason = `its cron expression cannot be read: ${(err as Error).message}`;
       await this.audit.inTransaction(async (trx) => {
-        await this.repos.schedules.update(row.id, { enabled: false, disabled_reason: reason, next_run_at: null, next_slot_at: null, updated_at: iso(now) }, undefined, trx);
+        await this.repos.schedules.update(
+          row.id,
+          { enabled: false, disabled_reason: reason, next_run_at: null, next_slot_at: null, updated_at: iso(now) },
+          undefined,
+          trx,
+        );
         const target = { kind: 'schedule' as const, id: row.id, name: row.name };
-        await this.audit.record(trx, { serverId: row.server_id, type: 'schedule_disabled', actor: SYSTEM_ACTOR, target, detail: { schedule_id: row.id, reason } });
+        await this.audit.record(trx, {
+          serverId: row.server_id,
+          type: 'schedule_disabled',
+          actor: SYSTEM_ACTOR,
+          target,
+          detail: { schedule_id: row.id, reason },
+        });
       });
       return;
     }
     const late = now - Date.parse(row.next_run_at!);
     const allowed = row.misfire_late_s === null ? ON_TIME_MS : row.misfire_late_s * 1000;
-    const missed = late > allowed ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}` : null;
-    const run = { ...this.newRun(row.id, row.next_run_at!, 'schedule', now), status: missed ? ('skipped' as const) : ('running' as const), reason: missed, finished_at: missed ? iso(now) : null, steps: pendingResults(steps) };
+    const missed =
+      late > allowed
+        ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}`
+        : null;
+    const run = {
+      ...this.newRun(row.id, row.next_run_at!, 'schedule', now),
+      status: missed ? ('skipped' as const) : ('running' as const),
+      reason: missed,
+      finished_at: missed ? iso(now) : null,
+      steps: pendingResults(steps),
+    };
     const id = await this.repos.schedules.claim(run, { ...next, updated_at: iso(now) }, row.next_run_at);
     if (id === null) return; // another instance claimed it
     if (missed) return void this.publish(row, id, 'skipped', 'skipped', missed);
@@ -112,10 +137,20 @@ export class ScheduleRunner implements Lifecycle {
     if (!schedule) return;
     this.logger.info({ runId: run.id, scheduleId: schedule.id, from: run.instance_id }, 'taking over a schedule run whose lease ran out');
     const steps = await this.stepsOf(schedule.id);
-    this.execute(run.id, schedule, steps, scheduleActor(schedule), { conditions: run.status === 'queued', startedAt: run.started_at, results: run.steps });
+    this.execute(run.id, schedule, steps, scheduleActor(schedule), {
+      conditions: run.status === 'queued',
+      startedAt: run.started_at,
+      results: run.steps,
+    });
   }
 
-  private execute(runId: number, schedule: ScheduleRow, steps: ScheduleStep[], actor: Actor, options: { conditions: boolean; startedAt: string | null; results?: StepResult[] }): void {
+  private execute(
+    runId: number,
+    schedule: ScheduleRow,
+    steps: ScheduleStep[],
+    actor: Actor,
+    options: { conditions: boolean; startedAt: string | null; results?: StepResult[] },
+  ): void {
     const execution = new RunExecution(runId, schedule, steps, actor, options, this.context, {
       conditions: this.conditions,
       publish: (phase, status, reason, step) => this.publish(schedule, runId, phase, status, reason, step),
@@ -136,13 +171,32 @@ export class ScheduleRunner implements Lifecycle {
   }
 
   private newRun(scheduleId: number, dueAt: string, trigger: 'schedule' | 'manual', now: number) {
-    return { schedule_id: scheduleId, due_at: dueAt, trigger, instance_id: this.nodeId, lease_until: iso(now + LEASE_MS), reason: null, started_at: null, finished_at: null };
+    return {
+      schedule_id: scheduleId,
+      due_at: dueAt,
+      trigger,
+      instance_id: this.nodeId,
+      lease_until: iso(now + LEASE_MS),
+      reason: null,
+      started_at: null,
+      finished_at: null,
+    };
   }
 
-  private publish(schedule: ScheduleRow, runId: number, phase: 'started' | 'step' | 'finished' | 'skipped', status: string, reason: string | null, step?: StepResult): void {
-    this.events.publish({ type: 'schedule_run', server_id: schedule.server_id, data: { schedule_id: schedule.id, run_id: runId, phase, status, reason, ...(step ? { step } : {}) } });
+  private publish(
+    schedule: ScheduleRow,
+    runId: number,
+    phase: 'started' | 'step' | 'finished' | 'skipped',
+    status: string,
+    reason: string | null,
+    step?: StepResult,
+  ): void {
+    this.events.publish({
+      type: 'schedule_run',
+      server_id: schedule.server_id,
+      data: { schedule_id: schedule.id, run_id: runId, phase, status, reason, ...(step ? { step } : {}) },
+    });
   }
 }
 
 const scheduleActor = (row: Pick<ScheduleRow, 'id' | 'name'>): Actor => ({ kind: 'schedule', id: String(row.id), name: row.name });
-

@@ -1,5 +1,14 @@
 import { inject, injectable } from 'tsyringe';
-import { ApiError, type Actor, type CreateScheduleRequest, type Schedule, type ScheduleRun, type ScheduleStep, type UpdateScheduleRequest, expectOnly } from '@garrison/core';
+import {
+  ApiError,
+  type Actor,
+  type CreateScheduleRequest,
+  type Schedule,
+  type ScheduleRun,
+  type ScheduleStep,
+  type UpdateScheduleRequest,
+  expectOnly,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { ScheduleSettings } from './settings.js';
 import type { Repositories } from '../db/repositories/index.js';
@@ -12,7 +21,6 @@ import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
 import { leadOf, stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
-
 
 function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   let next: string[] = [];
@@ -43,8 +51,18 @@ function toSchedule(row: ScheduleRow, steps: StepRow[], now: number): Schedule {
   };
 }
 
-export function toRun(row: RunRow): ScheduleRun {
-  return { id: row.id, schedule_id: row.schedule_id, due_at: row.due_at, trigger: row.trigger, started_at: row.started_at, finished_at: row.finished_at, status: row.status, reason: row.reason, steps: row.steps };
+function toRun(row: RunRow): ScheduleRun {
+  return {
+    id: row.id,
+    schedule_id: row.schedule_id,
+    due_at: row.due_at,
+    trigger: row.trigger,
+    started_at: row.started_at,
+    finished_at: row.finished_at,
+    status: row.status,
+    reason: row.reason,
+    steps: row.steps,
+  };
 }
 
 /** A server's schedules: written with their steps checked against the game, read with their next runs. */
@@ -63,7 +81,13 @@ export class ScheduleService {
     await this.servers.row(serverId);
     const rows = await this.repos.schedules.forServer(serverId);
     const steps = await this.repos.schedules.steps(rows.map((r) => r.id));
-    return rows.map((row) => toSchedule(row, steps.filter((s) => s.schedule_id === row.id), this.clock.now()));
+    return rows.map((row) =>
+      toSchedule(
+        row,
+        steps.filter((s) => s.schedule_id === row.id),
+        this.clock.now(),
+      ),
+    );
   }
 
   async get(serverId: number, id: number): Promise<Schedule> {
@@ -76,9 +100,26 @@ export class ScheduleService {
     const fields = this.fields(input, null);
     const now = isoNow(this.clock);
     const id = await this.audit.inTransaction(async (trx) => {
-      const made = await this.repos.schedules.create({ server_id: serverId, ...fields, ...nextSlot(fields, this.clock.now(), leadOf(steps)), disabled_reason: null, created_at: now, updated_at: now }, stepRows(steps), trx);
+      const made = await this.repos.schedules.create(
+        {
+          server_id: serverId,
+          ...fields,
+          ...nextSlot(fields, this.clock.now(), leadOf(steps)),
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        },
+        stepRows(steps),
+        trx,
+      );
       const target = { kind: 'schedule' as const, id: made, name: fields.name };
-      await this.audit.record(trx, { serverId, type: 'schedule_created', actor, target, detail: { schedule_id: made, name: fields.name, cron: fields.cron, timezone: fields.timezone } });
+      await this.audit.record(trx, {
+        serverId,
+        type: 'schedule_created',
+        actor,
+        target,
+        detail: { schedule_id: made, name: fields.name, cron: fields.cron, timezone: fields.timezone },
+      });
       return made;
     });
     return this.get(serverId, id);
@@ -90,12 +131,24 @@ export class ScheduleService {
     const fields = this.fields(input, row);
     // A change of when it runs, of its steps (they may begin earlier or later), or its enabling counts from
     // now: its next run is the next time whose first step is still ahead.
-    const timing = ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || steps !== undefined || row.disabled_reason !== null;
+    const timing =
+      ['cron', 'timezone', 'jitter_s', 'enabled'].some((k) => k in input) || steps !== undefined || row.disabled_reason !== null;
     const next = timing ? nextSlot(fields, this.clock.now(), leadOf(steps ?? (await this.repos.schedules.steps([id])).map(stepOf))) : {};
     await this.audit.inTransaction(async (trx) => {
-      await this.repos.schedules.update(id, { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) }, steps && stepRows(steps), trx);
+      await this.repos.schedules.update(
+        id,
+        { ...fields, ...next, ...(timing ? { disabled_reason: null } : {}), updated_at: isoNow(this.clock) },
+        steps && stepRows(steps),
+        trx,
+      );
       const target = { kind: 'schedule' as const, id, name: fields.name };
-      await this.audit.record(trx, { serverId, type: 'schedule_updated', actor, target, detail: { schedule_id: id, fields: Object.keys(input) } });
+      await this.audit.record(trx, {
+        serverId,
+        type: 'schedule_updated',
+        actor,
+        target,
+        detail: { schedule_id: id, fields: Object.keys(input) },
+      });
     });
     return this.get(serverId, id);
   }
@@ -104,7 +157,13 @@ export class ScheduleService {
     const row = await this.row(serverId, id);
     await this.audit.inTransaction(async (trx) => {
       await this.repos.schedules.delete(serverId, id, trx);
-      await this.audit.record(trx, { serverId, type: 'schedule_deleted', actor, target: { kind: 'schedule', id, name: row.name }, detail: { schedule_id: id, name: row.name } });
+      await this.audit.record(trx, {
+        serverId,
+        type: 'schedule_deleted',
+        actor,
+        target: { kind: 'schedule', id, name: row.name },
+        detail: { schedule_id: id, name: row.name },
+      });
     });
   }
 
@@ -135,7 +194,8 @@ export class ScheduleService {
       cron: input.cron ?? row?.cron ?? '',
       timezone: input.timezone ?? row?.timezone ?? this.settings.scheduleTimezone,
       enabled: input.enabled ?? row?.enabled ?? true,
-      misfire_late_s: input.misfire === undefined ? (row?.misfire_late_s ?? null) : input.misfire === 'skip' ? null : input.misfire.run_if_late_by_s,
+      misfire_late_s:
+        input.misfire === undefined ? (row?.misfire_late_s ?? null) : input.misfire === 'skip' ? null : input.misfire.run_if_late_by_s,
       jitter_s: input.jitter_s ?? row?.jitter_s ?? 0,
       overlap: input.overlap ?? row?.overlap ?? 'skip',
       conditions: input.conditions ?? row?.conditions ?? {},
@@ -163,4 +223,3 @@ export class ScheduleService {
     return [...steps].sort((a, b) => a.at_s - b.at_s);
   }
 }
-

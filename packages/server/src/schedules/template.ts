@@ -18,7 +18,12 @@ const DEFAULT_MESSAGE = 'Server restart in {minutes} min';
 export function expandTemplate(template: RestartTemplateInput): ScheduleStep[] {
   const warnings = [...new Set(template.warn_minutes ?? DEFAULT_WARNINGS)].sort((a, b) => b - a);
   const message = template.message ?? DEFAULT_MESSAGE;
-  const steps: ScheduleStep[] = warnings.map((minutes) => ({ at_s: -minutes * 60, action: 'rcon_say', payload: { message }, continue_on_failure: true }));
+  const steps: ScheduleStep[] = warnings.map((minutes) => ({
+    at_s: -minutes * 60,
+    action: 'rcon_say',
+    payload: { message },
+    continue_on_failure: true,
+  }));
   if (template.backup) steps.push({ at_s: 0, action: 'backup', payload: {}, continue_on_failure: true });
   steps.push({ at_s: 0, action: 'restart', payload: {}, continue_on_failure: false });
   return steps;

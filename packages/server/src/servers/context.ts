@@ -10,7 +10,14 @@ export function serverDir(dataDir: string, id: number): string {
 /** What an adapter gets to know about a server. */
 export function serverContext(row: ServerRow, dataDir: string): ServerContext {
   return {
-    server: { id: row.id, name: row.name, exe_path: row.exe_path, game_port: row.game_port, rcon_port: row.rcon_port, headless_clients: row.headless_clients },
+    server: {
+      id: row.id,
+      name: row.name,
+      exe_path: row.exe_path,
+      game_port: row.game_port,
+      rcon_port: row.rcon_port,
+      headless_clients: row.headless_clients,
+    },
     serverDir: serverDir(dataDir, row.id),
     exeDir: dirname(row.exe_path),
     installationKey: row.installation_key ?? null,

@@ -59,7 +59,11 @@ export class GameRoots {
       { folder: settings.dataDir, why: "Garrison's data dir" },
       { folder: settings.backupDir ?? join(settings.dataDir, 'backups'), why: "Garrison's backup dir" },
     ];
-    if (settings.databaseUrl?.startsWith('sqlite:')) own.push({ folder: dirname(resolve(settings.databaseUrl.slice('sqlite:'.length).replace(/^\/\//, ''))), why: "the folder of Garrison's database" });
+    if (settings.databaseUrl?.startsWith('sqlite:'))
+      own.push({
+        folder: dirname(resolve(settings.databaseUrl.slice('sqlite:'.length).replace(/^\/\//, ''))),
+        why: "the folder of Garrison's database",
+      });
     if (env.CREDENTIALS_DIRECTORY) own.push({ folder: env.CREDENTIALS_DIRECTORY, why: "Garrison's credentials folder" });
     this.refused = own.map((r) => ({ ...r, folder: realPathOf(r.folder) }));
   }
@@ -70,7 +74,8 @@ export class GameRoots {
     const real = realPathOf(path.replace(/\\/g, '/'));
     const refused = this.refused.find((r) => isWithin(real, r.folder));
     if (refused) return `${path} is in ${refused.why}, where no game may live`;
-    if (this.roots && !this.roots.some((root) => isWithin(real, root))) return `${path} is outside the game roots (GARRISON_GAME_ROOTS: ${this.roots.join(':')})`;
+    if (this.roots && !this.roots.some((root) => isWithin(real, root)))
+      return `${path} is outside the game roots (GARRISON_GAME_ROOTS: ${this.roots.join(':')})`;
     return null;
   }
 

@@ -79,7 +79,8 @@ export class ServerGlance implements Lifecycle {
     const configs = new Map<number, { values: Record<string, Record<string, unknown>>; version: number }>();
     const byServer = new Map<number, typeof sections>();
     for (const section of sections) byServer.set(section.server_id, [...(byServer.get(section.server_id) ?? []), section]);
-    for (const [id, own] of byServer) configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, s.data])), version: configVersionOf(own) });
+    for (const [id, own] of byServer)
+      configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, s.data])), version: configVersionOf(own) });
     return new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
   }
 
@@ -89,7 +90,8 @@ export class ServerGlance implements Lifecycle {
     if (this.missingExes.has(row.id)) warnings.push('exe_missing');
     if (row.status === 'crashed' && row.auto_restart && row.restart_count >= row.max_restarts) warnings.push('crash_loop');
     const active = (ACTIVE_STATUSES as readonly string[]).includes(row.status);
-    if (active && row.started_config_version !== null && config && config.version > row.started_config_version) warnings.push('restart_needed');
+    if (active && row.started_config_version !== null && config && config.version > row.started_config_version)
+      warnings.push('restart_needed');
     return {
       hostname: seen?.hostname || null,
       max_players: Number.isInteger(seen?.max_players) ? seen!.max_players! : null,

@@ -14,7 +14,10 @@ export function installationOf(exePath: string): string {
 }
 
 /** The other servers of the same node that run from the same installation (a host's folders are its own). */
-export function sharingWith(server: { id?: number; exe_path: string; node_id: string | null }, others: readonly Placed[]): Pick<ServerRow, 'id' | 'name'>[] {
+export function sharingWith(
+  server: { id?: number; exe_path: string; node_id: string | null },
+  others: readonly Placed[],
+): Pick<ServerRow, 'id' | 'name'>[] {
   const installation = installationOf(server.exe_path);
   return others
     .filter((o) => o.id !== server.id && o.node_id === server.node_id && installationOf(o.exe_path) === installation)
@@ -28,7 +31,8 @@ export function sharingWith(server: { id?: number; exe_path: string; node_id: st
 export function sharingWarning(adapter: AdapterDefinition, exePath: string, others: readonly Pick<ServerRow, 'id' | 'name'>[]): string {
   const exeDir = dirname(exePath);
   const ctx: ServerContext = { server: { id: 0, name: '', exe_path: exePath, game_port: 0, rcon_port: 0 }, serverDir: exeDir, exeDir };
-  const folder = (path: string | undefined) => (path === undefined ? null : relative(exeDir, path) ? `${relative(exeDir, path)}/` : "the installation's folder");
+  const folder = (path: string | undefined) =>
+    path === undefined ? null : relative(exeDir, path) ? `${relative(exeDir, path)}/` : "the installation's folder";
   const missions = folder(adapter.capabilities.mission_manager?.missionDirectory(ctx));
   const mods = folder(adapter.capabilities.mod_manager?.modDirectory(ctx));
   const shared = [missions && `missions (${missions})`, mods && `mod folders (in ${mods})`].filter(Boolean);

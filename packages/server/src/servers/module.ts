@@ -18,8 +18,13 @@ export const serversModule: FeatureModule<typeof repositories, ServerSettings> =
   repositories,
   services: [ServerLocks, ServerGlance, ServerService, OwnFolders],
   // Its table's import is the import module's.
-  endpoints: [serverEndpoints.listServers, serverEndpoints.createServer, serverEndpoints.getServer, serverEndpoints.updateServer,
-    serverEndpoints.deleteServer],
+  endpoints: [
+    serverEndpoints.listServers,
+    serverEndpoints.createServer,
+    serverEndpoints.getServer,
+    serverEndpoints.updateServer,
+    serverEndpoints.deleteServer,
+  ],
   routes: (routes, c) => serverRoutes(routes, c.resolve(ServerService), c.resolve(Forwarder)),
   parts: (c) => [
     ['server glance', c.resolve(ServerGlance)],

@@ -32,11 +32,18 @@ export class OwnFolders implements Lifecycle {
   async start(): Promise<void> {
     for (const row of await this.repos.servers.foldersPending(this.nodeId)) {
       if ((ACTIVE_STATUSES as readonly string[]).includes(row.status)) {
-        this.logger.info({ serverId: row.id }, 'server runs from the folders it shares with another server of its installation; its files move into its own folders at its next start');
+        this.logger.info(
+          { serverId: row.id },
+          'server runs from the folders it shares with another server of its installation; its files move into its own folders at its next start',
+        );
         continue;
       }
       // A failure leaves the work pending: it is tried again at the server's start and the service's next start.
-      await this.locks.run(row.id, () => this.separateLocked(row.id)).catch((err: Error) => this.logger.error({ serverId: row.id, err: err.message }, 'could not copy the server\'s files into its own folders'));
+      await this.locks
+        .run(row.id, () => this.separateLocked(row.id))
+        .catch((err: Error) =>
+          this.logger.error({ serverId: row.id, err: err.message }, "could not copy the server's files into its own folders"),
+        );
     }
   }
 
@@ -48,7 +55,10 @@ export class OwnFolders implements Lifecycle {
       throw new ApiError('CONFIG_WRITE_ERROR', `the server's files could not be copied into its own folders: ${err.message}`);
     });
     await this.repos.servers.update(serverId, { folders_pending: false });
-    this.logger.info({ serverId, folders: written }, 'upgrade: the server shared its installation\'s folders with another; its files were copied into folders of its own (the logs the game wrote stay in the shared folder)');
+    this.logger.info(
+      { serverId, folders: written },
+      "upgrade: the server shared its installation's folders with another; its files were copied into folders of its own (the logs the game wrote stay in the shared folder)",
+    );
   }
 
   private copy(row: ServerRow): Promise<string[]> {

@@ -2,7 +2,12 @@ import { ApiError } from '@garrison/core';
 import type { ServerRepository } from '../db/repositories/servers.js';
 
 /** Refuses ports that another server of the same node (host) already uses for its game or its remote admin. */
-export async function assertPortsFree(servers: ServerRepository, ports: { game_port: number; rcon_port: number }, nodeId: string, exceptServerId?: number) {
+export async function assertPortsFree(
+  servers: ServerRepository,
+  ports: { game_port: number; rcon_port: number },
+  nodeId: string,
+  exceptServerId?: number,
+) {
   if (ports.game_port === ports.rcon_port) {
     throw new ApiError('PORT_IN_USE', `game_port and rcon_port must differ (both ${ports.game_port})`);
   }

@@ -4,7 +4,11 @@ import type { ServerService } from './service.js';
 import { FORWARDED, type Forwarder } from '../cluster/forwarding.js';
 
 export function serverRoutes(routes: RouteTable, servers: ServerService, forwarder: Forwarder): void {
-  routes.implement(endpoints.listServers, async ({ query, principal }) => servers.list({ ...query, only: principal.key?.server_ids ?? null }), { reuse: servers.listSources });
+  routes.implement(
+    endpoints.listServers,
+    async ({ query, principal }) => servers.list({ ...query, only: principal.key?.server_ids ?? null }),
+    { reuse: servers.listSources },
+  );
   routes.implement(endpoints.createServer, async ({ body, actor, ctx }) => {
     // A server is made where it will run: its folder and its executable are that node's.
     const node = await forwarder.placeNew(body.node_id, ctx);

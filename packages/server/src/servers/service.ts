@@ -56,10 +56,19 @@ function toListItem(row: ListRow): Omit<ServerListItem, 'hostname' | 'max_player
   };
 }
 
-function toDetail(row: ServerRow, now: number): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
+function toDetail(
+  row: ServerRow,
+  now: number,
+): Omit<ServerDetail, 'hostname' | 'max_players' | 'mission' | 'warnings' | 'node_id' | 'node_online'> {
   const alive = row.started_at && ACTIVE_STATUSES.includes(row.status);
   const uptime = alive ? Math.max(0, Math.floor((now - Date.parse(row.started_at!)) / 1000)) : 0;
-  return { ...toListItem(row), exe_path: row.exe_path, uptime_seconds: uptime, backup_keep: row.backup_keep ?? 7, backup_exclude: row.backup_exclude ?? [] };
+  return {
+    ...toListItem(row),
+    exe_path: row.exe_path,
+    uptime_seconds: uptime,
+    backup_keep: row.backup_keep ?? 7,
+    backup_exclude: row.backup_exclude ?? [],
+  };
 }
 
 /** Server records: create, read, change, delete, each recorded in the audit trail by who did it. */
@@ -113,14 +122,20 @@ export class ServerService {
    * A server with one capability of its adapter (400 `NOT_SUPPORTED` without it) and what the adapter
    * may know of the server: what every file-handling feature starts from.
    */
-  async withCapability<C extends Capability>(id: number, name: C): Promise<{ row: ServerRow; capability: CapabilityMap[C]; ctx: ServerContext }> {
+  async withCapability<C extends Capability>(
+    id: number,
+    name: C,
+  ): Promise<{ row: ServerRow; capability: CapabilityMap[C]; ctx: ServerContext }> {
     const row = await this.row(id);
     const capability = this.adapters.require(this.adapters.get(row.game_type), name);
     return { row, capability, ctx: serverContext(row, this.settings.dataDir) };
   }
 
   /** What the list is made of, for reusing its answer while neither changes. */
-  readonly listSources = { tables: ['servers', 'processes', 'config_sections'], version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version } as const;
+  readonly listSources = {
+    tables: ['servers', 'processes', 'config_sections'],
+    version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version,
+  } as const;
 
   /** `only`: these servers and no other (a key limited to some). */
   async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ServerListItem[]> {
@@ -153,7 +168,10 @@ export class ServerService {
     const allowed = adapter.capabilities.process_config?.allowedExecutables ?? [];
     const name = basename(exePath.replace(/\\/g, '/'));
     if (!allowed.includes(name)) {
-      throw new ApiError('EXE_NOT_ALLOWED', `executable ${JSON.stringify(name)} is not allowed for ${adapter.identity.game_type}; allowed: ${allowed.join(', ') || 'none'}`);
+      throw new ApiError(
+        'EXE_NOT_ALLOWED',
+        `executable ${JSON.stringify(name)} is not allowed for ${adapter.identity.game_type}; allowed: ${allowed.join(', ') || 'none'}`,
+      );
     }
     // The name alone would let a folder of the service's (or any folder) pass for a game's.
     this.gameRoots.assertExecutable(exePath);
@@ -170,12 +188,17 @@ export class ServerService {
    * Creates the record, its config sections with defaults and fresh credentials (under what an import
    * read, `imported`), and its folder; the credentials are returned beside the server, this once.
    */
-  async create(input: CreateServerRequest, actor: Actor, imported: ConfigValues = {}): Promise<ServerDetail & { installation_shared_with?: { id: number; name: string }[] } & Record<string, unknown>> {
+  async create(
+    input: CreateServerRequest,
+    actor: Actor,
+    imported: ConfigValues = {},
+  ): Promise<ServerDetail & { installation_shared_with?: { id: number; name: string }[] } & Record<string, unknown>> {
     const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
     this.assertHeadlessClients(adapter, input.headless_clients);
     const ports = { game_port: input.game_port, rcon_port: input.rcon_port ?? input.game_port + 3 };
-    if (ports.rcon_port > 65535) throw new ApiError('VALIDATION_ERROR', `rcon_port defaults to game_port + 3 = ${ports.rcon_port}, above 65535; give rcon_port`);
+    if (ports.rcon_port > 65535)
+      throw new ApiError('VALIDATION_ERROR', `rcon_port defaults to game_port + 3 = ${ports.rcon_port}, above 65535; give rcon_port`);
 
     const generator = adapter.capabilities.config_generator;
     const credentials = generator?.generateCredentials() ?? {};
@@ -184,7 +207,8 @@ export class ServerService {
       const data = { ...sectionDefaults(schema), ...credentials[section], ...imported[section] };
       delete data.rcon_port; // lives on the server record
       for (const [name, field] of Object.entries(schema.properties)) {
-        if ((name in (credentials[section] ?? {}) || (isSensitive(field) && data[name])) && name !== 'rcon_port') secrets[name] = data[name];
+        if ((name in (credentials[section] ?? {}) || (isSensitive(field) && data[name])) && name !== 'rcon_port')
+          secrets[name] = data[name];
       }
       return { section, data };
     });
@@ -241,13 +265,23 @@ export class ServerService {
       if (patch.exe_path !== undefined) this.assertExecutableAllowed(this.adapters.get(row.game_type), patch.exe_path);
       this.assertHeadlessClients(this.adapters.get(row.game_type), patch.headless_clients);
       if (patch.game_port !== undefined || patch.rcon_port !== undefined) {
-        await assertPortsFree(this.repos.servers, { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port }, row.node_id ?? this.nodes.nodeId, id);
+        await assertPortsFree(
+          this.repos.servers,
+          { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port },
+          row.node_id ?? this.nodes.nodeId,
+          id,
+        );
       }
       const changes: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       // Moved onto an installation another server uses: folders of its own there, as a new server gets.
-      if (patch.exe_path !== undefined && row.installation_key === null && installationOf(patch.exe_path) !== installationOf(row.exe_path)) {
+      if (
+        patch.exe_path !== undefined &&
+        row.installation_key === null &&
+        installationOf(patch.exe_path) !== installationOf(row.exe_path)
+      ) {
         const nodeId = row.node_id ?? this.nodes.nodeId;
-        if (sharingWith({ id, exe_path: patch.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId])).length) changes.installation_key = String(id);
+        if (sharingWith({ id, exe_path: patch.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId])).length)
+          changes.installation_key = String(id);
       }
       return this.audit.inTransaction(async (trx) => {
         const changed = await this.repos.servers.update(id, { ...changes, updated_at: isoNow(this.clock) }, trx);

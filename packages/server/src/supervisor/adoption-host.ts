@@ -66,7 +66,12 @@ export class SupervisorAdoption implements AdoptionHost {
   async takeBack(server: ServerRow, handle: ProcessHandle): Promise<void> {
     this.care.watch(server.id, handle);
     this.logger.info({ serverId: server.id, pid: handle.pid }, 're-adopted a running game');
-    await this.deps.audit.recordAlone({ serverId: server.id, type: 'adopted', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, status: server.status } });
+    await this.deps.audit.recordAlone({
+      serverId: server.id,
+      type: 'adopted',
+      actor: SYSTEM_ACTOR,
+      detail: { pid: handle.pid, status: server.status },
+    });
   }
 
   async resume(server: ServerRow, handle: ProcessHandle, headless: ProcessRow[]): Promise<void> {

@@ -36,7 +36,9 @@ export interface AdoptionHost {
  */
 export async function adoptAll(host: AdoptionHost): Promise<void> {
   for (const [serverId, processes] of await host.adoptable()) {
-    await host.underLock(serverId, () => adoptServer(host, serverId, processes)).catch((err) => host.logger.error({ serverId, err }, 'adoption failed'));
+    await host
+      .underLock(serverId, () => adoptServer(host, serverId, processes))
+      .catch((err) => host.logger.error({ serverId, err }, 'adoption failed'));
   }
 }
 

@@ -15,7 +15,8 @@ import { ServerStates } from './status.js';
  * meanwhile cancels it).
  */
 /** The wait before restart number `restartCount + 1`: 2 s, doubling per restart, at most 60 s (the settings'). */
-export const restartBackoffMs = (settings: Pick<SupervisorSettings, 'restartBackoffMs' | 'restartBackoffMaxMs'>, restartCount: number) => Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
+export const restartBackoffMs = (settings: Pick<SupervisorSettings, 'restartBackoffMs' | 'restartBackoffMaxMs'>, restartCount: number) =>
+  Math.min(settings.restartBackoffMs * 2 ** restartCount, settings.restartBackoffMaxMs);
 
 const PREFIX = 'supervisor.restart:';
 const jobName = (serverId: number) => `${PREFIX}${serverId}`;
@@ -43,21 +44,33 @@ export class AutoRestarts {
     if (!row || !row.auto_restart || row.restart_count >= row.max_restarts || this.stopped) return;
     const wait = restartBackoffMs(this.settings, row.restart_count);
     // A job of the same name replaces the one planned before.
-    this.jobs.after(jobName(serverId), wait, () => this.track(
-      this.locks.run(serverId, async () => {
-        const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
-        if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
-        const attempt = current.restart_count + 1;
-        await this.states.transition(serverId, {}, { restart_count: attempt }, false);
-        await this.audit.recordAlone({ serverId, type: 'auto_restart', actor: SYSTEM_ACTOR, detail: { attempt, max_restarts: current.max_restarts, after_ms: wait } });
-        try {
-          await start();
-        } catch (err) {
-          this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
-          await this.states.set(serverId, { status: 'error' });
-          await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message, attempt } });
-        }
-      })),
+    this.jobs.after(jobName(serverId), wait, () =>
+      this.track(
+        this.locks.run(serverId, async () => {
+          const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
+          if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
+          const attempt = current.restart_count + 1;
+          await this.states.transition(serverId, {}, { restart_count: attempt }, false);
+          await this.audit.recordAlone({
+            serverId,
+            type: 'auto_restart',
+            actor: SYSTEM_ACTOR,
+            detail: { attempt, max_restarts: current.max_restarts, after_ms: wait },
+          });
+          try {
+            await start();
+          } catch (err) {
+            this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
+            await this.states.set(serverId, { status: 'error' });
+            await this.audit.recordAlone({
+              serverId,
+              type: 'start_failed',
+              actor: SYSTEM_ACTOR,
+              detail: { reason: (err as Error).message, attempt },
+            });
+          }
+        }),
+      ),
     );
   }
 

@@ -27,6 +27,7 @@ export class Background {
   }
 
   async settle(): Promise<void> {
-    if (!(await settlesWithin(this.clock, Promise.all(this.tasks), SETTLE_MS))) this.logger.warn({ pending: this.tasks.size }, 'stopping while supervision work is still under way');
+    if (!(await settlesWithin(this.clock, Promise.all(this.tasks), SETTLE_MS)))
+      this.logger.warn({ pending: this.tasks.size }, 'stopping while supervision work is still under way');
   }
 }

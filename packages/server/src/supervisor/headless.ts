@@ -57,13 +57,22 @@ export class HeadlessClients {
     const mods = modsAt ? enabledModsOf(config[modsAt.section]?.[modsAt.field]) : [];
     try {
       const args = processConfig.headlessArguments(config, ctx, { index, profileDir: folder, mods });
-      const { handle } = await this.processes.spawn(key, { executable: server.exe_path, args, cwd: ctx.exeDir, outputPath: join(folder, OUTPUT_FILE) }, restartCount);
+      const { handle } = await this.processes.spawn(
+        key,
+        { executable: server.exe_path, args, cwd: ctx.exeDir, outputPath: join(folder, OUTPUT_FILE) },
+        restartCount,
+      );
       this.follow(server.id, index, handle, config);
       await this.processes.record(key, { status: 'running' });
       this.publish(server.id, index, 'running', handle.pid, restartCount, null, isoNow(this.clock));
     } catch (err) {
       this.logger.warn({ serverId: server.id, index, err: (err as Error).message }, 'headless client did not start');
-      await this.audit.recordAlone({ serverId: server.id, type: 'headless_gave_up', actor: SYSTEM_ACTOR, detail: { index, reason: (err as Error).message } });
+      await this.audit.recordAlone({
+        serverId: server.id,
+        type: 'headless_gave_up',
+        actor: SYSTEM_ACTOR,
+        detail: { index, reason: (err as Error).message },
+      });
       this.publish(server.id, index, 'error', null, restartCount, 'spawn_failed');
     }
   }
@@ -83,7 +92,9 @@ export class HeadlessClients {
       if (this.processes.handle(keyOf(serverId, index)) !== handle || handle.stopRequested) return;
       void this.processes
         .rows(serverId)
-        .then((rows) => this.crashed(serverId, index, rows.find((r) => r.role === 'headless' && r.idx === index)?.restart_count ?? 0, exit, config))
+        .then((rows) =>
+          this.crashed(serverId, index, rows.find((r) => r.role === 'headless' && r.idx === index)?.restart_count ?? 0, exit, config),
+        )
         .catch((err) => this.logger.error({ serverId, index, err }, 'handling a headless client exit failed'));
     });
   }
@@ -95,10 +106,21 @@ export class HeadlessClients {
     const server = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     const left = server !== null && server.status === 'running' && restartCount < server.max_restarts;
     this.logger.warn({ serverId, index, ...exit }, 'headless client exited unexpectedly');
-    await this.audit.recordAlone({ serverId, type: 'headless_crashed', actor: SYSTEM_ACTOR, detail: { index, exit_code: exit.code, signal: exit.signal, restart_count: restartCount } });
+    await this.audit.recordAlone({
+      serverId,
+      type: 'headless_crashed',
+      actor: SYSTEM_ACTOR,
+      detail: { index, exit_code: exit.code, signal: exit.signal, restart_count: restartCount },
+    });
     if (!server || !left) {
       this.publish(serverId, index, 'crashed', null, restartCount, 'gave_up');
-      if (server) await this.audit.recordAlone({ serverId, type: 'headless_gave_up', actor: SYSTEM_ACTOR, detail: { index, restart_count: restartCount, max_restarts: server.max_restarts } });
+      if (server)
+        await this.audit.recordAlone({
+          serverId,
+          type: 'headless_gave_up',
+          actor: SYSTEM_ACTOR,
+          detail: { index, restart_count: restartCount, max_restarts: server.max_restarts },
+        });
       return;
     }
     this.publish(serverId, index, 'crashed', null, restartCount, 'crashed');
@@ -106,7 +128,12 @@ export class HeadlessClients {
     this.jobs.after(`${RESTART_PREFIX}${serverId}:${index}`, wait, async () => {
       const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
       if (!current || current.status !== 'running' || this.processes.handle(key)) return; // the server stopped meanwhile
-      await this.audit.recordAlone({ serverId, type: 'headless_restarted', actor: SYSTEM_ACTOR, detail: { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait } });
+      await this.audit.recordAlone({
+        serverId,
+        type: 'headless_restarted',
+        actor: SYSTEM_ACTOR,
+        detail: { index, attempt: restartCount + 1, max_restarts: current.max_restarts, after_ms: wait },
+      });
       await this.spawn(current, config, index, restartCount + 1);
     });
   }
@@ -132,7 +159,15 @@ export class HeadlessClients {
     for (let index = 1; index <= count; index += 1) void this.processes.handle(keyOf(serverId, index))?.kill();
   }
 
-  private publish(serverId: number, index: number, status: ServerStatus, pid: number | null, restartCount: number, reason: string | null, startedAt: string | null = null): void {
+  private publish(
+    serverId: number,
+    index: number,
+    status: ServerStatus,
+    pid: number | null,
+    restartCount: number,
+    reason: string | null,
+    startedAt: string | null = null,
+  ): void {
     this.events.publish({
       type: 'process_status',
       server_id: serverId,

@@ -20,8 +20,12 @@ export const supervisorModule: FeatureModule<NoRepositories, SupervisorSettings>
   needs: ['processes', 'logs', 'metrics', 'players', 'bans', 'servers', 'rcon', 'audit', 'webhooks', 'prometheus'],
   services: [ProcessWatchers, ServerStates, HeadlessClients, Supervisor, AutoRestarts],
   // Its table's process list and audit trail are the processes' and audit modules'.
-  endpoints: [lifecycleEndpoints.startServer, lifecycleEndpoints.stopServer, lifecycleEndpoints.restartServer,
-    lifecycleEndpoints.killServer],
+  endpoints: [
+    lifecycleEndpoints.startServer,
+    lifecycleEndpoints.stopServer,
+    lifecycleEndpoints.restartServer,
+    lifecycleEndpoints.killServer,
+  ],
   routes: (routes, c) => lifecycleRoutes(routes, c.resolve(Supervisor)),
   parts: (c) => {
     const supervisor = c.resolve(Supervisor);

@@ -47,7 +47,12 @@ export class ServerStates {
    * true when it did, false when it was not (another change came first). A failing database is not a lost
    * race: it is tried again, and its failure thrown when it lasts.
    */
-  async transition(serverId: number, expect: { from?: readonly ServerStatus[]; pid?: number }, change: StateChange, announce = true): Promise<boolean> {
+  async transition(
+    serverId: number,
+    expect: { from?: readonly ServerStatus[]; pid?: number },
+    change: StateChange,
+    announce = true,
+  ): Promise<boolean> {
     const { game, ...fields } = change;
     if (game?.pid === null) this.processes.forget(serverKey(serverId));
     const write = () => {
@@ -83,6 +88,11 @@ export class ServerStates {
 
   async publish(serverId: number): Promise<void> {
     const row = await this.repos.servers.find(serverId);
-    if (row) this.events.publish({ type: 'server_status', server_id: serverId, data: { status: row.status, pid: row.pid, started_at: row.started_at } });
+    if (row)
+      this.events.publish({
+        type: 'server_status',
+        server_id: serverId,
+        data: { status: row.status, pid: row.pid, started_at: row.started_at },
+      });
   }
 }

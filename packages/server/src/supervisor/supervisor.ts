@@ -64,14 +64,17 @@ export class Supervisor {
     @inject(AutoRestarts) private readonly restarts: AutoRestarts,
   ) {
     this.background = new Background(logger, clock, () => this.closed);
-    this.adoption = new SupervisorAdoption({ logger, clock, servers, locks, config, audit, processes, headless, states }, {
-      watch: (serverId, handle) => {
-        this.follow(serverId, handle);
-        this.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
+    this.adoption = new SupervisorAdoption(
+      { logger, clock, servers, locks, config, audit, processes, headless, states },
+      {
+        watch: (serverId, handle) => {
+          this.follow(serverId, handle);
+          this.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
+        },
+        probe: (serverId, handle, config) => this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config)),
+        scheduleAutoRestart: (serverId) => this.scheduleAutoRestart(serverId),
       },
-      probe: (serverId, handle, config) => this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config)),
-      scheduleAutoRestart: (serverId) => this.scheduleAutoRestart(serverId),
-    });
+    );
   }
 
   /** Work to finish before each game process is spawned (files the game reads at launch); it must not throw. */
@@ -97,7 +100,12 @@ export class Supervisor {
   stop(serverId: number, actor: Actor, options: { force?: boolean; reason?: string | null } = {}): Promise<{ status: 'stopped' }> {
     return this.locks.run(serverId, async () => {
       await this.stopLocked(serverId, options.force ? 'force' : 'graceful');
-      await this.audit.recordAlone({ serverId, type: 'stop', actor, detail: { force: Boolean(options.force), reason: options.reason ?? null } });
+      await this.audit.recordAlone({
+        serverId,
+        type: 'stop',
+        actor,
+        detail: { force: Boolean(options.force), reason: options.reason ?? null },
+      });
       return { status: 'stopped' as const };
     });
   }
@@ -145,14 +153,24 @@ export class Supervisor {
     await assertHostPortsFree({ game_port: row.game_port, rcon_port: row.rcon_port });
 
     // Claimed in the database first: a delete racing this start finds the server no longer deletable.
-    const claim = { status: 'starting', started_config_version: configVersion, current_mission: null, ...(options.resetRestarts ? { restart_count: 0 } : {}) } as const;
+    const claim = {
+      status: 'starting',
+      started_config_version: configVersion,
+      current_mission: null,
+      ...(options.resetRestarts ? { restart_count: 0 } : {}),
+    } as const;
     const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, false);
     if (!claimed) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} changed state meanwhile`);
 
     let spawned: { handle: ProcessHandle; outputOffset: number };
     try {
       const outputPath = join(serverDir(this.settings.dataDir, serverId), OUTPUT_FILE);
-      spawned = await this.processes.spawn(serverKey(serverId), { executable: row.exe_path, args, cwd: serverContext(row, this.settings.dataDir).exeDir, outputPath });
+      spawned = await this.processes.spawn(serverKey(serverId), {
+        executable: row.exe_path,
+        args,
+        cwd: serverContext(row, this.settings.dataDir).exeDir,
+        outputPath,
+      });
     } catch (err) {
       await this.states.set(serverId, ended('error'));
       await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message } });
@@ -167,7 +185,7 @@ export class Supervisor {
     return { status: 'starting', pid: handle.pid };
   }
 
-  /** Runs the adapter's readiness probe until it passes (→ running, then the headless clients), the process exits, or the time-out (→ error). */
+  /** Runs the adapter's readiness probe until it passes (→ running, then headless clients), the process exits, or time is up (→ error). */
   private async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
     const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
     if (!row) return;
@@ -191,7 +209,12 @@ export class Supervisor {
           if (this.processes.handle(serverKey(serverId)) !== handle) return;
           await handle.kill();
           await this.states.set(serverId, ended('error'));
-          await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` } });
+          await this.audit.recordAlone({
+            serverId,
+            type: 'start_failed',
+            actor: SYSTEM_ACTOR,
+            detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` },
+          });
         });
         return;
       }
@@ -199,7 +222,14 @@ export class Supervisor {
     }
     await this.locks.run(serverId, async () => {
       if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
-      if (!(await this.states.transition(serverId, { from: ['starting'], pid: handle.pid }, { status: 'running', game: { status: 'running' } }))) return;
+      if (
+        !(await this.states.transition(
+          serverId,
+          { from: ['starting'], pid: handle.pid },
+          { status: 'running', game: { status: 'running' } },
+        ))
+      )
+        return;
       await this.audit.recordAlone({ serverId, type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } });
       await this.headless.startAll(await this.servers.row(serverId), config);
     });
@@ -218,7 +248,12 @@ export class Supervisor {
     if (process) {
       if (how === 'graceful' && !(await process.end(this.settings.stopTimeoutMs, () => this.askToShutDown(row, process)))) {
         this.logger.warn({ serverId, pid: process.pid }, 'the game did not stop in time; it was killed');
-        await this.audit.recordAlone({ serverId, type: 'stop_timeout', actor: SYSTEM_ACTOR, detail: { waited_ms: this.settings.stopTimeoutMs } });
+        await this.audit.recordAlone({
+          serverId,
+          type: 'stop_timeout',
+          actor: SYSTEM_ACTOR,
+          detail: { waited_ms: this.settings.stopTimeoutMs },
+        });
       } else if (how !== 'graceful') {
         await process.kill();
       }
@@ -265,7 +300,12 @@ export class Supervisor {
     // An exit nobody asked for: a crash. Marked only if the process row still names this process.
     if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed')))) return;
     this.logger.warn({ serverId, pid: handle.pid, ...exit }, 'game process exited unexpectedly');
-    await this.audit.recordAlone({ serverId, type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal } });
+    await this.audit.recordAlone({
+      serverId,
+      type: 'crashed',
+      actor: SYSTEM_ACTOR,
+      detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal },
+    });
     await this.headless.stopAll(serverId, 'kill');
     await this.remoteAdmin.drop(serverId);
     await this.scheduleAutoRestart(serverId);

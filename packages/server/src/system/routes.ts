@@ -8,7 +8,11 @@ import { SERVICE_VERSION } from './version.js';
 
 export function systemRoutes(routes: RouteTable, servers: ServerService, adapters: AdapterRegistry, settings: PrometheusSettings): void {
   routes.implement(endpoints.getIntegrations, async () => ({
-    metrics: { enabled: settings.metricsToken !== null, path: '/metrics' as const, address: settings.metricsToken !== null ? settings.metricsAddress : null },
+    metrics: {
+      enabled: settings.metricsToken !== null,
+      path: '/metrics' as const,
+      address: settings.metricsToken !== null ? settings.metricsAddress : null,
+    },
   }));
   routes.implement(endpoints.health, async () => ({ status: 'ok' as const }));
   routes.implement(endpoints.systemStatus, async ({ principal }) => {

@@ -42,7 +42,8 @@ function rangeOf(address: string): string {
  * so that a name re-pointed after the check (DNS rebinding) cannot reach inside.
  */
 export async function checkDestination(url: URL, allowPrivate: boolean): Promise<Destination> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new WebhookAddressError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new WebhookAddressError(`the URL must be http or https, not ${url.protocol.replace(':', '')}`);
   if (url.username || url.password) throw new WebhookAddressError('the URL must not carry a user name or password');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let found: { address: string; family: number }[];
@@ -56,7 +57,9 @@ export async function checkDestination(url: URL, allowPrivate: boolean): Promise
     for (const { address } of found) {
       const range = rangeOf(address);
       if (range !== 'unicast') {
-        throw new WebhookAddressError(`${host} resolves to ${address} (${range}): webhooks go to public addresses only, unless GARRISON_WEBHOOK_ALLOW_PRIVATE=1`);
+        throw new WebhookAddressError(
+          `${host} resolves to ${address} (${range}): webhooks go to public addresses only, unless GARRISON_WEBHOOK_ALLOW_PRIVATE=1`,
+        );
       }
     }
   }

@@ -82,14 +82,17 @@ export class WebhookDeliverer implements Lifecycle {
         for (const [webhookId, rows] of groupBy(claimed, (r) => r.webhook_id)) {
           const hook = hooks.get(webhookId);
           if (!hook) continue;
-          const send = (batch: DeliveryRow[]) => sends.push(async () => void outcomes.push(this.outcomeOf(hook, batch, await this.send(hook, batch))));
-          if (hook.kind === 'discord') for (let i = 0; i < rows.length; i += EMBEDS_PER_MESSAGE) send(rows.slice(i, i + EMBEDS_PER_MESSAGE));
+          const send = (batch: DeliveryRow[]) =>
+            sends.push(async () => void outcomes.push(this.outcomeOf(hook, batch, await this.send(hook, batch))));
+          if (hook.kind === 'discord')
+            for (let i = 0; i < rows.length; i += EMBEDS_PER_MESSAGE) send(rows.slice(i, i + EMBEDS_PER_MESSAGE));
           else for (const row of rows) send([row]);
         }
         await inParallel(sends, PARALLEL);
         await this.repos.webhooks.settle(outcomes);
         // Each delivery as the log now lists it, for the admins' consoles (live, without a read).
-        for (const { rows, outcome } of outcomes) for (const row of rows) publishDelivery(this.events, toDelivery({ ...row, ...outcome, claimed_until: null }));
+        for (const { rows, outcome } of outcomes)
+          for (const row of rows) publishDelivery(this.events, toDelivery({ ...row, ...outcome, claimed_until: null }));
         for (const { hook, ids, result } of outcomes) {
           this.instruments.webhookDelivered(hook.kind, result === 'gone' ? 'failed' : result, ids.length);
           if (result === 'gone') await this.turnOff(hook);
@@ -107,13 +110,26 @@ export class WebhookDeliverer implements Lifecycle {
     if (hook.kind === 'discord') {
       body = JSON.stringify(discordMessage(payloads));
     } else {
-      body = JSON.stringify(rows[0]!.payload);
+      body = JSON.stringify(rows[0].payload);
       const timestamp = Math.floor(this.clock.now() / 1000);
-      const secrets = [hook.secret, ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now()) ? [hook.previous_secret] : [])];
-      headers = { 'webhook-id': rows[0].event_id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature(secrets, rows[0].event_id, timestamp, body) };
+      const secrets = [
+        hook.secret,
+        ...(hook.previous_secret && hook.previous_secret_expires_at && hook.previous_secret_expires_at > iso(this.clock.now())
+          ? [hook.previous_secret]
+          : []),
+      ];
+      headers = {
+        'webhook-id': rows[0].event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': signature(secrets, rows[0].event_id, timestamp, body),
+      };
     }
     try {
-      return await postJson(hook.url, body, headers, { allowPrivate: this.settings.webhookAllowPrivate, timeoutMs: TIMEOUT_MS, now: () => this.clock.now() });
+      return await postJson(hook.url, body, headers, {
+        allowPrivate: this.settings.webhookAllowPrivate,
+        timeoutMs: TIMEOUT_MS,
+        now: () => this.clock.now(),
+      });
     } catch (err) {
       return { status: null, snippet: null, error: (err as Error).message, durationMs: 0, retryAfterMs: null };
     }
@@ -123,7 +139,13 @@ export class WebhookDeliverer implements Lifecycle {
   private outcomeOf(hook: WebhookRow, rows: DeliveryRow[], sent: SendResult): Outcome {
     const now = this.clock.now();
     const attempt = Math.max(...rows.map((r) => r.attempt)) + 1;
-    const seen: DeliveryOutcome = { attempt, response_status: sent.status, response_snippet: sent.snippet, error: sent.error, duration_ms: sent.durationMs };
+    const seen: DeliveryOutcome = {
+      attempt,
+      response_status: sent.status,
+      response_snippet: sent.snippet,
+      error: sent.error,
+      duration_ms: sent.durationMs,
+    };
     const ids = rows.map((r) => r.id);
     const done = { hook, ids, rows };
     if (sent.status !== null && sent.status >= 200 && sent.status < 300) {
@@ -134,7 +156,8 @@ export class WebhookDeliverer implements Lifecycle {
       this.logger.warn({ webhook: hook.id, attempts: attempt, status: sent.status }, 'webhook delivery failed for good');
       return { ...done, result: 'failed', outcome: { ...seen, status: 'failed', next_attempt_at: null } };
     }
-    const asked = (sent.status === 429 || sent.status === 503) && sent.retryAfterMs !== null ? Math.min(sent.retryAfterMs, LONGEST_WAIT_MS) : null;
+    const asked =
+      (sent.status === 429 || sent.status === 503) && sent.retryAfterMs !== null ? Math.min(sent.retryAfterMs, LONGEST_WAIT_MS) : null;
     // ±20 % jitter, so that deliveries failed together do not come back together.
     const wait = asked ?? Math.round(BACKOFF_MS[attempt - 1] * (0.8 + Math.random() * 0.4));
     return { ...done, result: 'retry', outcome: { ...seen, status: 'pending', next_attempt_at: iso(now + wait) } };
@@ -142,7 +165,10 @@ export class WebhookDeliverer implements Lifecycle {
 
   /** 410 Gone: the receiver says the endpoint is no more; it is turned off and its pending deliveries given up. */
   private async turnOff(hook: WebhookRow): Promise<void> {
-    await this.repos.webhooks.update(hook.id, { enabled: false, disabled_reason: `the receiver answered 410 Gone on ${iso(this.clock.now())}` });
+    await this.repos.webhooks.update(hook.id, {
+      enabled: false,
+      disabled_reason: `the receiver answered 410 Gone on ${iso(this.clock.now())}`,
+    });
     await this.repos.webhooks.abandonPending(hook.id, 'the endpoint was turned off (410 Gone)');
     this.logger.warn({ webhook: hook.id }, 'webhook endpoint answered 410 Gone: turned off');
   }
@@ -156,7 +182,9 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 
 async function inParallel(tasks: (() => Promise<void>)[], limit: number): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-    while (next < tasks.length) await tasks[next++]();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
 }

@@ -22,7 +22,8 @@ const what: { [K in WebhookEventType]: (data: Extract<WebhookPayload, { type: K 
   'player.joined': (d) => `${escapeMarkdown(d.player_name)} joined`,
   'player.left': (d) => `${escapeMarkdown(d.player_name)} left`,
   'player.kicked': (d) => `${escapeMarkdown(d.player_name)} was kicked${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
-  'player.banned': (d) => `a ban was added${d.duration_minutes ? ` for ${d.duration_minutes} min` : ''}${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
+  'player.banned': (d) =>
+    `a ban was added${d.duration_minutes ? ` for ${d.duration_minutes} min` : ''}${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
   'config.changed': (d) => `config section ${escapeMarkdown(d.section)} changed${d.by ? ` by ${escapeMarkdown(d.by)}` : ''}`,
   'schedule.failed': (d) => `schedule ${d.schedule_id} failed${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
   'schedule.skipped': (d) => `schedule ${d.schedule_id} skipped${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
@@ -32,7 +33,8 @@ const what: { [K in WebhookEventType]: (data: Extract<WebhookPayload, { type: K 
   'rcon.restored': () => 'remote admin answers again',
   'node.offline': (d) => `node ${escapeMarkdown(d.node_id)} is offline`,
   'node.online': (d) => `node ${escapeMarkdown(d.node_id)} is back online`,
-  'auth.second_step_paused': (d) => `${d.failures} wrong two-factor codes in a row for ${escapeMarkdown(d.username)}: sign-ins pause until ${d.paused_until}`,
+  'auth.second_step_paused': (d) =>
+    `${d.failures} wrong two-factor codes in a row for ${escapeMarkdown(d.username)}: sign-ins pause until ${d.paused_until}`,
   'webhook.test': (d) => escapeMarkdown(d.message),
 };
 

@@ -15,7 +15,17 @@ export interface AuditFacts {
 
 /** The audit entries webhooks hear of (the others cost no look-up). */
 export const TOLD_TO_WEBHOOKS: ReadonlySet<AuditEventType> = new Set<AuditEventType>([
-  'running', 'stop', 'kill', 'crashed', 'restart', 'auto_restart', 'kick', 'ban', 'config_changed', 'schedule_run', 'backup_failed',
+  'running',
+  'stop',
+  'kill',
+  'crashed',
+  'restart',
+  'auto_restart',
+  'kick',
+  'ban',
+  'config_changed',
+  'schedule_run',
+  'backup_failed',
 ]);
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -39,9 +49,16 @@ export function happeningsOf(facts: AuditFacts): Happening[] {
     case 'kill':
       return one('server.stopped', { ...base, by, forced: true });
     case 'crashed': {
-      const crashed = one('server.crashed', { ...base, exit_code: int(detail.exit_code), signal: str(detail.signal), restart_count: server.restart_count });
+      const crashed = one('server.crashed', {
+        ...base,
+        exit_code: int(detail.exit_code),
+        signal: str(detail.signal),
+        restart_count: server.restart_count,
+      });
       const gaveUp = server.auto_restart && server.restart_count >= server.max_restarts;
-      return gaveUp ? [...crashed, ...one('server.crash_loop', { ...base, restart_count: server.restart_count, max_restarts: server.max_restarts })] : crashed;
+      return gaveUp
+        ? [...crashed, ...one('server.crash_loop', { ...base, restart_count: server.restart_count, max_restarts: server.max_restarts })]
+        : crashed;
     }
     case 'restart':
       return one('server.restarted', { ...base, reason: facts.actorKind === 'schedule' ? 'schedule' : 'manual', by });
@@ -51,9 +68,20 @@ export function happeningsOf(facts: AuditFacts): Happening[] {
       return one('player.kicked', { ...base, player_name: str(detail.name) ?? '', reason: str(detail.reason), by });
     case 'ban':
       // An IP ban's "guid" is an address: webhooks are not told addresses.
-      return one('player.banned', { ...base, guid: detail.ban_type === 'IP' ? null : str(detail.guid), duration_minutes: int(detail.duration_minutes), reason: str(detail.reason), by });
+      return one('player.banned', {
+        ...base,
+        guid: detail.ban_type === 'IP' ? null : str(detail.guid),
+        duration_minutes: int(detail.duration_minutes),
+        reason: str(detail.reason),
+        by,
+      });
     case 'config_changed':
-      return one('config.changed', { ...base, section: str(detail.section) ?? '', fields: Array.isArray(detail.fields) ? detail.fields.map(String) : [], by });
+      return one('config.changed', {
+        ...base,
+        section: str(detail.section) ?? '',
+        fields: Array.isArray(detail.fields) ? detail.fields.map(String) : [],
+        by,
+      });
     case 'schedule_run': {
       const run = { ...base, schedule_id: int(detail.schedule_id) ?? 0, run_id: int(detail.run_id), reason: str(detail.reason) };
       if (detail.status === 'failed') return one('schedule.failed', run);

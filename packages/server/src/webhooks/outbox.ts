@@ -63,7 +63,11 @@ export class WebhookOutbox {
    * An event about a server with no row of its own to share a transaction with (a player joining, RCon
    * lost, a backup written): its name is looked up only when some endpoint wants it. Never throws.
    */
-  async emitAbout<K extends WebhookEventType>(type: K, serverId: number, rest: Omit<WebhookEventData<K>, 'server_id' | 'server_name'>): Promise<void> {
+  async emitAbout<K extends WebhookEventType>(
+    type: K,
+    serverId: number,
+    rest: Omit<WebhookEventData<K>, 'server_id' | 'server_name'>,
+  ): Promise<void> {
     try {
       const hooks = (await this.repos.webhooks.enabled()).filter((hook) => wants(hook, type, serverId));
       if (!hooks.length) return;
@@ -95,7 +99,11 @@ export class WebhookOutbox {
 
   /** The test button's delivery, to that endpoint alone. */
   async enqueueTest(webhookId: number): Promise<string> {
-    const row = this.row({ id: webhookId, kind: 'generic' }, { type: 'webhook.test', data: { webhook_id: webhookId, message: 'A test delivery from Garrison: this endpoint works.' } }, null);
+    const row = this.row(
+      { id: webhookId, kind: 'generic' },
+      { type: 'webhook.test', data: { webhook_id: webhookId, message: 'A test delivery from Garrison: this endpoint works.' } },
+      null,
+    );
     await this.repos.webhooks.enqueue([row]);
     this.wake();
     return row.event_id;
@@ -107,6 +115,14 @@ export class WebhookOutbox {
     // A Discord channel gets what happens within a moment as one message (a join flood, a crash and its
     // restart) rather than a message each: its rows wait that moment before they are due.
     const due = hook.kind === 'discord' ? new Date(this.clock.now() + DISCORD_GATHER_MS).toISOString() : now;
-    return { webhook_id: hook.id, event_id: newEventId(), event_type: happening.type, server_id: serverId, payload, next_attempt_at: due, created_at: now };
+    return {
+      webhook_id: hook.id,
+      event_id: newEventId(),
+      event_type: happening.type,
+      server_id: serverId,
+      payload,
+      next_attempt_at: due,
+      created_at: now,
+    };
   }
 }

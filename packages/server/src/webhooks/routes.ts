@@ -11,5 +11,7 @@ export function webhookRoutes(routes: RouteTable, webhooks: WebhookService): voi
   routes.implement(endpoints.rotateWebhookSecret, async ({ params, actor }) => webhooks.rotateSecret(params.webhook_id, actor));
   routes.implement(endpoints.testWebhook, async ({ params, actor }) => webhooks.test(params.webhook_id, actor));
   routes.implement(endpoints.listWebhookDeliveries, async ({ params, query }) => webhooks.deliveries(params.webhook_id, query));
-  routes.implement(endpoints.redeliverWebhookDelivery, async ({ params, actor }) => webhooks.redeliver(params.webhook_id, params.delivery_id, actor));
+  routes.implement(endpoints.redeliverWebhookDelivery, async ({ params, actor }) =>
+    webhooks.redeliver(params.webhook_id, params.delivery_id, actor),
+  );
 }

@@ -37,11 +37,13 @@ export async function postJson(url: string, body: string, headers: Record<string
   try {
     destination = await checkDestination(target, options.allowPrivate);
   } catch (err) {
-    if (err instanceof WebhookAddressError) return { status: null, snippet: null, error: err.message, durationMs: elapsed(), retryAfterMs: null };
+    if (err instanceof WebhookAddressError)
+      return { status: null, snippet: null, error: err.message, durationMs: elapsed(), retryAfterMs: null };
     throw err;
   }
   const pinned: LookupFunction = (_host, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [destination]);
+    if ((lookupOptions as { all?: boolean }).all)
+      (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [destination]);
     else callback(null, destination.address, destination.family);
   };
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -58,13 +60,20 @@ export async function postJson(url: string, body: string, headers: Record<string
       method: 'POST',
       lookup: pinned,
       signal,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Garrison-Webhooks/1', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'user-agent': 'Garrison-Webhooks/1',
+        ...headers,
+      },
     });
     req.on('error', (err) =>
       finish({
         status: null,
         snippet: null,
-        error: signal.aborted ? `no answer within ${options.timeoutMs} ms` : `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`.slice(0, 500),
+        error: signal.aborted
+          ? `no answer within ${options.timeoutMs} ms`
+          : `${(err as NodeJS.ErrnoException).code ?? 'error'}: ${err.message}`.slice(0, 500),
         retryAfterMs: null,
       }),
     );
@@ -73,7 +82,12 @@ export async function postJson(url: string, body: string, headers: Record<string
       let size = 0;
       const done = () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        finish({ status: res.statusCode ?? null, snippet: text.slice(0, SNIPPET) || null, error: null, retryAfterMs: retryAfter(res, text, options.now()) });
+        finish({
+          status: res.statusCode ?? null,
+          snippet: text.slice(0, SNIPPET) || null,
+          error: null,
+          retryAfterMs: retryAfter(res, text, options.now()),
+        });
       };
       res.on('data', (chunk: Buffer) => {
         if (size >= READ_LIMIT) return;

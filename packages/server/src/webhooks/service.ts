@@ -1,6 +1,12 @@
 import { inject, injectable } from 'tsyringe';
 import {
-  ApiError, type Actor, type CreateWebhookRequest, type UpdateWebhookRequest, type Webhook, type WebhookDelivery, type WebhookEventType, expectOnly,
+  ApiError,
+  type Actor,
+  type CreateWebhookRequest,
+  type UpdateWebhookRequest,
+  type Webhook,
+  type WebhookDelivery,
+  expectOnly,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { WebhookSettings } from './settings.js';
@@ -14,7 +20,6 @@ import { WebhookOutbox } from './outbox.js';
 import type { EventBus } from '../events/bus.js';
 import { publishDelivery, toDelivery } from './to-delivery.js';
 import { AuditService } from '../audit/service.js';
-
 
 /** How long a rotated-out secret still signs deliveries, so that receivers can switch without a gap. */
 const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -63,19 +68,28 @@ export class WebhookService {
     await this.checkServers(input.server_ids ?? null);
     const secret = newSecret();
     const id = await this.audit.inTransaction(async (trx) => {
-      const made = await this.repos.webhooks.create({
-      url: input.url,
-      kind: input.kind,
-      events: input.events,
-      server_ids: input.server_ids ?? null,
-      enabled: input.enabled ?? true,
-      disabled_reason: null,
-      secret,
-      previous_secret: null,
-      previous_secret_expires_at: null,
-      created_at: isoNow(this.clock),
-      }, trx);
-      await this.audit.record(trx, { serverId: null, type: 'webhook_created', actor, target: targetOf(made, input.url), detail: { kind: input.kind, events: input.events, server_ids: input.server_ids ?? null } });
+      const made = await this.repos.webhooks.create(
+        {
+          url: input.url,
+          kind: input.kind,
+          events: input.events,
+          server_ids: input.server_ids ?? null,
+          enabled: input.enabled ?? true,
+          disabled_reason: null,
+          secret,
+          previous_secret: null,
+          previous_secret_expires_at: null,
+          created_at: isoNow(this.clock),
+        },
+        trx,
+      );
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'webhook_created',
+        actor,
+        target: targetOf(made, input.url),
+        detail: { kind: input.kind, events: input.events, server_ids: input.server_ids ?? null },
+      });
       return made;
     });
     return { ...(await this.get(id)), secret };
@@ -86,14 +100,24 @@ export class WebhookService {
     if (patch.url !== undefined) await this.checkUrl(patch.url);
     if (patch.server_ids) await this.checkServers(patch.server_ids);
     await this.audit.inTransaction(async (trx) => {
-      await this.repos.webhooks.update(id, {
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.events !== undefined ? { events: patch.events } : {}),
-      ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ?? null } : {}),
-      ...(patch.enabled !== undefined ? { enabled: patch.enabled, ...(patch.enabled ? { disabled_reason: null } : {}) } : {}),
-      }, trx);
+      await this.repos.webhooks.update(
+        id,
+        {
+          ...(patch.url !== undefined ? { url: patch.url } : {}),
+          ...(patch.events !== undefined ? { events: patch.events } : {}),
+          ...(patch.server_ids !== undefined ? { server_ids: patch.server_ids ?? null } : {}),
+          ...(patch.enabled !== undefined ? { enabled: patch.enabled, ...(patch.enabled ? { disabled_reason: null } : {}) } : {}),
+        },
+        trx,
+      );
       const fields = Object.keys(patch).filter((k) => patch[k as keyof UpdateWebhookRequest] !== undefined);
-      await this.audit.record(trx, { serverId: null, type: 'webhook_updated', actor, target: targetOf(id, patch.url ?? row.url), detail: { fields, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'webhook_updated',
+        actor,
+        target: targetOf(id, patch.url ?? row.url),
+        detail: { fields, ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) },
+      });
     });
     return this.get(id);
   }
@@ -112,23 +136,46 @@ export class WebhookService {
     const expires = new Date(this.clock.now() + ROTATION_OVERLAP_MS).toISOString();
     await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.update(id, { secret, previous_secret: row.secret, previous_secret_expires_at: expires }, trx);
-      await this.audit.record(trx, { serverId: null, type: 'webhook_secret_rotated', actor, target: targetOf(id, row.url), detail: { previous_secret_expires_at: expires } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'webhook_secret_rotated',
+        actor,
+        target: targetOf(id, row.url),
+        detail: { previous_secret_expires_at: expires },
+      });
     });
     return { secret, previous_secret_expires_at: expires };
   }
 
   async test(id: number, actor: Actor): Promise<WebhookDelivery> {
     const row = await this.row(id);
-    if (!row.enabled) throw new ApiError('CONFLICT', `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`);
+    if (!row.enabled)
+      throw new ApiError(
+        'CONFLICT',
+        `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`,
+      );
     const eventId = await this.outbox.enqueueTest(id);
     // The delivery is the outbox's own write; the entry follows it.
-    await this.audit.recordAlone({ serverId: null, type: 'webhook_tested', actor, target: targetOf(id, row.url), detail: { event_id: eventId } });
+    await this.audit.recordAlone({
+      serverId: null,
+      type: 'webhook_tested',
+      actor,
+      target: targetOf(id, row.url),
+      detail: { event_id: eventId },
+    });
     return publishDelivery(this.events, toDelivery((await this.repos.webhooks.latest(id, eventId))!));
   }
 
-  async deliveries(id: number, query: { limit?: number; offset?: number; status?: DeliveryStatus }): Promise<{ total: number; items: WebhookDelivery[] }> {
+  async deliveries(
+    id: number,
+    query: { limit?: number; offset?: number; status?: DeliveryStatus },
+  ): Promise<{ total: number; items: WebhookDelivery[] }> {
     await this.row(id);
-    const { total, rows } = await this.repos.webhooks.page(id, { limit: query.limit ?? 50, offset: query.offset ?? 0, ...(query.status ? { status: query.status } : {}) });
+    const { total, rows } = await this.repos.webhooks.page(id, {
+      limit: query.limit ?? 50,
+      offset: query.offset ?? 0,
+      ...(query.status ? { status: query.status } : {}),
+    });
     return { total, items: rows.map(toDelivery) };
   }
 
@@ -138,7 +185,13 @@ export class WebhookService {
     if (!delivery) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook ${id}`);
     await this.audit.inTransaction(async (trx) => {
       await this.repos.webhooks.requeue(deliveryId, isoNow(this.clock), trx);
-      await this.audit.record(trx, { serverId: null, type: 'webhook_redelivered', actor, target: targetOf(id, row.url), detail: { delivery_id: deliveryId } });
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'webhook_redelivered',
+        actor,
+        target: targetOf(id, row.url),
+        detail: { delivery_id: deliveryId },
+      });
     });
     const queued = publishDelivery(this.events, toDelivery((await this.repos.webhooks.delivery(id, deliveryId))!));
     this.outbox.wakeNow();

@@ -12,6 +12,11 @@ export const newEventId = (): string => `msg_${randomBytes(16).toString('base64u
  */
 export function signature(secrets: string[], id: string, timestamp: number, body: string): string {
   return secrets
-    .map((secret) => `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64')).update(`${id}.${timestamp}.${body}`).digest('base64')}`)
+    .map(
+      (secret) =>
+        `v1,${createHmac('sha256', Buffer.from(secret.replace(/^whsec_/, ''), 'base64'))
+          .update(`${id}.${timestamp}.${body}`)
+          .digest('base64')}`,
+    )
     .join(' ');
 }

@@ -17,7 +17,8 @@ export class WebSocketCap {
   take(holder: string): string | null {
     const holding = this.held.get(holder) ?? 0;
     if (this.cap > 0 && holding >= this.cap) {
-      if (!this.warned.has(holder)) this.logger.warn({ holder, cap: this.cap }, 'WebSockets refused: this user or key has the most it may have open');
+      if (!this.warned.has(holder))
+        this.logger.warn({ holder, cap: this.cap }, 'WebSockets refused: this user or key has the most it may have open');
       this.warned.add(holder);
       return `too many WebSockets for this ${holder.startsWith('key:') ? 'API key' : 'user'}: at most ${this.cap} at once`;
     }

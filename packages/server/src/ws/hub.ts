@@ -133,7 +133,16 @@ export class WebSocketHub {
         throw new Refused(4001, 'invalid or expired token');
       });
       const holder = principal.key ? `key:${principal.key.id}` : `user:${principal.id}`;
-      client = { socket, ...subscriptionOf(url), dropped: 0, overSince: 0, corked: false, credentials: { token, address }, holder, admin: isSessionAdmin(principal) };
+      client = {
+        socket,
+        ...subscriptionOf(url),
+        dropped: 0,
+        overSince: 0,
+        corked: false,
+        credentials: { token, address },
+        holder,
+        admin: isSessionAdmin(principal),
+      };
       if (principal.key) {
         if (!principal.key.scopes.includes('servers:read')) throw new Refused(4003, 'this API key lacks the scope servers:read');
         // A key limited to servers hears only theirs, whatever it asked for (the others are not told to exist).
@@ -158,7 +167,10 @@ export class WebSocketHub {
       this.reportLogInterest();
     });
     socket.on('message', (data, isBinary) => this.receive(client, isBinary ? null : String(data)));
-    this.send(client, { type: 'connected', data: { user: String(principal.id), subscriptions: client.servers ? [...client.servers] : 'all' } });
+    this.send(client, {
+      type: 'connected',
+      data: { user: String(principal.id), subscriptions: client.servers ? [...client.servers] : 'all' },
+    });
   }
 
   private receive(client: Client, text: string | null): void {
@@ -169,7 +181,9 @@ export class WebSocketHub {
       expectOnly(err, SyntaxError);
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
-    const channels = Array.isArray(message.channels) ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel)) : [];
+    const channels = Array.isArray(message.channels)
+      ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel))
+      : [];
     switch (message?.type) {
       case 'ping':
         return this.send(client, { type: 'pong' });
@@ -216,7 +230,9 @@ export class WebSocketHub {
       if (adminsOnly && (!client.admin || client.appendix)) continue;
       // The appendix names a message by its channel (`status`, `event`); the status channel's other events keep their own names.
       const bytes = client.appendix
-        ? (appendixMessage ??= Buffer.from(JSON.stringify({ ...liveMessage(event), type: event.type === 'server_status' || channel !== 'status' ? channel : event.type })))
+        ? (appendixMessage ??= Buffer.from(
+            JSON.stringify({ ...liveMessage(event), type: event.type === 'server_status' || channel !== 'status' ? channel : event.type }),
+          ))
         : (contractMessage ??= Buffer.from(JSON.stringify(liveMessage(event))));
       this.sendText(client, bytes);
     }
@@ -275,7 +291,11 @@ export class WebSocketHub {
     this.attached?.recheckJob.cancel();
     for (const client of this.clients) client.socket.close(1001, 'service shutting down');
     // Each closes with its closing handshake; one that does not answer within CLOSE_WAIT_MS is cut.
-    const closed = Promise.all([...this.clients].map((c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve)))));
+    const closed = Promise.all(
+      [...this.clients].map(
+        (c) => new Promise((resolve) => (c.socket.readyState === c.socket.CLOSED ? resolve(null) : c.socket.once('close', resolve))),
+      ),
+    );
     await settlesWithin(this.clock, closed, CLOSE_WAIT_MS);
     for (const client of this.clients) client.socket.terminate();
     this.wss.close();

@@ -13,7 +13,10 @@ export interface Subscription {
 
 /** A connection turned away, with the close code that says why. */
 export class Refused extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -21,7 +24,8 @@ export class Refused extends Error {
 /** `server_id` (repeatable) on `/ws`, or the path's `{server_id|all}` on the appendix's form. */
 export function subscriptionOf(url: URL): Subscription {
   const id = (raw: string) => {
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) throw new Refused(4400, `server_id must be a server id, got ${JSON.stringify(raw.slice(0, 20))}`);
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647)
+      throw new Refused(4400, `server_id must be a server id, got ${JSON.stringify(raw.slice(0, 20))}`);
     return Number(raw);
   };
   if (url.pathname === '/ws') {

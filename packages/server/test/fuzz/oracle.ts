@@ -21,7 +21,10 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
   let body: any;
   // A file download answers with the file itself, as its route documents.
   const mediaType = answer.contentType.split(';')[0].trim();
-  const download = status === 200 && ['text/plain', 'text/html', 'application/gzip'].includes(mediaType) && template?.operation.responses?.['200']?.content?.[mediaType];
+  const download =
+    status === 200 &&
+    ['text/plain', 'text/html', 'application/gzip'].includes(mediaType) &&
+    template?.operation.responses?.['200']?.content?.[mediaType];
   if (request.method !== 'HEAD' && status !== 204 && !download) {
     try {
       body = JSON.parse(text);
@@ -37,7 +40,8 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
     if (body.success) {
       if (status >= 300 || !('data' in body)) return `success envelope with status ${status}`;
     } else {
-      if (body.data !== null || typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string') return 'malformed failure envelope';
+      if (body.data !== null || typeof body.error?.code !== 'string' || typeof body.error?.message !== 'string')
+        return 'malformed failure envelope';
       if (!(body.error.code in ErrorCodes)) return `unknown error code ${body.error.code}`;
       if (status < 400) return `failure envelope with status ${status}`;
       if (status === 401 && body.error.code !== 'UNAUTHORIZED') return `401 with ${body.error.code}`;
@@ -61,8 +65,11 @@ export function judge(doc: OpenApiDoc, request: FuzzRequest, answer: Answer, sec
   if (/scrypt\$/.test(text)) return 'a password hash in the answer';
   const mayShowCredentials =
     // An admin, or an admin's key for files (the rendered files are files, with their passwords).
-    (request.identity === 'admin' || request.identity === 'key:files') && status === 200 && ['/servers/{server_id}/config/preview', '/servers/{server_id}/config/download/{filename}'].includes(template?.path ?? '');
-  if (!mayShowCredentials) for (const secret of secrets.previewOnly) if (text.includes(secret)) return 'a game server credential in the answer';
+    (request.identity === 'admin' || request.identity === 'key:files') &&
+    status === 200 &&
+    ['/servers/{server_id}/config/preview', '/servers/{server_id}/config/download/{filename}'].includes(template?.path ?? '');
+  if (!mayShowCredentials)
+    for (const secret of secrets.previewOnly) if (text.includes(secret)) return 'a game server credential in the answer';
   return null;
 }
 

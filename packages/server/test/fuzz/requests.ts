@@ -47,7 +47,18 @@ export interface Dictionary {
 }
 
 /** Callers: users by token, API keys of an admin with one scope each (and a revoked one), and every kind of wrong credential. */
-export type Identity = 'admin' | 'viewer' | `key:${KeyScope}` | 'key-revoked' | 'anonymous' | 'forged' | 'alg-none' | 'expired' | 'garbage' | 'deleted-user' | 'not-bearer';
+export type Identity =
+  | 'admin'
+  | 'viewer'
+  | `key:${KeyScope}`
+  | 'key-revoked'
+  | 'anonymous'
+  | 'forged'
+  | 'alg-none'
+  | 'expired'
+  | 'garbage'
+  | 'deleted-user'
+  | 'not-bearer';
 
 export interface FuzzRequest {
   route: string;
@@ -62,11 +73,62 @@ export interface FuzzRequest {
 }
 
 const ODD_INTEGERS = [
-  '0', '-1', '-0', '1.5', '+1', '1e3', '0x10', '%201', '1%20', '9223372036854775808', '2147483648', '99999999999999999999999',
-  'NaN', 'Infinity', '1,2', '%D9%A1', 'null', 'true', '%00', '..', '%2e%2e', '%2F', '%5C', '', '01', '%E0%A4%A',
+  '0',
+  '-1',
+  '-0',
+  '1.5',
+  '+1',
+  '1e3',
+  '0x10',
+  '%201',
+  '1%20',
+  '9223372036854775808',
+  '2147483648',
+  '99999999999999999999999',
+  'NaN',
+  'Infinity',
+  '1,2',
+  '%D9%A1',
+  'null',
+  'true',
+  '%00',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%5C',
+  '',
+  '01',
+  '%E0%A4%A',
 ];
-const ODD_STRINGS = ['..', '%2e%2e%2f', '..%2F..%2Fetc%2Fpasswd', '%00', '%C0%AE', 'a'.repeat(300), '%F0%9F%92%A5', '%20', '*', '%27%20OR%201%3D1', '%7B%7D'];
-const ODD_QUERY_VALUES = ['', '1.5', 'true', '-1', '%2B1', '1e3', '9223372036854775808', '18446744073709551616', '1e21', '%00', '%FF', 'a'.repeat(200), '[]', 'null'];
+const ODD_STRINGS = [
+  '..',
+  '%2e%2e%2f',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  '%C0%AE',
+  'a'.repeat(300),
+  '%F0%9F%92%A5',
+  '%20',
+  '*',
+  '%27%20OR%201%3D1',
+  '%7B%7D',
+];
+const ODD_QUERY_VALUES = [
+  '',
+  '1.5',
+  'true',
+  '-1',
+  '%2B1',
+  '1e3',
+  '9223372036854775808',
+  '18446744073709551616',
+  '1e21',
+  '%00',
+  '%FF',
+  'a'.repeat(200),
+  '[]',
+  'null',
+];
 
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
@@ -82,7 +144,9 @@ function valueFor(schema: JsonSchema, doc: OpenApiDoc, dict: Dictionary, depth =
       const max = schema.maximum ?? 1_000_000;
       return fc.oneof(
         fc.constantFrom(min, max, min - 1, max + 1, 0, 2 ** 31, 2 ** 53, -(2 ** 53)),
-        schema.type === 'integer' ? fc.integer({ min: Math.max(min, -1e9), max: Math.min(max, 1e9) }) : fc.double({ min, max, noNaN: true }),
+        schema.type === 'integer'
+          ? fc.integer({ min: Math.max(min, -1e9), max: Math.min(max, 1e9) })
+          : fc.double({ min, max, noNaN: true }),
       );
     }
     case 'boolean':
@@ -90,7 +154,15 @@ function valueFor(schema: JsonSchema, doc: OpenApiDoc, dict: Dictionary, depth =
     case 'string':
       return fc.oneof(
         fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) }),
-        fc.constantFrom('', 'admin', 'viewer', 'gameaserver_x64.exe', '/srv/gamea/gameaserver_x64.exe', '***', 'a'.repeat((schema.maxLength ?? 100) + 1)),
+        fc.constantFrom(
+          '',
+          'admin',
+          'viewer',
+          'gameaserver_x64.exe',
+          '/srv/gamea/gameaserver_x64.exe',
+          '***',
+          'a'.repeat((schema.maxLength ?? 100) + 1),
+        ),
         fc.string({ unit: 'binary', maxLength: 20 }),
       );
     case 'array':
@@ -118,43 +190,79 @@ function anyJson(depth: number): fc.Arbitrary<unknown> {
 const deeplyNested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 /** A body: a fitting one, one with a mistake, or something that is not the JSON asked for at all. */
-function bodyFor(schema: JsonSchema | undefined, doc: OpenApiDoc, dict: Dictionary): fc.Arbitrary<{ kind: string; bytes: Uint8Array; type?: string }> {
+function bodyFor(
+  schema: JsonSchema | undefined,
+  doc: OpenApiDoc,
+  dict: Dictionary,
+): fc.Arbitrary<{ kind: string; bytes: Uint8Array; type?: string }> {
   const fitting = schema ? valueFor(schema, doc, dict) : fc.constant({});
   const as = (kind: string) => (value: unknown) => ({ kind, bytes: json(value) });
   return fc.oneof(
     { weight: 6, arbitrary: fitting.map(as('fitting')) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fitting, fc.string({ minLength: 1, maxLength: 12 }), anyJson(0)).map(([v, k, x]) =>
-        as('extra or wrong-typed field')(typeof v === 'object' && v && !Array.isArray(v) ? { ...v, [k]: x } : { [k]: x }),
-      ),
+      arbitrary: fc
+        .tuple(fitting, fc.string({ minLength: 1, maxLength: 12 }), anyJson(0))
+        .map(([v, k, x]) =>
+          as('extra or wrong-typed field')(typeof v === 'object' && v && !Array.isArray(v) ? { ...v, [k]: x } : { [k]: x }),
+        ),
     },
     {
       weight: 2,
       arbitrary: fitting.chain((v) => {
         const keys = typeof v === 'object' && v && !Array.isArray(v) ? Object.keys(v) : [];
         if (!keys.length) return fc.constant(as('fitting')(v));
-        return fc.tuple(fc.constantFrom(...keys), fc.constantFrom(null, 1.5, -1, 'str', true, [], {}, '\u0000', 'a'.repeat(5000))).map(([k, bad]) =>
-          as(`field ${k} as ${JSON.stringify(bad).slice(0, 20)}`)({ ...(v as object), [k]: bad }),
-        );
+        return fc
+          .tuple(fc.constantFrom(...keys), fc.constantFrom(null, 1.5, -1, 'str', true, [], {}, '\u0000', 'a'.repeat(5000)))
+          .map(([k, bad]) => as(`field ${k} as ${JSON.stringify(bad).slice(0, 20)}`)({ ...(v as object), [k]: bad }));
       }),
     },
     { weight: 1, arbitrary: fc.constantFrom(null, [], 1, 'text', true, [{}]).map(as('not an object')) },
     {
       weight: 1,
-      arbitrary: fc.constantFrom('{', '{"a":}', "{'a':1}", 'nul', '{"a":1}}', '\u0000', '{"a":"\\ud800"}', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}').map((text) => ({
-        kind: `malformed JSON ${JSON.stringify(text)}`,
-        bytes: new TextEncoder().encode(text),
+      arbitrary: fc
+        .constantFrom(
+          '{',
+          '{"a":}',
+          "{'a':1}",
+          'nul',
+          '{"a":1}}',
+          '\u0000',
+          '{"a":"\\ud800"}',
+          '{"__proto__":{"admin":true}}',
+          '{"constructor":{"prototype":{"x":1}}}',
+        )
+        .map((text) => ({
+          kind: `malformed JSON ${JSON.stringify(text)}`,
+          bytes: new TextEncoder().encode(text),
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(10, 1000, 20_000)
+        .map((d) => ({ kind: `nested ${d} deep`, bytes: new TextEncoder().encode(deeplyNested(d)) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(100_000, 1_100_000).map((n) => ({
+        kind: `${n}-character string`,
+        bytes: json({ name: 'x'.repeat(n), command: 'x'.repeat(n), username: 'x'.repeat(n) }),
       })),
     },
-    { weight: 1, arbitrary: fc.constantFrom(10, 1000, 20_000).map((d) => ({ kind: `nested ${d} deep`, bytes: new TextEncoder().encode(deeplyNested(d)) })) },
-    { weight: 1, arbitrary: fc.constantFrom(100_000, 1_100_000).map((n) => ({ kind: `${n}-character string`, bytes: json({ name: 'x'.repeat(n), command: 'x'.repeat(n), username: 'x'.repeat(n) }) })) },
     {
       weight: 1,
       arbitrary: fitting.chain((v) =>
         fc.constantFrom(
-          { kind: 'UTF-16 JSON', bytes: new Uint8Array(Buffer.from(JSON.stringify(v), 'utf16le')), type: 'application/json; charset=utf-16' },
-          { kind: 'JSON with a BOM', bytes: new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(v))])) },
+          {
+            kind: 'UTF-16 JSON',
+            bytes: new Uint8Array(Buffer.from(JSON.stringify(v), 'utf16le')),
+            type: 'application/json; charset=utf-16',
+          },
+          {
+            kind: 'JSON with a BOM',
+            bytes: new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(v))])),
+          },
           { kind: 'invalid UTF-8', bytes: new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) },
           { kind: 'latin1 charset', bytes: json(v), type: 'application/json; charset=latin1' },
           { kind: 'unknown charset', bytes: json(v), type: 'application/json; charset=klingon' },
@@ -179,7 +287,8 @@ function pathValue(name: string, schema: JsonSchema, dict: Dictionary): fc.Arbit
 
 function queryFor(parameters: Operation['parameters'], doc: OpenApiDoc, dict: Dictionary): fc.Arbitrary<string> {
   const query = (parameters ?? []).filter((p) => p.in === 'query');
-  const fitting = (p: { name: string; schema: JsonSchema }) => valueFor(p.schema, doc, dict).map((v) => `${p.name}=${encodeURIComponent(String(v))}`);
+  const fitting = (p: { name: string; schema: JsonSchema }) =>
+    valueFor(p.schema, doc, dict).map((v) => `${p.name}=${encodeURIComponent(String(v))}`);
   const odd = (p: { name: string; schema: JsonSchema }) =>
     fc.oneof(
       fc.constantFrom(...(p.schema.type === 'integer' ? ODD_INTEGERS : []), ...ODD_QUERY_VALUES).map((v) => `${p.name}=${v}`),
@@ -189,7 +298,12 @@ function queryFor(parameters: Operation['parameters'], doc: OpenApiDoc, dict: Di
   const fittingAll = fc.tuple(...query.map((p) => fc.option(fitting(p), { nil: undefined })));
   // Mostly one odd value among fitting ones, so that it is the one the service has to deal with.
   const oneOdd = query.length
-    ? fc.tuple(fittingAll, fc.nat(query.length - 1).chain((i) => fc.tuple(fc.constant(i), odd(query[i])))).map(([parts, [i, v]]) => parts.map((p, j) => (j === i ? v : p)))
+    ? fc
+        .tuple(
+          fittingAll,
+          fc.nat(query.length - 1).chain((i) => fc.tuple(fc.constant(i), odd(query[i]))),
+        )
+        .map(([parts, [i, v]]) => parts.map((p, j) => (j === i ? v : p)))
     : fittingAll;
   return fc.tuple(fc.oneof(fittingAll, oneOdd), extras).map(([parts, extra]) => [...parts, extra].filter(Boolean).join('&'));
 }
@@ -201,7 +315,10 @@ export function requestArbitrary(doc: OpenApiDoc, dict: Dictionary): fc.Arbitrar
     { weight: 5, arbitrary: fc.constant<Identity>('admin') },
     { weight: 4, arbitrary: fc.constant<Identity>('viewer') },
     { weight: 4, arbitrary: fc.constantFrom<Identity>(...KEY_SCOPES.map((s) => `key:${s}` as const), 'key-revoked') },
-    { weight: 5, arbitrary: fc.constantFrom<Identity>('anonymous', 'forged', 'alg-none', 'expired', 'garbage', 'deleted-user', 'not-bearer') },
+    {
+      weight: 5,
+      arbitrary: fc.constantFrom<Identity>('anonymous', 'forged', 'alg-none', 'expired', 'garbage', 'deleted-user', 'not-bearer'),
+    },
   );
   return fc.constantFrom(...routes).chain((route) => {
     const params = (route.operation.parameters ?? []).filter((p) => p.in === 'path');
@@ -212,7 +329,10 @@ export function requestArbitrary(doc: OpenApiDoc, dict: Dictionary): fc.Arbitrar
         path: fc.tuple(...params.map((p) => pathValue(p.name, p.schema, dict))),
         query: queryFor(route.operation.parameters, doc, dict),
         body: fc.option(bodyFor(schema, doc, dict), { nil: undefined, freq: schema ? 8 : 2 }),
-        method: fc.oneof({ weight: 19, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') }),
+        method: fc.oneof(
+          { weight: 19, arbitrary: fc.constant(route.method) },
+          { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD') },
+        ),
       })
       .map(({ identity, path, query, body, method }) => {
         let i = 0;

@@ -29,22 +29,27 @@ describe('bans: validation, expiry and the ban file', () => {
   const banFile = async () => {
     const row = await u.resolve(ServerService).row(serverId);
     // No file yet: no bans written.
-    return readFile(gamea.capabilities.ban_manager.banFilePath(serverContext(row, u.settings.dataDir)), 'utf8').catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'ENOENT') return '';
-      throw err;
-    });
+    return readFile(gamea.capabilities.ban_manager.banFilePath(serverContext(row, u.settings.dataDir)), 'utf8').catch(
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return '';
+        throw err;
+      },
+    );
   };
   const inForce = async () => (await bans.list(serverId, { active_only: true })).map((b) => b.guid);
   beforeEach(async () => {
     remoteAdmin = new FakeRemoteAdmin();
     u = await unitContainer({ fakes: [[RemoteAdminService, remoteAdmin]] });
     bans = u.resolve(BanService);
-    serverId = (await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    serverId = (
+      await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)
+    ).id;
   });
   afterEach(() => u.close());
 
   it('refuses a uid that is not of its ban type, with the likely fix', async () => {
-    const refused = (uid: string, type?: 'GUID' | 'IP') => assert.rejects(bans.create(serverId, { player_uid: uid, ...(type ? { ban_type: type } : {}) }, SYSTEM_ACTOR), ApiError);
+    const refused = (uid: string, type?: 'GUID' | 'IP') =>
+      assert.rejects(bans.create(serverId, { player_uid: uid, ...(type ? { ban_type: type } : {}) }, SYSTEM_ACTOR), ApiError);
     await refused('not-a-guid');
     await assert.rejects(bans.create(serverId, { player_uid: '10.0.0.7' }, SYSTEM_ACTOR), /looks like an IP address: send ban_type: "IP"/);
     await refused(GUID, 'IP');
@@ -54,7 +59,7 @@ describe('bans: validation, expiry and the ban file', () => {
     assert.equal(upper.guid, GUID, 'a GUID is kept trimmed, in lower case');
   });
 
-  it('ends a timed ban at its time, in the list and in the game\'s ban file', async () => {
+  it("ends a timed ban at its time, in the list and in the game's ban file", async () => {
     const timed = await bans.create(serverId, { player_uid: GUID, duration_minutes: 60, reason: 'spawn camping' }, SYSTEM_ACTOR);
     assert.equal(timed.expires_at, new Date(u.clock.now() + 60 * MINUTE).toISOString());
     assert.match(await banFile(), new RegExp(`^${GUID} \\d+ spawn camping`, 'm'));

@@ -40,7 +40,9 @@ const UNIT_EPOCH = new Date('2026-06-01T12:00:00Z');
  * one place the unit tier builds its services, so that a change to how the service is composed is
  * adapted here alone.
  */
-export async function unitContainer(options: { settings?: SettingsInput; fakes?: readonly Fake[]; clock?: FakeClock } = {}): Promise<UnitContainer> {
+export async function unitContainer(
+  options: { settings?: SettingsInput; fakes?: readonly Fake[]; clock?: FakeClock } = {},
+): Promise<UnitContainer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'garrison-unit-'));
   const settings = resolveSettings({ dataDir, ...options.settings });
   const clock = options.clock ?? new FakeClock(UNIT_EPOCH);

@@ -23,17 +23,28 @@ describe('the job runner on the fake clock', () => {
   it('plans the next run an interval after the end of the last, never overlapping it', async () => {
     const starts: number[] = [];
     const slow = gate();
-    jobs.every({ name: 'slow', everyMs: 1000, run: async () => {
-      starts.push(u.clock.now());
-      if (starts.length === 1) await slow.opened;
-    } });
+    jobs.every({
+      name: 'slow',
+      everyMs: 1000,
+      run: async () => {
+        starts.push(u.clock.now());
+        if (starts.length === 1) await slow.opened;
+      },
+    });
     await u.clock.advance(5000);
     assert.equal(starts.length, 1, 'the first run is still under way: no second one starts beside it');
     slow.open();
     await u.clock.advance(0);
-    assert.deepEqual(u.clock.timers.filter((t) => t.label === 'slow'), [{ inMs: 1000, label: 'slow' }], 'the next run is planned from the end of the first');
+    assert.deepEqual(
+      u.clock.timers.filter((t) => t.label === 'slow'),
+      [{ inMs: 1000, label: 'slow' }],
+      'the next run is planned from the end of the first',
+    );
     await u.clock.advance(1000);
-    assert.deepEqual(starts.map((t) => t - starts[0]), [0, 6000]);
+    assert.deepEqual(
+      starts.map((t) => t - starts[0]),
+      [0, 6000],
+    );
   });
 
   it('waits a first interval when asked, and runs a job once with after()', async () => {
@@ -50,10 +61,14 @@ describe('the job runner on the fake clock', () => {
 
   it('keeps a failure for its status, logs it and runs again at the interval', async () => {
     let runs = 0;
-    jobs.every({ name: 'flaky', everyMs: 1000, run: async () => {
-      runs += 1;
-      if (runs === 1) throw new Error('the database blinked');
-    } });
+    jobs.every({
+      name: 'flaky',
+      everyMs: 1000,
+      run: async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('the database blinked');
+      },
+    });
     await u.clock.advance(0);
     const failed = jobs.status().find((s) => s.name === 'flaky')!;
     assert.equal(failed.last_error, 'the database blinked');
@@ -66,10 +81,14 @@ describe('the job runner on the fake clock', () => {
   it('runs a run-now asked for during a run right after it, once', async () => {
     let runs = 0;
     const first = gate();
-    const job = jobs.every({ name: 'busy', everyMs: 60_000, run: async () => {
-      runs += 1;
-      if (runs === 1) await first.opened;
-    } });
+    const job = jobs.every({
+      name: 'busy',
+      everyMs: 60_000,
+      run: async () => {
+        runs += 1;
+        if (runs === 1) await first.opened;
+      },
+    });
     await u.clock.advance(0);
     const a = job.runNow();
     const b = job.runNow();
@@ -82,10 +101,14 @@ describe('the job runner on the fake clock', () => {
   it('stops every job and waits for the runs under way; nothing runs or is added after', async () => {
     const running = gate();
     let finished = false;
-    jobs.every({ name: 'long', everyMs: 1000, run: async () => {
-      await running.opened;
-      finished = true;
-    } });
+    jobs.every({
+      name: 'long',
+      everyMs: 1000,
+      run: async () => {
+        await running.opened;
+        finished = true;
+      },
+    });
     await u.clock.advance(0);
     const stopped = jobs.stop();
     let stopDone = false;

@@ -13,11 +13,20 @@ describe('stored log lines: reading and retention', () => {
   let serverId: number;
   /** Lines as the collector stores them, `agesMs` before now (oldest first). */
   const logged = (agesMs: number[], level = 'info') =>
-    u.db.knex('log_lines').insert(agesMs.map((age, i) => ({ server_id: serverId, timestamp: new Date(u.clock.now() - age).toISOString(), level, message: `line ${i} ${level}` })));
+    u.db.knex('log_lines').insert(
+      agesMs.map((age, i) => ({
+        server_id: serverId,
+        timestamp: new Date(u.clock.now() - age).toISOString(),
+        level,
+        message: `line ${i} ${level}`,
+      })),
+    );
   beforeEach(async () => {
     u = await unitContainer({ settings: { logRetentionDays: 7 } });
     logs = u.resolve(LogService);
-    serverId = (await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    serverId = (
+      await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)
+    ).id;
   });
   afterEach(() => u.close());
 
@@ -25,9 +34,15 @@ describe('stored log lines: reading and retention', () => {
     await logged([3 * DAY, 2 * DAY, DAY, 0]);
     await logged([DAY / 2], 'error');
     assert.equal((await logs.list(serverId, {})).total, 5);
-    assert.deepEqual((await logs.list(serverId, { level: 'error' })).logs.map((l) => l.message), ['line 0 error']);
+    assert.deepEqual(
+      (await logs.list(serverId, { level: 'error' })).logs.map((l) => l.message),
+      ['line 0 error'],
+    );
     assert.equal((await logs.list(serverId, { since: new Date(u.clock.now() - 1.5 * DAY).toISOString() })).total, 3);
-    assert.deepEqual((await logs.list(serverId, { search: 'line 1' })).logs.map((l) => l.message), ['line 1 info']);
+    assert.deepEqual(
+      (await logs.list(serverId, { search: 'line 1' })).logs.map((l) => l.message),
+      ['line 1 info'],
+    );
     assert.equal((await logs.list(serverId, { limit: 2 })).logs.length, 2);
     assert.equal(await logs.clear(serverId, SYSTEM_ACTOR), 5);
     await assert.rejects(logs.list(serverId + 1, {}), (err: ApiError) => err.code === 'NOT_FOUND');
@@ -43,7 +58,11 @@ describe('stored log lines: reading and retention', () => {
     pruned = u.finished('logs.prune-age');
     await u.clock.advance(10 * 60_000);
     await pruned;
-    assert.deepEqual((await logs.list(serverId, {})).logs.map((l) => l.message), ['line 2 info'], 'the line a minute inside the retention has passed it');
+    assert.deepEqual(
+      (await logs.list(serverId, {})).logs.map((l) => l.message),
+      ['line 2 info'],
+      'the line a minute inside the retention has passed it',
+    );
     await logs.stop();
   });
 });

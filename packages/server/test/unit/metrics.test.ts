@@ -16,24 +16,37 @@ describe('metrics history: downsampling and retention', () => {
   const sample = (count: number, everyMs: number) =>
     u.db.knex.batchInsert(
       'metrics',
-      Array.from({ length: count }, (_, i) => ({ server_id: serverId, timestamp: new Date(u.clock.now() - (count - 1 - i) * everyMs).toISOString(), cpu_percent: i, ram_mb: 100, player_count: i % 3 })),
+      Array.from({ length: count }, (_, i) => ({
+        server_id: serverId,
+        timestamp: new Date(u.clock.now() - (count - 1 - i) * everyMs).toISOString(),
+        cpu_percent: i,
+        ram_mb: 100,
+        player_count: i % 3,
+      })),
       200,
     );
   beforeEach(async () => {
     u = await unitContainer({ settings: { metricsRetentionHours: 24 } });
     metrics = u.resolve(MetricsService);
-    serverId = (await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    serverId = (
+      await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)
+    ).id;
   });
   afterEach(() => u.close());
 
-  it('answers the last hour\'s samples as they are while they are few', async () => {
+  it("answers the last hour's samples as they are while they are few", async () => {
     await sample(130, 30_000); // 65 minutes at 30 s
     const points = await metrics.history(serverId, {});
     assert.equal(points.length, 121, 'the samples of the last hour, both ends included');
-    assert.deepEqual(points.at(-1), { timestamp: new Date(u.clock.now()).toISOString(), cpu_percent: 129, ram_mb: 100, player_count: 129 % 3 });
+    assert.deepEqual(points.at(-1), {
+      timestamp: new Date(u.clock.now()).toISOString(),
+      cpu_percent: 129,
+      ram_mb: 100,
+      player_count: 129 % 3,
+    });
   });
 
-  it('averages CPU and keeps the players\' peak in each bucket of the resolution asked for', async () => {
+  it("averages CPU and keeps the players' peak in each bucket of the resolution asked for", async () => {
     await sample(6, 10_000); // one minute's samples: 11:59:10 … 12:00:00
     const points = await metrics.history(serverId, { from: new Date(u.clock.now() - 5 * MINUTE).toISOString(), resolution: 1 });
     assert.deepEqual(points, [

@@ -23,15 +23,18 @@ describe('schedules: when they run next', () => {
   let u: UnitContainer;
   let schedules: ScheduleService;
   let serverId: number;
-  const create = (fields: Partial<CreateScheduleRequest>) => schedules.create(serverId, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', steps: RESTART, ...fields }, SYSTEM_ACTOR);
+  const create = (fields: Partial<CreateScheduleRequest>) =>
+    schedules.create(serverId, { name: 'Nightly', cron: '0 4 * * *', timezone: 'Europe/Berlin', steps: RESTART, ...fields }, SYSTEM_ACTOR);
   beforeEach(async () => {
     u = await unitContainer(); // the clock reads 2026-06-01 12:00 UTC, 14:00 in Berlin (summer time)
     schedules = u.resolve(ScheduleService);
-    serverId = (await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    serverId = (
+      await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)
+    ).id;
   });
   afterEach(() => u.close());
 
-  it('reads the cron expression in the schedule\'s time zone', async () => {
+  it("reads the cron expression in the schedule's time zone", async () => {
     const schedule = await create({});
     assert.equal(schedule.next_run_at, '2026-06-02T02:00:00.000Z', '04:00 in Berlin in summer');
     assert.deepEqual(schedule.next_runs.slice(0, 2), ['2026-06-02T02:00:00.000Z', '2026-06-03T02:00:00.000Z']);
@@ -59,12 +62,18 @@ describe('schedules: when they run next', () => {
   it('refuses what cannot run, naming each wrong field', async () => {
     await assert.rejects(create({ cron: '61 * * * *', timezone: 'Mars/Olympus' }), (err: ApiError) => {
       assert.equal(err.code, 'VALIDATION_ERROR');
-      assert.deepEqual((err.extra?.details as { field: string }[]).map((d) => d.field), ['timezone', 'cron']);
+      assert.deepEqual(
+        (err.extra?.details as { field: string }[]).map((d) => d.field),
+        ['timezone', 'cron'],
+      );
       return true;
     });
     await assert.rejects(create({ conditions: { players_min: 5, players_max: 2 } }), /players_min is above players_max/);
     await assert.rejects(create({ template: { kind: 'restart_with_warnings' } }), /either 'steps' or 'template'/);
-    await assert.rejects(create({ steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }), (err: ApiError) => err.code === 'VALIDATION_ERROR' && /steps/.test(err.message));
+    await assert.rejects(
+      create({ steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }),
+      (err: ApiError) => err.code === 'VALIDATION_ERROR' && /steps/.test(err.message),
+    );
   });
 });
 
@@ -78,14 +87,19 @@ describe('schedules: run conditions', () => {
   beforeEach(async () => {
     u = await unitContainer({ fakes: [[PlayerService, players]] });
     conditions = u.resolve(RunConditions);
-    serverId = (await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)).id;
+    serverId = (
+      await u.resolve(ServerService).create({ name: 'Alpha', exe_path: '/opt/gamea/gameaserver_x64.exe', game_port: 2302 }, SYSTEM_ACTOR)
+    ).id;
     players.count = 0;
   });
   afterEach(() => u.close());
 
-  it('says why a run does not happen: the server\'s state, too many or too few players', async () => {
+  it("says why a run does not happen: the server's state, too many or too few players", async () => {
     const never = new AbortController().signal;
-    assert.match((await conditions.unmet(schedule({ when_running: true }), never))!, /the server is stopped, and the schedule runs only while it runs/);
+    assert.match(
+      (await conditions.unmet(schedule({ when_running: true }), never))!,
+      /the server is stopped, and the schedule runs only while it runs/,
+    );
     await setStatus('running');
     assert.equal(await conditions.unmet(schedule({ when_running: true }), never), null);
     players.count = 7;

@@ -21,7 +21,8 @@ async function rejectsWith(promise: Promise<unknown>, code: string, message?: Re
 describe('server records: validation and conflicts', () => {
   let u: UnitContainer;
   let servers: ServerService;
-  const create = (fields: Partial<CreateServerRequest> & { game_port: number }) => servers.create({ name: 'Alpha', exe_path: EXE, ...fields }, SYSTEM_ACTOR);
+  const create = (fields: Partial<CreateServerRequest> & { game_port: number }) =>
+    servers.create({ name: 'Alpha', exe_path: EXE, ...fields }, SYSTEM_ACTOR);
   beforeEach(async () => {
     u = await unitContainer();
     servers = u.resolve(ServerService);
@@ -37,7 +38,11 @@ describe('server records: validation and conflicts', () => {
 
   it('refuses a port another server of the node uses, for its game or its remote admin', async () => {
     const alpha = await create({ game_port: 2302 });
-    await rejectsWith(create({ name: 'Bravo', game_port: 2305, rcon_port: 2400 }), 'PORT_IN_USE', new RegExp(`port 2305 is already used by server ${alpha.id} \\(Alpha\\)`));
+    await rejectsWith(
+      create({ name: 'Bravo', game_port: 2305, rcon_port: 2400 }),
+      'PORT_IN_USE',
+      new RegExp(`port 2305 is already used by server ${alpha.id} \\(Alpha\\)`),
+    );
     await rejectsWith(create({ name: 'Bravo', game_port: 2400, rcon_port: 2400 }), 'PORT_IN_USE', /must differ/);
     const bravo = await create({ name: 'Bravo', game_port: 2402 });
     await rejectsWith(servers.update(bravo.id, { game_port: 2302 }, SYSTEM_ACTOR), 'PORT_IN_USE');
@@ -52,7 +57,7 @@ describe('server records: validation and conflicts', () => {
     assert.equal((refused.reason as ApiError).code, 'PORT_IN_USE');
   });
 
-  it('refuses an executable the game does not name, or one inside the service\'s own folders', async () => {
+  it("refuses an executable the game does not name, or one inside the service's own folders", async () => {
     await rejectsWith(create({ game_port: 2302, exe_path: '/usr/bin/bash' }), 'EXE_NOT_ALLOWED', /"bash" is not allowed for gamea/);
     await rejectsWith(create({ game_port: 2302, exe_path: join(u.settings.dataDir, 'gameaserver_x64.exe') }), 'EXE_NOT_ALLOWED');
     await rejectsWith(create({ game_port: 2302, game_type: 'nosuchgame' }), 'GAME_TYPE_NOT_FOUND');

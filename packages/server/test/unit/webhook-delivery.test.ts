@@ -81,7 +81,9 @@ describe('webhook deliveries: retries and back-off', () => {
     const last = await outcome;
     assert.deepEqual([last.status, last.next_attempt_at], ['failed', null]);
     assert.equal(receiver.received.length, BACKOFF_MS.length + 1);
-    assert.ok(receiver.received.every((headers) => headers['webhook-id'] === last.event_id && /^v1,/.test(String(headers['webhook-signature']))));
+    assert.ok(
+      receiver.received.every((headers) => headers['webhook-id'] === last.event_id && /^v1,/.test(String(headers['webhook-signature']))),
+    );
   });
 
   it('waits as long as the receiver asks, delivers, and turns an endpoint that is gone off', async () => {
@@ -122,9 +124,18 @@ describe('the webhook outbox: which endpoints an event goes to', () => {
 
   it('enqueues an event for each enabled endpoint that wants its type and its server, and wakes the worker', async () => {
     const every = (await webhooks.create({ url: 'http://127.0.0.1:9/every', kind: 'generic', events: ['player.joined'] }, SYSTEM_ACTOR)).id;
-    const onlyBravo = (await webhooks.create({ url: 'http://127.0.0.1:9/bravo', kind: 'generic', events: ['player.joined'], server_ids: [bravo] }, SYSTEM_ACTOR)).id;
-    const otherType = (await webhooks.create({ url: 'http://127.0.0.1:9/crashes', kind: 'generic', events: ['server.crashed'] }, SYSTEM_ACTOR)).id;
-    const off = (await webhooks.create({ url: 'http://127.0.0.1:9/off', kind: 'generic', events: ['player.joined'], enabled: false }, SYSTEM_ACTOR)).id;
+    const onlyBravo = (
+      await webhooks.create(
+        { url: 'http://127.0.0.1:9/bravo', kind: 'generic', events: ['player.joined'], server_ids: [bravo] },
+        SYSTEM_ACTOR,
+      )
+    ).id;
+    const otherType = (
+      await webhooks.create({ url: 'http://127.0.0.1:9/crashes', kind: 'generic', events: ['server.crashed'] }, SYSTEM_ACTOR)
+    ).id;
+    const off = (
+      await webhooks.create({ url: 'http://127.0.0.1:9/off', kind: 'generic', events: ['player.joined'], enabled: false }, SYSTEM_ACTOR)
+    ).id;
     let woken = 0;
     const outbox = u.resolve(WebhookOutbox);
     outbox.onEnqueued(() => void woken++);

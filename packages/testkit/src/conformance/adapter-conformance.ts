@@ -26,7 +26,14 @@ const ODD_LINES = ['', ' ', '\t', 'x'.repeat(10_000), '\u0000\u0001', 'ünïcöd
 function context(): ServerContext {
   const root = '/srv/garrison-conformance';
   return {
-    server: { id: 7, name: 'Conformance', exe_path: join(root, 'game', 'server.exe'), game_port: 2302, rcon_port: 2305, headless_clients: 0 },
+    server: {
+      id: 7,
+      name: 'Conformance',
+      exe_path: join(root, 'game', 'server.exe'),
+      game_port: 2302,
+      rcon_port: 2305,
+      headless_clients: 0,
+    },
     serverDir: join(root, 'data', 'servers', '7'),
     exeDir: join(root, 'game'),
   };
@@ -36,7 +43,9 @@ function context(): ServerContext {
 function newServerConfig(adapter: AdapterDefinition): ConfigValues {
   const generator = adapter.capabilities.config_generator;
   if (!generator) return {};
-  const config: ConfigValues = Object.fromEntries(Object.entries(generator.sections).map(([name, schema]) => [name, sectionDefaults(schema)]));
+  const config: ConfigValues = Object.fromEntries(
+    Object.entries(generator.sections).map(([name, schema]) => [name, sectionDefaults(schema)]),
+  );
   for (const [section, values] of Object.entries(generator.generateCredentials())) config[section] = { ...config[section], ...values };
   return config;
 }
@@ -73,16 +82,20 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
           assert.equal(schema[Kind], 'Object', `${name} is an object schema`);
           assert.equal(schema.additionalProperties, false, `${name} refuses unknown fields`);
           const check = TypeCompiler.Compile(schema);
-          assert.ok(check.Check(config[name]), `${name}: ${[...check.Errors(config[name])].map((e) => `${e.path} ${e.message}`).join('; ')}`);
+          assert.ok(
+            check.Check(config[name]),
+            `${name}: ${[...check.Errors(config[name])].map((e) => `${e.path} ${e.message}`).join('; ')}`,
+          );
         }
         for (const [section, values] of Object.entries(generator.generateCredentials())) {
           assert.ok(generator.sections[section], `credentials for an unknown section ${section}`);
-          for (const field of Object.keys(values)) assert.ok(generator.sections[section].properties[field], `credential ${section}.${field} is a field`);
+          for (const field of Object.keys(values))
+            assert.ok(generator.sections[section].properties[field], `credential ${section}.${field} is a field`);
         }
         assert.notDeepEqual(generator.generateCredentials(), generator.generateCredentials(), 'credentials are fresh each time');
       });
 
-      it('config_generator: renders deterministically, uniquely labelled files inside the server\'s folders', () => {
+      it("config_generator: renders deterministically, uniquely labelled files inside the server's folders", () => {
         const config = newServerConfig(adapter);
         const first = generator.render(config, ctx);
         assert.deepEqual(generator.render(structuredClone(config), ctx), first, 'the same config renders the same files');
@@ -90,7 +103,10 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         assert.equal(new Set(labels).size, labels.length, 'labels are unique');
         for (const file of first) {
           assert.ok(isAbsolute(file.path), `${file.label}: an absolute path`);
-          assert.ok(file.path.startsWith(ctx.serverDir + '/') || file.path.startsWith(ctx.exeDir + '/'), `${file.label} is written inside the server's folders`);
+          assert.ok(
+            file.path.startsWith(ctx.serverDir + '/') || file.path.startsWith(ctx.exeDir + '/'),
+            `${file.label} is written inside the server's folders`,
+          );
           assert.equal(typeof file.content, 'string');
         }
         for (const label of generator.downloadable ?? []) assert.ok(labels.includes(label), `downloadable ${label} is rendered`);
@@ -138,7 +154,11 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         const parsed = missions.parseMissionFilename(options.validMissionFile);
         assert.ok(parsed.name && typeof parsed.terrain === 'string');
         for (const bad of ['readme.txt', `nothing${missions.missionExtension}x`, '']) {
-          assert.throws(() => missions.parseMissionFilename(bad), (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR', bad);
+          assert.throws(
+            () => missions.parseMissionFilename(bad),
+            (err: unknown) => err instanceof ApiError && err.code === 'ADAPTER_ERROR',
+            bad,
+          );
         }
         assertConfigField(missions.rotation);
       });

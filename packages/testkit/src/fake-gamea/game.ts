@@ -44,7 +44,11 @@ export class FakeGame {
   }
 
   private missionFiles(): string[] {
-    return existsSync(this.missionsDir) ? readdirSync(this.missionsDir).filter((f) => f.toLowerCase().endsWith('.pbo')).sort() : [];
+    return existsSync(this.missionsDir)
+      ? readdirSync(this.missionsDir)
+          .filter((f) => f.toLowerCase().endsWith('.pbo'))
+          .sort()
+      : [];
   }
 
   async start(): Promise<void> {
@@ -101,12 +105,15 @@ export class FakeGame {
     rcon.handle('#missions', () => (this.log.write('Mission selection'), ''));
     rcon.handle('#monitor', () => {
       const players = rcon.players.length;
-      this.log.write(`Server load: FPS ${this.options.limitFPS}, memory used: 512 MB, out: 0 Kbps, in: 0 Kbps, NG:0, G:0, BE-NG:0, BE-G:0, Players: ${players} (L:0, R:0, B:0, G:${players}, D:0)`);
+      this.log.write(
+        `Server load: FPS ${this.options.limitFPS}, memory used: 512 MB, out: 0 Kbps, in: 0 Kbps, NG:0, G:0, BE-NG:0, BE-G:0, Players: ${players} (L:0, R:0, B:0, G:${players}, D:0)`,
+      );
       return '';
     });
     rcon.handle('#mission', (args) => {
       const [name, difficulty] = args.split(/\s+/);
-      if (!name || !this.missionFiles().some((f) => f.toLowerCase() === `${name.toLowerCase()}.pbo`)) return `Mission ${name ?? ''} not found`;
+      if (!name || !this.missionFiles().some((f) => f.toLowerCase() === `${name.toLowerCase()}.pbo`))
+        return `Mission ${name ?? ''} not found`;
       this.log.write(`Mission ${name} read from bank.`);
       this.log.write(`Starting mission: ${name}${difficulty ? ` (${difficulty})` : ''}`);
       return '';
@@ -147,7 +154,8 @@ export class FakeGame {
       const started = Date.now();
       const timer = setInterval(() => {
         const due = Math.min(total, Math.floor(((Date.now() - started) / 1000) * perSecond));
-        for (; sent < due; sent += 1) this.log.write(`stream ${sent + 1}/${total} at ${(performance.timeOrigin + performance.now()).toFixed(3)}`);
+        for (; sent < due; sent += 1)
+          this.log.write(`stream ${sent + 1}/${total} at ${(performance.timeOrigin + performance.now()).toFixed(3)}`);
         if (sent >= total) clearInterval(timer);
       }, 2);
       return '';

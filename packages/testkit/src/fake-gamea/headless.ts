@@ -10,7 +10,9 @@ export function runHeadlessClient(exePath: string, options: LaunchOptions): void
   const log = new RptLog(options.profiles, exePath, 'short');
   log.write(`Headless client ${options.name} starting.`);
   for (const mod of options.mods) log.write(`Mod loaded: ${mod}`);
-  log.write(`Connected to ${options.client!.connect}:${options.port} as ${options.name}${options.client!.password ? ' (with the server password)' : ''}.`);
+  log.write(
+    `Connected to ${options.client!.connect}:${options.port} as ${options.name}${options.client!.password ? ' (with the server password)' : ''}.`,
+  );
   const exit = (code: number, reason: string) => {
     log.write(reason);
     void log.close().then(() => process.exit(code));

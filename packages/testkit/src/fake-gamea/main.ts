@@ -52,10 +52,16 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
       host: process.env.GAMEA_FAKE_HOST || '127.0.0.1',
     });
     await game.start();
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void game.exit(0, `Received ${signal}, shutting down.`));
+    for (const signal of ['SIGTERM', 'SIGINT'] as const)
+      process.once(signal, () => void game.exit(0, `Received ${signal}, shutting down.`));
     watchOwner(game);
   } catch (err) {
-    const reason = err instanceof LaunchError ? err.message : (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port in use: ${(err as Error).message}` : String(err);
+    const reason =
+      err instanceof LaunchError
+        ? err.message
+        : (err as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? `port in use: ${(err as Error).message}`
+          : String(err);
     process.stderr.write(`gameaserver: cannot start: ${reason}\n`);
     process.exit(1);
   }

@@ -16,7 +16,24 @@ export interface LaunchOptions {
   client: { connect: string; password: string | null } | null;
 }
 
-const VALUE_ARGS = new Set(['port', 'config', 'cfg', 'profiles', 'name', 'bepath', 'world', 'limitfps', 'mod', 'servermod', 'maxmem', 'cpucount', 'exthreads', 'bandwidthalg', 'connect', 'password']);
+const VALUE_ARGS = new Set([
+  'port',
+  'config',
+  'cfg',
+  'profiles',
+  'name',
+  'bepath',
+  'world',
+  'limitfps',
+  'mod',
+  'servermod',
+  'maxmem',
+  'cpucount',
+  'exthreads',
+  'bandwidthalg',
+  'connect',
+  'password',
+]);
 const SWITCHES = new Set(['autoinit', 'loadmissiontomemory', 'enableht', 'hugepages', 'filepatching', 'netlog', 'nosound', 'client']);
 const REQUIRED = ['port', 'config', 'cfg', 'profiles', 'name', 'bepath'];
 /** A headless client reads no server config: it joins a server. */
@@ -26,7 +43,8 @@ export class LaunchError extends Error {}
 
 function integer(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new LaunchError(`-${name}= needs an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new LaunchError(`-${name}= needs an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -43,7 +61,8 @@ export function parseLaunchArguments(argv: string[]): LaunchOptions {
     else throw new LaunchError(`unknown or malformed argument ${JSON.stringify(arg)}`);
   }
   const client = switches.has('client');
-  if (!client && (values.has('connect') || values.has('password'))) throw new LaunchError('-connect= and -password= are for a headless client (-client)');
+  if (!client && (values.has('connect') || values.has('password')))
+    throw new LaunchError('-connect= and -password= are for a headless client (-client)');
   if (client && values.has('servermod')) throw new LaunchError('a headless client loads no server mods (-serverMod=)');
   const missing = (client ? CLIENT_REQUIRED : REQUIRED).filter((k) => !values.get(k));
   if (missing.length) throw new LaunchError(`missing ${missing.map((k) => `-${k}=`).join(', ')}`);

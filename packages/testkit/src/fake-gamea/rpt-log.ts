@@ -30,7 +30,12 @@ export class RptLog {
   write(message: string): void {
     const d = new Date();
     const time = `${String(d.getHours()).padStart(2, ' ')}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-    const prefix = this.format === 'none' ? '' : this.format === 'full' ? `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}, ${time} ` : `${time} `;
+    const prefix =
+      this.format === 'none'
+        ? ''
+        : this.format === 'full'
+          ? `${d.getFullYear()}/${pad(d.getMonth() + 1)}/${pad(d.getDate())}, ${time} `
+          : `${time} `;
     const line = `${prefix}${message}\n`;
     this.stream.write(line);
     process.stdout.write(line);

@@ -1,13 +1,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import {
-  decodeClientPacket,
-  encodeLoginResult,
-  encodeMessage,
-  encodeReplyParts,
-  nextSequence,
-} from '@garrison/core/battleye';
+import { decodeClientPacket, encodeLoginResult, encodeMessage, encodeReplyParts, nextSequence } from '@garrison/core/battleye';
 import { adminsText, bansText, messages, missionsText, playersText, type FakeBan, type FakePlayer } from './formats.js';
 
 /** Switches a test flips to make the network or the server misbehave; they apply from the next datagram on. */
@@ -136,7 +130,16 @@ export class FakeRconServer {
 
   /** A player joins: the connect, GUID and verification messages go out as on a real server. */
   join(name: string, guid: string, ip = '127.0.0.1', options: { ping?: number; port?: number } = {}): FakePlayer {
-    const player: FakePlayer = { slot: this.nextSlot++, name, guid, ip, port: options.port ?? 2304, ping: options.ping ?? 30, verified: true, lobby: false };
+    const player: FakePlayer = {
+      slot: this.nextSlot++,
+      name,
+      guid,
+      ip,
+      port: options.port ?? 2304,
+      ping: options.ping ?? 30,
+      verified: true,
+      lobby: false,
+    };
     this.players.push(player);
     this.broadcast(messages.connected(player));
     this.broadcast(messages.guid(player));
@@ -202,7 +205,16 @@ export class FakeRconServer {
     const address = `${rinfo.address}:${rinfo.port}`;
     let peer = this.peers.get(address);
     if (!peer) {
-      peer = { address, rinfo, adminId: -1, loggedIn: false, lastCommandAt: Date.now(), nextMessageSeq: 0, unacked: new Map(), answers: new Map() };
+      peer = {
+        address,
+        rinfo,
+        adminId: -1,
+        loggedIn: false,
+        lastCommandAt: Date.now(),
+        nextMessageSeq: 0,
+        unacked: new Map(),
+        answers: new Map(),
+      };
       this.peers.set(address, peer);
     }
     return peer;

@@ -30,7 +30,13 @@ export function playersText(players: FakePlayer[]): string {
     const name = p.lobby ? `${p.name} (Lobby)` : p.name;
     return `${String(p.slot).padEnd(4)}${`${p.ip}:${p.port}`.padEnd(22)}${String(p.ping).padEnd(5)}${guid} ${name}`;
   });
-  return ['Players on server:', '[#] [IP Address]:[Port] [Ping] [GUID] [Name]', '-'.repeat(50), ...rows, `(${players.length} players in total)`].join('\n');
+  return [
+    'Players on server:',
+    '[#] [IP Address]:[Port] [Ping] [GUID] [Name]',
+    '-'.repeat(50),
+    ...rows,
+    `(${players.length} players in total)`,
+  ].join('\n');
 }
 
 function minutesLeft(ban: FakeBan, nowSeconds: number): string {

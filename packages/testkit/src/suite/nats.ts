@@ -11,11 +11,15 @@ export async function startNatsServer(port?: number): Promise<{ url: string; por
   const monitor = await freePort();
   const process = startProcess('nats-server', ['-a', '127.0.0.1', '-p', String(chosen), '-m', String(monitor)]);
   try {
-    await waitFor(async () => {
-      const exited = await Promise.race([process.exited, Promise.resolve(null)]);
-      if (exited !== null) throw new Error(`nats-server exited (${exited}): ${process.stderr.join('')} — is it installed (apt-get install nats-server)?`);
-      return process.stderr.join('').includes('Server is ready');
-    }, { timeoutMs: 15_000, what: 'nats-server to be ready' });
+    await waitFor(
+      async () => {
+        const exited = await Promise.race([process.exited, Promise.resolve(null)]);
+        if (exited !== null)
+          throw new Error(`nats-server exited (${exited}): ${process.stderr.join('')} — is it installed (apt-get install nats-server)?`);
+        return process.stderr.join('').includes('Server is ready');
+      },
+      { timeoutMs: 15_000, what: 'nats-server to be ready' },
+    );
   } catch (err) {
     await process.kill();
     throw err;

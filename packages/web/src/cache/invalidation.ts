@@ -34,5 +34,9 @@ export function invalidateFor(type: string, serverId: number, data: unknown): vo
 export function invalidateMissed(serverIds: number[] | null, connectingSince: number): void {
   const ids = serverIds ?? null;
   if (ids === null) return invalidate([''], false, connectingSince);
-  invalidate(ids.flatMap((id) => perServer(SERVER_KEYS, id)), false, connectingSince);
+  invalidate(
+    ids.flatMap((id) => perServer(SERVER_KEYS, id)),
+    false,
+    connectingSince,
+  );
 }

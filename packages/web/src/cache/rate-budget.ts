@@ -19,7 +19,8 @@ export function budgetLeft(now = Date.now()): number | null {
 
 export type Priority = 'background' | 'person';
 
-const reserveFor = (priority: Priority, limit: number) => (priority === 'background' ? Math.ceil(limit / 3) : Math.min(3, Math.ceil(limit / 10)));
+const reserveFor = (priority: Priority, limit: number) =>
+  priority === 'background' ? Math.ceil(limit / 3) : Math.min(3, Math.ceil(limit / 10));
 
 /**
  * Resolves when a read of this priority may be made, and counts it against the budget. `onWait` is told

@@ -30,7 +30,18 @@ export const whenReadFails = (handler: (err: unknown) => void) => void (onReadFa
 export function entryOf<T>(key: string, load: () => Promise<T>): Entry<T> {
   let entry = entries.get(key) as Entry<T> | undefined;
   if (!entry) {
-    entry = { value: undefined, error: null, fetchedAt: 0, stale: true, inflight: null, load, listeners: new Set(), arrivedDuringRead: null, again: false, retryTimer: undefined };
+    entry = {
+      value: undefined,
+      error: null,
+      fetchedAt: 0,
+      stale: true,
+      inflight: null,
+      load,
+      listeners: new Set(),
+      arrivedDuringRead: null,
+      again: false,
+      retryTimer: undefined,
+    };
     entries.set(key, entry as Entry<unknown>);
   }
   entry.load = load;
@@ -82,7 +93,7 @@ export function refresh<T>(entry: Entry<T>, background: boolean): Promise<void> 
 }
 
 /** Whether the entry should be read (again) now that a component shows it. */
-export const wanted = <T,>(entry: Entry<T>, maxAgeMs: number, now = Date.now()) =>
+export const wanted = <T>(entry: Entry<T>, maxAgeMs: number, now = Date.now()) =>
   !entry.inflight && (entry.value === undefined || entry.stale || now - entry.fetchedAt > maxAgeMs);
 
 /** A change to what is cached (from a live event or an answer), applied to a read under way as well. */

@@ -21,11 +21,25 @@ function Confirm(props: { title: string; message: string; confirmLabel: string; 
 }
 
 /** A button that asks first (title, what is lost), then acts: delete, revoke… */
-export function ConfirmButton(props: { label: string; ariaLabel?: string; class?: string; title: string; message: string; disabled?: boolean; onConfirm: () => void }) {
+export function ConfirmButton(props: {
+  label: string;
+  ariaLabel?: string;
+  class?: string;
+  title: string;
+  message: string;
+  disabled?: boolean;
+  onConfirm: () => void;
+}) {
   const [asking, setAsking] = useState(false);
   return (
     <>
-      <button type="button" class={props.class ?? 'danger quiet'} onClick={() => setAsking(true)} aria-label={props.ariaLabel} disabled={props.disabled}>
+      <button
+        type="button"
+        class={props.class ?? 'danger quiet'}
+        onClick={() => setAsking(true)}
+        aria-label={props.ariaLabel}
+        disabled={props.disabled}
+      >
         {props.label}
       </button>
       {asking && (

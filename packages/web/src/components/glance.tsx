@@ -4,10 +4,22 @@ import { playersText } from './figures.js';
 
 /** What each warning says to an admin, and what to do about it. */
 const WARNINGS: Record<ServerWarning, { label: string; detail: string }> = {
-  exe_missing: { label: 'Executable not found', detail: 'No file at the executable path: the server cannot start. Check the path in Edit.' },
-  crash_loop: { label: 'Gave up restarting', detail: 'It crashed more often than its restart limit allows. Read the log, then start it again.' },
-  restart_needed: { label: 'Restart needed', detail: 'The config changed since the game started: the change takes effect at the next start.' },
-  shares_installation: { label: 'Shared installation', detail: 'Another server runs from the same game folder: each has its own profile and config, but missions and mods are shared.' },
+  exe_missing: {
+    label: 'Executable not found',
+    detail: 'No file at the executable path: the server cannot start. Check the path in Edit.',
+  },
+  crash_loop: {
+    label: 'Gave up restarting',
+    detail: 'It crashed more often than its restart limit allows. Read the log, then start it again.',
+  },
+  restart_needed: {
+    label: 'Restart needed',
+    detail: 'The config changed since the game started: the change takes effect at the next start.',
+  },
+  shares_installation: {
+    label: 'Shared installation',
+    detail: 'Another server runs from the same game folder: each has its own profile and config, but missions and mods are shared.',
+  },
 };
 
 export function Warnings({ warnings }: { warnings: readonly ServerWarning[] }) {

@@ -1,5 +1,15 @@
 /** Previous / next over a list the service gives page by page. */
-export function Pager({ offset, limit, total, onChange }: { offset: number; limit: number; total: number | null; onChange: (offset: number) => void }) {
+export function Pager({
+  offset,
+  limit,
+  total,
+  onChange,
+}: {
+  offset: number;
+  limit: number;
+  total: number | null;
+  onChange: (offset: number) => void;
+}) {
   if (offset === 0 && (total === null || total <= limit)) return null;
   const last = total === null ? offset + limit : Math.min(total, offset + limit);
   return (

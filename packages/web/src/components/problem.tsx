@@ -7,7 +7,8 @@ const SENTENCES: Record<string, string> = {
   'invalid username or password': 'Wrong username or password.',
   'the current password is wrong': 'The current password is wrong.',
 };
-const sentence = (message: string) => SENTENCES[message] ?? `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
+const sentence = (message: string) =>
+  SENTENCES[message] ?? `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
 
 /**
  * A failure as a person reads it: a sentence, without the service's error code (see `codeOf`), and for
@@ -19,7 +20,8 @@ export function describe(err: unknown): string {
     if (err.status === 0) return `The service cannot be reached (${err.message}).`;
     return err.message ? sentence(err.message) : sentence(err.code.toLowerCase().replace(/_/g, ' '));
   }
-  if (err instanceof GarrisonNetworkError || (err instanceof TypeError && /fetch|network/i.test(err.message))) return `The service cannot be reached (${err.message}). Check that it is running.`;
+  if (err instanceof GarrisonNetworkError || (err instanceof TypeError && /fetch|network/i.test(err.message)))
+    return `The service cannot be reached (${err.message}). Check that it is running.`;
   return err instanceof Error ? err.message : String(err);
 }
 

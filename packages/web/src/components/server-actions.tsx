@@ -15,7 +15,11 @@ const LOSES: Record<Exclude<Action, 'start'>, string> = {
 };
 
 /** Start, or stop / restart / kill after a confirmation; for admins only (the caller checks). */
-export function ServerActions(props: { server: { id: number; name: string; status: ServerStatus }; run: Run; children?: preact.ComponentChildren }) {
+export function ServerActions(props: {
+  server: { id: number; name: string; status: ServerStatus };
+  run: Run;
+  children?: preact.ComponentChildren;
+}) {
   const { server, run } = props;
   const act = (action: Action) => void run(() => client.servers[action](server.id));
   // Its node is offline: nothing can be done to the game until the node is back.

@@ -2,7 +2,10 @@ import type { EventHandlers } from '@garrison/sdk';
 import type { ServerListItem } from '@garrison/core';
 import { RUNNING } from './server-actions.js';
 
-type ServerFields = Pick<ServerListItem, 'status' | 'pid' | 'started_at' | 'cpu_percent' | 'ram_mb' | 'player_count' | 'mission' | 'warnings'>;
+type ServerFields = Pick<
+  ServerListItem,
+  'status' | 'pid' | 'started_at' | 'cpu_percent' | 'ram_mb' | 'player_count' | 'mission' | 'warnings'
+>;
 /** A live event's change to a server's record (the list's item or the page's record), applied to it as it is. */
 export type ServerChange = <T extends ServerFields>(server: T) => T;
 

@@ -25,18 +25,34 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
           aria-describedby="exe-hint"
         />
         <small id="exe-hint" class="small">
-          {executables.length ? `The full path of the game's server program: ${executables.join(' or ')}.` : "The full path of the game's server program."}
+          {executables.length
+            ? `The full path of the game's server program: ${executables.join(' or ')}.`
+            : "The full path of the game's server program."}
         </small>
       </label>
       <div class="row">
         <label>
           Game port
-          <input name="game_port" type="number" required min={Port.minimum} max={Port.maximum} defaultValue={initial?.game_port?.toString()} />
+          <input
+            name="game_port"
+            type="number"
+            required
+            min={Port.minimum}
+            max={Port.maximum}
+            defaultValue={initial?.game_port?.toString()}
+          />
         </label>
         {can(game, 'remote_admin') && (
           <label>
             RCon port (optional)
-            <input name="rcon_port" type="number" min={Port.minimum} max={Port.maximum} placeholder="game port + 3" defaultValue={initial?.rcon_port?.toString()} />
+            <input
+              name="rcon_port"
+              type="number"
+              min={Port.minimum}
+              max={Port.maximum}
+              placeholder="game port + 3"
+              defaultValue={initial?.rcon_port?.toString()}
+            />
           </label>
         )}
       </div>
@@ -50,7 +66,13 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
         </label>
         <label>
           Restarts at most
-          <input name="max_restarts" type="number" min={MaxRestarts.minimum} max={MaxRestarts.maximum} defaultValue={(initial?.max_restarts ?? 3).toString()} />
+          <input
+            name="max_restarts"
+            type="number"
+            min={MaxRestarts.minimum}
+            max={MaxRestarts.maximum}
+            defaultValue={(initial?.max_restarts ?? 3).toString()}
+          />
         </label>
       </div>
       <label>
@@ -63,7 +85,9 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
           defaultValue={String(initial?.headless_clients ?? HeadlessClients.default)}
           aria-describedby="headless-hint"
         />
-        <small id="headless-hint" class="small">Extra game processes that run the mission's AI, started once the server runs and restarted when they crash.</small>
+        <small id="headless-hint" class="small">
+          Extra game processes that run the mission's AI, started once the server runs and restarted when they crash.
+        </small>
       </label>
     </>
   );

@@ -3,11 +3,13 @@ export function TableHead({ columns }: { columns: (string | false)[] }) {
   return (
     <thead>
       <tr>
-        {columns.filter((c): c is string => c !== false).map((c) => (
-          <th key={c} scope="col">
-            {c}
-          </th>
-        ))}
+        {columns
+          .filter((c): c is string => c !== false)
+          .map((c) => (
+            <th key={c} scope="col">
+              {c}
+            </th>
+          ))}
       </tr>
     </thead>
   );

@@ -38,7 +38,12 @@ export function TimeChart({ title, unit, times, values, from, to, whole = false 
         series: [{}, { label: title, stroke: '#2f6fde', fill: 'rgba(47, 111, 222, 0.12)', width: 1.5, spanGaps: false }],
         axes: [
           { stroke: '#667' },
-          { stroke: '#667', size: 56, ...(whole ? { incrs: WHOLE_STEPS } : {}), values: (_u, ticks) => ticks.map((t) => `${whole ? Math.round(t) : +t.toFixed(1)}${unit}`) },
+          {
+            stroke: '#667',
+            size: 56,
+            ...(whole ? { incrs: WHOLE_STEPS } : {}),
+            values: (_u, ticks) => ticks.map((t) => `${whole ? Math.round(t) : +t.toFixed(1)}${unit}`),
+          },
         ],
       },
       [times, values],
@@ -57,7 +62,9 @@ export function TimeChart({ title, unit, times, values, from, to, whole = false 
     <figure class="chart">
       <figcaption>
         {title}
-        <span class="small">{last === null || last === undefined ? '' : ` · now ${whole ? Math.round(last) : +last.toFixed(1)}${unit}`}</span>
+        <span class="small">
+          {last === null || last === undefined ? '' : ` · now ${whole ? Math.round(last) : +last.toFixed(1)}${unit}`}
+        </span>
       </figcaption>
       <div ref={box} role="img" aria-label={`${title} over time`} data-from={Math.round(from)} data-to={Math.round(to)} />
     </figure>

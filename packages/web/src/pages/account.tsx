@@ -65,7 +65,14 @@ export function Account() {
           </label>
           <label>
             New password
-            <input name="new_password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+            <input
+              name="new_password"
+              type="password"
+              required
+              minLength={NewPassword.minLength}
+              maxLength={NewPassword.maxLength}
+              autoComplete="new-password"
+            />
           </label>
           <label>
             New password again

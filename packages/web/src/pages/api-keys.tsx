@@ -37,7 +37,8 @@ export function ApiKeys() {
         </button>
       </div>
       <p class="small">
-        For bots and scripts: <code>Authorization: Bearer gar_…</code>. A key does what its scopes allow and its owner may do now, on its servers only.
+        For bots and scripts: <code>Authorization: Bearer gar_…</code>. A key does what its scopes allow and its owner may do now, on its
+        servers only.
       </p>
       {admin && (
         <label class="check">
@@ -98,7 +99,9 @@ export function ApiKeys() {
           onClose={() => setCreating(false)}
           onSubmit={async (form) => {
             const serverIds = form.getAll('server_ids').map(Number);
-            const cidrs = fieldText(form, 'cidrs').split(/[\s,]+/).filter(Boolean);
+            const cidrs = fieldText(form, 'cidrs')
+              .split(/[\s,]+/)
+              .filter(Boolean);
             const expiry = fieldText(form, 'expires');
             const key = await client.keys.create({
               name: fieldText(form, 'name'),

@@ -20,7 +20,8 @@ export function Credentials({ server, onDone }: { server: object; onDone: () => 
   return (
     <>
       <p class="notice">
-        Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config → Preview.
+        Copy these passwords now: config reads show them masked. Admins can see them again in the server's generated files, under Config →
+        Preview.
       </p>
       {credentialsOf(server).map(([field, value]) => (
         <Secret key={field} label={humanise(field)} value={value} />
@@ -53,7 +54,11 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
     const fields = readServerFields(event.currentTarget as HTMLFormElement);
     setBusy(true);
     await action.run(async () => {
-      const server = await client.servers.create({ ...fields, ...(gameType ? { game_type: gameType } : {}), ...(nodeId ? { node_id: nodeId } : {}) });
+      const server = await client.servers.create({
+        ...fields,
+        ...(gameType ? { game_type: gameType } : {}),
+        ...(nodeId ? { node_id: nodeId } : {}),
+      });
       setCreated(server);
       onCreated(server);
     });
@@ -110,9 +115,10 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
           )}
           {created.warnings.includes('shares_installation') && (
             <p class="notice" role="status" data-warning="shares_installation">
-              {(created.installation_shared_with ?? []).map((o) => `${o.name} (#${o.id})`).join(', ')} {(created.installation_shared_with ?? []).length > 1 ? 'run' : 'runs'} from the same
-              installation. This server gets its own profile, logs and config files there, but the installation's missions and mod folders stay shared, as the
-              game reads them: a mission or mod added for one is there for the other.
+              {(created.installation_shared_with ?? []).map((o) => `${o.name} (#${o.id})`).join(', ')}{' '}
+              {(created.installation_shared_with ?? []).length > 1 ? 'run' : 'runs'} from the same installation. This server gets its own
+              profile, logs and config files there, but the installation's missions and mod folders stay shared, as the game reads them: a
+              mission or mod added for one is there for the other.
             </p>
           )}
           <Credentials server={created} onDone={() => dialog.current?.close()} />

@@ -69,9 +69,17 @@ export function Dashboard() {
       </div>
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />
-      {creating && <CreateServer onClose={() => setCreating(false)} onCreated={(created) => apply((list) => [...list.filter((x) => x.id !== created.id), listed(created)])} />}
+      {creating && (
+        <CreateServer
+          onClose={() => setCreating(false)}
+          onCreated={(created) => apply((list) => [...list.filter((x) => x.id !== created.id), listed(created)])}
+        />
+      )}
       {importing && (
-        <ImportServer onClose={() => setImporting(false)} onImported={(made) => apply((list) => [...list.filter((x) => x.id !== made.id), listed(made)])} />
+        <ImportServer
+          onClose={() => setImporting(false)}
+          onImported={(made) => apply((list) => [...list.filter((x) => x.id !== made.id), listed(made)])}
+        />
       )}
       {servers && servers.length > 0 && <Totals servers={servers} />}
       {servers === null && !error && <p>Loading…</p>}
@@ -130,7 +138,11 @@ function NodeOf({ server }: { server: ServerItem }) {
     <p class="node small" data-testid="node">
       Node <a href="#/nodes">{server.node_id}</a>
       {offline && (
-        <span class="badge" title="The node is offline: its game keeps running; the server answers again when the node is back" data-testid="node-offline">
+        <span
+          class="badge"
+          title="The node is offline: its game keeps running; the server answers again when the node is back"
+          data-testid="node-offline"
+        >
           {' '}
           node offline
         </span>

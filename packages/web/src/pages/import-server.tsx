@@ -68,25 +68,52 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
       {!plan && (
         <form onSubmit={check}>
           <p class="small">
-            Garrison reads the server's files — server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt — from the folder of its executable, and shows what it will do
-            before it does anything.
+            Garrison reads the server's files — server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt — from the folder of its
+            executable, and shows what it will do before it does anything.
           </p>
           <label>
             Executable
-            <input name="exe_path" required placeholder="/srv/gamea/gameaserver_x64.exe" autocomplete="off" defaultValue={request?.exe_path} />
+            <input
+              name="exe_path"
+              required
+              placeholder="/srv/gamea/gameaserver_x64.exe"
+              autocomplete="off"
+              defaultValue={request?.exe_path}
+            />
           </label>
           <label>
             Start command line <span class="small">(optional: ports, paths and mods are read from it)</span>
-            <textarea name="command_line" rows={3} placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace" defaultValue={request?.command_line} />
+            <textarea
+              name="command_line"
+              rows={3}
+              placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace"
+              defaultValue={request?.command_line}
+            />
           </label>
           <div class="row">
             <label>
               Game port <span class="small">(optional: instead of -port=)</span>
-              <input name="game_port" type="number" min={1024} max={65535} step={1} placeholder="from the command line" defaultValue={request?.game_port?.toString()} />
+              <input
+                name="game_port"
+                type="number"
+                min={1024}
+                max={65535}
+                step={1}
+                placeholder="from the command line"
+                defaultValue={request?.game_port?.toString()}
+              />
             </label>
             <label>
               RCon port <span class="small">(optional: instead of the one in the game's files)</span>
-              <input name="rcon_port" type="number" min={1024} max={65535} step={1} placeholder="from the game's files" defaultValue={request?.rcon_port?.toString()} />
+              <input
+                name="rcon_port"
+                type="number"
+                min={1024}
+                max={65535}
+                step={1}
+                placeholder="from the game's files"
+                defaultValue={request?.rcon_port?.toString()}
+              />
             </label>
           </div>
           <details>
@@ -139,7 +166,8 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
   );
 }
 
-const shown = (value: unknown) => (Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : String(value));
+const shown = (value: unknown) =>
+  Array.isArray(value) ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ') : String(value);
 
 function PlanReport({ plan }: { plan: Plan }) {
   const { server } = plan;
@@ -154,7 +182,10 @@ function PlanReport({ plan }: { plan: Plan }) {
         <dt>Rotation</dt>
         <dd>{plan.rotation.map((r) => `${r.name}${r.difficulty ? ` (${r.difficulty})` : ''}`).join(', ') || 'none'}</dd>
         <dt>Mods</dt>
-        <dd>{plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' (server)' : ''}${m.installed ? '' : ' — not installed'}`).join(', ') || 'none'}</dd>
+        <dd>
+          {plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' (server)' : ''}${m.installed ? '' : ' — not installed'}`).join(', ') ||
+            'none'}
+        </dd>
         <dt>Bans</dt>
         <dd>{plan.bans.count ? `${plan.bans.count} from ${plan.bans.file}` : 'none'}</dd>
         <dt>Missions</dt>
@@ -222,7 +253,9 @@ function PlanReport({ plan }: { plan: Plan }) {
               </li>
             ))}
           </ul>
-          {plan.dry_run && plan.warnings.some((w) => w.startsWith('PORT_IN_USE')) && <p class="notice">A port is in use: go Back and give other ports, or stop what holds it, then check again.</p>}
+          {plan.dry_run && plan.warnings.some((w) => w.startsWith('PORT_IN_USE')) && (
+            <p class="notice">A port is in use: go Back and give other ports, or stop what holds it, then check again.</p>
+          )}
         </>
       )}
     </div>

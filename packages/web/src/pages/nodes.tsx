@@ -34,8 +34,8 @@ export function Nodes() {
         </button>
       </div>
       <p class="small">
-        Each node is a Garrison instance on its own host; a server runs on one node, which keeps its files and processes. While a node is offline its
-        servers show <em>unknown</em> and their games keep running.
+        Each node is a Garrison instance on its own host; a server runs on one node, which keeps its files and processes. While a node is
+        offline its servers show <em>unknown</em> and their games keep running.
       </p>
       <Problem error={error} />
       <Problem error={action.error} onDismiss={action.dismiss} />

@@ -63,8 +63,8 @@ function Integrations() {
       )}
       {metrics && !metrics.enabled && (
         <p data-testid="metrics-state">
-          Prometheus metrics are off. Set <code>GARRISON_METRICS_TOKEN</code> (16 characters or more) and restart to serve them at <code>{where}</code>; a
-          Grafana dashboard is in <code>docs/grafana/</code>.
+          Prometheus metrics are off. Set <code>GARRISON_METRICS_TOKEN</code> (16 characters or more) and restart to serve them at{' '}
+          <code>{where}</code>; a Grafana dashboard is in <code>docs/grafana/</code>.
         </p>
       )}
     </section>
@@ -113,8 +113,8 @@ export function Notifications() {
         </button>
       </div>
       <p class="small">
-        Garrison tells these endpoints what happens, signed (Standard Webhooks) or as Discord messages; a delivery that fails is tried again for about a
-        day. An endpoint that answers <code>410 Gone</code> is turned off.
+        Garrison tells these endpoints what happens, signed (Standard Webhooks) or as Discord messages; a delivery that fails is tried again
+        for about a day. An endpoint that answers <code>410 Gone</code> is turned off.
       </p>
       {secret && <SecretOnce secret={secret} onClose={() => setSecret(null)} />}
       <Problem error={error} />
@@ -140,10 +140,26 @@ export function Notifications() {
                   {w.disabled_reason && <span class="small">{w.disabled_reason}</span>}
                 </td>
                 <td class="actions">
-                  <button type="button" class="quiet" aria-label={`Test endpoint ${w.id}`} disabled={!w.enabled} onClick={() => void action.run(async () => setTested({ delivery: await client.webhooks.test(w.id), where: w.url })).then((sent) => sent && setOpen(w.id))}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-label={`Test endpoint ${w.id}`}
+                    disabled={!w.enabled}
+                    onClick={() =>
+                      void action
+                        .run(async () => setTested({ delivery: await client.webhooks.test(w.id), where: w.url }))
+                        .then((sent) => sent && setOpen(w.id))
+                    }
+                  >
                     Test
                   </button>
-                  <button type="button" class="quiet" aria-expanded={open === w.id} aria-label={`Deliveries of endpoint ${w.id}`} onClick={() => setOpen(open === w.id ? null : w.id)}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    aria-expanded={open === w.id}
+                    aria-label={`Deliveries of endpoint ${w.id}`}
+                    onClick={() => setOpen(open === w.id ? null : w.id)}
+                  >
                     Deliveries
                   </button>
                   <button type="button" class="quiet" aria-label={`Edit endpoint ${w.id}`} onClick={() => setEditing(w)}>
@@ -180,10 +196,23 @@ export function Notifications() {
       {open !== null && <DeliveryLog key={open} webhookId={open} />}
       <Integrations />
       {editing && (
-        <FormDialog title={editing === 'new' ? 'New endpoint' : `Endpoint ${editing.id}`} submitLabel={editing === 'new' ? 'Create' : 'Save'} wide onClose={() => setEditing(null)} onSubmit={save}>
+        <FormDialog
+          title={editing === 'new' ? 'New endpoint' : `Endpoint ${editing.id}`}
+          submitLabel={editing === 'new' ? 'Create' : 'Save'}
+          wide
+          onClose={() => setEditing(null)}
+          onSubmit={save}
+        >
           <label>
             URL {editing !== 'new' && <span class="small">(leave empty to keep {editing.url})</span>}
-            <input name="url" type="url" required={editing === 'new'} maxLength={2000} placeholder="https://discord.com/api/webhooks/…" autoComplete="off" />
+            <input
+              name="url"
+              type="url"
+              required={editing === 'new'}
+              maxLength={2000}
+              placeholder="https://discord.com/api/webhooks/…"
+              autoComplete="off"
+            />
           </label>
           {editing === 'new' && (
             <label>

@@ -38,17 +38,41 @@ export function SignIn() {
         {mfaToken ? (
           <label>
             Code from your authenticator app (or a recovery code)
-            <input name="code" autocomplete="one-time-code" inputMode="text" autocapitalize="off" spellcheck={false} required autoFocus value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+            <input
+              name="code"
+              autocomplete="one-time-code"
+              inputMode="text"
+              autocapitalize="off"
+              spellcheck={false}
+              required
+              autoFocus
+              value={code}
+              onInput={(e) => setCode(e.currentTarget.value)}
+            />
           </label>
         ) : (
           <>
             <label>
               Username
-              <input ref={first} name="username" autocomplete="username" required value={username} onInput={(e) => setUsername(e.currentTarget.value)} />
+              <input
+                ref={first}
+                name="username"
+                autocomplete="username"
+                required
+                value={username}
+                onInput={(e) => setUsername(e.currentTarget.value)}
+              />
             </label>
             <label>
               Password
-              <input name="password" type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+              <input
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+                value={password}
+                onInput={(e) => setPassword(e.currentTarget.value)}
+              />
             </label>
           </>
         )}

@@ -8,7 +8,10 @@ import { useQuery } from '../cache/use-query.js';
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <div class="notice" role="status" data-testid="recovery-codes">
-      <p>Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once if you lose the app. They are not shown again.</p>
+      <p>
+        Two-factor sign-in is on. Keep these recovery codes somewhere safe: each signs you in once if you lose the app. They are not shown
+        again.
+      </p>
       <ul class="codes">
         {codes.map((c) => (
           <li key={c}>
@@ -75,9 +78,7 @@ export function TwoFactor() {
       )}
       {data && data.enabled && !codes && (
         <>
-          <p data-testid="two-factor-state">
-            On. {data.recovery_codes_left} recovery codes left.
-          </p>
+          <p data-testid="two-factor-state">On. {data.recovery_codes_left} recovery codes left.</p>
           <form onSubmit={disable}>
             <label>
               Password

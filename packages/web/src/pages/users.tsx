@@ -61,7 +61,12 @@ export function Users() {
                 <td>{u.last_login ? new Date(u.last_login).toLocaleString() : 'never'}</td>
                 <td class="actions">
                   {u.username !== session.value?.username && (
-                    <button type="button" class="quiet" aria-label={`Set the password of ${u.username}`} onClick={() => setSettingPassword(u)}>
+                    <button
+                      type="button"
+                      class="quiet"
+                      aria-label={`Set the password of ${u.username}`}
+                      onClick={() => setSettingPassword(u)}
+                    >
                       Set password
                     </button>
                   )}
@@ -92,7 +97,14 @@ export function Users() {
           <p class="small">Their sessions end at once: they sign in again with this password.</p>
           <label>
             New password
-            <input name="password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+            <input
+              name="password"
+              type="password"
+              required
+              minLength={NewPassword.minLength}
+              maxLength={NewPassword.maxLength}
+              autoComplete="new-password"
+            />
           </label>
         </FormDialog>
       )}
@@ -102,7 +114,11 @@ export function Users() {
           submitLabel="Create"
           onClose={() => setCreating(false)}
           onSubmit={async (form) => {
-            await client.users.create({ username: fieldText(form, 'username'), password: String(form.get('password') ?? ''), role: fieldText(form, 'role') as Role });
+            await client.users.create({
+              username: fieldText(form, 'username'),
+              password: String(form.get('password') ?? ''),
+              role: fieldText(form, 'role') as Role,
+            });
             reload();
           }}
         >
@@ -112,7 +128,14 @@ export function Users() {
           </label>
           <label>
             Password
-            <input name="password" type="password" required minLength={NewPassword.minLength} maxLength={NewPassword.maxLength} autoComplete="new-password" />
+            <input
+              name="password"
+              type="password"
+              required
+              minLength={NewPassword.minLength}
+              maxLength={NewPassword.maxLength}
+              autoComplete="new-password"
+            />
           </label>
           <label>
             Role

@@ -49,7 +49,10 @@ export function DeliveryLog({ webhookId }: { webhookId: number }) {
                   <code>{d.event_type}</code>
                 </td>
                 <td>
-                  <span class={`status status-${d.status === 'delivered' ? 'running' : d.status === 'failed' ? 'error' : 'starting'}`} data-testid="delivery-status">
+                  <span
+                    class={`status status-${d.status === 'delivered' ? 'running' : d.status === 'failed' ? 'error' : 'starting'}`}
+                    data-testid="delivery-status"
+                  >
                     {d.status}
                   </span>
                 </td>

@@ -10,7 +10,8 @@ export const useDeliveries = (webhookId: number) =>
   useQuery(`webhook-deliveries:${webhookId}`, () => client.webhooks.deliveries(webhookId, { limit: DELIVERY_PAGE }), 0);
 
 /** The later of two states of one delivery (an event may come before the answer that names it). */
-export const later = (a: Delivery, b: Delivery | undefined) => (b && (b.attempt > a.attempt || (b.attempt === a.attempt && a.status === 'pending' && b.status !== 'pending')) ? b : a);
+export const later = (a: Delivery, b: Delivery | undefined) =>
+  b && (b.attempt > a.attempt || (b.attempt === a.attempt && a.status === 'pending' && b.status !== 'pending')) ? b : a;
 
 /** What became of a delivery, as a sentence: sent and answered, waiting for its next attempt, or failed. */
 function outcomeOf(d: Delivery): string {
@@ -30,13 +31,16 @@ function outcomeOf(d: Delivery): string {
 export function TestNotice({ sent, where, onClose }: { sent: Delivery; where: string; onClose: () => void }) {
   // What the log read says too: it may have been read after the delivery was done, before this was shown.
   const log = useDeliveries(sent.webhook_id);
-  const delivery = later(sent, log.data?.items.find((d) => d.id === sent.id));
+  const delivery = later(
+    sent,
+    log.data?.items.find((d) => d.id === sent.id),
+  );
   const tone = delivery.status === 'delivered' ? ' success' : delivery.status === 'failed' ? ' problem' : '';
   return (
     <div class={`notice${tone}`} role="status" data-testid="webhook-test-result" data-status={delivery.status}>
       <p>
-        Test sent to endpoint {delivery.webhook_id} (<code>{where}</code>): a <code>{delivery.event_type}</code> event, delivery {delivery.id}.{' '}
-        <strong>{outcomeOf(delivery)}</strong>
+        Test sent to endpoint {delivery.webhook_id} (<code>{where}</code>): a <code>{delivery.event_type}</code> event, delivery{' '}
+        {delivery.id}. <strong>{outcomeOf(delivery)}</strong>
       </p>
       <button type="button" class="quiet" onClick={onClose}>
         Close

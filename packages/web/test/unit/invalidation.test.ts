@@ -27,20 +27,20 @@ function after(all: Read[]) {
   return { stale: all.filter((r) => r.entry.stale).map((r) => r.key), readAgain: all.filter((r) => r.count > 1).map((r) => r.key) };
 }
 
-describe('the console\'s cache: what a live event makes out of date', () => {
+describe("the console's cache: what a live event makes out of date", () => {
   beforeEach(() => {
     forgetBudget();
     clearCache();
   });
 
-  it('reads a server\'s bans again after a ban on it, and no other server\'s; the audit list takes the entry live', async () => {
+  it("reads a server's bans again after a ban on it, and no other server's; the audit list takes the entry live", async () => {
     const all = [await cached('bans:3:'), await cached('bans:4:'), await cached('audit:3:'), await cached('servers:all')];
     invalidateFor('event', 3, { event_type: 'ban', server_id: 3 });
     await reads();
     assert.deepEqual(after(all), { stale: ['audit:3:'], readAgain: ['bans:3:'] });
   });
 
-  it('reads every server\'s list again after a server is created, and the config after a change of it', async () => {
+  it("reads every server's list again after a server is created, and the config after a change of it", async () => {
     const all = [await cached('servers:all'), await cached('config:3:'), await cached('preview:3:'), await cached('missions:3:')];
     invalidateFor('event', 7, { event_type: 'server_created', server_id: 7 });
     await reads();
@@ -51,7 +51,13 @@ describe('the console\'s cache: what a live event makes out of date', () => {
   });
 
   it('leaves what a component patches itself to it, and marks what is not shown for its next showing', async () => {
-    const all = [await cached('server:3:'), await cached('servers:all'), await cached('processes:3:'), await cached('nodes:'), await cached('logfiles:3:', false)];
+    const all = [
+      await cached('server:3:'),
+      await cached('servers:all'),
+      await cached('processes:3:'),
+      await cached('nodes:'),
+      await cached('logfiles:3:', false),
+    ];
     invalidateFor('process_status', 3, {});
     await reads();
     assert.deepEqual(after(all), { stale: ['server:3:', 'servers:all', 'processes:3:', 'logfiles:3:'], readAgain: ['nodes:'] });
@@ -84,7 +90,11 @@ describe('the console\'s cache: what a live event makes out of date', () => {
       assert.deepEqual(after([...before, during]).readAgain, ['bans:3:']);
       invalidateMissed(null, connectingSince);
       await reads();
-      assert.deepEqual(after([...before, during]).readAgain, ['bans:3:', 'logs:4:', 'servers:all'], 'following every server: everything read before');
+      assert.deepEqual(
+        after([...before, during]).readAgain,
+        ['bans:3:', 'logs:4:', 'servers:all'],
+        'following every server: everything read before',
+      );
     });
   });
 });

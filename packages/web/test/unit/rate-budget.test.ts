@@ -13,7 +13,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe('the console\'s rate budget', () => {
+describe("the console's rate budget", () => {
   beforeEach(() => {
     mock.timers.enable({ apis: ['Date', 'setTimeout'], now: 1_000_000 });
     forgetBudget();
@@ -50,7 +50,7 @@ describe('the console\'s rate budget', () => {
     assert.equal(await settled(background), true);
   });
 
-  it('holds even a person\'s read when almost nothing is left', async () => {
+  it("holds even a person's read when almost nothing is left", async () => {
     budget(3);
     const waits: number[] = [];
     const person = permit('person', (seconds) => waits.push(seconds));

@@ -24,11 +24,22 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['instance_id']);
   });
   // A game running under an earlier version: its process, owned by no instance yet (the next start claims it).
-  const running = await knex('servers').whereNotNull('pid').select('id', 'status', 'pid', 'process_start_time', 'exe_path', 'started_at', 'updated_at');
+  const running = await knex('servers')
+    .whereNotNull('pid')
+    .select('id', 'status', 'pid', 'process_start_time', 'exe_path', 'started_at', 'updated_at');
   for (const s of running) {
     await knex('processes').insert({
-      server_id: s.id, role: 'server', idx: 0, instance_id: null, status: s.status, pid: s.pid, start_time: s.process_start_time,
-      executable: s.exe_path, restart_count: 0, started_at: s.started_at, updated_at: s.updated_at,
+      server_id: s.id,
+      role: 'server',
+      idx: 0,
+      instance_id: null,
+      status: s.status,
+      pid: s.pid,
+      start_time: s.process_start_time,
+      executable: s.exe_path,
+      restart_count: 0,
+      started_at: s.started_at,
+      updated_at: s.updated_at,
     });
   }
   await knex.schema.alterTable('servers', (t) => {

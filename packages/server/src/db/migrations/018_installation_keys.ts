@@ -17,7 +17,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('installation_key', 32).nullable();
     t.boolean('folders_pending').notNullable().defaultTo(false);
   });
-  const rows: { id: number; exe_path: string; node_id: string | null }[] = await knex('servers').select('id', 'exe_path', 'node_id').orderBy('id');
+  const rows: { id: number; exe_path: string; node_id: string | null }[] = await knex('servers')
+    .select('id', 'exe_path', 'node_id')
+    .orderBy('id');
   const seen = new Set<string>();
   for (const row of rows) {
     const installation = `${row.node_id ?? ''}\n${resolve(dirname(row.exe_path))}`;
@@ -25,7 +27,9 @@ export async function up(knex: Knex): Promise<void> {
       seen.add(installation);
       continue;
     }
-    await knex('servers').where({ id: row.id }).update({ installation_key: String(row.id), folders_pending: true });
+    await knex('servers')
+      .where({ id: row.id })
+      .update({ installation_key: String(row.id), folders_pending: true });
   }
 }
 

@@ -46,7 +46,10 @@ export async function up(knex: Knex): Promise<void> {
     await knex('schedules')
       .where({ id: row.id })
       .update({ cron, next_slot_at: later(row.next_slot_at, shift), next_run_at: later(row.next_run_at, shift - lead) });
-    for (const step of steps) await knex('schedule_steps').where({ id: step.id }).update({ at_s: step.at_s - shift });
+    for (const step of steps)
+      await knex('schedule_steps')
+        .where({ id: step.id })
+        .update({ at_s: step.at_s - shift });
   }
 }
 
@@ -58,7 +61,12 @@ export async function down(knex: Knex): Promise<void> {
     const lead = Math.max(0, ...steps.map((s) => -s.at_s));
     const cron = lead > 0 ? shiftCron(row.cron, -lead) : null;
     if (cron === null) continue;
-    await knex('schedules').where({ id: row.id }).update({ cron, next_slot_at: later(row.next_slot_at, -lead) });
-    for (const step of steps) await knex('schedule_steps').where({ id: step.id }).update({ at_s: step.at_s + lead });
+    await knex('schedules')
+      .where({ id: row.id })
+      .update({ cron, next_slot_at: later(row.next_slot_at, -lead) });
+    for (const step of steps)
+      await knex('schedule_steps')
+        .where({ id: step.id })
+        .update({ at_s: step.at_s + lead });
   }
 }

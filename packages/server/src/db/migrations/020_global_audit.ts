@@ -87,7 +87,7 @@ export async function up(knex: Knex): Promise<void> {
       return { ...fields, hash: prev };
     });
     await knex('audit_entries').insert(chained);
-    lastId = rows[rows.length - 1]!.id;
+    lastId = rows[rows.length - 1].id;
   }
   await knex('audit_head').insert({ id: 1, last_id: lastId, last_hash: prev, anchor_id: 0, anchor_hash: GENESIS_HASH });
   await knex.schema.dropTable('server_events');
@@ -109,7 +109,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(
     'INSERT INTO server_events (id, server_id, event_type, actor, detail, timestamp, actor_kind, actor_id) ' +
       'SELECT a.id, a.server_id, a.event_type, a.actor, a.detail, a.timestamp, a.actor_kind, a.actor_id ' +
-        'FROM audit_entries a JOIN servers s ON s.id = a.server_id',
+      'FROM audit_entries a JOIN servers s ON s.id = a.server_id',
   );
   await knex.schema.dropTable('audit_head');
   await knex.schema.dropTable('audit_entries');

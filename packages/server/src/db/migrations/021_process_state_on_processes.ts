@@ -18,14 +18,23 @@ interface ServerProcess {
  * table does not (left by a version that wrote the two apart) keeps its process, moved to its row first.
  */
 export async function up(knex: Knex): Promise<void> {
-  const named: ServerProcess[] = await knex('servers').whereNotNull('pid').select('id', 'status', 'pid', 'process_start_time', 'exe_path', 'started_at', 'updated_at');
+  const named: ServerProcess[] = await knex('servers')
+    .whereNotNull('pid')
+    .select('id', 'status', 'pid', 'process_start_time', 'exe_path', 'started_at', 'updated_at');
   for (const s of named) {
     const key = { server_id: s.id, role: 'server', idx: 0 };
-    const row = (await knex('processes').where(key).first('pid')) as { pid: number | null } | undefined;
+    const row: { pid: number | null } | undefined = await knex('processes').where(key).first('pid');
     if (!row) {
       await knex('processes').insert({
-        ...key, instance_id: null, status: s.status, pid: s.pid, start_time: s.process_start_time,
-        executable: s.exe_path, restart_count: 0, started_at: s.started_at, updated_at: s.updated_at,
+        ...key,
+        instance_id: null,
+        status: s.status,
+        pid: s.pid,
+        start_time: s.process_start_time,
+        executable: s.exe_path,
+        restart_count: 0,
+        started_at: s.started_at,
+        updated_at: s.updated_at,
       });
     } else if (row.pid === null) {
       await knex('processes').where(key).update({ pid: s.pid, start_time: s.process_start_time, started_at: s.started_at });
@@ -44,7 +53,8 @@ export async function down(knex: Knex): Promise<void> {
     .where({ role: 'server', idx: 0 })
     .whereNotNull('pid')
     .select('server_id', 'pid', 'start_time', 'started_at');
-  for (const g of games) await knex('servers').where({ id: g.server_id }).update({ pid: g.pid, started_at: g.started_at, process_start_time: g.start_time });
+  for (const g of games)
+    await knex('servers').where({ id: g.server_id }).update({ pid: g.pid, started_at: g.started_at, process_start_time: g.start_time });
 }
 
 /**

@@ -28,7 +28,12 @@ const list = (text: unknown) => (typeof text === 'string' ? JSON.parse(text) : n
 
 /** The stored key: its lists are JSON text. */
 function toKey<T extends ApiKeyRow>(row: Stored): T {
-  return { ...(row as unknown as T), scopes: JSON.parse(row.scopes as string) as KeyScope[], server_ids: list(row.server_ids) as number[] | null, cidrs: list(row.cidrs) as string[] | null };
+  return {
+    ...(row as unknown as T),
+    scopes: JSON.parse(row.scopes as string) as KeyScope[],
+    server_ids: list(row.server_ids) as number[] | null,
+    cidrs: list(row.cidrs) as string[] | null,
+  };
 }
 
 const stored = (row: Omit<ApiKeyRow, 'id'>): Stored => ({
@@ -51,7 +56,13 @@ export class ApiKeyRepository {
   async live(id: number): Promise<KeyWithOwner | undefined> {
     const row = await this.knex('api_keys')
       .join('users', 'users.id', 'api_keys.user_id')
-      .select('api_keys.*', 'users.username', 'users.role', 'users.token_generation', this.knex.raw('(users.totp_secret is not null) as has_2fa'))
+      .select(
+        'api_keys.*',
+        'users.username',
+        'users.role',
+        'users.token_generation',
+        this.knex.raw('(users.totp_secret is not null) as has_2fa'),
+      )
       .where('api_keys.id', id)
       .whereNull('api_keys.revoked_at')
       .first();
@@ -60,7 +71,11 @@ export class ApiKeyRepository {
 
   /** Keys not revoked: one user's, or everyone's. */
   async list(userId: number | null): Promise<(ApiKeyRow & { username: string })[]> {
-    const query = this.knex('api_keys').join('users', 'users.id', 'api_keys.user_id').select('api_keys.*', 'users.username').whereNull('api_keys.revoked_at').orderBy('api_keys.id');
+    const query = this.knex('api_keys')
+      .join('users', 'users.id', 'api_keys.user_id')
+      .select('api_keys.*', 'users.username')
+      .whereNull('api_keys.revoked_at')
+      .orderBy('api_keys.id');
     if (userId !== null) query.where('api_keys.user_id', userId);
     return (await query).map((row: Stored) => toKey<ApiKeyRow & { username: string }>(row));
   }
@@ -75,6 +90,8 @@ export class ApiKeyRepository {
   }
 
   async used(id: number, at: string, address: string): Promise<void> {
-    await this.knex('api_keys').where({ id }).update({ last_used_at: at, last_used_address: address.slice(0, 64) });
+    await this.knex('api_keys')
+      .where({ id })
+      .update({ last_used_at: at, last_used_address: address.slice(0, 64) });
   }
 }

@@ -104,7 +104,7 @@ export class AuditRepository {
       const rows = (await this.filtered(filter).select('*').where('id', '>', after).orderBy('id').limit(BATCH)) as StoredAuditEntry[];
       for (const row of rows) yield row;
       if (rows.length < BATCH) return;
-      after = rows[rows.length - 1]!.id;
+      after = rows[rows.length - 1].id;
     }
   }
 

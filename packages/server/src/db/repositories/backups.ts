@@ -30,7 +30,8 @@ const toBackup = (row: Stored): BackupRow => ({
   include_missions: Boolean(row.include_missions),
   manifest: typeof row.manifest === 'string' ? (JSON.parse(row.manifest) as BackupRow['manifest']) : null,
 });
-const stored = (patch: Partial<Omit<BackupRow, 'id'>>): Stored => (patch.manifest === undefined ? { ...patch } : { ...patch, manifest: patch.manifest && JSON.stringify(patch.manifest) });
+const stored = (patch: Partial<Omit<BackupRow, 'id'>>): Stored =>
+  patch.manifest === undefined ? { ...patch } : { ...patch, manifest: patch.manifest && JSON.stringify(patch.manifest) };
 
 /** The backups table. */
 export class BackupRepository {
@@ -38,7 +39,7 @@ export class BackupRepository {
 
   async create(row: Omit<BackupRow, 'id'>, trx?: Knex.Transaction): Promise<number> {
     const [id] = await (trx ?? this.knex)('backups').insert(stored(row));
-    return id as number;
+    return id;
   }
 
   async find(serverId: number, id: number): Promise<BackupRow | undefined> {
@@ -65,7 +66,9 @@ export class BackupRepository {
 
   /** Finished automatic backups past the newest `keep`, unlocked: what retention removes. */
   async prunable(serverId: number, keep: number): Promise<BackupRow[]> {
-    const automatic = (await this.knex('backups').where({ server_id: serverId, kind: 'automatic', status: 'done' }).orderBy('id', 'desc')).map(toBackup);
+    const automatic = (
+      await this.knex('backups').where({ server_id: serverId, kind: 'automatic', status: 'done' }).orderBy('id', 'desc')
+    ).map(toBackup);
     return automatic.slice(keep).filter((b) => !b.locked);
   }
 }

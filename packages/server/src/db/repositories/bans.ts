@@ -43,7 +43,9 @@ export class BanRepository {
 
   /** Bans in force: not revoked, not past their expiry. */
   private whereInForce<Q extends Knex.QueryBuilder>(query: Q, now: Date): Q {
-    return query.where('active', true).andWhere((q) => { q.whereNull('expires_at').orWhere('expires_at', '>', now.toISOString()); }) as Q;
+    return query.where('active', true).andWhere((q) => {
+      q.whereNull('expires_at').orWhere('expires_at', '>', now.toISOString());
+    }) as Q;
   }
 
   async list(serverId: number, page: { limit: number; offset: number; inForceOnly: boolean }, now: Date): Promise<BanRow[]> {
@@ -69,7 +71,10 @@ export class BanRepository {
   async revoke(banId: number, trx?: Knex.Transaction): Promise<void> {
     await (trx ?? this.knex)<BanRow>('bans')
       .where({ id: banId })
-      .update({ active: false, file_state: this.knex.raw("CASE WHEN file_state IN ('add', 'ok') THEN 'remove' ELSE file_state END") as unknown as FileState });
+      .update({
+        active: false,
+        file_state: this.knex.raw("CASE WHEN file_state IN ('add', 'ok') THEN 'remove' ELSE file_state END") as unknown as FileState,
+      });
   }
 
   /** The bans a pass over the ban file deals with: those in force, and those whose line is still to move. */
@@ -77,7 +82,9 @@ export class BanRepository {
     return this.table
       .clone()
       .where('server_id', serverId)
-      .andWhere((q) => { q.where('active', true).orWhereIn('file_state', ['add', 'remove']); })
+      .andWhere((q) => {
+        q.where('active', true).orWhereIn('file_state', ['add', 'remove']);
+      })
       .whereNot('file_state', 'none')
       .orderBy('id')
       .select('id', 'source', 'file_state', 'file_line', 'guid', 'reason', 'expires_at');
@@ -88,12 +95,16 @@ export class BanRepository {
     const rows = await this.table
       .clone()
       .whereIn('file_state', ['add', 'remove'])
-      .orWhere((q) => { q.where({ source: 'api', active: true, file_state: 'ok' }).whereNotNull('expires_at').andWhere('expires_at', '<=', now.toISOString()); })
+      .orWhere((q) => {
+        q.where({ source: 'api', active: true, file_state: 'ok' })
+          .whereNotNull('expires_at')
+          .andWhere('expires_at', '<=', now.toISOString());
+      })
       .distinct('server_id');
     return rows.map((r) => Number(r.server_id));
   }
 
-  /** What one pass decided, in one transaction (`trx`, with the pass's audit entry): the bans' new states and the bans found in the file. */
+  /** What one pass decided, in one transaction (`trx`, with the pass's audit entry): the bans' new states and those found in the file. */
   async applyPass(serverId: number, changes: RowChange[], found: NewBanRow[], trx: Knex.Transaction): Promise<void> {
     for (const change of changes) {
       const { id, ...fields } = change;

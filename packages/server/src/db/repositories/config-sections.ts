@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { ServerPatch } from './servers.js';
-import { transact } from '../transaction.js';
 
 export interface SectionRow {
   id: number;
@@ -11,10 +10,14 @@ export interface SectionRow {
   config_version: number;
 }
 
-const toSection = (row: Record<string, unknown>): SectionRow => ({ ...(row as unknown as SectionRow), data: JSON.parse(row.data as string) as SectionRow['data'] });
+const toSection = (row: Record<string, unknown>): SectionRow => ({
+  ...(row as unknown as SectionRow),
+  data: JSON.parse(row.data as string) as SectionRow['data'],
+});
 
 /** A server's config version: the sum of its sections' versions, which grows with every change to any. */
-export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) => sections.reduce((sum, s) => sum + s.config_version, 0);
+export const configVersionOf = (sections: readonly Pick<SectionRow, 'config_version'>[]) =>
+  sections.reduce((sum, s) => sum + s.config_version, 0);
 
 const COLUMNS = ['id', 'server_id', 'section', 'data', 'config_version'] as const;
 
@@ -42,8 +45,16 @@ export class ConfigSectionRepository {
    * the server record, in one transaction. False when another write came first.
    */
   /** `trx`: the transaction of the whole change (with its audit entry). */
-  async updateVersioned(row: SectionRow, expected: number, data: SectionRow['data'], recordPatch: ServerPatch, trx: Knex.Transaction): Promise<boolean> {
-    const updated = await trx('config_sections').where({ id: row.id, config_version: expected }).update({ data: JSON.stringify(data), config_version: expected + 1 });
+  async updateVersioned(
+    row: SectionRow,
+    expected: number,
+    data: SectionRow['data'],
+    recordPatch: ServerPatch,
+    trx: Knex.Transaction,
+  ): Promise<boolean> {
+    const updated = await trx('config_sections')
+      .where({ id: row.id, config_version: expected })
+      .update({ data: JSON.stringify(data), config_version: expected + 1 });
     if (updated === 0) return false;
     if (Object.keys(recordPatch).length) await trx('servers').where({ id: row.server_id }).update(recordPatch);
     return true;

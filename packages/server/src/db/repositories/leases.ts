@@ -26,12 +26,21 @@ export class LeaseRepository {
 
   /** The holding, or null when another holds the lease and it has not expired. */
   async acquire(name: string, holder: string, ttlMs: number): Promise<Holding | null> {
-    await this.knex('leases').insert({ name, holder: null, token: 0, expires_at: this.clock.now(-1000) }).onConflict('name').ignore();
+    await this.knex('leases')
+      .insert({ name, holder: null, token: 0, expires_at: this.clock.now(-1000) })
+      .onConflict('name')
+      .ignore();
     // `token` first: MySQL evaluates SET left to right, each seeing the ones before.
     const taken = await this.knex('leases')
       .where({ name })
-      .andWhere((q) => { q.where({ holder }).orWhere('expires_at', '<', this.clock.now()); })
-      .update({ token: this.knex.raw('CASE WHEN holder = ? THEN token ELSE token + 1 END', [holder]), holder, expires_at: this.clock.now(ttlMs) });
+      .andWhere((q) => {
+        q.where({ holder }).orWhere('expires_at', '<', this.clock.now());
+      })
+      .update({
+        token: this.knex.raw('CASE WHEN holder = ? THEN token ELSE token + 1 END', [holder]),
+        holder,
+        expires_at: this.clock.now(ttlMs),
+      });
     if (!taken) return null;
     const row: { token: number | string } | undefined = await this.knex('leases').select('token').where({ name, holder }).first();
     return row ? { name, holder, token: Number(row.token) } : null;
@@ -39,14 +48,19 @@ export class LeaseRepository {
 
   /** Lets the lease go at once (a clean stop), if still held with this token. */
   async release(holding: Holding): Promise<void> {
-    await this.knex('leases').where({ name: holding.name, holder: holding.holder, token: holding.token }).update({ expires_at: this.clock.now(-1000) });
+    await this.knex('leases')
+      .where({ name: holding.name, holder: holding.holder, token: holding.token })
+      .update({ expires_at: this.clock.now(-1000) });
   }
 
   /** Narrows a write to land only while this holding is still current. */
   fence(holding: Holding): Fence {
     return (query) =>
       query.whereExists((q) => {
-        q.select(this.knex.raw('1')).from('leases').where({ name: holding.name, holder: holding.holder, token: holding.token }).andWhere('expires_at', '>', this.clock.now());
+        q.select(this.knex.raw('1'))
+          .from('leases')
+          .where({ name: holding.name, holder: holding.holder, token: holding.token })
+          .andWhere('expires_at', '>', this.clock.now());
       });
   }
 }

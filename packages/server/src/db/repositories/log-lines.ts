@@ -30,13 +30,21 @@ export class LogLineRepository {
     if (boundary) await this.knex('log_lines').where('server_id', serverId).andWhere('id', '<=', boundary.id).delete();
   }
 
-  async page(serverId: number, query: { limit: number; offset: number; level?: LogLevel; since?: string; search?: string }): Promise<{ total: number; rows: LogLineRow[] }> {
+  async page(
+    serverId: number,
+    query: { limit: number; offset: number; level?: LogLevel; since?: string; search?: string },
+  ): Promise<{ total: number; rows: LogLineRow[] }> {
     const base = this.knex('log_lines').where('server_id', serverId);
     if (query.level) base.andWhere('level', query.level);
     if (query.since) base.andWhere('timestamp', '>=', query.since);
     if (query.search) whereContains(base, 'message', query.search);
     const [{ count }] = await base.clone().count({ count: '*' });
-    const rows = await base.clone().select('id', 'timestamp', 'level', 'message').orderBy('id', 'desc').limit(query.limit).offset(query.offset);
+    const rows = await base
+      .clone()
+      .select('id', 'timestamp', 'level', 'message')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset);
     return { total: Number(count), rows: rows.map((r) => ({ ...r, id: Number(r.id) })) };
   }
 

@@ -22,6 +22,11 @@ export class MetricsRepository {
       .andWhere('timestamp', '<=', to)
       .orderBy('timestamp')
       .select('timestamp', 'cpu_percent', 'ram_mb', 'player_count');
-    return rows.map((r) => ({ ...r, cpu_percent: Number(r.cpu_percent), ram_mb: Number(r.ram_mb), player_count: r.player_count === null ? null : Number(r.player_count) }));
+    return rows.map((r) => ({
+      ...r,
+      cpu_percent: Number(r.cpu_percent),
+      ram_mb: Number(r.ram_mb),
+      player_count: r.player_count === null ? null : Number(r.player_count),
+    }));
   }
 }

@@ -42,16 +42,23 @@ export class NodeRepository {
 
   /** False when the row now belongs to another process (another instance started with the same id). */
   async heartbeat(id: string, incarnation: string, eventsConnected: boolean | null): Promise<boolean> {
-    return (await this.knex('nodes').where({ id, incarnation }).update({ last_seen: this.clock.now(), events_connected: eventsConnected })) > 0;
+    return (
+      (await this.knex('nodes').where({ id, incarnation }).update({ last_seen: this.clock.now(), events_connected: eventsConnected })) > 0
+    );
   }
 
   async list(): Promise<NodeRow[]> {
-    const rows: StoredNode[] = await this.knex('nodes').select('*', this.knex.raw('? as age_ms', [this.clock.ageMs('last_seen')])).orderBy('id');
+    const rows: StoredNode[] = await this.knex('nodes')
+      .select('*', this.knex.raw('? as age_ms', [this.clock.ageMs('last_seen')]))
+      .orderBy('id');
     return rows.map(toRow);
   }
 
   async find(id: string): Promise<NodeRow | undefined> {
-    const row: StoredNode | undefined = await this.knex('nodes').select('*', this.knex.raw('? as age_ms', [this.clock.ageMs('last_seen')])).where({ id }).first();
+    const row: StoredNode | undefined = await this.knex('nodes')
+      .select('*', this.knex.raw('? as age_ms', [this.clock.ageMs('last_seen')]))
+      .where({ id })
+      .first();
     return row && toRow(row);
   }
 

@@ -26,7 +26,14 @@ export class PlayerHistoryRepository {
       if (guid && !existing.guid) await this.knex('player_history').where({ id: existing.id }).update({ guid });
       return false;
     }
-    await this.knex('player_history').insert({ server_id: serverId, slot_id: slotId, player_name: name.slice(0, 255), guid, joined_at: at, left_at: null });
+    await this.knex('player_history').insert({
+      server_id: serverId,
+      slot_id: slotId,
+      player_name: name.slice(0, 255),
+      guid,
+      joined_at: at,
+      left_at: null,
+    });
     return true;
   }
 
@@ -55,7 +62,12 @@ export class PlayerHistoryRepository {
     const base = this.knex('player_history').where('server_id', serverId);
     if (query.search) whereContains(base, 'player_name', query.search);
     const [{ count }] = await base.clone().count({ count: '*' });
-    const rows = await base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset).select('id', 'player_name', 'guid', 'joined_at', 'left_at');
+    const rows = await base
+      .clone()
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset)
+      .select('id', 'player_name', 'guid', 'joined_at', 'left_at');
     return { total: Number(count), rows: rows.map((r) => ({ ...r, id: Number(r.id) })) };
   }
 }

@@ -32,7 +32,9 @@ export class ProcessRepository {
   }
 
   async forServer(serverId: number): Promise<ProcessRow[]> {
-    return this.knex<ProcessRow>('processes').where('server_id', serverId).orderBy([{ column: 'role', order: 'desc' }, 'idx']);
+    return this.knex<ProcessRow>('processes')
+      .where('server_id', serverId)
+      .orderBy([{ column: 'role', order: 'desc' }, 'idx']);
   }
 
   /** The row of this process, made or replaced: a new spawn of the same role and index starts afresh. */

@@ -48,14 +48,25 @@ type NewStep = Omit<StepRow, 'schedule_id'>;
 type Stored = Record<string, unknown>;
 
 // The rows as stored: lists and objects as JSON text, flags as 0/1 (both databases hand them back so).
-const toSchedule = (row: Stored): ScheduleRow => ({ ...(row as unknown as ScheduleRow), enabled: Boolean(row.enabled), conditions: JSON.parse(row.conditions as string) as ScheduleConditions });
-const toStep = (row: Stored): StepRow => ({ ...(row as unknown as StepRow), payload: JSON.parse(row.payload as string) as StepRow['payload'], continue_on_failure: Boolean(row.continue_on_failure) });
+const toSchedule = (row: Stored): ScheduleRow => ({
+  ...(row as unknown as ScheduleRow),
+  enabled: Boolean(row.enabled),
+  conditions: JSON.parse(row.conditions as string) as ScheduleConditions,
+});
+const toStep = (row: Stored): StepRow => ({
+  ...(row as unknown as StepRow),
+  payload: JSON.parse(row.payload as string) as StepRow['payload'],
+  continue_on_failure: Boolean(row.continue_on_failure),
+});
 const toRun = (row: Stored): RunRow => ({ ...(row as unknown as RunRow), steps: JSON.parse(row.steps as string) as StepResult[] });
-const storedSchedule = (fields: Partial<ScheduleFields>): Stored => (fields.conditions === undefined ? { ...fields } : { ...fields, conditions: JSON.stringify(fields.conditions) });
-const storedSteps = (scheduleId: number, steps: NewStep[]): Stored[] => steps.map((s) => ({ ...s, payload: JSON.stringify(s.payload), schedule_id: scheduleId }));
+const storedSchedule = (fields: Partial<ScheduleFields>): Stored =>
+  fields.conditions === undefined ? { ...fields } : { ...fields, conditions: JSON.stringify(fields.conditions) };
+const storedSteps = (scheduleId: number, steps: NewStep[]): Stored[] =>
+  steps.map((s) => ({ ...s, payload: JSON.stringify(s.payload), schedule_id: scheduleId }));
 const storedRun = (run: Partial<NewRun>): Stored => (run.steps === undefined ? { ...run } : { ...run, steps: JSON.stringify(run.steps) });
 
-const isUniqueViolation = (err: unknown) => /UNIQUE constraint failed|ER_DUP_ENTRY|Duplicate entry/i.test(String((err as Error).message ?? err));
+const isUniqueViolation = (err: unknown) =>
+  /UNIQUE constraint failed|ER_DUP_ENTRY|Duplicate entry/i.test(String((err as Error).message ?? err));
 
 /** Schedules, their steps and their runs. */
 export class ScheduleRepository {
@@ -65,8 +76,8 @@ export class ScheduleRepository {
   async create(fields: ScheduleFields, steps: NewStep[], outer?: Knex.Transaction): Promise<number> {
     return (outer ?? this.knex).transaction(async (trx) => {
       const [id] = await trx('schedules').insert(storedSchedule(fields));
-      if (steps.length) await trx('schedule_steps').insert(storedSteps(id as number, steps));
-      return id as number;
+      if (steps.length) await trx('schedule_steps').insert(storedSteps(id, steps));
+      return id;
     });
   }
 
@@ -100,7 +111,11 @@ export class ScheduleRepository {
 
   async steps(scheduleIds: number[]): Promise<StepRow[]> {
     if (!scheduleIds.length) return [];
-    return (await this.knex('schedule_steps').whereIn('schedule_id', scheduleIds).orderBy([{ column: 'schedule_id' }, { column: 'idx' }])).map(toStep);
+    return (
+      await this.knex('schedule_steps')
+        .whereIn('schedule_id', scheduleIds)
+        .orderBy([{ column: 'schedule_id' }, { column: 'idx' }])
+    ).map(toStep);
   }
 
   private ofNode(nodeId: string) {
@@ -109,7 +124,15 @@ export class ScheduleRepository {
 
   /** Enabled schedules of a node's servers whose run is due by `now`, the most overdue first. */
   async due(now: string, limit: number, nodeId: string): Promise<ScheduleRow[]> {
-    return (await this.knex('schedules').whereIn('server_id', this.ofNode(nodeId)).where('enabled', true).whereNotNull('next_run_at').andWhere('next_run_at', '<=', now).orderBy('next_run_at').limit(limit)).map(toSchedule);
+    return (
+      await this.knex('schedules')
+        .whereIn('server_id', this.ofNode(nodeId))
+        .where('enabled', true)
+        .whereNotNull('next_run_at')
+        .andWhere('next_run_at', '<=', now)
+        .orderBy('next_run_at')
+        .limit(limit)
+    ).map(toSchedule);
   }
 
   /**
@@ -117,13 +140,23 @@ export class ScheduleRepository {
    * schedule moved on to its next time only if it still says this one. Null when another instance
    * claimed it first.
    */
-  async claim(run: NewRun, next: { next_slot_at: string | null; next_run_at: string | null; updated_at: string }, expected: string | null): Promise<number | null> {
+  async claim(
+    run: NewRun,
+    next: { next_slot_at: string | null; next_run_at: string | null; updated_at: string },
+    expected: string | null,
+  ): Promise<number | null> {
     try {
       return await this.knex.transaction(async (trx) => {
-        const moved = await trx('schedules').where({ id: run.schedule_id }).andWhere((q) => { if (expected === null) q.whereNull('next_run_at'); else q.where('next_run_at', expected); }).update(next);
+        const moved = await trx('schedules')
+          .where({ id: run.schedule_id })
+          .andWhere((q) => {
+            if (expected === null) q.whereNull('next_run_at');
+            else q.where('next_run_at', expected);
+          })
+          .update(next);
         if (!moved) throw new LostClaim();
         const [id] = await trx('schedule_runs').insert(storedRun(run));
-        return id as number;
+        return id;
       });
     } catch (err) {
       if (err instanceof LostClaim || isUniqueViolation(err)) return null;
@@ -135,7 +168,7 @@ export class ScheduleRepository {
   async insertRun(run: NewRun): Promise<number | null> {
     try {
       const [id] = await this.knex('schedule_runs').insert(storedRun(run));
-      return id as number;
+      return id;
     } catch (err) {
       if (isUniqueViolation(err)) return null;
       throw err;
@@ -155,12 +188,22 @@ export class ScheduleRepository {
 
   /** Takes over a run whose lease ran out (its instance stopped or died): only one instance gets it. */
   async takeOver(id: number, expiredLease: string, owner: string, leaseUntil: string): Promise<boolean> {
-    return (await this.knex('schedule_runs').where({ id, lease_until: expiredLease }).whereIn('status', ['running', 'queued']).update({ instance_id: owner, lease_until: leaseUntil })) > 0;
+    return (
+      (await this.knex('schedule_runs')
+        .where({ id, lease_until: expiredLease })
+        .whereIn('status', ['running', 'queued'])
+        .update({ instance_id: owner, lease_until: leaseUntil })) > 0
+    );
   }
 
   /** Runs of a node's servers under way or waiting whose lease ran out by `now`. */
   async abandoned(now: string, limit: number, nodeId: string): Promise<RunRow[]> {
-    const rows = await this.knex('schedule_runs').whereIn('schedule_id', this.knex('schedules').select('id').whereIn('server_id', this.ofNode(nodeId))).whereIn('status', ['running', 'queued']).andWhere('lease_until', '<', now).orderBy('id').limit(limit);
+    const rows = await this.knex('schedule_runs')
+      .whereIn('schedule_id', this.knex('schedules').select('id').whereIn('server_id', this.ofNode(nodeId)))
+      .whereIn('status', ['running', 'queued'])
+      .andWhere('lease_until', '<', now)
+      .orderBy('id')
+      .limit(limit);
     return rows.map(toRun);
   }
 
@@ -169,12 +212,22 @@ export class ScheduleRepository {
    * they were claimed, so two waiting runs never start together, and of two claimed at once the later yields.
    */
   async hasEarlierUnfinished(scheduleId: number, runId: number): Promise<boolean> {
-    return Boolean(await this.knex('schedule_runs').where({ schedule_id: scheduleId }).whereIn('status', ['running', 'queued']).andWhere('id', '<', runId).first('id'));
+    return Boolean(
+      await this.knex('schedule_runs')
+        .where({ schedule_id: scheduleId })
+        .whereIn('status', ['running', 'queued'])
+        .andWhere('id', '<', runId)
+        .first('id'),
+    );
   }
 
   async runs(scheduleId: number, page: { limit: number; offset: number }): Promise<{ total: number; items: RunRow[] }> {
     const [{ count }] = await this.knex('schedule_runs').where({ schedule_id: scheduleId }).count({ count: '*' });
-    const items = await this.knex('schedule_runs').where({ schedule_id: scheduleId }).orderBy('id', 'desc').limit(page.limit).offset(page.offset);
+    const items = await this.knex('schedule_runs')
+      .where({ schedule_id: scheduleId })
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset);
     return { total: Number(count), items: items.map(toRun) };
   }
 }

@@ -26,7 +26,9 @@ export class SecondStepRepository {
   /** Counts one more wrong second step in `trx`; the count now. */
   async countFailure(userId: number, trx: Knex.Transaction): Promise<number> {
     // An increment in the database, not read-then-write: two instances' failures both count.
-    await trx('users').where({ id: userId }).update({ second_step_failures: trx.raw('second_step_failures + 1') });
+    await trx('users')
+      .where({ id: userId })
+      .update({ second_step_failures: trx.raw('second_step_failures + 1') });
     const row = await trx('users').where({ id: userId }).first('second_step_failures');
     return Number((row as { second_step_failures: number | string } | undefined)?.second_step_failures ?? 0);
   }
@@ -63,6 +65,9 @@ export class SecondStepRepository {
   /** The account events, newest first. */
   async events(userId: number): Promise<AccountEventRow[]> {
     const rows = await this.knex('account_events').where({ user_id: userId }).orderBy('id', 'desc');
-    return rows.map((row: AccountEventRow & { detail: string }) => ({ ...row, detail: JSON.parse(row.detail) as AccountEventRow['detail'] }));
+    return rows.map((row: AccountEventRow & { detail: string }) => ({
+      ...row,
+      detail: JSON.parse(row.detail) as AccountEventRow['detail'],
+    }));
   }
 }

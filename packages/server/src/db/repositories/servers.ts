@@ -36,7 +36,22 @@ type OfProcess = 'pid' | 'started_at';
 export type NewServer = Omit<ServerRow, 'id' | OfProcess>;
 
 /** The columns of a list item: the list reads only these. */
-const LIST_COLUMNS = ['id', 'name', 'description', 'game_type', 'status', 'game_port', 'rcon_port', 'auto_restart', 'max_restarts', 'restart_count', 'headless_clients', 'started_config_version', 'current_mission', 'node_id'] as const;
+const LIST_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'game_type',
+  'status',
+  'game_port',
+  'rcon_port',
+  'auto_restart',
+  'max_restarts',
+  'restart_count',
+  'headless_clients',
+  'started_config_version',
+  'current_mission',
+  'node_id',
+] as const;
 export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number] | OfProcess>;
 
 export type ServerPatch = Partial<Omit<ServerRow, 'id' | 'created_at' | OfProcess>>;
@@ -59,14 +74,18 @@ function toServer<T extends Stored>(row: T): ServerRow {
     ...(own as unknown as ServerRow),
     auto_restart: Boolean(own.auto_restart),
     ...('folders_pending' in own ? { folders_pending: Boolean(own.folders_pending) } : {}),
-    ...('backup_exclude' in own ? { backup_exclude: typeof own.backup_exclude === 'string' ? (JSON.parse(own.backup_exclude) as string[]) : null } : {}),
+    ...('backup_exclude' in own
+      ? { backup_exclude: typeof own.backup_exclude === 'string' ? (JSON.parse(own.backup_exclude) as string[]) : null }
+      : {}),
     pid,
     started_at: pid === null ? null : ((game_started_at as string | null) ?? null),
   };
 }
 
 function toStored(patch: ServerPatch): Stored {
-  return 'backup_exclude' in patch ? { ...patch, backup_exclude: patch.backup_exclude ? JSON.stringify(patch.backup_exclude) : null } : { ...patch };
+  return 'backup_exclude' in patch
+    ? { ...patch, backup_exclude: patch.backup_exclude ? JSON.stringify(patch.backup_exclude) : null }
+    : { ...patch };
 }
 
 /** The servers table (and the config sections made with a server), each server with its game process. */
@@ -76,20 +95,30 @@ export class ServerRepository {
   /** Servers joined with their game's process row: the one place a server's pid is read from. */
   private withGame(columns: readonly string[] | null = null, on: Knex = this.knex) {
     return on('servers')
-      .leftJoin('processes as game', (j) => j.on('game.server_id', 'servers.id').andOnVal('game.role', GAME.role).andOnVal('game.idx', GAME.idx))
+      .leftJoin('processes as game', (j) =>
+        j.on('game.server_id', 'servers.id').andOnVal('game.role', GAME.role).andOnVal('game.idx', GAME.idx),
+      )
       .select(columns ? columns.map((c) => `servers.${c}`) : ['servers.*'])
       .select({ game_pid: 'game.pid', game_started_at: 'game.started_at' });
   }
 
   /** `trx`: read inside the caller's transaction (SQLite's one connection would wait on it otherwise). */
   async find(id: number, trx?: Knex.Transaction): Promise<ServerRow | undefined> {
-    const row = await this.withGame(null, trx ?? this.knex).where('servers.id', id).first();
+    const row = await this.withGame(null, trx ?? this.knex)
+      .where('servers.id', id)
+      .first();
     return row ? toServer(row) : undefined;
   }
 
   /** What a webhook says of a server (its name; its restarts, to tell a crash loop), read in the caller's transaction. */
-  async facts(id: number, trx?: Knex.Transaction): Promise<Pick<ServerRow, 'id' | 'name' | 'restart_count' | 'max_restarts' | 'auto_restart'> | undefined> {
-    const row = await (trx ?? this.knex)('servers').select('id', 'name', 'restart_count', 'max_restarts', 'auto_restart').where({ id }).first();
+  async facts(
+    id: number,
+    trx?: Knex.Transaction,
+  ): Promise<Pick<ServerRow, 'id' | 'name' | 'restart_count' | 'max_restarts' | 'auto_restart'> | undefined> {
+    const row = await (trx ?? this.knex)('servers')
+      .select('id', 'name', 'restart_count', 'max_restarts', 'auto_restart')
+      .where({ id })
+      .first();
     return row ? { ...row, auto_restart: Boolean(row.auto_restart) } : undefined;
   }
 
@@ -115,7 +144,9 @@ export class ServerRepository {
 
   /** This node's servers whose files still wait to be copied into folders of their own (made before each had its own). */
   async foldersPending(nodeId: string): Promise<ServerRow[]> {
-    return (await this.withGame().where({ 'servers.node_id': nodeId, 'servers.folders_pending': true }).orderBy('servers.id')).map(toServer);
+    return (await this.withGame().where({ 'servers.node_id': nodeId, 'servers.folders_pending': true }).orderBy('servers.id')).map(
+      toServer,
+    );
   }
 
   /** Servers recorded before there were nodes become this node's (a single instance's, or the first of a new cluster's). */
@@ -124,7 +155,10 @@ export class ServerRepository {
   }
 
   async countByNode(): Promise<Map<string, number>> {
-    const rows: { node_id: string | null; n: number | string }[] = await this.knex('servers').select('node_id').count({ n: '*' }).groupBy('node_id');
+    const rows: { node_id: string | null; n: number | string }[] = await this.knex('servers')
+      .select('node_id')
+      .count({ n: '*' })
+      .groupBy('node_id');
     return new Map(rows.map((r) => [r.node_id ?? '', Number(r.n)]));
   }
 
@@ -134,13 +168,20 @@ export class ServerRepository {
 
   /** This node's servers recorded with a process under way that have no game process row (left by an older version). */
   async activeWithoutProcess(nodeId: string): Promise<ServerRow[]> {
-    const rows = await this.withGame().where('servers.node_id', nodeId).whereIn('servers.status', ACTIVE_STATUSES).whereNull('game.id').orderBy('servers.id');
+    const rows = await this.withGame()
+      .where('servers.node_id', nodeId)
+      .whereIn('servers.status', ACTIVE_STATUSES)
+      .whereNull('game.id')
+      .orderBy('servers.id');
     return rows.map(toServer);
   }
 
   /** The dashboard's hot read: the list columns and the game's process. */
   async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ListRow[]> {
-    const query = this.withGame(LIST_COLUMNS).orderBy('servers.id').limit(filter.limit ?? 50).offset(filter.offset ?? 0);
+    const query = this.withGame(LIST_COLUMNS)
+      .orderBy('servers.id')
+      .limit(filter.limit ?? 50)
+      .offset(filter.offset ?? 0);
     if (filter.game_type) query.where('servers.game_type', filter.game_type);
     if (filter.only) query.whereIn('servers.id', filter.only);
     return (await query).map(toServer);
@@ -152,28 +193,39 @@ export class ServerRepository {
       const query = this.knex('servers').count({ n: '*' });
       if (only) query.whereIn('id', only);
       if (active) query.whereIn('status', ACTIVE_STATUSES);
-      return Number(((await query) as { n: number | string }[])[0]!.n);
+      return Number(((await query) as { n: number | string }[])[0].n);
     };
     const [total, running] = await Promise.all([count(false), count(true)]);
     return { running, total };
   }
 
   /** Another server of the same node (ports are a host's) using one of these ports for its game or its remote admin. */
-  async clash(ports: number[], nodeId: string, exceptId?: number): Promise<Pick<ServerRow, 'id' | 'name' | 'game_port' | 'rcon_port'> | undefined> {
+  async clash(
+    ports: number[],
+    nodeId: string,
+    exceptId?: number,
+  ): Promise<Pick<ServerRow, 'id' | 'name' | 'game_port' | 'rcon_port'> | undefined> {
     const query = this.knex('servers')
       .select('id', 'name', 'game_port', 'rcon_port')
       .where('node_id', nodeId)
-      .where((q) => { q.whereIn('game_port', ports).orWhereIn('rcon_port', ports); });
+      .where((q) => {
+        q.whereIn('game_port', ports).orWhereIn('rcon_port', ports);
+      });
     if (exceptId !== undefined) query.whereNot('id', exceptId);
     return query.first();
   }
 
   /** The record and its config sections, in one transaction. */
   /** `trx`: the transaction of the whole change (with its audit entry). */
-  async create(server: NewServer, sections: { section: string; data: Record<string, unknown> }[], trx: Knex.Transaction): Promise<ServerRow> {
+  async create(
+    server: NewServer,
+    sections: { section: string; data: Record<string, unknown> }[],
+    trx: Knex.Transaction,
+  ): Promise<ServerRow> {
     const [id] = await trx('servers').insert(toStored(server));
-    for (const s of sections) await trx('config_sections').insert({ server_id: id, section: s.section, data: JSON.stringify(s.data), config_version: 1 });
-    return (await this.find(id as number, trx))!;
+    for (const s of sections)
+      await trx('config_sections').insert({ server_id: id, section: s.section, data: JSON.stringify(s.data), config_version: 1 });
+    return (await this.find(id, trx))!;
   }
 
   async update(id: number, patch: ServerPatch, trx?: Knex.Transaction): Promise<ServerRow> {
@@ -188,15 +240,27 @@ export class ServerRepository {
    * `pid`), and the game's process row with it, in one transaction: the compare-and-set every state change
    * of the supervisor rests on. True when it changed.
    */
-  async transition(id: number, expect: { from?: readonly ServerStatus[]; pid?: number }, patch: ServerPatch, game?: GameProcessPatch): Promise<boolean> {
+  async transition(
+    id: number,
+    expect: { from?: readonly ServerStatus[]; pid?: number },
+    patch: ServerPatch,
+    game?: GameProcessPatch,
+  ): Promise<boolean> {
     return transact(this.knex, async (trx) => {
       const query = trx('servers').where({ id });
       if (expect.from) query.whereIn('status', expect.from);
       if (expect.pid !== undefined) {
-        query.whereExists((q) => q.select(1).from('processes').where({ server_id: id, ...GAME, pid: expect.pid }));
+        query.whereExists((q) => {
+          q.select(1)
+            .from('processes')
+            .where({ server_id: id, ...GAME, pid: expect.pid });
+        });
       }
       if (!((await query.update(toStored(patch))) > 0)) return false;
-      if (game) await trx('processes').where({ server_id: id, ...GAME }).update({ ...game, ...(game.pid === null ? { start_time: null } : {}) });
+      if (game)
+        await trx('processes')
+          .where({ server_id: id, ...GAME })
+          .update({ ...game, ...(game.pid === null ? { start_time: null } : {}) });
       return true;
     });
   }

@@ -26,7 +26,11 @@ export class SessionRepository {
 
   /** A user's sessions still open (not ended, not expired), newest first. */
   open(userId: number, now: string): Promise<SessionRow[]> {
-    return this.knex<SessionRow>('sessions').where({ user_id: userId }).whereNull('ended_at').andWhere('expires_at', '>', now).orderBy('created_at', 'desc');
+    return this.knex<SessionRow>('sessions')
+      .where({ user_id: userId })
+      .whereNull('ended_at')
+      .andWhere('expires_at', '>', now)
+      .orderBy('created_at', 'desc');
   }
 
   /** Ends one of the user's sessions; false when there is no such open session of theirs. */
@@ -47,11 +51,17 @@ export class SessionRepository {
   }
 
   async seen(id: string, at: string, address: string | null): Promise<void> {
-    await this.knex('sessions').where({ id }).update({ last_seen_at: at, ...(address ? { address: address.slice(0, 64) } : {}) });
+    await this.knex('sessions')
+      .where({ id })
+      .update({ last_seen_at: at, ...(address ? { address: address.slice(0, 64) } : {}) });
   }
 
   /** Sessions that ended or expired before `cutoff` (run by the history retention job). */
   async pruneBefore(cutoff: string, fence: Fence = (q) => q): Promise<number> {
-    return fence(this.knex('sessions').where((q) => { q.where('expires_at', '<', cutoff).orWhere('ended_at', '<', cutoff); })).delete();
+    return fence(
+      this.knex('sessions').where((q) => {
+        q.where('expires_at', '<', cutoff).orWhere('ended_at', '<', cutoff);
+      }),
+    ).delete();
   }
 }

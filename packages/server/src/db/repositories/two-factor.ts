@@ -30,7 +30,8 @@ export class TwoFactorRepository {
 
   /** Replaces sealed secrets (a new signing secret seals them anew), all or none. */
   async reseal(rows: Pick<TwoFactorRow, 'id' | 'totp_secret' | 'totp_pending'>[], trx: Knex = this.knex): Promise<void> {
-    for (const row of rows) await trx('users').where({ id: row.id }).update({ totp_secret: row.totp_secret, totp_pending: row.totp_pending });
+    for (const row of rows)
+      await trx('users').where({ id: row.id }).update({ totp_secret: row.totp_secret, totp_pending: row.totp_pending });
   }
 
   async setPending(userId: number, encrypted: string): Promise<void> {
@@ -50,7 +51,9 @@ export class TwoFactorRepository {
   async disable(userId: number, outer?: Knex.Transaction): Promise<void> {
     await (outer ?? this.knex).transaction(async (trx) => {
       // A pause of second steps ends with them: a user enrolling again starts from no wrong codes.
-      await trx('users').where({ id: userId }).update({ totp_secret: null, totp_pending: null, totp_last_step: null, second_step_failures: 0, second_step_paused_until: null });
+      await trx('users')
+        .where({ id: userId })
+        .update({ totp_secret: null, totp_pending: null, totp_last_step: null, second_step_failures: 0, second_step_paused_until: null });
       await trx('recovery_codes').where({ user_id: userId }).delete();
     });
   }
@@ -59,14 +62,18 @@ export class TwoFactorRepository {
   async takeStep(userId: number, step: number): Promise<boolean> {
     const taken = await this.knex('users')
       .where({ id: userId })
-      .andWhere((q) => { q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step); })
+      .andWhere((q) => {
+        q.whereNull('totp_last_step').orWhere('totp_last_step', '<', step);
+      })
       .update({ totp_last_step: step });
     return taken > 0;
   }
 
   /** Uses a recovery code once: false when there is no such unused code. */
   async useRecoveryCode(userId: number, digest: string, at: string): Promise<boolean> {
-    return (await this.knex('recovery_codes').where({ user_id: userId, code_sha256: digest }).whereNull('used_at').update({ used_at: at })) > 0;
+    return (
+      (await this.knex('recovery_codes').where({ user_id: userId, code_sha256: digest }).whereNull('used_at').update({ used_at: at })) > 0
+    );
   }
 
   async recoveryCodesLeft(userId: number): Promise<number> {

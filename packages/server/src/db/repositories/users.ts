@@ -32,8 +32,13 @@ export class UserRepository {
   }
 
   /** The columns every authenticated request needs, without building a model. */
-  async principal(id: number): Promise<(Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> & { has_2fa: boolean }) | undefined> {
-    const row = await this.knex('users').select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa')).where('id', id).first();
+  async principal(
+    id: number,
+  ): Promise<(Pick<UserRow, 'id' | 'username' | 'role' | 'token_generation'> & { has_2fa: boolean }) | undefined> {
+    const row = await this.knex('users')
+      .select('id', 'username', 'role', 'token_generation', this.knex.raw('(totp_secret is not null) as has_2fa'))
+      .where('id', id)
+      .first();
     return row ? { ...row, has_2fa: Boolean(row.has_2fa) } : undefined;
   }
 
@@ -43,7 +48,11 @@ export class UserRepository {
 
   /** Changes a user's role and/or password and ends their tokens, in one statement. False: no such user. */
   async changeAccess(id: number, patch: Partial<Pick<UserRow, 'password_hash' | 'role'>>, trx?: Knex.Transaction): Promise<boolean> {
-    return (await (trx ?? this.knex)('users').where('id', id).update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0;
+    return (
+      (await (trx ?? this.knex)('users')
+        .where('id', id)
+        .update({ ...patch, token_generation: this.knex.raw('token_generation + 1') })) > 0
+    );
   }
 
   /** Ends every token of every user (a new signing secret): the first step of a sign-in too. */
@@ -56,9 +65,12 @@ export class UserRepository {
   }
 
   /** Throws the database's unique violation for a taken name (see isUniqueViolation). */
-  async insert(user: { username: string; password_hash: string; role: Role; created_at: string }, trx?: Knex.Transaction): Promise<UserRow> {
+  async insert(
+    user: { username: string; password_hash: string; role: Role; created_at: string },
+    trx?: Knex.Transaction,
+  ): Promise<UserRow> {
     const [id] = await (trx ?? this.knex)('users').insert({ ...user, last_login: null });
-    return (await this.byId(id as number, trx))!;
+    return (await this.byId(id, trx))!;
   }
 
   async delete(id: number, trx?: Knex.Transaction): Promise<boolean> {
@@ -66,6 +78,7 @@ export class UserRepository {
   }
 
   async count(): Promise<number> {
-    return Number(((await this.knex('users').count({ n: '*' })) as { n: number | string }[])[0]!.n);
+    const [row]: { n: number | string }[] = await this.knex('users').count({ n: '*' });
+    return Number(row.n);
   }
 }

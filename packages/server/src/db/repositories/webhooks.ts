@@ -38,8 +38,16 @@ export interface DeliveryRow {
   created_at: string;
 }
 
-export type NewDelivery = Pick<DeliveryRow, 'webhook_id' | 'event_id' | 'event_type' | 'server_id' | 'payload' | 'next_attempt_at' | 'created_at'>;
-export type DeliveryOutcome = Partial<Pick<DeliveryRow, 'status' | 'attempt' | 'next_attempt_at' | 'response_status' | 'response_snippet' | 'error' | 'duration_ms' | 'delivered_at'>>;
+export type NewDelivery = Pick<
+  DeliveryRow,
+  'webhook_id' | 'event_id' | 'event_type' | 'server_id' | 'payload' | 'next_attempt_at' | 'created_at'
+>;
+export type DeliveryOutcome = Partial<
+  Pick<
+    DeliveryRow,
+    'status' | 'attempt' | 'next_attempt_at' | 'response_status' | 'response_snippet' | 'error' | 'duration_ms' | 'delivered_at'
+  >
+>;
 
 type Stored = Record<string, unknown>;
 
@@ -58,7 +66,10 @@ function toStoredWebhook(patch: Partial<Omit<WebhookRow, 'id'>>): Stored {
   return stored;
 }
 
-const toDelivery = (row: Stored): DeliveryRow => ({ ...(row as unknown as DeliveryRow), payload: JSON.parse(row.payload as string) as WebhookPayload });
+const toDelivery = (row: Stored): DeliveryRow => ({
+  ...(row as unknown as DeliveryRow),
+  payload: JSON.parse(row.payload as string) as WebhookPayload,
+});
 const toStoredDelivery = (row: NewDelivery): Stored => ({ ...row, payload: JSON.stringify(row.payload), status: 'pending', attempt: 0 });
 
 /** The webhook endpoints and their outbox (the deliveries, which are also the delivery log). */
@@ -100,7 +111,8 @@ export class WebhookRepository {
 
   /** Rows whose (endpoint, event id) is already there are left out: several instances enqueue one event once. */
   async enqueueOnce(rows: NewDelivery[]): Promise<void> {
-    if (rows.length) await this.knex('webhook_deliveries').insert(rows.map(toStoredDelivery)).onConflict(['webhook_id', 'event_id']).ignore();
+    if (rows.length)
+      await this.knex('webhook_deliveries').insert(rows.map(toStoredDelivery)).onConflict(['webhook_id', 'event_id']).ignore();
   }
 
   /** The newest delivery of an event to an endpoint (the test button's, just enqueued). */
@@ -114,10 +126,16 @@ export class WebhookRepository {
     return row ? toDelivery(row) : undefined;
   }
 
-  async page(webhookId: number, query: { limit: number; offset: number; status?: DeliveryStatus }): Promise<{ total: number; rows: DeliveryRow[] }> {
+  async page(
+    webhookId: number,
+    query: { limit: number; offset: number; status?: DeliveryStatus },
+  ): Promise<{ total: number; rows: DeliveryRow[] }> {
     const base = this.knex('webhook_deliveries').where({ webhook_id: webhookId });
     if (query.status) base.where({ status: query.status });
-    const [count, rows] = await Promise.all([base.clone().count({ n: '*' }).first(), base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset)]);
+    const [count, rows] = await Promise.all([
+      base.clone().count({ n: '*' }).first(),
+      base.clone().orderBy('id', 'desc').limit(query.limit).offset(query.offset),
+    ]);
     return { total: Number((count as { n: number | string } | undefined)?.n ?? 0), rows: rows.map(toDelivery) };
   }
 
@@ -128,7 +146,9 @@ export class WebhookRepository {
       .where({ status: 'pending' })
       .whereIn('webhook_id', this.knex('webhooks').select('id').where({ enabled: true }))
       .andWhere('next_attempt_at', '<=', now)
-      .andWhere((q) => { q.whereNull('claimed_until').orWhere('claimed_until', '<', now); })
+      .andWhere((q) => {
+        q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+      })
       .first();
     return row !== undefined;
   }
@@ -143,44 +163,53 @@ export class WebhookRepository {
     const sqlite = this.knex.client.config.client === 'better-sqlite3';
     // READ COMMITTED on MySQL/MariaDB: the locking read takes no gap locks, which would make the inserts
     // of new deliveries (in the audit entry's transaction) wait on it, or deadlock with it.
-    return this.knex.transaction(async (trx) => {
-      const free = (q: Knex.QueryBuilder) => {
-        q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
-      };
-      const lock = (q: Knex.QueryBuilder) => (sqlite ? q : q.forUpdate().skipLocked());
-      const due = await lock(
-        trx('webhook_deliveries')
-          .select('id', 'webhook_id')
-          .where({ status: 'pending' })
-          .whereIn('webhook_id', trx('webhooks').select('id').where({ enabled: true }))
-          .andWhere('next_attempt_at', '<=', now)
-          .andWhere(free)
-          .orderBy('next_attempt_at')
-          .limit(limit),
-      );
-      if (!due.length) return [];
-      const dueRows = due as { id: number; webhook_id: number }[];
-      const endpoints: number[] = [...new Set(dueRows.map((r) => r.webhook_id))];
-      const gathering = await lock(
-        trx('webhook_deliveries')
-          .select('id')
-          .where({ status: 'pending', attempt: 0 })
-          .whereIn('webhook_id', trx('webhooks').select('id').where({ kind: 'discord' }).whereIn('id', endpoints))
-          .whereNotIn('id', dueRows.map((r) => r.id))
-          .andWhere(free)
-          .limit(limit),
-      );
-      const ids = [...dueRows, ...(gathering as { id: number }[])].map((r) => r.id);
-      await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
-      return (await trx('webhook_deliveries').whereIn('id', ids).orderBy('id')).map(toDelivery);
-    }, sqlite ? {} : { isolationLevel: 'read committed' });
+    return this.knex.transaction(
+      async (trx) => {
+        const free = (q: Knex.QueryBuilder) => {
+          q.whereNull('claimed_until').orWhere('claimed_until', '<', now);
+        };
+        const lock = (q: Knex.QueryBuilder) => (sqlite ? q : q.forUpdate().skipLocked());
+        const due = await lock(
+          trx('webhook_deliveries')
+            .select('id', 'webhook_id')
+            .where({ status: 'pending' })
+            .whereIn('webhook_id', trx('webhooks').select('id').where({ enabled: true }))
+            .andWhere('next_attempt_at', '<=', now)
+            .andWhere(free)
+            .orderBy('next_attempt_at')
+            .limit(limit),
+        );
+        if (!due.length) return [];
+        const dueRows = due as { id: number; webhook_id: number }[];
+        const endpoints: number[] = [...new Set(dueRows.map((r) => r.webhook_id))];
+        const gathering = await lock(
+          trx('webhook_deliveries')
+            .select('id')
+            .where({ status: 'pending', attempt: 0 })
+            .whereIn('webhook_id', trx('webhooks').select('id').where({ kind: 'discord' }).whereIn('id', endpoints))
+            .whereNotIn(
+              'id',
+              dueRows.map((r) => r.id),
+            )
+            .andWhere(free)
+            .limit(limit),
+        );
+        const ids = [...dueRows, ...(gathering as { id: number }[])].map((r) => r.id);
+        await trx('webhook_deliveries').whereIn('id', ids).update({ claimed_until: claimUntil });
+        return (await trx('webhook_deliveries').whereIn('id', ids).orderBy('id')).map(toDelivery);
+      },
+      sqlite ? {} : { isolationLevel: 'read committed' },
+    );
   }
 
   /** The outcomes of a pass's sends, in one transaction (one commit rather than one a delivery). */
   async settle(outcomes: { ids: number[]; outcome: DeliveryOutcome }[]): Promise<void> {
     if (!outcomes.length) return;
     await this.knex.transaction(async (trx) => {
-      for (const { ids, outcome } of outcomes) await trx('webhook_deliveries').whereIn('id', ids).update({ ...outcome, claimed_until: null });
+      for (const { ids, outcome } of outcomes)
+        await trx('webhook_deliveries')
+          .whereIn('id', ids)
+          .update({ ...outcome, claimed_until: null });
     });
   }
 
@@ -191,7 +220,9 @@ export class WebhookRepository {
 
   /** Pending deliveries of an endpoint turned off (410 Gone): they will not be tried again. */
   async abandonPending(webhookId: number, error: string): Promise<void> {
-    await this.knex('webhook_deliveries').where({ webhook_id: webhookId, status: 'pending' }).update({ status: 'failed', next_attempt_at: null, claimed_until: null, error });
+    await this.knex('webhook_deliveries')
+      .where({ webhook_id: webhookId, status: 'pending' })
+      .update({ status: 'failed', next_attempt_at: null, claimed_until: null, error });
   }
 
   /** Finished deliveries created before `cutoff` (the log is kept as long as the audit trail). */

@@ -12,7 +12,12 @@ const PAGE = 50;
 /** Who did what to the server, and what the supervisor did by itself; new entries arrive live on the first page. */
 export function AuditTab({ server }: TabProps) {
   const [offset, setOffset] = useState(0);
-  const { state: page, apply, loaded, error } = useLiveState(`audit:${server.id}:${offset}`, () => client.servers.events(server.id, { limit: PAGE, offset }));
+  const {
+    state: page,
+    apply,
+    loaded,
+    error,
+  } = useLiveState(`audit:${server.id}:${offset}`, () => client.servers.events(server.id, { limit: PAGE, offset }));
   const events = page?.events ?? [];
   useLiveEvents(server.id, {
     event: ({ data: entry }) => {

@@ -29,13 +29,15 @@ export function BackupsTab({ server }: TabProps) {
     },
   });
 
-  const create = (withMissions: boolean) => action.run(async () => (await client.backups.create(server.id, { include_missions: withMissions }), setNotice(null), reload()));
+  const create = (withMissions: boolean) =>
+    action.run(async () => (await client.backups.create(server.id, { include_missions: withMissions }), setNotice(null), reload()));
   const lock = (b: Backup) => action.run(async () => (await client.backups.update(server.id, b.id, { locked: !b.locked }), reload()));
   const note = (b: Backup) => {
     const text = window.prompt('Note', b.note ?? '');
     if (text !== null) void action.run(async () => (await client.backups.update(server.id, b.id, { note: text || null }), reload()));
   };
-  const restore = (b: Backup) => action.run(async () => setNotice(localTimes((await client.backups.restore(server.id, b.id)).message, when)));
+  const restore = (b: Backup) =>
+    action.run(async () => setNotice(localTimes((await client.backups.restore(server.id, b.id)).message, when)));
   const remove = (b: Backup) => action.run(async () => (await client.backups.delete(server.id, b.id), reload()));
   const download = (b: Backup) =>
     action.run(async () => {
@@ -104,9 +106,19 @@ export function BackupsTab({ server }: TabProps) {
                           onConfirm={() => restore(b)}
                         />
                       ) : (
-                        <span class="small" title="Stop the server to restore">Stop to restore</span>
+                        <span class="small" title="Stop the server to restore">
+                          Stop to restore
+                        </span>
                       )}
-                      {!b.locked && <ConfirmButton label="Delete" ariaLabel={`Delete the backup of ${when(b.created_at)}`} title="Delete this backup?" message="Its archive is removed from the disk." onConfirm={() => remove(b)} />}
+                      {!b.locked && (
+                        <ConfirmButton
+                          label="Delete"
+                          ariaLabel={`Delete the backup of ${when(b.created_at)}`}
+                          title="Delete this backup?"
+                          message="Its archive is removed from the disk."
+                          onConfirm={() => remove(b)}
+                        />
+                      )}
                     </>
                   )}
                 </td>

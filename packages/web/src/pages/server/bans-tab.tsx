@@ -18,7 +18,9 @@ export function BansTab({ server }: TabProps) {
   const admin = isAdmin();
   const [activeOnly, setActiveOnly] = useState(true);
   const [offset, setOffset] = useState(0);
-  const { data, error, reload } = useQuery(`bans:${server.id}:${activeOnly}:${offset}`, () => client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }));
+  const { data, error, reload } = useQuery(`bans:${server.id}:${activeOnly}:${offset}`, () =>
+    client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }),
+  );
   const [creating, setCreating] = useState(false);
   // Picked from what is typed, until the admin picks it themselves.
   const [banType, setBanType] = useState<'GUID' | 'IP'>('GUID');
@@ -29,7 +31,8 @@ export function BansTab({ server }: TabProps) {
     <div>
       <div class="toolbar">
         <label class="check">
-          <input type="checkbox" checked={!activeOnly} onChange={(e) => (setActiveOnly(!e.currentTarget.checked), setOffset(0))} /> Show expired and revoked bans
+          <input type="checkbox" checked={!activeOnly} onChange={(e) => (setActiveOnly(!e.currentTarget.checked), setOffset(0))} /> Show
+          expired and revoked bans
         </label>
         {admin && (
           <button type="button" onClick={() => setCreating(true)}>
@@ -53,7 +56,15 @@ export function BansTab({ server }: TabProps) {
                 </td>
                 <td>{b.ban_type}</td>
                 <td>{b.reason || '–'}</td>
-                <td>{b.source === 'file' ? <span title="Found in the game's ban file: written there by the game, another tool or by hand">{b.banned_by} (file)</span> : b.banned_by}</td>
+                <td>
+                  {b.source === 'file' ? (
+                    <span title="Found in the game's ban file: written there by the game, another tool or by hand">
+                      {b.banned_by} (file)
+                    </span>
+                  ) : (
+                    b.banned_by
+                  )}
+                </td>
                 <td>{b.expires_at ? new Date(b.expires_at).toLocaleString() : 'never'}</td>
                 {admin && (
                   <td>
@@ -82,7 +93,12 @@ export function BansTab({ server }: TabProps) {
           onSubmit={async (form) => {
             const minutes = fieldText(form, 'minutes');
             const reason = fieldText(form, 'reason');
-            await client.bans.create(server.id, { player_uid: fieldText(form, 'player_uid'), ban_type: banType, ...(reason ? { reason } : {}), duration_minutes: minutes ? Number(minutes) : 0 });
+            await client.bans.create(server.id, {
+              player_uid: fieldText(form, 'player_uid'),
+              ban_type: banType,
+              ...(reason ? { reason } : {}),
+              duration_minutes: minutes ? Number(minutes) : 0,
+            });
             setBanType('GUID');
             setBanTypeChosen(false);
             reload();
@@ -90,11 +106,21 @@ export function BansTab({ server }: TabProps) {
         >
           <label>
             GUID or IP address
-            <input name="player_uid" required maxLength={64} class="mono" onInput={(e) => banTypeChosen || setBanType(looksLikeAddress(e.currentTarget.value) ? 'IP' : 'GUID')} />
+            <input
+              name="player_uid"
+              required
+              maxLength={64}
+              class="mono"
+              onInput={(e) => banTypeChosen || setBanType(looksLikeAddress(e.currentTarget.value) ? 'IP' : 'GUID')}
+            />
           </label>
           <label>
             Ban by
-            <select name="ban_type" value={banType} onChange={(e) => (setBanType(e.currentTarget.value as 'GUID' | 'IP'), setBanTypeChosen(true))}>
+            <select
+              name="ban_type"
+              value={banType}
+              onChange={(e) => (setBanType(e.currentTarget.value as 'GUID' | 'IP'), setBanTypeChosen(true))}
+            >
               <option value="GUID">GUID</option>
               <option value="IP">IP address</option>
             </select>

@@ -19,14 +19,21 @@ function shown(hint: WidgetHint | undefined, value: unknown): string {
  * The answer to a 409: someone saved the section after it was read. Shows what is saved now beside the
  * user's change, field by field, and lets them apply theirs on top of it or take the saved values.
  */
-export function ConfigConflict(props: { section: string; hints: Record<string, WidgetHint>; mine: Fields; theirs: Fields; onUseTheirs: () => void; onReapply: () => void }) {
+export function ConfigConflict(props: {
+  section: string;
+  hints: Record<string, WidgetHint>;
+  mine: Fields;
+  theirs: Fields;
+  onUseTheirs: () => void;
+  onReapply: () => void;
+}) {
   const dialog = useModal();
   return (
     <dialog ref={dialog} aria-labelledby="conflict-title" class="wide" onCancel={props.onUseTheirs}>
       <h2 id="conflict-title">Changed by someone else</h2>
       <p>
-        Someone saved the {props.section} section after you opened it, so your change was not saved. Here is what is saved now beside what you
-        changed.
+        Someone saved the {props.section} section after you opened it, so your change was not saved. Here is what is saved now beside what
+        you changed.
       </p>
       <table class="table">
         <TableHead columns={['Field', 'Saved now', 'Your change']} />

@@ -76,7 +76,13 @@ export function ConfigField({
     case 'toggle':
       return (
         <div class="field field-toggle">
-          <input id={id} aria-describedby={described} type="checkbox" checked={Boolean(value)} onChange={(e) => onChange(typeof saved === 'number' ? Number(e.currentTarget.checked) : e.currentTarget.checked)} />
+          <input
+            id={id}
+            aria-describedby={described}
+            type="checkbox"
+            checked={Boolean(value)}
+            onChange={(e) => onChange(typeof saved === 'number' ? Number(e.currentTarget.checked) : e.currentTarget.checked)}
+          />
           <label for={id}>{hint.label}</label>
           {helpLine}
         </div>
@@ -96,7 +102,12 @@ export function ConfigField({
       );
     case 'select':
       return label(
-        <select id={id} aria-describedby={described} value={String(value)} onChange={(e) => onChange((hint.options ?? []).map(optionOf).find((o) => String(o.value) === e.currentTarget.value)?.value)}>
+        <select
+          id={id}
+          aria-describedby={described}
+          value={String(value)}
+          onChange={(e) => onChange((hint.options ?? []).map(optionOf).find((o) => String(o.value) === e.currentTarget.value)?.value)}
+        >
           {(hint.options ?? []).map(optionOf).map((o) => (
             <option key={o.label} value={String(o.value)}>
               {o.label}
@@ -146,14 +157,43 @@ export function ConfigField({
         true,
       );
     case 'tag-list':
-      return label(<TagList id={id} describedBy={described} tags={Array.isArray(value) ? (value as string[]) : []} placeholder={hint.placeholder} onChange={onChange} />, true);
+      return label(
+        <TagList
+          id={id}
+          describedBy={described}
+          tags={Array.isArray(value) ? (value as string[]) : []}
+          placeholder={hint.placeholder}
+          onChange={onChange}
+        />,
+        true,
+      );
     default:
-      return label(<input id={id} aria-describedby={described} value={String(value ?? '')} placeholder={hint.placeholder} onInput={(e) => onChange(e.currentTarget.value)} />);
+      return label(
+        <input
+          id={id}
+          aria-describedby={described}
+          value={String(value ?? '')}
+          placeholder={hint.placeholder}
+          onInput={(e) => onChange(e.currentTarget.value)}
+        />,
+      );
   }
 }
 
 /** A list of short strings: each a chip with a remove button, and a box that adds one on Enter. */
-function TagList({ id, describedBy, tags, placeholder, onChange }: { id: string; describedBy?: string; tags: string[]; placeholder?: string; onChange: (tags: string[]) => void }) {
+function TagList({
+  id,
+  describedBy,
+  tags,
+  placeholder,
+  onChange,
+}: {
+  id: string;
+  describedBy?: string;
+  tags: string[];
+  placeholder?: string;
+  onChange: (tags: string[]) => void;
+}) {
   const [text, setText] = useState('');
   const add = () => {
     const tag = text.trim();

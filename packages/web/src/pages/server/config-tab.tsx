@@ -16,7 +16,10 @@ type Section = { fields: Fields; version: number; secrets?: Record<string, boole
 const PREVIEW = 'preview';
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const splitMeta = ({ _meta, ...fields }: Fields & { _meta: { config_version: number; secrets_set?: Record<string, boolean> } }): Section => ({
+const splitMeta = ({
+  _meta,
+  ...fields
+}: Fields & { _meta: { config_version: number; secrets_set?: Record<string, boolean> } }): Section => ({
   fields,
   version: _meta.config_version,
   ...(_meta.secrets_set ? { secrets: _meta.secrets_set } : {}),
@@ -63,19 +66,25 @@ export function ConfigTab({ server }: TabProps) {
   // What this page saved or learnt, unless the (live) read is newer still.
   const sections = { ...data.sections };
   for (const [name, mine] of Object.entries(newer)) if (!sections[name] || mine.version >= sections[name].version) sections[name] = mine;
-  const allNames = Object.keys(data.hints).filter((name) => sections[name] && Object.values(data.hints[name]).some((h) => h.widget !== 'hidden'));
+  const allNames = Object.keys(data.hints).filter(
+    (name) => sections[name] && Object.values(data.hints[name]).some((h) => h.widget !== 'hidden'),
+  );
   if (allNames.length === 0) return <p class="empty">This game has no settings to edit.</p>;
   // A search keeps the fields whose name, label or help says it, and the sections that have any.
   const term = search.trim().toLowerCase();
   const matching = (name: string) =>
     Object.entries(data.hints[name] ?? {}).filter(
-      ([field, hint]) => hint.widget !== 'hidden' && (!term || `${field} ${hint.label} ${helpOf(name, field)?.description ?? ''}`.toLowerCase().includes(term)),
+      ([field, hint]) =>
+        hint.widget !== 'hidden' &&
+        (!term || `${field} ${hint.label} ${helpOf(name, field)?.description ?? ''}`.toLowerCase().includes(term)),
     );
   const names = term ? allNames.filter((name) => matching(name).length > 0) : allNames;
   const section = current && (names.includes(current) || (current === PREVIEW && admin)) ? current : names[0];
   const changes = (name: string): Fields => {
     const draft = drafts[name] ?? {};
-    return Object.fromEntries(Object.entries(draft).filter(([field, value]) => !same(value, sections[name].fields[field]) && !(value === MASK)));
+    return Object.fromEntries(
+      Object.entries(draft).filter(([field, value]) => !same(value, sections[name].fields[field]) && !(value === MASK)),
+    );
   };
 
   const save = async (name: string, base: number) => {
@@ -83,7 +92,10 @@ export function ConfigTab({ server }: TabProps) {
     setSaved(null);
     const hints = data.hints[name] ?? {};
     const patch = Object.fromEntries(
-      Object.entries(changes(name)).map(([field, value]) => [field, hints[field]?.widget === 'textarea' && Array.isArray(value) ? value.filter((line: unknown) => String(line).trim() !== '') : value]),
+      Object.entries(changes(name)).map(([field, value]) => [
+        field,
+        hints[field]?.widget === 'textarea' && Array.isArray(value) ? value.filter((line: unknown) => String(line).trim() !== '') : value,
+      ]),
     );
     try {
       const result = await client.config.update(server.id, name, patch, base);
@@ -95,7 +107,10 @@ export function ConfigTab({ server }: TabProps) {
     } catch (err) {
       endIfUnauthorized(err);
       if (err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT') {
-        setConflict({ section: name, theirs: { fields: err.extra.current_config as Fields, version: err.extra.current_version as number } });
+        setConflict({
+          section: name,
+          theirs: { fields: err.extra.current_config as Fields, version: err.extra.current_version as number },
+        });
       } else setSaveError(err);
     }
   };
@@ -105,7 +120,13 @@ export function ConfigTab({ server }: TabProps) {
       <div class="toolbar">
         <label class="grow">
           Find a setting
-          <input type="search" value={search} placeholder="e.g. password, ping, difficulty" maxLength={100} onInput={(e) => setSearch(e.currentTarget.value)} />
+          <input
+            type="search"
+            value={search}
+            placeholder="e.g. password, ping, difficulty"
+            maxLength={100}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
         </label>
       </div>
       {term && names.length === 0 && <p class="empty">No setting matches “{search.trim()}”.</p>}

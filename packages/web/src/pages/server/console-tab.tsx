@@ -56,7 +56,8 @@ export function ConsoleTab({ server }: TabProps) {
     // Live lines that came while the page was being read stay below it (the read may not hold them).
     const stored = new Set(newest.logs.map((l) => `${l.timestamp} ${l.message}`));
     const since = newest.logs[0]?.timestamp ?? '';
-    const arrived = (shown: Line[]) => (sameFilter ? shown.filter((l) => l.id === undefined && l.timestamp >= since && !stored.has(`${l.timestamp} ${l.message}`)) : []);
+    const arrived = (shown: Line[]) =>
+      sameFilter ? shown.filter((l) => l.id === undefined && l.timestamp >= since && !stored.has(`${l.timestamp} ${l.message}`)) : [];
     setLines((shown) => [...[...newest.logs].reverse().map(keyed), ...arrived(shown)]);
     setOlder({ busy: false, done: newest.logs.length < PAGE, error: null });
     atBottom.current = true;
@@ -93,7 +94,13 @@ export function ConsoleTab({ server }: TabProps) {
       const page = await client.logs.list(server.id, { limit: PAGE, offset: lines.length + held.current.length, ...filter });
       if (asked !== generation.current) return setOlder((o) => ({ ...o, busy: false }));
       const before = view.current ? view.current.scrollHeight - view.current.scrollTop : 0;
-      setLines((all) => [...page.logs.filter((l) => l.id < oldestId).reverse().map(keyed), ...all]);
+      setLines((all) => [
+        ...page.logs
+          .filter((l) => l.id < oldestId)
+          .reverse()
+          .map(keyed),
+        ...all,
+      ]);
       setOlder({ busy: false, done: page.logs.length < PAGE, error: null });
       // Keep the line the reader was looking at where it was.
       requestAnimationFrame(() => view.current && (view.current.scrollTop = view.current.scrollHeight - before));

@@ -47,13 +47,27 @@ export function LogFilesTab({ server }: TabProps) {
                 <td>{new Date(f.modified_at).toLocaleString()}</td>
                 <td class="row-actions">
                   {f.size_bytes <= VIEW_LIMIT_BYTES ? (
-                    <button type="button" class="quiet" aria-pressed={viewing === f.filename} onClick={() => setViewing(viewing === f.filename ? null : f.filename)} aria-label={`View ${f.filename}`}>
+                    <button
+                      type="button"
+                      class="quiet"
+                      aria-pressed={viewing === f.filename}
+                      onClick={() => setViewing(viewing === f.filename ? null : f.filename)}
+                      aria-label={`View ${f.filename}`}
+                    >
                       View
                     </button>
                   ) : (
-                    <span class="small" title={`Larger than ${bytes(VIEW_LIMIT_BYTES)}: download it to read it`}>Too large to view</span>
+                    <span class="small" title={`Larger than ${bytes(VIEW_LIMIT_BYTES)}: download it to read it`}>
+                      Too large to view
+                    </span>
                   )}
-                  <button type="button" class="quiet" disabled={fetching === f.filename} onClick={() => download(f)} aria-label={`Download ${f.filename}`}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    disabled={fetching === f.filename}
+                    onClick={() => download(f)}
+                    aria-label={`Download ${f.filename}`}
+                  >
                     {fetching === f.filename ? 'Fetching…' : 'Download'}
                   </button>
                   {isAdmin() && (

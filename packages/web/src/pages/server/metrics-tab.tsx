@@ -6,7 +6,6 @@ import { TimeChart } from '../../components/time-chart.js';
 import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
 
-
 /** How far back, and how many minutes each stored point averages. */
 const RANGES = [
   { id: '1h', label: 'Last hour', minutes: 60, resolution: 1 },
@@ -27,7 +26,11 @@ export function MetricsTab({ server }: TabProps) {
   useLiveEvents(server.id, {
     metrics: ({ data: point }) => {
       // Only what is newer than the last point: a sample may also be in a read that was under way.
-      apply((all) => (all.length && Date.parse(all[all.length - 1].timestamp) >= Date.parse(point.timestamp) ? all : [...all.slice(all.length >= MAX_POINTS ? 1 : 0), point]));
+      apply((all) =>
+        all.length && Date.parse(all[all.length - 1].timestamp) >= Date.parse(point.timestamp)
+          ? all
+          : [...all.slice(all.length >= MAX_POINTS ? 1 : 0), point],
+      );
     },
   });
 

@@ -32,7 +32,9 @@ export function MissionsTab({ server }: TabProps) {
     for (const file of Array.from(files ?? [])) {
       setUpload({ name: file.name, sent: 0, total: file.size });
       try {
-        const result = await client.missions.upload(server.id, file, file.name, { onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }) });
+        const result = await client.missions.upload(server.id, file, file.name, {
+          onProgress: ({ sent, total }) => setUpload({ name: file.name, sent, total }),
+        });
         uploaded.push(`${result.filename} (${bytes(result.file_size)})`);
       } catch (err) {
         endIfUnauthorized(err);
@@ -94,7 +96,12 @@ export function MissionsTab({ server }: TabProps) {
           ) : (
             <label>
               Upload a mission (.pbo): drop it here or choose a file
-              <input type="file" accept=".pbo" multiple onChange={(e) => (void send(e.currentTarget.files), (e.currentTarget.value = ''))} />
+              <input
+                type="file"
+                accept=".pbo"
+                multiple
+                onChange={(e) => (void send(e.currentTarget.files), (e.currentTarget.value = ''))}
+              />
             </label>
           )}
         </div>
@@ -122,7 +129,11 @@ export function MissionsTab({ server }: TabProps) {
                         title={`Play ${m.name} now?`}
                         message="Every player on the server is taken to this mission at once; the rotation is left as it is."
                         disabled={server.status !== 'running'}
-                        onConfirm={() => action.run(() => client.missions.play(server.id, m.name)).then((done) => done && setNotice(`Playing ${m.name}: the players are on their way.`))}
+                        onConfirm={() =>
+                          action
+                            .run(() => client.missions.play(server.id, m.name))
+                            .then((done) => done && setNotice(`Playing ${m.name}: the players are on their way.`))
+                        }
                       />
                     )}
                     <ConfirmButton

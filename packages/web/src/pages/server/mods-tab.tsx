@@ -29,13 +29,17 @@ export function ModsTab({ server }: TabProps) {
   }, [data]);
 
   const set = (name: string, change: Partial<Mod>) => {
-    setMods((all) => all.map((m) => (m.name === name ? { ...m, ...change, ...(change.enabled === false ? { is_server_mod: false } : {}) } : m)));
+    setMods((all) =>
+      all.map((m) => (m.name === name ? { ...m, ...change, ...(change.enabled === false ? { is_server_mod: false } : {}) } : m)),
+    );
     setDirty(true);
     setNotice(null);
   };
   const save = () =>
     action.run(async () => {
-      const result = await client.mods.setEnabled(server.id, { mods: mods.filter((m) => m.enabled).map(({ name, is_server_mod }) => ({ name, is_server_mod })) });
+      const result = await client.mods.setEnabled(server.id, {
+        mods: mods.filter((m) => m.enabled).map(({ name, is_server_mod }) => ({ name, is_server_mod })),
+      });
       setNotice(result.message);
       setDirty(false);
     });
@@ -60,7 +64,13 @@ export function ModsTab({ server }: TabProps) {
                   </div>
                 </td>
                 <td>
-                  <input type="checkbox" checked={m.enabled} disabled={!admin} onChange={(e) => set(m.name, { enabled: e.currentTarget.checked })} aria-label={`Enable ${m.name}`} />
+                  <input
+                    type="checkbox"
+                    checked={m.enabled}
+                    disabled={!admin}
+                    onChange={(e) => set(m.name, { enabled: e.currentTarget.checked })}
+                    aria-label={`Enable ${m.name}`}
+                  />
                 </td>
                 <td>
                   <input

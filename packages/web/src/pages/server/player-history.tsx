@@ -23,11 +23,19 @@ export function PlayerHistory({ server }: { server: ServerRecord }) {
       <div class="toolbar">
         <label>
           Search the history
-          <input type="search" value={search} placeholder="name or GUID" maxLength={100} onInput={(e) => (setSearch(e.currentTarget.value), setOffset(0))} />
+          <input
+            type="search"
+            value={search}
+            placeholder="name or GUID"
+            maxLength={100}
+            onInput={(e) => (setSearch(e.currentTarget.value), setOffset(0))}
+          />
         </label>
       </div>
       <Problem error={error} />
-      {data?.items.length === 0 && <p class="empty">{query ? `No one matching “${query}” has played here.` : 'No one has played here yet.'}</p>}
+      {data?.items.length === 0 && (
+        <p class="empty">{query ? `No one matching “${query}” has played here.` : 'No one has played here yet.'}</p>
+      )}
       {data && data.items.length > 0 && (
         <table class="table">
           <caption class="sr-only">Player history of {server.name}</caption>

@@ -13,7 +13,12 @@ type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
 /** Who is on the server now, kept live (admins can kick or ban a player in a slot), and who was before. */
 export function PlayersTab({ server }: TabProps) {
-  const { state: players, apply, error, reload } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
+  const {
+    state: players,
+    apply,
+    error,
+    reload,
+  } = useLiveState(`players:${server.id}:`, () => client.players.list(server.id).then((list) => list.players));
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const admin = isAdmin();
@@ -56,7 +61,12 @@ export function PlayersTab({ server }: TabProps) {
                     <button type="button" onClick={() => setActing({ player: p, action: 'kick' })} aria-label={`Kick ${p.name}`}>
                       Kick
                     </button>
-                    <button type="button" class="danger" onClick={() => setActing({ player: p, action: 'ban' })} aria-label={`Ban ${p.name}`}>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() => setActing({ player: p, action: 'ban' })}
+                      aria-label={`Ban ${p.name}`}
+                    >
                       Ban
                     </button>
                   </td>

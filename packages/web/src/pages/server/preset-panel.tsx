@@ -64,11 +64,16 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
       {diff && (
         <div class="preset-diff" aria-label="Preset compared with the server's mods">
           <p>
-            {diff.preset.name ? `Preset “${diff.preset.name}”` : 'Mod list'}: {diff.matched.length} installed, {diff.missing.length} missing, {diff.extra.length} enabled here but not in it.
-            {diff.applied && ` Applied: its installed mods are now the enabled client mods${turnedOff.length ? `; no longer enabled: ${turnedOff.join(', ')}` : ''}. They load at the next start.`}
+            {diff.preset.name ? `Preset “${diff.preset.name}”` : 'Mod list'}: {diff.matched.length} installed, {diff.missing.length}{' '}
+            missing, {diff.extra.length} enabled here but not in it.
+            {diff.applied &&
+              ` Applied: its installed mods are now the enabled client mods${turnedOff.length ? `; no longer enabled: ${turnedOff.join(', ')}` : ''}. They load at the next start.`}
           </p>
           <DiffList title="Installed" items={diff.matched.map((m) => `${m.name} → ${m.folder}`)} />
-          <DiffList title="Missing (not installed)" items={diff.missing.map((m) => (m.id ? `${m.name} (Workshop ${m.id})` : `${m.name} (local)`))} />
+          <DiffList
+            title="Missing (not installed)"
+            items={diff.missing.map((m) => (m.id ? `${m.name} (Workshop ${m.id})` : `${m.name} (local)`))}
+          />
           <DiffList title="Enabled here, not in the preset" items={diff.extra.map((m) => m.folder)} />
           <DiffList title="DLC" items={diff.dlc.map((d) => d.name)} />
           {admin && !diff.applied && diff.matched.length > 0 && (

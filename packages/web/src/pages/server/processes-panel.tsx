@@ -26,7 +26,17 @@ export function ProcessesPanel({ server }: { server: ServerRecord }) {
       apply((list) => {
         const others = list.filter((p) => !(p.role === data.role && p.index === data.index));
         const old = list.find((p) => p.role === data.role && p.index === data.index);
-        const row: ProcessRow = { cpu_percent: null, ram_mb: null, ...old, role: data.role, index: data.index, status: data.status, pid: data.pid, started_at: data.started_at, restart_count: data.restart_count };
+        const row: ProcessRow = {
+          cpu_percent: null,
+          ram_mb: null,
+          ...old,
+          role: data.role,
+          index: data.index,
+          status: data.status,
+          pid: data.pid,
+          started_at: data.started_at,
+          restart_count: data.restart_count,
+        };
         return [...others, row].sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === 'server' ? -1 : 1));
       });
     },
@@ -71,14 +81,25 @@ export function ProcessesPanel({ server }: { server: ServerRecord }) {
   );
 }
 
-const idle = (role: ProcessRow['role'], index: number): ProcessRow => ({ role, index, pid: null, status: 'stopped', started_at: null, restart_count: 0, cpu_percent: null, ram_mb: null });
+const idle = (role: ProcessRow['role'], index: number): ProcessRow => ({
+  role,
+  index,
+  pid: null,
+  status: 'stopped',
+  started_at: null,
+  restart_count: 0,
+  cpu_percent: null,
+  ram_mb: null,
+});
 
 /** The processes the service knows of, and a stopped row for each one the server will run but has not yet. */
 function withExpected(processes: ProcessRow[], server: ServerRecord): ProcessRow[] {
   const has = (role: ProcessRow['role'], index: number) => processes.some((p) => p.role === role && p.index === index);
   const missing = [
     ...(has('server', 0) ? [] : [{ ...idle('server', 0), status: server.status }]),
-    ...Array.from({ length: server.headless_clients }, (_, i) => i + 1).filter((i) => !has('headless', i)).map((i) => idle('headless', i)),
+    ...Array.from({ length: server.headless_clients }, (_, i) => i + 1)
+      .filter((i) => !has('headless', i))
+      .map((i) => idle('headless', i)),
   ];
   return [...processes, ...missing].sort((a, b) => (a.role === b.role ? a.index - b.index : a.role === 'server' ? -1 : 1));
 }

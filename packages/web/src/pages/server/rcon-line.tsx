@@ -24,7 +24,8 @@ const COMMANDS_MAX_AGE_MS = 24 * 60 * 60_000;
 /** Sends one remote-admin command and shows its answer; the game's known commands are offered as the user types. */
 export function RconLine({ server }: { server: ServerRecord }) {
   // Without them (not read yet, or the read failed) the line works, without suggestions.
-  const commands = useQuery(`games:commands:${server.game_type}`, () => client.games.commands(server.game_type), COMMANDS_MAX_AGE_MS).data ?? [];
+  const commands =
+    useQuery(`games:commands:${server.game_type}`, () => client.games.commands(server.game_type), COMMANDS_MAX_AGE_MS).data ?? [];
   const history = historyOf(server.id);
   const exchanges = history.value;
   const setExchanges = (update: (all: Exchange[]) => Exchange[]) => void (history.value = update(history.value));
@@ -43,7 +44,8 @@ export function RconLine({ server }: { server: ServerRecord }) {
     const key = Date.now() + Math.random();
     setExchanges((all) => [...all.slice(-(KEPT - 1)), { key, command, answer: null, failed: false }]);
     setText('');
-    const settle = (answer: string, failed: boolean) => setExchanges((all) => all.map((x) => (x.key === key ? { ...x, answer, failed } : x)));
+    const settle = (answer: string, failed: boolean) =>
+      setExchanges((all) => all.map((x) => (x.key === key ? { ...x, answer, failed } : x)));
     try {
       const { response } = await client.rcon.command(server.id, command);
       settle(response || '(no answer)', false);

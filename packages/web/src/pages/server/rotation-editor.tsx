@@ -65,7 +65,9 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
       endIfUnauthorized(err);
       if (!(err instanceof GarrisonApiError && err.code === 'CONFIG_VERSION_CONFLICT')) return setSaveError(err);
       // The rotation saved now, to show beside the user's.
-      await client.missions.rotation(server.id).then((current) => setConflict({ theirs: current.missions, version: current.config_version }), setSaveError);
+      await client.missions
+        .rotation(server.id)
+        .then((current) => setConflict({ theirs: current.missions, version: current.config_version }), setSaveError);
     }
   };
 
@@ -109,7 +111,9 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
               <select
                 value={entry.difficulty}
                 disabled={!admin}
-                onChange={(e) => change(entries.map((x, i) => (i === index ? { ...x, difficulty: e.currentTarget.value as Entry['difficulty'] } : x)))}
+                onChange={(e) =>
+                  change(entries.map((x, i) => (i === index ? { ...x, difficulty: e.currentTarget.value as Entry['difficulty'] } : x)))
+                }
               >
                 {DIFFICULTIES.map((d) => (
                   <option key={d} value={d}>
@@ -120,13 +124,30 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
             </label>
             {admin && (
               <span class="row-actions">
-                <button type="button" class="quiet" disabled={index === 0} onClick={() => move(index, index - 1)} aria-label={`Move ${entry.name} up`}>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={index === 0}
+                  onClick={() => move(index, index - 1)}
+                  aria-label={`Move ${entry.name} up`}
+                >
                   ↑
                 </button>
-                <button type="button" class="quiet" disabled={index === entries.length - 1} onClick={() => move(index, index + 1)} aria-label={`Move ${entry.name} down`}>
+                <button
+                  type="button"
+                  class="quiet"
+                  disabled={index === entries.length - 1}
+                  onClick={() => move(index, index + 1)}
+                  aria-label={`Move ${entry.name} down`}
+                >
                   ↓
                 </button>
-                <button type="button" class="quiet danger" onClick={() => change(entries.filter((_, i) => i !== index))} aria-label={`Remove ${entry.name} from the rotation`}>
+                <button
+                  type="button"
+                  class="quiet danger"
+                  onClick={() => change(entries.filter((_, i) => i !== index))}
+                  aria-label={`Remove ${entry.name} from the rotation`}
+                >
                   ×
                 </button>
               </span>
@@ -147,7 +168,11 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
               ))}
             </select>
           </label>
-          <button type="button" disabled={!adding} onClick={() => (change([...entries, ...keyed([{ name: adding, difficulty: '' }])]), setAdding(''))}>
+          <button
+            type="button"
+            disabled={!adding}
+            onClick={() => (change([...entries, ...keyed([{ name: adding, difficulty: '' }])]), setAdding(''))}
+          >
             Add to rotation
           </button>
           <button type="button" disabled={!dirty} onClick={() => save()}>
@@ -161,7 +186,8 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
           {saved && !dirty && (
             <span role="status" class="small">
               Saved. It applies at the next mission change or start.
-              {warnings.length > 0 && ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed mission.`}
+              {warnings.length > 0 &&
+                ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed mission.`}
             </span>
           )}
         </div>

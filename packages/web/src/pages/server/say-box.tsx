@@ -26,7 +26,12 @@ export function SayBox({ server }: { server: ServerRecord }) {
     <form class="rcon-form say-box" onSubmit={send} aria-label="Message to all players">
       <label class="grow">
         Message to all players
-        <input value={text} onInput={(e) => (setText(e.currentTarget.value), setSent(null))} maxLength={1000} placeholder={running ? 'Restart in 10 minutes, finish your objective' : 'The server is not running'} />
+        <input
+          value={text}
+          onInput={(e) => (setText(e.currentTarget.value), setSent(null))}
+          maxLength={1000}
+          placeholder={running ? 'Restart in 10 minutes, finish your objective' : 'The server is not running'}
+        />
       </label>
       <button type="submit" disabled={!text.trim() || !running}>
         Say to all

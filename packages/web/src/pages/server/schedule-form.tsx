@@ -26,18 +26,38 @@ const DEFAULT_ROWS: Row[] = [
 ];
 const rowOf = (step: Step): Row => {
   const key = ACTIONS.find((a) => a.id === step.action)?.field?.key;
-  return { at_s: step.at_s, action: step.action, value: key && step.payload?.[key] !== undefined ? String(step.payload[key]) : '', payload: step.payload, continueOnFailure: step.continue_on_failure };
+  return {
+    at_s: step.at_s,
+    action: step.action,
+    value: key && step.payload?.[key] !== undefined ? String(step.payload[key]) : '',
+    payload: step.payload,
+    continueOnFailure: step.continue_on_failure,
+  };
 };
-const warningsOf = (text: string) => text.split(/[\s,]+/).filter(Boolean).map(Number);
+const warningsOf = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
 
 /**
  * A new schedule, or a change to one: when (cron and time zone; the admin's own zone offered) — the time
  * of its action — and what: the "restart with warnings" template (the warnings before that time), or steps
  * one by one at their offsets from it. The plan is said in a line as it is typed.
  */
-export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number; schedule?: Schedule; onDone: (made: Made | null) => void }) {
+export function ScheduleForm({
+  serverId,
+  schedule,
+  onDone,
+}: {
+  serverId: number;
+  schedule?: Schedule;
+  onDone: (made: Made | null) => void;
+}) {
   const action = useAction();
-  const template = schedule ? templateOf(schedule.steps) : { warn_minutes: [15, 10, 5, 1], message: 'Server restart in {minutes} min', backup: false };
+  const template = schedule
+    ? templateOf(schedule.steps)
+    : { warn_minutes: [15, 10, 5, 1], message: 'Server restart in {minutes} min', backup: false };
   const [mode, setMode] = useState<'template' | 'steps'>(template ? 'template' : 'steps');
   const [cron, setCron] = useState(schedule?.cron ?? '0 4 * * *');
   const [warnings, setWarnings] = useState((template?.warn_minutes ?? [15, 10, 5, 1]).join(', '));
@@ -46,7 +66,12 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
 
   const planned: Step[] =
     mode === 'template'
-      ? [...warningsOf(warnings).filter((m) => m > 0).map((m): Step => ({ at_s: -m * 60, action: 'rcon_say' })), { at_s: 0, action: 'restart' }]
+      ? [
+          ...warningsOf(warnings)
+            .filter((m) => m > 0)
+            .map((m): Step => ({ at_s: -m * 60, action: 'rcon_say' })),
+          { at_s: 0, action: 'restart' },
+        ]
       : steps.map(toStep);
 
   const submit = (event: Event) => {
@@ -68,7 +93,9 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
           }
         : { steps: steps.map(toStep) }),
     };
-    void action.run(async () => onDone(schedule ? await client.schedules.update(serverId, schedule.id, body) : await client.schedules.create(serverId, body)));
+    void action.run(async () =>
+      onDone(schedule ? await client.schedules.update(serverId, schedule.id, body) : await client.schedules.create(serverId, body)),
+    );
   };
   const change = (i: number, patch: Partial<Row>) => setSteps((all) => all.map((s, j) => (j === i ? { ...s, ...patch } : s)));
 
@@ -79,7 +106,8 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
           Name <input name="name" required maxLength={100} defaultValue={schedule?.name ?? 'Nightly restart'} />
         </label>
         <label>
-          When the action happens (cron: minute hour day month weekday) <input name="cron" required value={cron} onInput={(e) => setCron(e.currentTarget.value)} class="mono" />
+          When the action happens (cron: minute hour day month weekday){' '}
+          <input name="cron" required value={cron} onInput={(e) => setCron(e.currentTarget.value)} class="mono" />
         </label>
         <label>
           Time zone <input name="timezone" defaultValue={schedule?.timezone ?? browserZone} />
@@ -88,7 +116,8 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
       <fieldset>
         <legend>What</legend>
         <label class="check">
-          <input type="radio" name="mode" checked={mode === 'template'} onChange={() => setMode('template')} /> Restart with in-game warnings
+          <input type="radio" name="mode" checked={mode === 'template'} onChange={() => setMode('template')} /> Restart with in-game
+          warnings
         </label>
         <label class="check">
           <input type="radio" name="mode" checked={mode === 'steps'} onChange={() => setMode('steps')} /> Steps, one by one
@@ -114,11 +143,22 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
                     {i + 1}.
                   </span>
                   <label>
-                    At (s from the set time; negative: before it) <input type="number" value={step.at_s} onInput={(e) => change(i, { at_s: Number(e.currentTarget.value) })} />
+                    At (s from the set time; negative: before it){' '}
+                    <input type="number" value={step.at_s} onInput={(e) => change(i, { at_s: Number(e.currentTarget.value) })} />
                   </label>
                   <label>
                     Action
-                    <select value={step.action} onChange={(e) => change(i, { action: e.currentTarget.value as Step['action'], value: '', payload: undefined, continueOnFailure: undefined })}>
+                    <select
+                      value={step.action}
+                      onChange={(e) =>
+                        change(i, {
+                          action: e.currentTarget.value as Step['action'],
+                          value: '',
+                          payload: undefined,
+                          continueOnFailure: undefined,
+                        })
+                      }
+                    >
                       {ACTIONS.map((a) => (
                         <option key={a.id} value={a.id}>
                           {a.label}
@@ -131,14 +171,23 @@ export function ScheduleForm({ serverId, schedule, onDone }: { serverId: number;
                       {field.label} <input value={step.value} onInput={(e) => change(i, { value: e.currentTarget.value })} />
                     </label>
                   )}
-                  <button type="button" class="quiet" onClick={() => setSteps((all) => all.filter((_, j) => j !== i))} aria-label={`Remove step ${i + 1}`}>
+                  <button
+                    type="button"
+                    class="quiet"
+                    onClick={() => setSteps((all) => all.filter((_, j) => j !== i))}
+                    aria-label={`Remove step ${i + 1}`}
+                  >
                     Remove
                   </button>
                 </li>
               );
             })}
           </ol>
-          <button type="button" class="quiet" onClick={() => setSteps((all) => [...all, { at_s: (all.at(-1)?.at_s ?? 0) + 60, action: 'restart', value: '' }])}>
+          <button
+            type="button"
+            class="quiet"
+            onClick={() => setSteps((all) => [...all, { at_s: (all.at(-1)?.at_s ?? 0) + 60, action: 'restart', value: '' }])}
+          >
             Add a step
           </button>
         </div>
@@ -163,6 +212,12 @@ function toStep(row: Row): Step {
   // A warning may fail (the server is down) without stopping what follows; a step being edited keeps its own choice.
   const continue_on_failure = row.continueOnFailure ?? row.action === 'rcon_say';
   if (!field) return { at_s: row.at_s, action: row.action, continue_on_failure, ...(Object.keys(kept).length ? { payload: kept } : {}) };
-  if (row.action === 'wait_until_empty') return { at_s: row.at_s, action: row.action, continue_on_failure, payload: { on_timeout: 'proceed', ...kept, max_wait_s: Number(row.value) } };
+  if (row.action === 'wait_until_empty')
+    return {
+      at_s: row.at_s,
+      action: row.action,
+      continue_on_failure,
+      payload: { on_timeout: 'proceed', ...kept, max_wait_s: Number(row.value) },
+    };
   return { at_s: row.at_s, action: row.action, payload: { ...kept, [field.key]: row.value }, continue_on_failure };
 }

@@ -3,7 +3,7 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 export type Schedule = ResponseOf<Endpoints['listSchedules']>[number];
 export type Step = Schedule['steps'][number];
 
-const text = (payload: Step['payload'], key: string) => (typeof payload?.[key] === 'string' ? (payload[key]) : '');
+const text = (payload: Step['payload'], key: string) => (typeof payload?.[key] === 'string' ? payload[key] : '');
 const MAIN = ['restart', 'stop', 'start'];
 
 /** A length of time as people say it: `15 min`, `90 s`, `2 h`. */
@@ -26,7 +26,12 @@ export function stepSentence(step: Step, steps: Step[]): string {
     case 'rcon_say': {
       const target = steps.find((s) => s.at_s >= step.at_s && (s.action === 'restart' || s.action === 'stop'));
       const left = target ? target.at_s - step.at_s : null;
-      const message = left === null ? text(p, 'message') : text(p, 'message').replace(/\{minutes\}/g, String(Math.round(left / 60))).replace(/\{seconds\}/g, String(left));
+      const message =
+        left === null
+          ? text(p, 'message')
+          : text(p, 'message')
+              .replace(/\{minutes\}/g, String(Math.round(left / 60)))
+              .replace(/\{seconds\}/g, String(left));
       return `Say to everyone: “${message}”`;
     }
     case 'rcon_command':
@@ -78,7 +83,8 @@ function cronMinuteOfDay(cron: string): number | null {
 export function cronAt(cron: string): (offsetS: number) => string {
   const base = cronMinuteOfDay(cron);
   return (offsetS) => {
-    if (base === null || offsetS % 60 !== 0) return offsetS === 0 ? 'the set time' : `${duration(Math.abs(offsetS))} ${offsetS < 0 ? 'before' : 'after'} the set time`;
+    if (base === null || offsetS % 60 !== 0)
+      return offsetS === 0 ? 'the set time' : `${duration(Math.abs(offsetS))} ${offsetS < 0 ? 'before' : 'after'} the set time`;
     const m = (((base + offsetS / 60) % 1440) + 1440) % 1440;
     return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
   };

@@ -28,7 +28,8 @@ const STEP_LABELS: Record<string, string> = {
   wait_until_empty: 'Wait until empty',
 };
 /** A time of the next run's, in the admin's zone: the schedule's time moved by a step's offset. */
-const timeOf = (iso: string, offsetS: number) => new Date(Date.parse(iso) + offsetS * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const timeOf = (iso: string, offsetS: number) =>
+  new Date(Date.parse(iso) + offsetS * 1000).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** The server's schedules: their next runs, run now, enable or disable, history, and new ones. */
 export function SchedulesTab({ server }: TabProps) {
@@ -39,7 +40,8 @@ export function SchedulesTab({ server }: TabProps) {
   const [open, setOpen] = useState<number | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
 
-  const toggle = (s: Schedule) => action.run(async () => (await client.schedules.update(server.id, s.id, { enabled: !s.enabled }), reload()));
+  const toggle = (s: Schedule) =>
+    action.run(async () => (await client.schedules.update(server.id, s.id, { enabled: !s.enabled }), reload()));
   const runNow = (s: Schedule) => action.run(async () => (await client.schedules.run(server.id, s.id), setOpen(s.id)));
   const remove = (s: Schedule) => action.run(async () => (await client.schedules.delete(server.id, s.id), reload()));
 
@@ -55,7 +57,9 @@ export function SchedulesTab({ server }: TabProps) {
         </div>
       )}
       {creating && <ScheduleForm serverId={server.id} onDone={(made) => (setCreating(false), made && reload())} />}
-      {data?.length === 0 && !creating && <p class="empty">No schedules. A nightly restart with in-game warnings is one click away under “New schedule”.</p>}
+      {data?.length === 0 && !creating && (
+        <p class="empty">No schedules. A nightly restart with in-game warnings is one click away under “New schedule”.</p>
+      )}
       <ul class="schedule-list">
         {data?.map((s) => (
           <li key={s.id} class="schedule" data-schedule-id={s.id}>
@@ -70,7 +74,16 @@ export function SchedulesTab({ server }: TabProps) {
             {s.next_run_at && <p class="plan">Next: {planText(s.steps, (offsetS) => timeOf(s.next_run_at!, offsetS))}</p>}
             <p class="small">
               Next run: {s.next_run_at ? when(s.next_run_at, s.timezone) : '—'}
-              {s.next_runs.length > 1 && <span> · then {s.next_runs.slice(1, 3).map((t) => when(t, s.timezone)).join(', ')}</span>}
+              {s.next_runs.length > 1 && (
+                <span>
+                  {' '}
+                  · then{' '}
+                  {s.next_runs
+                    .slice(1, 3)
+                    .map((t) => when(t, s.timezone))
+                    .join(', ')}
+                </span>
+              )}
             </p>
             <ol class="steps small">
               {s.steps.map((step, i) => (
@@ -91,14 +104,22 @@ export function SchedulesTab({ server }: TabProps) {
                   <button type="button" class="quiet" onClick={() => toggle(s)}>
                     {s.enabled ? 'Disable' : 'Enable'}
                   </button>
-                  <ConfirmButton label="Delete" ariaLabel={`Delete ${s.name}`} title={`Delete “${s.name}”?`} message="The schedule and its history go; a run under way stops." onConfirm={() => remove(s)} />
+                  <ConfirmButton
+                    label="Delete"
+                    ariaLabel={`Delete ${s.name}`}
+                    title={`Delete “${s.name}”?`}
+                    message="The schedule and its history go; a run under way stops."
+                    onConfirm={() => remove(s)}
+                  />
                 </>
               )}
               <button type="button" class="quiet" aria-expanded={open === s.id} onClick={() => setOpen(open === s.id ? null : s.id)}>
                 History
               </button>
             </div>
-            {editing === s.id && <ScheduleForm serverId={server.id} schedule={s} onDone={(saved) => (setEditing(null), saved && reload())} />}
+            {editing === s.id && (
+              <ScheduleForm serverId={server.id} schedule={s} onDone={(saved) => (setEditing(null), saved && reload())} />
+            )}
             {open === s.id && <RunHistory serverId={server.id} schedule={s} />}
           </li>
         ))}
@@ -108,7 +129,9 @@ export function SchedulesTab({ server }: TabProps) {
 }
 
 function RunHistory({ serverId, schedule }: { serverId: number; schedule: Schedule }) {
-  const { data, error } = useQuery(`schedule-runs:${serverId}:${schedule.id}`, () => client.schedules.runs(serverId, schedule.id, { limit: 20 }));
+  const { data, error } = useQuery(`schedule-runs:${serverId}:${schedule.id}`, () =>
+    client.schedules.runs(serverId, schedule.id, { limit: 20 }),
+  );
   return (
     <div class="runs" aria-label={`Runs of ${schedule.name}`}>
       <Problem error={error} />

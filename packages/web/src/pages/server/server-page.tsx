@@ -59,7 +59,10 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
     if (server) document.title = `${server.name} · Garrison`;
   }, [server?.name]);
 
-  useLiveEvents(id, serverChanges((_, change) => apply(change)));
+  useLiveEvents(
+    id,
+    serverChanges((_, change) => apply(change)),
+  );
 
   const game = useGame(server?.game_type ?? null);
   if (!server || !game) return error ? <Problem error={error} /> : <p>Loading…</p>;

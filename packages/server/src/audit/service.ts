@@ -9,8 +9,7 @@ import type { AuditFilter } from '../db/repositories/audit.js';
 import type { EventBus } from '../events/bus.js';
 import { isoAgo, isoNow, type Clock } from '../jobs/clock.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
-import type { Database } from '../db/connection.js';
-import { inTransaction } from '../db/transaction.js';
+import type { DatabaseAccess } from '../db/access.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import { happeningsOf, TOLD_TO_WEBHOOKS } from '../webhooks/from-audit.js';
 
@@ -50,13 +49,13 @@ export class AuditService implements Lifecycle {
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(TOKENS.Clock) private readonly clock: Clock,
-    @inject(TOKENS.Database) private readonly db: Database,
+    @inject(TOKENS.DatabaseAccess) private readonly db: DatabaseAccess,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {}
 
   /** Runs `work` in one transaction (run again after a lost deadlock): the change and its entry stand or fall together. */
   inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return inTransaction(this.db, work);
+    return this.db.inTransaction(work);
   }
 
   /**
@@ -95,8 +94,11 @@ export class AuditService implements Lifecycle {
           data: asServerEvent(entry as AuditEntry & { server_id: number }),
         });
     };
-    // A rollback (or an attempt lost to a deadlock, run again) wrote nothing: nothing to tell.
-    trx.executionPromise.then(published, () => undefined);
+    // A rollback (or an attempt lost to a deadlock, run again) wrote nothing: nothing to tell. The
+    // change's own caller hears of the failure; here it is only noted.
+    trx.executionPromise.then(published, (rolledBack: unknown) => {
+      this.logger.debug({ err: rolledBack, type }, 'audit entry rolled back with its change: nothing published');
+    });
     return entry;
   }
 

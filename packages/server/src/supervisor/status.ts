@@ -72,11 +72,14 @@ export class ServerStates {
         const wait = RETRY_DELAYS_MS[attempt];
         if (wait === undefined || this.stopping.signal.aborted) throw err;
         this.logger.error({ serverId, err, retryInMs: wait }, 'could not write the server state; trying again');
-        try {
-          await this.clock.sleep(wait, this.stopping.signal, `server state retry:${serverId}`);
-        } catch {
-          throw err; // the wait was cut short by the service's stop
-        }
+        const waited = await this.clock.sleep(wait, this.stopping.signal, `server state retry:${serverId}`).then(
+          () => true,
+          (cut: unknown) => {
+            if (this.stopping.signal.aborted) return false; // the wait was cut short by the service's stop
+            throw cut;
+          },
+        );
+        if (!waited) throw err;
       }
     }
   }

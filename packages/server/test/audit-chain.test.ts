@@ -92,12 +92,13 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
   });
 
   it('finds an inserted entry, even one chained with care after the last', async () => {
-    const { result } = await tampered(h, async (knex, all) => {
+    const { result, entries } = await tampered(h, async (knex, all) => {
       const last = all[all.length - 1];
       const forged: ChainedFields = { ...last, id: last.id + 1, event_type: 'user_created', detail: '{}', prev_hash: last.hash };
       await knex('audit_entries').insert({ ...forged, hash: hashOf(forged) });
     });
-    assert.equal(result.broken?.id, null, 'the head names the real last entry');
+    assert.equal(result.broken?.id, entries[entries.length - 1].id + 1, 'it lies past the head, which names the real last entry');
+    assert.match(result.broken?.reason ?? '', /past the head/);
     const between = await tampered(h, async (knex, all) => {
       // Room made by moving the later entries up by one: the one put in its place does not follow its predecessor's successor.
       const at = all[2];
@@ -107,6 +108,12 @@ describe('the audit chain: tamper-evident, checked by garrison audit verify', ()
       await knex('audit_entries').insert([{ ...forged, hash: hashOf(forged) }, ...moved]);
     });
     assert.equal(between.result.broken?.id, between.entries[2].id + 1);
+  });
+
+  it('holds over names the database cannot store as sent (half an emoji): hashed as they read back', async () => {
+    const made = await h.api('POST', '/auth/keys', { token: h.adminToken, body: { name: 'half \ud83d', scopes: ['servers:read'] } });
+    assert.equal(made.status, 201);
+    assert.equal((await verify(h)).broken, null);
   });
 
   it('orders concurrent changes into one chain (the head row is locked on MySQL/MariaDB; SQLite writes one at a time)', async () => {

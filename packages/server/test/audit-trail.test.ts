@@ -218,5 +218,10 @@ describe('the global audit trail over HTTP', () => {
         .every((l) => (JSON.parse(l) as AuditEntry).target_kind === 'webhook'),
     );
     expectError(await h.api('GET', '/audit?since=yesterday', { token: h.adminToken }), 400, 'VALIDATION_ERROR');
+    // Shaped like a date, yet no calendar has it: a 400 too, never a 500 (an attack pass found these).
+    for (const since of ['2026-13-45', '2026-11-27T25:00', '2026-11-27T10:00%2B99:99']) {
+      expectError(await h.api('GET', `/audit?since=${since}`, { token: h.adminToken }), 400, 'VALIDATION_ERROR');
+      expectError(await h.api('GET', `/audit?format=jsonl&until=${since}`, { token: h.adminToken }), 400, 'VALIDATION_ERROR');
+    }
   });
 });

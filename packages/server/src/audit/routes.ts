@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { endpoints, type AuditEntry, type AuditListQuery } from '@garrison/core';
+import { endpoints, queryInstantMs, type AuditEntry, type AuditListQuery } from '@garrison/core';
 import type { Context } from 'koa';
 import { ANSWERED, type RouteTable } from '../http/route-table.js';
 import type { AuditFilter } from '../db/repositories/audit.js';
@@ -8,7 +8,8 @@ import type { AuditService } from './service.js';
 const JSON_LINES = 'application/x-ndjson';
 
 /** Query times as the trail stores them (ISO 8601 UTC), so that they compare as text. */
-const instant = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
+const instant = (value: string | undefined, field: string) =>
+  value === undefined ? undefined : new Date(queryInstantMs(value, field)).toISOString();
 
 function filterOf(query: AuditListQuery): AuditFilter {
   const { actor, actor_kind, server_id, target_kind, event_type } = query;
@@ -18,8 +19,8 @@ function filterOf(query: AuditListQuery): AuditFilter {
     server_id,
     target_kind,
     event_type,
-    since: instant(query.since),
-    until: instant(query.until),
+    since: instant(query.since, 'since'),
+    until: instant(query.until, 'until'),
   };
   return Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined));
 }

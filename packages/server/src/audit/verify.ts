@@ -1,5 +1,5 @@
 import type { AuditRepository } from '../db/repositories/audit.js';
-import { ChainVerifier, type BrokenLink } from './chain.js';
+import { ChainVerifier, type BrokenLink, type ChainHead } from './chain.js';
 
 interface Verification {
   /** Entries whose link was checked and held. */
@@ -10,12 +10,35 @@ interface Verification {
   anchorId: number;
 }
 
-/** Walks the whole trail in id order, from the anchor to the head, and stops at the first broken link. */
+/** A running service appends and prunes while the trail is read: a walk that saw the head move is walked again. */
+const WALKS = 5;
+
+/**
+ * Walks the trail in id order, from the anchor to the head read before the walk, and stops at the first
+ * broken link. Entries a running service appends meanwhile lie past that head and are left for the next
+ * run; a prune meanwhile moves the anchor: either way the head moved, and the walk is done again.
+ */
 export async function verifyChain(audit: AuditRepository): Promise<Verification> {
-  const head = await audit.head();
+  for (let walk = 1; ; walk++) {
+    const head = await audit.head();
+    const { verifier, pastHead } = await walkTo(audit, head);
+    let broken = verifier.finish();
+    const after = await audit.head();
+    const moved = after.last_id !== head.last_id || after.anchor_id !== head.anchor_id;
+    if (moved && walk < WALKS) continue;
+    // Rows past a head that did not move were written without it: by hand.
+    if (!broken && pastHead !== null && !moved) {
+      broken = { id: pastHead, reason: `entry ${pastHead} lies past the head (${head.last_id}): it was inserted at the end` };
+    }
+    return { checked: verifier.checked, broken, anchorId: head.anchor_id };
+  }
+}
+
+async function walkTo(audit: AuditRepository, head: ChainHead): Promise<{ verifier: ChainVerifier; pastHead: number | null }> {
   const verifier = new ChainVerifier(head);
   for await (const entry of audit.stored()) {
+    if (entry.id > head.last_id) return { verifier, pastHead: entry.id };
     if (!verifier.next(entry)) break;
   }
-  return { checked: verifier.checked, broken: verifier.finish(), anchorId: head.anchor_id };
+  return { verifier, pastHead: null };
 }

@@ -11,6 +11,7 @@ import {
   expectOnly,
   isMissing,
   ifMissing,
+  queryInstantMs,
 } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
@@ -233,7 +234,7 @@ export class LogService implements ProcessWatch, Lifecycle {
       limit: query.limit ?? 200,
       offset: query.offset ?? 0,
       ...(query.level ? { level: query.level } : {}),
-      ...(query.since ? { since: new Date(query.since).toISOString() } : {}),
+      ...(query.since ? { since: new Date(queryInstantMs(query.since, 'since')).toISOString() } : {}),
       ...(query.search ? { search: query.search } : {}),
     });
     return { total, logs: rows };

@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ApiError, type MetricsPoint as MetricsPointSchema, type Static } from '@garrison/core';
+import { ApiError, queryInstantMs, type MetricsPoint as MetricsPointSchema, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import { ClusterLeases } from '../cluster/leases.js';
 import type { MetricsSettings } from './settings.js';
@@ -131,8 +131,8 @@ export class MetricsService implements ProcessWatch, Lifecycle {
   /** Samples from `from` (default an hour ago) to `to` (default now), one per `resolution` minutes (see downsample). */
   async history(serverId: number, query: { from?: string; to?: string; resolution?: number }): Promise<MetricsPoint[]> {
     if (!(await this.repos.servers.find(serverId))) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
-    const to = query.to ? Date.parse(query.to) : this.clock.now();
-    const from = query.from ? Date.parse(query.from) : to - 3_600_000;
+    const to = query.to ? queryInstantMs(query.to, 'to') : this.clock.now();
+    const from = query.from ? queryInstantMs(query.from, 'from') : to - 3_600_000;
     if (Number.isNaN(from) || Number.isNaN(to)) return [];
     const rows = await this.repos.metrics.range(serverId, new Date(from).toISOString(), new Date(to).toISOString());
     // Without a resolution, the smallest whole number of minutes that keeps the answer within MAX_POINTS.

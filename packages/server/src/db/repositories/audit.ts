@@ -42,6 +42,18 @@ const toEntry = (row: StoredAuditEntry): AuditEntry => ({
   detail: JSON.parse(row.detail) as Record<string, unknown>,
 });
 
+/** A lone UTF-16 surrogate (half an emoji, cut or sent on purpose): no database stores it as it is. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The entry's text as the database will give it back (a lone surrogate as U+FFFD), before it is hashed:
+ * otherwise a name with half an emoji would read back unlike what was hashed, and the chain would seem broken.
+ */
+function wellFormed<T extends object>(entry: T): T {
+  const fields = Object.entries(entry).map(([k, v]) => [k, typeof v === 'string' ? v.replace(LONE_SURROGATE, '\uFFFD') : v]);
+  return Object.fromEntries(fields) as T;
+}
+
 /**
  * The audit trail (`audit_entries`) and its chain's head (`audit_head`, one row). Entries are appended only
  * in the transaction of the change they record; the head row is read with a lock, so that one chain
@@ -62,7 +74,12 @@ export class AuditRepository {
   async append(trx: Knex.Transaction, entry: NewAuditEntry): Promise<AuditEntry> {
     const headQuery = trx(HEAD).where({ id: 1 }).first();
     const head = (await (this.sqlite ? headQuery : headQuery.forUpdate())) as ChainHead;
-    const stored: ChainedFields = { id: head.last_id + 1, ...entry, detail: JSON.stringify(entry.detail), prev_hash: head.last_hash };
+    const stored: ChainedFields = {
+      id: head.last_id + 1,
+      ...wellFormed(entry),
+      detail: JSON.stringify(entry.detail),
+      prev_hash: head.last_hash,
+    };
     const row: StoredAuditEntry = { ...stored, hash: hashOf(stored) };
     await trx(TABLE).insert(row);
     await trx(HEAD).where({ id: 1 }).update({ last_id: row.id, last_hash: row.hash });

@@ -1,6 +1,7 @@
 import { readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
-import { errnoOf, expectOnly, ifErrno } from '@garrison/core';
+// The subpath, not the whole contract: a look at /proc must load even with few descriptors left.
+import { errnoOf, expectOnly, ifErrno } from '@garrison/core/expected-errors';
 
 /**
  * What the kernel says about a pid (Linux /proc). The start time tells one process from another that

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrationSource } from '../src/db/migrations/index.js';
 import { down as beforeProcessState } from '../src/db/migrations/021_process_state_on_processes.js';
+import { down as beforeNodeNames } from '../src/db/migrations/022_node_names.js';
 import { ServerRepository } from '../src/db/repositories/servers.js';
 import { createServer, startHarness, withDatabase } from './helpers.js';
 
@@ -19,8 +20,9 @@ describe('the process state on the processes table only (migration 021)', () => 
       await withDatabase(h, async (knex) => {
         // The database as a version before 021 left it: the game's pid on the server row; one server with
         // no process row at all, one whose row was written apart from it and says nothing of the pid.
+        await beforeNodeNames(knex);
         await beforeProcessState(knex);
-        await knex('knex_migrations').where({ name: '021_process_state_on_processes' }).delete();
+        await knex('knex_migrations').whereIn('name', ['021_process_state_on_processes', '022_node_names']).delete();
         await knex('servers')
           .where({ id: alone.id })
           .update({ status: 'running', pid: 4242, started_at: '2026-11-27T10:00:00.000Z', process_start_time: '987654' });
@@ -52,7 +54,7 @@ describe('the process state on the processes table only (migration 021)', () => 
         const rows = await knex('processes')
           .where({ role: 'server' })
           .orderBy('server_id')
-          .select('server_id', 'status', 'pid', 'start_time', 'started_at', 'instance_id');
+          .select('server_id', 'status', 'pid', 'start_time', 'started_at', 'node_id');
         assert.deepEqual(
           rows.map((r) => ({ ...r, pid: Number(r.pid) })),
           [
@@ -62,7 +64,7 @@ describe('the process state on the processes table only (migration 021)', () => 
               pid: 4242,
               start_time: '987654',
               started_at: '2026-11-27T10:00:00.000Z',
-              instance_id: null,
+              node_id: null,
             },
             {
               server_id: behind.id,
@@ -70,7 +72,7 @@ describe('the process state on the processes table only (migration 021)', () => 
               pid: 4343,
               start_time: '123456',
               started_at: '2026-11-27T11:00:00.000Z',
-              instance_id: 'n1',
+              node_id: 'n1',
             },
           ],
         );

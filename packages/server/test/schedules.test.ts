@@ -256,7 +256,7 @@ describe('two instances on one database', { skip: onMysql && 'a second process o
       minutes.every((m, i) => i === 0 || m === minutes[i - 1] + 1),
       'one run for each minute, none left out',
     );
-    const owners = await withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).distinct('instance_id'));
+    const owners = await withDatabase(a, (knex) => knex('schedule_runs').where({ schedule_id: schedule.id }).distinct('node_id'));
     assert.ok(owners.length >= 1);
   });
 });

@@ -136,7 +136,7 @@ export class BackupService implements Lifecycle {
           kind,
           status: 'running',
           file,
-          instance_id: this.nodeId,
+          node_id: this.nodeId,
           created_at: stamp,
           finished_at: null,
           size_bytes: null,

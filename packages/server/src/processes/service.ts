@@ -42,7 +42,7 @@ export class ProcessService implements Lifecycle {
   async spawn(key: ProcessKey, spec: Omit<SpawnSpec, 'name'>, restartCount = 0): Promise<{ handle: ProcessHandle; outputOffset: number }> {
     const now = isoNow(this.clock);
     await this.repos.processes.put(key, {
-      instance_id: this.nodeId,
+      node_id: this.nodeId,
       status: 'starting',
       pid: null,
       start_time: null,

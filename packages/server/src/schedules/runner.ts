@@ -135,7 +135,7 @@ export class ScheduleRunner implements Lifecycle {
     if (!(await this.repos.schedules.takeOver(run.id, run.lease_until!, this.nodeId, iso(now + LEASE_MS)))) return;
     const schedule = await this.repos.schedules.byId(run.schedule_id);
     if (!schedule) return;
-    this.logger.info({ runId: run.id, scheduleId: schedule.id, from: run.instance_id }, 'taking over a schedule run whose lease ran out');
+    this.logger.info({ runId: run.id, scheduleId: schedule.id, from: run.node_id }, 'taking over a schedule run whose lease ran out');
     const steps = await this.stepsOf(schedule.id);
     this.execute(run.id, schedule, steps, scheduleActor(schedule), {
       conditions: run.status === 'queued',
@@ -175,7 +175,7 @@ export class ScheduleRunner implements Lifecycle {
       schedule_id: scheduleId,
       due_at: dueAt,
       trigger,
-      instance_id: this.nodeId,
+      node_id: this.nodeId,
       lease_until: iso(now + LEASE_MS),
       reason: null,
       started_at: null,

@@ -20,6 +20,7 @@ import * as installationKeys from './018_installation_keys.js';
 import * as scheduleActionTime from './019_schedule_action_time.js';
 import * as globalAudit from './020_global_audit.js';
 import * as processStateOnProcesses from './021_process_state_on_processes.js';
+import * as nodeNames from './022_node_names.js';
 
 export interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const base: [string, Migration][] = [
   ['019_schedule_action_time', scheduleActionTime],
   ['020_global_audit', globalAudit],
   ['021_process_state_on_processes', processStateOnProcesses],
+  ['022_node_names', nodeNames],
 ];
 
 /**

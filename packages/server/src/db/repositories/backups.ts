@@ -7,7 +7,7 @@ export interface BackupRow {
   kind: 'manual' | 'automatic';
   status: 'running' | 'done' | 'failed';
   file: string;
-  instance_id: string | null;
+  node_id: string | null;
   created_at: string;
   finished_at: string | null;
   size_bytes: number | null;
@@ -60,8 +60,8 @@ export class BackupRepository {
   }
 
   /** Backups this instance left running when it stopped or died: they never finished. */
-  async abandoned(instanceId: string): Promise<BackupRow[]> {
-    return (await this.knex('backups').where({ status: 'running', instance_id: instanceId })).map(toBackup);
+  async abandoned(nodeId: string): Promise<BackupRow[]> {
+    return (await this.knex('backups').where({ status: 'running', node_id: nodeId })).map(toBackup);
   }
 
   /** Finished automatic backups past the newest `keep`, unlocked: what retention removes. */

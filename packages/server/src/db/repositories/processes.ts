@@ -6,7 +6,7 @@ export interface ProcessRow {
   server_id: number;
   role: ProcessRole;
   idx: number;
-  instance_id: string | null;
+  node_id: string | null;
   status: ServerStatus;
   pid: number | null;
   start_time: string | null;
@@ -51,10 +51,10 @@ export class ProcessRepository {
    * The processes this instance owns that may still be under way, and the ones no instance owns (left by
    * a version before processes were owned): what this instance re-adopts at its start, claimed for it.
    */
-  async claimForAdoption(instanceId: string): Promise<ProcessRow[]> {
-    await this.knex('processes').whereNull('instance_id').update({ instance_id: instanceId });
+  async claimForAdoption(nodeId: string): Promise<ProcessRow[]> {
+    await this.knex('processes').whereNull('node_id').update({ node_id: nodeId });
     return this.knex<ProcessRow>('processes')
-      .where('instance_id', instanceId)
+      .where('node_id', nodeId)
       .whereIn('status', ACTIVE_STATUSES)
       .orderBy([{ column: 'server_id' }, { column: 'role', order: 'desc' }, { column: 'idx' }]);
   }

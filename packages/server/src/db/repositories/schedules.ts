@@ -33,7 +33,7 @@ export interface RunRow {
   schedule_id: number;
   due_at: string;
   trigger: 'schedule' | 'manual';
-  instance_id: string | null;
+  node_id: string | null;
   lease_until: string | null;
   status: 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
   reason: string | null;
@@ -182,7 +182,7 @@ export class ScheduleRepository {
 
   async updateRun(id: number, patch: Partial<NewRun>, owner?: string, trx?: Knex.Transaction): Promise<boolean> {
     const q = (trx ?? this.knex)('schedule_runs').where({ id });
-    if (owner) q.andWhere('instance_id', owner);
+    if (owner) q.andWhere('node_id', owner);
     return (await q.update(storedRun(patch))) > 0;
   }
 
@@ -192,7 +192,7 @@ export class ScheduleRepository {
       (await this.knex('schedule_runs')
         .where({ id, lease_until: expiredLease })
         .whereIn('status', ['running', 'queued'])
-        .update({ instance_id: owner, lease_until: leaseUntil })) > 0
+        .update({ node_id: owner, lease_until: leaseUntil })) > 0
     );
   }
 

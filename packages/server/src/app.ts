@@ -15,6 +15,7 @@ import { moduleMigrations } from './modules/assembly.js';
 import { listen } from './http/server.js';
 import type { HubStats } from './ws/hub.js';
 import { UserService } from './auth/service.js';
+import { tellFirstAdmin } from './auth/first-admin.js';
 import { consoleBuilt } from './web-console/serve.js';
 import { checkClusterSettings, checkDatabaseForCluster, isCluster } from './cluster/mode.js';
 
@@ -99,14 +100,8 @@ async function serve(
       'no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but the data, backup and secrets folders; set them (docs/deploy.md)',
     );
   }
-  if (firstAdmin.generatedPassword) {
-    // Deliberately outside the redacted fields, and only now that the service is reachable.
-    logger.warn(
-      `created the first admin user "${firstAdmin.username}" with generated password: ${firstAdmin.generatedPassword} (also in ${firstAdmin.passwordFile} until it is changed)`,
-    );
-  } else if (firstAdmin.passwordFile) {
-    logger.warn(`the generated password of the first admin "${firstAdmin.username}" is in ${firstAdmin.passwordFile} until it is changed`);
-  }
+  // Only now that the service is reachable.
+  tellFirstAdmin(logger, firstAdmin);
 
   let closing: Promise<void> | undefined;
   const close = () =>

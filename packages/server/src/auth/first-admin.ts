@@ -1,5 +1,6 @@
 import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Logger } from 'pino';
 import { verifyPassword } from './passwords.js';
 import { ifMissing } from '@garrison/core';
 
@@ -38,4 +39,19 @@ export async function holdsInitialPassword(dataDir: string, passwordHash: string
 /** Deletes the file when it holds the password of the hash a user had before their change. */
 export async function forgetInitialPassword(dataDir: string, hashBefore: string): Promise<void> {
   if (await holdsInitialPassword(dataDir, hashBefore)) await unlink(initialPasswordPath(dataDir)).catch(ifMissing(undefined));
+}
+
+/** Told once the service is reachable: the first admin's generated password, or the file that still keeps it. */
+export function tellFirstAdmin(
+  logger: Logger,
+  admin: { username: string; generatedPassword: string | null; passwordFile: string | null },
+): void {
+  if (admin.generatedPassword) {
+    // Deliberately outside the redacted fields.
+    logger.warn(
+      `created the first admin user "${admin.username}" with generated password: ${admin.generatedPassword} (also in ${admin.passwordFile} until it is changed)`,
+    );
+  } else if (admin.passwordFile) {
+    logger.warn(`the generated password of the first admin "${admin.username}" is in ${admin.passwordFile} until it is changed`);
+  }
 }

@@ -3,6 +3,7 @@ import type { FeatureModule } from '../modules/feature-module.js';
 import { backupSettings, type BackupSettings } from './settings.js';
 import { BackupRepository } from '../db/repositories/backups.js';
 import { BackupService } from './service.js';
+import { BackupWriter } from './writer.js';
 import { BackupRestore } from './restore.js';
 import { DatabaseBackups } from './database.js';
 import { backupRoutes } from './routes.js';
@@ -15,7 +16,7 @@ export const backupsModule: FeatureModule<typeof repositories, BackupSettings> =
   // A restore stops and starts games through the supervisor.
   needs: ['jobs', 'audit', 'supervisor'],
   repositories,
-  services: [BackupService, BackupRestore, DatabaseBackups],
+  services: [BackupService, BackupWriter, BackupRestore, DatabaseBackups],
   endpoints: Object.values(backupEndpoints),
   routes: (routes, c) => backupRoutes(routes, c.resolve(BackupService), c.resolve(BackupRestore)),
   parts: (c) => [

@@ -2,16 +2,7 @@ import { isIP } from 'node:net';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { Mutex } from 'async-mutex';
-import {
-  ACTIVE_STATUSES,
-  ApiError,
-  SYSTEM_ACTOR,
-  type Actor,
-  type Ban,
-  type BanManager,
-  type CreateBanRequest,
-  type Static,
-} from '@garrison/core';
+import { ApiError, SYSTEM_ACTOR, type Actor, type Ban, type BanManager, type CreateBanRequest, type Static } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { BanSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -23,17 +14,15 @@ import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
-import { RemoteAdminService } from '../rcon/service.js';
 import { AuditService } from '../audit/service.js';
-import type { BanRow, FileBanRow } from '../db/repositories/bans.js';
-import { banFileVersion, readBanFile, replaceBanFile, splitLines, type BanFileSnapshot, type Replaced } from './ban-file.js';
-import { importedBan, planBanFile, type BanFilePlan } from './ban-file-plan.js';
+import type { BanRow } from '../db/repositories/bans.js';
+import { banFileVersion } from './ban-file.js';
+import { importedBan } from './ban-file-plan.js';
+import { BanFileWriter } from './ban-file-writer.js';
 
 type NewBan = Static<typeof CreateBanRequest>;
 
 const GUID = /^[0-9a-f]{32}$/i;
-/** Write, reload, check: tried this often when another writer keeps undoing the change. */
-const PASS_ATTEMPTS = 4;
 
 const toBan = (r: BanRow): Ban => ({
   id: r.id,
@@ -54,8 +43,9 @@ const toBan = (r: BanRow): Ban => ({
  * game and with other tools and people, so it is never rewritten from the database: every pass reads it,
  * adds and removes the lines of Garrison's own changes, imports the bans others wrote, and keeps every
  * other line as it was (ban-file-plan.ts). A pass runs at every ban change, before a game starts, when a
- * list is read and the file changed, and periodically (timed bans expire there). A failed pass is logged;
- * the bans stand in the database and the next pass tries again.
+ * list is read and the file changed, and periodically (timed bans expire there); ban-file-writer.ts writes
+ * the change and has a running game reload it. A failed pass is logged; the bans stand in the database
+ * and the next pass tries again.
  */
 @injectable()
 export class BanService implements Lifecycle {
@@ -74,7 +64,7 @@ export class BanService implements Lifecycle {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(ServerService) private readonly servers: ServerService,
-    @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
+    @inject(BanFileWriter) private readonly fileWriter: BanFileWriter,
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
@@ -214,7 +204,7 @@ export class BanService implements Lifecycle {
     const version = await banFileVersion(path);
     const rows = await this.repos.bans.fileRows(row.id);
     const now = new Date(this.clock.now());
-    const { plan, stood, settled } = await this.writeFile(row, manager, path, rows, now);
+    const { plan, stood, settled } = await this.fileWriter.write(row, manager, path, rows, now);
     // A change the game kept undoing stays marked to be made, for the next pass.
     const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
     const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
@@ -237,81 +227,5 @@ export class BanService implements Lifecycle {
     // A file read while it was still being written is looked at again at the next chance.
     if (settled) this.seen.set(row.id, version);
     else this.seen.delete(row.id);
-  }
-
-  /**
-   * Plans from the file as it is, writes the change, has a running game reload it and checks that it
-   * stood; again when another writer undid it meanwhile (up to PASS_ATTEMPTS times). The game finishes
-   * what it was writing before it answers the reload, so a write of its that landed in the replaced
-   * file is caught up with then, and the game reloads again.
-   */
-  private async writeFile(
-    row: ServerRow,
-    manager: BanManager,
-    path: string,
-    rows: FileBanRow[],
-    now: Date,
-  ): Promise<{ plan: BanFilePlan; stood: boolean; settled: boolean }> {
-    let file: BanFileSnapshot = await readBanFile(path);
-    let replaced: Replaced | null = null;
-    let reloadOwed = false;
-    try {
-      for (let attempt = 1; ; attempt += 1) {
-        const plan = planBanFile(file, rows, manager, now);
-        const done = { plan, stood: true, settled: file.settled };
-        const last = attempt === PASS_ATTEMPTS;
-        if (plan.changed) {
-          await replaced?.close();
-          const result = await replaceBanFile(path, file, plan.bytes);
-          file = { ...file, handle: null }; // the replacement holds it now
-          replaced = result.replaced;
-          if (result.rewrite && !last) {
-            // Someone rewrote the file between the read and the rename: their version is merged again.
-            file = { exists: true, bytes: result.rewrite, lines: splitLines(result.rewrite), settled: false, handle: null };
-            continue;
-          }
-        } else if (!reloadOwed) {
-          return done;
-        }
-        if (!(await this.reload(row, manager))) return done;
-        const late = replaced ? await replaced.catchUp() : { appended: false, rewrite: null };
-        reloadOwed = late.appended;
-        if (!late.appended && !late.rewrite && (await this.stands(plan, path))) return done;
-        if (last) {
-          this.logger.warn({ serverId: row.id }, 'the game keeps writing its ban file over the changes; the next pass tries again');
-          return { ...done, stood: false };
-        }
-        // The game saved its own list over the file after ours landed and before it reloaded: again.
-        file = late.rewrite
-          ? { exists: true, bytes: late.rewrite, lines: splitLines(late.rewrite), settled: false, handle: null }
-          : await readBanFile(path);
-      }
-    } finally {
-      await file.handle?.close();
-      await replaced?.finish();
-    }
-  }
-
-  /** Has a running game read the file again; false when it does not run or did not answer. */
-  private async reload(row: ServerRow, manager: BanManager): Promise<boolean> {
-    if (!manager.reloadCommand || !ACTIVE_STATUSES.includes(row.status)) return false;
-    try {
-      await this.remoteAdmin.command(row.id, manager.reloadCommand);
-      return true;
-    } catch (err) {
-      this.logger.warn(
-        { serverId: row.id, err: (err as Error).message },
-        'the game did not reload its ban file; it reads it at its next start',
-      );
-      return false;
-    }
-  }
-
-  /** Whether what the pass wrote is still in the file after the game reloaded it. */
-  private async stands(plan: BanFilePlan, path: string): Promise<boolean> {
-    const after = await readBanFile(path);
-    await after.handle?.close();
-    const texts = new Set(after.lines.map((l) => l.text));
-    return plan.added.every((t) => texts.has(t)) && plan.removed.every((t) => !texts.has(t));
   }
 }

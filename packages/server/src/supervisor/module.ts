@@ -9,6 +9,7 @@ import { ProcessWatchers } from './watchers.js';
 import { ServerStates } from './status.js';
 import { HeadlessClients } from './headless.js';
 import { AutoRestarts } from './auto-restart.js';
+import { ReadinessProbe } from './readiness.js';
 import { lifecycleRoutes } from './routes.js';
 
 export const supervisorModule: FeatureModule<NoRepositories, SupervisorSettings> = {
@@ -18,7 +19,7 @@ export const supervisorModule: FeatureModule<NoRepositories, SupervisorSettings>
   // crashed server restarted at once finds its own folders ready (servers), its bans written (bans), and
   // the audit trail, its webhooks and Prometheus hear of the restart.
   needs: ['processes', 'logs', 'metrics', 'players', 'bans', 'servers', 'rcon', 'audit', 'webhooks', 'prometheus'],
-  services: [ProcessWatchers, ServerStates, HeadlessClients, Supervisor, AutoRestarts],
+  services: [ProcessWatchers, ServerStates, HeadlessClients, Supervisor, AutoRestarts, ReadinessProbe],
   // Its table's process list and audit trail are the processes' and audit modules'.
   endpoints: [
     lifecycleEndpoints.startServer,

@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, type ConfigValues, errnoOf, ifApiError } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, IDLE_STATUSES, SYSTEM_ACTOR, type Actor, errnoOf } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { SupervisorSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -27,12 +27,11 @@ import { Background } from './background.js';
 import type { AdoptionHost } from './adoption.js';
 import { SupervisorAdoption } from './adoption-host.js';
 import { AutoRestarts } from './auto-restart.js';
-
-const PROBE_INTERVAL_MS = 500;
+import { ReadinessProbe } from './readiness.js';
 
 /**
- * The server state machine: start, stop, restart and kill, the readiness probe, crashes and the
- * auto-restart, over the process handles of ProcessService. Every action on one server runs under its
+ * The server state machine: start, stop, restart and kill, the readiness probe (readiness.ts), crashes
+ * and the auto-restart, over the process handles of ProcessService. Every action on one server runs under its
  * lock, so there are never two processes for one server and the record never contradicts the process.
  */
 @injectable()
@@ -40,8 +39,6 @@ export class Supervisor {
   private readonly launchSteps: ((serverId: number) => Promise<void>)[] = [];
   private readonly folderSteps: ((serverId: number) => Promise<void>)[] = [];
   private readonly attached = new Set<number>();
-  /** Aborted at the service's stop: a probe waiting between its tries ends at once. */
-  private readonly stopping = new AbortController();
   private readonly background: Background;
   /** What the start's re-adoption of running games may do (adoptAll). */
   readonly adoption: AdoptionHost;
@@ -51,7 +48,7 @@ export class Supervisor {
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
     @inject(TOKENS.Settings) private readonly settings: SupervisorSettings & Pick<DataSettings, 'dataDir'>,
     @inject(TOKENS.Logger) private readonly logger: Logger,
-    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Clock) clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
     @inject(ConfigService) private readonly config: ConfigService,
@@ -62,6 +59,7 @@ export class Supervisor {
     @inject(HeadlessClients) private readonly headless: HeadlessClients,
     @inject(ServerStates) private readonly states: ServerStates,
     @inject(AutoRestarts) private readonly restarts: AutoRestarts,
+    @inject(ReadinessProbe) private readonly readiness: ReadinessProbe,
   ) {
     this.background = new Background(logger, clock, () => this.closed);
     this.adoption = new SupervisorAdoption(
@@ -71,7 +69,8 @@ export class Supervisor {
           this.follow(serverId, handle);
           this.attach(serverId, { pid: handle.pid, adopted: true, outputOffset: null });
         },
-        probe: (serverId, handle, config) => this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config)),
+        probe: (serverId, handle, config) =>
+          this.background.run(serverId, 'readiness probe', () => this.readiness.run(serverId, handle, config)),
         scheduleAutoRestart: (serverId) => this.scheduleAutoRestart(serverId),
       },
     );
@@ -181,60 +180,9 @@ export class Supervisor {
     // The process row has its pid now (ProcessService wrote it): the start is announced with it.
     await this.states.publish(serverId);
     this.attach(serverId, { pid: handle.pid, adopted: false, outputOffset });
-    this.background.run(serverId, 'readiness probe', () => this.probe(serverId, handle, config));
+    this.background.run(serverId, 'readiness probe', () => this.readiness.run(serverId, handle, config));
     return { status: 'starting', pid: handle.pid };
   }
-
-  /** Runs the adapter's readiness probe until it passes (→ running, then headless clients), the process exits, or time is up (→ error). */
-  private async probe(serverId: number, handle: ProcessHandle, config: ConfigValues): Promise<void> {
-    const row = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null)); // deleted meanwhile
-    if (!row) return;
-    const isReady = this.adapters.get(row.game_type).capabilities.process_config?.isReady;
-    const ctx = serverContext(row, this.settings.dataDir);
-    const deadline = this.clock.now() + this.settings.readyTimeoutMs;
-    let exited = false;
-    void handle.exited.then(() => (exited = true));
-    const current = () => !exited && !this.closed && this.processes.handle(serverKey(serverId)) === handle;
-    for (;;) {
-      if (!current()) return;
-      // A probe that fails is one that has not passed yet: asked again until the deadline.
-      const notYet = (err: unknown) => {
-        this.logger.debug({ serverId, err }, 'readiness probe failed');
-        return false;
-      };
-      if (!isReady || (await isReady(config, ctx).catch(notYet))) break;
-      if (this.clock.now() > deadline) {
-        this.logger.warn({ serverId, pid: handle.pid }, 'readiness probe did not pass in time; killing the process');
-        await this.locks.run(serverId, async () => {
-          if (this.processes.handle(serverKey(serverId)) !== handle) return;
-          await handle.kill();
-          await this.states.set(serverId, ended('error'));
-          await this.audit.recordAlone({
-            serverId,
-            type: 'start_failed',
-            actor: SYSTEM_ACTOR,
-            detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` },
-          });
-        });
-        return;
-      }
-      await this.clock.sleep(PROBE_INTERVAL_MS, this.stopping.signal, `readiness probe:${serverId}`);
-    }
-    await this.locks.run(serverId, async () => {
-      if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
-      if (
-        !(await this.states.transition(
-          serverId,
-          { from: ['starting'], pid: handle.pid },
-          { status: 'running', game: { status: 'running' } },
-        ))
-      )
-        return;
-      await this.audit.recordAlone({ serverId, type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } });
-      await this.headless.startAll(await this.servers.row(serverId), config);
-    });
-  }
-
   // --- stop ---------------------------------------------------------------------------------------
 
   private async stopLocked(serverId: number, how: 'graceful' | 'force' | 'kill'): Promise<void> {
@@ -319,7 +267,7 @@ export class Supervisor {
   /** At the service's stop: what is under way settles, the watchers let go; the games keep running. */
   async close(): Promise<void> {
     this.closed = true;
-    this.stopping.abort();
+    this.readiness.stop();
     this.states.stop();
     await this.restarts.stop();
     this.headless.stop();

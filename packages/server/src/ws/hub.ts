@@ -12,25 +12,14 @@ import type { HttpSettings } from '../http/settings.js';
 import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
 import { WebSocketCap } from './cap.js';
 import { CHANNELS, Refused, subscriptionOf, type Subscription } from './subscription.js';
+import { SendQueue, type QueuedClient } from './send-queue.js';
 
-/** A client whose unsent messages pass this is not keeping up: what follows is dropped, and counted. */
-const SEND_BUFFER_LIMIT = 1024 * 1024;
-/** Held back per client within one turn, at most (see holdUntilTurnEnds). */
-const CORK_FLUSH_BYTES = 64 * 1024;
-/** A client over the limit for this long has stopped reading: it is disconnected. */
-const STUCK_MS = 30_000;
 const MAX_CLIENT_MESSAGE = 16 * 1024;
 const CLOSE_WAIT_MS = 2000;
 
 type Channel = EventChannel;
 
-interface Client extends Subscription {
-  socket: WebSocket;
-  dropped: number;
-  /** Since when its send buffer has been over the limit, or 0. */
-  overSince: number;
-  /** Its TCP socket holds back what is sent until the current turn of the event loop ends. */
-  corked: boolean;
+interface Client extends Subscription, QueuedClient {
   /** Its credentials, checked again every RECHECK_MS: a key revoked or expired, a session ended, an owner gone → closed. */
   credentials: { token: string; address: string | null };
   /** Whose WebSockets it counts among (a user's sessions together, each API key apart), for the cap. */
@@ -51,13 +40,13 @@ export interface HubStats {
  * The WebSocket endpoint: `/ws?token=…&server_id=…` as the contract has it, and `/ws/{server_id|all}`
  * with channels as the appendix has it. Events come from the event bus and go only to the clients
  * subscribed to that server (or to all). A slow client never slows the others: past a send-buffer limit
- * its messages are dropped (and counted), and it is cut off if it stops reading altogether.
+ * its messages are dropped (and counted), and it is cut off if it stops reading altogether (send-queue.ts).
  */
 export class WebSocketHub {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_MESSAGE });
   private readonly clients = new Set<Client>();
   private readonly cap: WebSocketCap;
-  private droppedTotal = 0;
+  private readonly queue: SendQueue;
   /** What attach() started, undone by close(). */
   private attached: { unsubscribe: () => void; recheckJob: Job } | null = null;
 
@@ -72,6 +61,7 @@ export class WebSocketHub {
     private readonly addressOf: (req: IncomingMessage) => string | null = (req) => req.socket.remoteAddress ?? null,
   ) {
     this.cap = new WebSocketCap(settings.maxWebSocketsPerUser, logger);
+    this.queue = new SendQueue(clock, logger);
   }
 
   /** Starts serving: hears the event bus, rechecks credentials on a job, and takes the `upgrade`s of `http`. */
@@ -99,7 +89,7 @@ export class WebSocketHub {
   }
 
   stats(): HubStats {
-    return { clients: this.clients.size, dropped: this.droppedTotal };
+    return { clients: this.clients.size, dropped: this.queue.droppedTotal };
   }
 
   /**
@@ -234,55 +224,12 @@ export class WebSocketHub {
             JSON.stringify({ ...liveMessage(event), type: event.type === 'server_status' || channel !== 'status' ? channel : event.type }),
           ))
         : (contractMessage ??= Buffer.from(JSON.stringify(liveMessage(event))));
-      this.sendText(client, bytes);
+      this.queue.sendText(client, bytes);
     }
   }
 
   private send(client: Client, message: object): void {
-    this.sendText(client, JSON.stringify(message));
-  }
-
-  /** A text frame; `text` as a string, or already encoded (UTF-8). */
-  private sendText(client: Client, text: string | Buffer): void {
-    const { socket } = client;
-    if (socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > SEND_BUFFER_LIMIT) {
-      client.overSince ||= this.clock.now();
-      if (this.clock.now() - client.overSince > STUCK_MS) {
-        this.logger.warn({ dropped: client.dropped }, 'WebSocket client stopped reading; disconnected');
-        socket.terminate();
-        return;
-      }
-      if (client.dropped++ === 0) this.logger.warn('WebSocket client not keeping up; dropping its messages');
-      this.droppedTotal += 1;
-      return;
-    }
-    client.overSince = 0;
-    this.holdUntilTurnEnds(client);
-    socket.send(text, { binary: false });
-    if ((tcpOf(client)?.writableLength ?? 0) >= CORK_FLUSH_BYTES) this.letGo(client);
-  }
-
-  /**
-   * The events published together (the lines of one read of a game's log, say) leave in one write
-   * per client rather than one each: a service that falls behind, as right after a start while its
-   * code is not yet compiled, catches up instead of writing its way further behind. At most
-   * CORK_FLUSH_BYTES are held, so that the send-buffer limit above still sees a client that does
-   * not read. (`_socket` is ws's TCP socket; ws corks it for each frame itself, and corks nest.)
-   */
-  private holdUntilTurnEnds(client: Client): void {
-    const tcp = tcpOf(client);
-    if (client.corked || !tcp) return;
-    client.corked = true;
-    tcp.cork();
-    queueMicrotask(() => this.letGo(client));
-  }
-
-  private letGo(client: Client): void {
-    const tcp = tcpOf(client);
-    if (!client.corked || !tcp) return;
-    client.corked = false;
-    if (!tcp.destroyed) tcp.uncork();
+    this.queue.sendText(client, JSON.stringify(message));
   }
 
   /** Closes every connection with 1001 (going away), as the service stops. */
@@ -301,6 +248,3 @@ export class WebSocketHub {
     this.wss.close();
   }
 }
-
-type TcpSocket = { cork(): void; uncork(): void; destroyed: boolean; writableLength: number };
-const tcpOf = (client: Client) => (client.socket as unknown as { _socket?: TcpSocket })._socket;

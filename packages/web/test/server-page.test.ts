@@ -87,7 +87,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
     await answers.getByText('Players on server:').waitFor();
     await answers.getByText('(0 players in total)').waitFor();
     // Kept across a tab switch, the newest answer in view.
-    await page.getByRole('link', { name: 'Audit', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Server sections' }).getByRole('link', { name: 'Audit', exact: true }).click();
     await page.getByRole('link', { name: 'Console', exact: true }).click();
     await answers.getByText('(0 players in total)').waitFor();
     for (let i = 0; i < 8; i++) await rcon(page, 'players');
@@ -431,7 +431,7 @@ describe('the server page in a real Chromium, within the default rate limit', ()
       await playersCaption.filter({ hasText: /now/ }).waitFor({ timeout: 30_000 });
       assert.match(await playersCaption.innerText(), /^Players\s*·\s*now \d+$/);
 
-      await page.getByRole('link', { name: 'Audit', exact: true }).click();
+      await page.getByRole('navigation', { name: 'Server sections' }).getByRole('link', { name: 'Audit', exact: true }).click();
       const audit = page.getByRole('table', { name: /Audit trail/ });
       await audit.getByRole('cell', { name: 'kick', exact: true }).waitFor();
       await audit.getByRole('cell', { name: 'unban', exact: true }).nth(1).waitFor(); // the GUID's and the address's

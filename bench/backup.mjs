@@ -58,14 +58,16 @@ try {
     results.garrison.push(ours.ms);
     results.rss.push(JSON.parse(ours.out).rssGrowthMiB);
     console.log(
-      `round ${r + 1}: tar czf ${(results.tar[r] / 1000).toFixed(1)} s, Garrison ${(ours.ms / 1000).toFixed(1)} s (${(await stat(join(work, `garrison-${r}.tar.gz`))).size} bytes), RSS growth ${results.rss[r].toFixed(1)} MiB`,
+      `round ${r + 1}: tar czf ${(results.tar[r] / 1000).toFixed(1)} s, Garrison ${(ours.ms / 1000).toFixed(1)} s ` +
+        `(${(await stat(join(work, `garrison-${r}.tar.gz`))).size} bytes), RSS growth ${results.rss[r].toFixed(1)} MiB`,
     );
     await rm(join(work, `garrison-${r}.tar.gz`));
   }
   const best = (xs) => Math.min(...xs);
   const ratio = best(results.tar) / best(results.garrison);
   console.log(
-    `throughput: tar czf ${(size / 1048576 / (best(results.tar) / 1000)).toFixed(1)} MiB/s, Garrison ${(size / 1048576 / (best(results.garrison) / 1000)).toFixed(1)} MiB/s: ratio ${ratio.toFixed(2)} (goal ≥ 0.8)`,
+    `throughput: tar czf ${(size / 1048576 / (best(results.tar) / 1000)).toFixed(1)} MiB/s, ` +
+      `Garrison ${(size / 1048576 / (best(results.garrison) / 1000)).toFixed(1)} MiB/s: ratio ${ratio.toFixed(2)} (goal ≥ 0.8)`,
   );
   console.log(`peak RSS growth: ${Math.max(...results.rss).toFixed(1)} MiB (goal < 64)`);
 } finally {

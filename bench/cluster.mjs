@@ -136,11 +136,13 @@ try {
     `${RATE} log lines/s for ${SECONDS} s, one WebSocket client; milliseconds from the game writing a line to the client reading it:`,
   );
   console.log(
-    '| round | measured first | single instance p50 | p99 | cluster (game on C, client on A) p50 | p99 | lines (single / cluster) |\n|---|---|---|---|---|---|---|',
+    '| round | measured first | single instance p50 | p99 | cluster (game on C, client on A) p50 | p99 | lines (single / cluster) |\n' +
+      '|---|---|---|---|---|---|---|',
   );
   for (const [i, r] of rounds.entries()) {
     console.log(
-      `| ${i + 1} | ${r.first} | ${percentile(r.single, 50)} | ${percentile(r.single, 99)} | ${percentile(r.cluster, 50)} | ${percentile(r.cluster, 99)} | ${r.single.length} / ${r.cluster.length} |`,
+      `| ${i + 1} | ${r.first} | ${percentile(r.single, 50)} | ${percentile(r.single, 99)} | ${percentile(r.cluster, 50)} ` +
+        `| ${percentile(r.cluster, 99)} | ${r.single.length} / ${r.cluster.length} |`,
     );
   }
   // Where in the first stream the slow lines are: p99 per half second.
@@ -160,13 +162,15 @@ try {
   // of 2,000: one hiccup of the machine moves it); each round's figures are printed above as they are.
   for (const [i, r] of rounds.entries())
     console.log(
-      `round ${i + 1}: cluster p99 ${percentile(r.cluster, 99)} ms, ${(percentile(r.cluster, 99) / Math.max(0.1, percentile(r.single, 99))).toFixed(2)}x the single instance's`,
+      `round ${i + 1}: cluster p99 ${percentile(r.cluster, 99)} ` +
+        `ms, ${(percentile(r.cluster, 99) / Math.max(0.1, percentile(r.single, 99))).toFixed(2)}x the single instance's`,
     );
   const pooled = { single: rounds.flatMap((r) => r.single), cluster: rounds.flatMap((r) => r.cluster) };
   const p99 = percentile(pooled.cluster, 99);
   const ratio = p99 / Math.max(0.1, percentile(pooled.single, 99));
   console.log(
-    `all ${ROUNDS} rounds: p99 single ${percentile(pooled.single, 99)} ms, cluster ${p99} ms, ${ratio.toFixed(2)}x (goal: under 2x and under 50 ms: ${ratio < 2 && p99 < 50 ? 'met' : 'NOT met'})`,
+    `all ${ROUNDS} rounds: p99 single ${percentile(pooled.single, 99)} ms, cluster ${p99} ms, ${ratio.toFixed(2)}x (goal: ` +
+      `under 2x and under 50 ms: ${ratio < 2 && p99 < 50 ? 'met' : 'NOT met'})`,
   );
   const row = (name, ms) => `| ${name} | ${percentile(ms, 50).toFixed(1)} | ${percentile(ms, 99).toFixed(1)} |`;
   console.log('\n| request | p50 ms | p99 ms |\n|---|---|---|');
@@ -175,7 +179,8 @@ try {
   console.log(row(`POST /start on node C, sent to C (${STARTS})`, startLocal));
   console.log(row(`POST /start on node C, sent to A and forwarded (${STARTS})`, startForwarded));
   console.log(
-    `forwarding adds ${(percentile(rconForwarded, 50) - percentile(rconLocal, 50)).toFixed(1)} ms at the median of an RCon command, ${(percentile(startForwarded, 50) - percentile(startLocal, 50)).toFixed(1)} ms of a start`,
+    `forwarding adds ${(percentile(rconForwarded, 50) - percentile(rconLocal, 50)).toFixed(1)} ms at the median of an RCon ` +
+      `command, ${(percentile(startForwarded, 50) - percentile(startLocal, 50)).toFixed(1)} ms of a start`,
   );
 } finally {
   killGroups(pids);

@@ -28,7 +28,8 @@ for (const [id, us] of self) {
   const node = nodes.get(id);
   byPlace.set(where(node), (byPlace.get(where(node)) ?? 0) + us);
   const { functionName, url, lineNumber } = node.callFrame;
-  const key = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(packages|bench)\//, '$1/')}:${lineNumber + 1}`;
+  const file = url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(packages|bench)\//, '$1/');
+  const key = `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + us);
 }
 const pct = (us) => `${((100 * us) / total).toFixed(1)} %`;
@@ -55,6 +56,7 @@ if (whilePackage) {
   const busy = [...windows.values()].filter((window) => window.package > 0);
   const sum = (key) => busy.reduce((total, window) => total + window[key], 0);
   console.log(
-    `\nin the ${busy.length} windows of 100 ms in which ${whilePackage} ran: idle ${pct((sum('idle') * total) / sum('all'))}, ${whilePackage} itself ${pct((sum('package') * total) / sum('all'))}`,
+    `\nin the ${busy.length} windows of 100 ms in which ${whilePackage} ran: ` +
+      `idle ${pct((sum('idle') * total) / sum('all'))}, ${whilePackage} itself ${pct((sum('package') * total) / sum('all'))}`,
   );
 }

@@ -18,7 +18,9 @@ export { keepFile } from '../packages/server/dist/missions/upload.js';
 const loaded = await import(pathToFileURL(process.env.GARRISON_BENCH_FORMIDABLE).href);
 const formidable = loaded.formidable ?? loaded.default.formidable;
 process.stderr.write(
-  `bench: this service parses multipart with formidable${process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early' ? ', chunks acknowledged at once' : ''} (${process.env.GARRISON_BENCH_FORMIDABLE})\n`,
+  `bench: this service parses multipart with ` +
+    `formidable${process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early' ? ', chunks acknowledged at once' : ''} ` +
+    `(${process.env.GARRISON_BENCH_FORMIDABLE})\n`,
 );
 const WRITE_BUFFER_BYTES = 1024 * 1024; // as the busboy side
 const EARLY_ACK = process.env.GARRISON_BENCH_FORMIDABLE_ACK === 'early';

@@ -45,7 +45,8 @@ try {
       if (bad) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} time-outs`);
       results[name].push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
       console.log(
-        `round ${round} ${name.padEnd(8)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms`,
+        `round ${round} ${name.padEnd(8)} ${r.requests.average.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${String(r.latency.p50).padStart(4)} ms  p99 ${String(r.latency.p99).padStart(4)} ms`,
       );
     }
   }

@@ -50,7 +50,10 @@ async function measure(url, isLine) {
 
 function report(name, { latencies, received }) {
   const lost = received.reduce((sum, n) => sum + (TOTAL - n), 0);
-  return `| ${name} | ${percentile(latencies, 50)} | ${percentile(latencies, 99)} | ${latencies.reduce((a, b) => Math.max(a, b), 0)} | ${lost} |`;
+  return (
+    `| ${name} | ${percentile(latencies, 50)} | ${percentile(latencies, 99)} | ${latencies.reduce((a, b) => Math.max(a, b), 0)} ` +
+    `| ${lost} |`
+  );
 }
 
 /** The game's `.rpt` files under `dir` (the service's data dir holds the server's profile folder). */
@@ -146,7 +149,8 @@ try {
   for (const [i, name] of ['first stream after start', 'second stream'].entries()) {
     const ratio = percentile(garrison[i].latencies, 99) / Math.max(1, percentile(baseline[i].latencies, 99));
     console.log(
-      `${name}: garrison p99 ${ratio.toFixed(1)}x the bare broadcast's (goal within 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); nothing lost: ${garrison[i].received.every((n) => n === TOTAL) ? 'yes' : 'NO'}`,
+      `${name}: garrison p99 ${ratio.toFixed(1)}x the bare broadcast's (goal within 2x: ${ratio <= 2 ? 'met' : 'NOT met'}); ` +
+        `nothing lost: ${garrison[i].received.every((n) => n === TOTAL) ? 'yes' : 'NO'}`,
     );
   }
 } finally {

@@ -54,7 +54,8 @@ try {
       if (bad) throw new Error(`${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} time-outs`);
       results[name].push(r.requests.average);
       console.log(
-        `round ${round} metrics ${name.padEnd(3)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms`,
+        `round ${round} metrics ${name.padEnd(3)} ${r.requests.average.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${String(r.latency.p50).padStart(3)} ms  p99 ${String(r.latency.p99).padStart(3)} ms`,
       );
     }
   }
@@ -63,7 +64,8 @@ try {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const cost = 1 - median(results.on) / median(results.off);
   console.log(
-    `median req/s: metrics off ${median(results.off).toFixed(0)}, on ${median(results.on).toFixed(0)}; the middleware costs ${(cost * 100).toFixed(1)} % (goal: under 5 %: ${cost < 0.05 ? 'met' : 'NOT met'})`,
+    `median req/s: metrics off ${median(results.off).toFixed(0)}, on ${median(results.on).toFixed(0)}; the middleware ` +
+      `costs ${(cost * 100).toFixed(1)} % (goal: under 5 %: ${cost < 0.05 ? 'met' : 'NOT met'})`,
   );
   console.log(`counted by the service with metrics on: ${series}`);
 } finally {

@@ -131,12 +131,14 @@ try {
   const rate = (ms) => (mib / (ms / 1000)).toFixed(0);
   const bare = median(sides.at(-1).ms);
   console.log(
-    `${mib} MiB mission, ${ROUNDS} alternating rounds, medians:\n| side | seconds | MiB/s | bare/side | receiver's CPU ms | RSS growth |\n|---|---|---|---|---|---|`,
+    `${mib} MiB mission, ${ROUNDS} alternating rounds, medians:\n` +
+      "| side | seconds | MiB/s | bare/side | receiver's CPU ms | RSS growth |\n|---|---|---|---|---|---|",
   );
   for (const side of sides) {
     const growth = peak.has(side.pid) ? `+${(peak.get(side.pid) - before.get(side.pid)).toFixed(0)} MB` : '';
     console.log(
-      `| ${side.name} | ${(median(side.ms) / 1000).toFixed(2)} | ${rate(median(side.ms))} | ${(bare / median(side.ms)).toFixed(2)} | ${median(side.cpu)} | ${growth} |`,
+      `| ${side.name} | ${(median(side.ms) / 1000).toFixed(2)} | ${rate(median(side.ms))} ` +
+        `| ${(bare / median(side.ms)).toFixed(2)} | ${median(side.cpu)} | ${growth} |`,
     );
   }
   console.log(`| cp on the same disk | ${(copyMs / 1000).toFixed(2)} | ${rate(copyMs)} | | | |`);
@@ -144,7 +146,8 @@ try {
     const ratio = bare / median(side.ms);
     const growth = peak.get(side.pid) - before.get(side.pid);
     console.log(
-      `${side.name}: ${ratio.toFixed(2)}× the bare transport (goal ≥ 0.8): ${ratio >= 0.8 ? 'met' : 'NOT met'}; RSS growth ${growth.toFixed(0)} MB (goal under 64 MiB): ${growth < 64 ? 'met' : 'NOT met'}`,
+      `${side.name}: ${ratio.toFixed(2)}× the bare transport (goal ≥ 0.8): ${ratio >= 0.8 ? 'met' : 'NOT met'}; RSS ` +
+        `growth ${growth.toFixed(0)} MB (goal under 64 MiB): ${growth < 64 ? 'met' : 'NOT met'}`,
     );
   }
   console.log('each round, seconds:');
@@ -166,7 +169,8 @@ function resolveFormidable() {
     return createRequire(from).resolve('formidable');
   } catch {
     console.error(
-      '--parsers: formidable is not installed here (npm i --no-save formidable@3, or FORMIDABLE_FROM=<folder with it in node_modules>); measuring busboy only',
+      '--parsers: formidable is not installed here (npm i --no-save formidable@3, or FORMIDABLE_FROM=<folder with it in ' +
+        'node_modules>); measuring busboy only',
     );
     return null;
   }

@@ -42,7 +42,8 @@ const boundary = '------------------------bench0123456789abcdef';
 const block = Buffer.alloc(8 * 1024 * 1024);
 for (let i = 0; i < block.length; i++) block[i] = (i * 31) & 0xff;
 const head = Buffer.from(
-  `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.Altis.pbo"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+  `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.Altis.pbo"\r\n` +
+    'content-type: application/octet-stream\r\n\r\n',
 );
 const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
 function* body() {
@@ -138,11 +139,13 @@ try {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mib = SIZE / 1024 / 1024;
 console.log(
-  `${mib} MiB file part in ${CHUNK / 1024} KiB chunks, ${ROUNDS} alternating rounds, medians:\n| side | wall ms | MiB/s | CPU ms |\n|---|---|---|---|`,
+  `${mib} MiB file part in ${CHUNK / 1024} KiB chunks, ${ROUNDS} alternating rounds, medians:\n` +
+    '| side | wall ms | MiB/s | CPU ms |\n|---|---|---|---|',
 );
 for (const side of sides)
   console.log(
-    `| ${side.name} | ${median(side.wall).toFixed(0)} | ${(mib / (median(side.wall) / 1000)).toFixed(0)} | ${median(side.cpu).toFixed(0)} |`,
+    `| ${side.name} | ${median(side.wall).toFixed(0)} | ${(mib / (median(side.wall) / 1000)).toFixed(0)} ` +
+      `| ${median(side.cpu).toFixed(0)} |`,
   );
 console.log('each round, wall ms:');
 for (const side of sides) console.log(`  ${side.id}: ${side.wall.map((ms) => ms.toFixed(0)).join(' ')}`);

@@ -91,16 +91,19 @@ try {
   const cpuAfter = await usage(service.child.pid);
   console.log(`${ENDPOINTS} endpoints, ${database ? 'MariaDB' : 'SQLite'}; bans asked for at ${RATE}/s for ${SECONDS} s`);
   console.log(
-    `events taken: ${sent - refused} in ${(tookMs / 1000).toFixed(1)} s = ${((sent - refused) / (tookMs / 1000)).toFixed(0)}/s (${refused} refused)`,
+    `events taken: ${sent - refused} in ${(tookMs / 1000).toFixed(1)} s ` +
+      `= ${((sent - refused) / (tookMs / 1000)).toFixed(0)}/s (${refused} refused)`,
   );
   console.log(
-    `deliveries received: ${received} of ${expected}, all in ${(doneMs / 1000).toFixed(1)} s = ${(received / (doneMs / 1000)).toFixed(0)}/s`,
+    `deliveries received: ${received} of ${expected}, all in ${(doneMs / 1000).toFixed(1)} s ` +
+      `= ${(received / (doneMs / 1000)).toFixed(0)}/s`,
   );
   console.log(
     `delay from event to receipt: p50 ${percentile(delays, 50)} ms, p99 ${percentile(delays, 99)} ms, max ${Math.max(...delays)} ms`,
   );
   console.log(
-    `service CPU: ${(((cpuAfter.ticks - cpuBefore.ticks) / 100 / (doneMs / 1000)) * 100).toFixed(0)} % of one core over the run, resident ${cpuAfter.rssMb.toFixed(0)} MiB`,
+    `service CPU: ${(((cpuAfter.ticks - cpuBefore.ticks) / 100 / (doneMs / 1000)) * 100).toFixed(0)} % of one core over the ` +
+      `run, resident ${cpuAfter.rssMb.toFixed(0)} MiB`,
   );
 } finally {
   await service.stop();

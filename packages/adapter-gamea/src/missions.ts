@@ -19,7 +19,8 @@ export const MISSION_NAME_PATTERN = `^[${MISSION_NAME_CHARACTERS}]+\\.[${MISSION
 const shown = (c: string) =>
   /^[\x21-\x7e]$/.test(c)
     ? JSON.stringify(c)
-    : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}${c.trim() ? ` ${JSON.stringify(c)}` : ' (a space or control character)'}`;
+    : `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` +
+      (c.trim() ? ` ${JSON.stringify(c)}` : ' (a space or control character)');
 
 /**
  * A mission's name (`<name>.<Terrain>`, the file name without `.pbo`): the one rule for uploads, the
@@ -37,7 +38,8 @@ export function parseMissionName(name: string): MissionName {
   const terrain = name.slice(dot + 1);
   // `mission_v2.0.pbo`: the game reads what follows the last dot as the terrain, here `0`.
   const warning = /^v?\d+$/i.test(terrain)
-    ? `the game reads the terrain of ${name} as "${terrain}", which looks like a version number: a mission file is named <mission>.<Terrain>${MISSION_EXTENSION} (mission_v2.Altis${MISSION_EXTENSION})`
+    ? `the game reads the terrain of ${name} as "${terrain}", which looks like a version number: a mission file is named ` +
+      `<mission>.<Terrain>${MISSION_EXTENSION} (mission_v2.Altis${MISSION_EXTENSION})`
     : undefined;
   return { name, terrain, ...(warning ? { warning } : {}) };
 }

@@ -54,15 +54,29 @@ function parsePreset(document: string): LauncherPreset {
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
 
+// A row as the launcher writes it: one cell a line, indented to sit in its table.
+const presetRow = (cells: string[]) =>
+  `        <tr data-type="ModContainer">\n${cells.map((cell) => `          ${cell}\n`).join('')}        </tr>`;
+
 function renderPreset(name: string, mods: PresetMod[]): string {
   const rows = mods.map((mod) => {
+    const displayName = `<td data-type="DisplayName">${escape(mod.name)}</td>`;
     if (mod.workshop_id) {
       const link = `https://steamcommunity.com/sharedfiles/filedetails/?id=${mod.workshop_id}`;
-      return `        <tr data-type="ModContainer">\n          <td data-type="DisplayName">${escape(mod.name)}</td>\n          <td><span class="from-steam">Steam</span></td>\n          <td><a href="${link}" data-type="Link">${link}</a></td>\n        </tr>`;
+      return presetRow([
+        displayName,
+        '<td><span class="from-steam">Steam</span></td>',
+        `<td><a href="${link}" data-type="Link">${link}</a></td>`,
+      ]);
     }
     const folder = escape(mod.local_folder ?? mod.name);
-    return `        <tr data-type="ModContainer">\n          <td data-type="DisplayName">${escape(mod.name)}</td>\n          <td><span class="from-local">Local</span></td>\n          <td><span data-type="Link" data-meta="local:${folder}|${folder}|"></span></td>\n        </tr>`;
+    return presetRow([
+      displayName,
+      '<td><span class="from-local">Local</span></td>',
+      `<td><span data-type="Link" data-meta="local:${folder}|${folder}|"></span></td>`,
+    ]);
   });
+  const howToLoad = "To load this preset, drag this file onto the launcher window, or import it from the launcher's Mods tab.";
   return `<?xml version="1.0" encoding="utf-8"?>
 <html>
   <!--Created by Garrison-->
@@ -74,7 +88,7 @@ function renderPreset(name: string, mods: PresetMod[]): string {
   </head>
   <body>
     <h1>Preset <strong>${escape(name)}</strong></h1>
-    <p class="before-list"><em>To load this preset, drag this file onto the launcher window, or import it from the launcher's Mods tab.</em></p>
+    <p class="before-list"><em>${howToLoad}</em></p>
     <div class="mod-list">
       <table>
 ${rows.join('\n')}

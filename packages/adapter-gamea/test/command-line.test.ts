@@ -23,7 +23,8 @@ describe('reading a start command as people keep it', () => {
 
   it('reads a Windows .bat line, parameters in any case', () => {
     const command = readStartCommand(
-      'start "" /wait "C:\\Games\\Gamea Server\\gameaserver_x64.exe" -Port=2302 -CONFIG=C:\\srv\\server.cfg ^\r\n -serverMod=@a;@b; -profiles="C:\\srv\\profiles"\r\n',
+      'start "" /wait "C:\\Games\\Gamea Server\\gameaserver_x64.exe" -Port=2302 -CONFIG=C:\\srv\\server.cfg ^\r\n ' +
+        '-serverMod=@a;@b; -profiles="C:\\srv\\profiles"\r\n',
     );
     assert.deepEqual(command.others, ['start', '', '/wait', 'C:\\Games\\Gamea Server\\gameaserver_x64.exe']);
     assert.equal(command.parameters.get('port'), '2302');

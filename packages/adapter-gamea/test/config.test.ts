@@ -295,7 +295,8 @@ describe('gamea config rendering', () => {
     );
     assert.equal(
       problem('server', ['kickTimeout[] = {};']),
-      'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, kick_timeout_battleye, kick_timeout_harmless instead',
+      'extra_lines line 1: kickTimeout is written by Garrison: use kick_timeout_manual, kick_timeout_console, ' +
+        'kick_timeout_battleye, kick_timeout_harmless instead',
     );
     assert.equal(
       problem('basic', ['MaxMsgSend = 256;']),

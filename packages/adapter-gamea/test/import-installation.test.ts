@@ -90,7 +90,8 @@ describe('reading a whole installation', () => {
     });
     const draft = await read(root, {
       command_line:
-        './gameaserver_x64.exe -port=2400 -config=cfg/main.cfg -cfg=cfg\\net.cfg -profiles=prof -name=ops -bepath=be "-mod=@cba;@gone" -limitFPS=90 -enableHT -cpuCount=4',
+        './gameaserver_x64.exe -port=2400 -config=cfg/main.cfg -cfg=cfg\\net.cfg -profiles=prof -name=ops -bepath=be ' +
+        '"-mod=@cba;@gone" -limitFPS=90 -enableHT -cpuCount=4',
     });
     assert.equal(draft.name, 'From cfg/');
     assert.equal(draft.sections.basic.max_msg_send, 128);

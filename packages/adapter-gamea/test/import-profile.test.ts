@@ -29,39 +29,43 @@ viewDistance=2000;
 `;
 
 describe('importing the server profile and the BattlEye config', () => {
-  it('reads the Custom difficulty and the AI level, keeps the options it has no field for inside Options, reports other presets, keeps the rest', () => {
-    const imported = importProfile(readCfg(PROFILE, 'server.GameaProfile'), sections.profile);
-    assert.deepEqual(imported.values, {
-      difficulty: 'Custom',
-      reduced_damage: 1,
-      group_indicators: 2,
-      third_person_view: 0,
-      stamina_bar: 1,
-      ai_level_preset: 3,
-      options_lines: ['someFutureOption = 1;'],
-      skill_ai: 0.75,
-      precision_ai: 0.35,
-    });
-    assert.deepEqual(
-      imported.refused.map((r) => [r.line, r.key]),
-      [[18, 'DifficultyPresets.Regular']],
-    );
-    assert.deepEqual(
-      imported.unknown.map((u) => u.key),
-      ['version', 'DifficultyPresets.CustomDifficulty.Options.someFutureOption', 'viewDistance'],
-    );
-    // Rendered back: the same options, read the same way.
-    const back = importProfile(
-      readCfg(renderProfile({ ...sectionDefaults(sections.profile), ...imported.values, extra_lines: imported.extraLines }), 'x'),
-      sections.profile,
-    );
-    for (const [field, value] of Object.entries(imported.values)) assert.deepEqual(back.values[field], value, field);
-    assert.deepEqual(
-      back.unknown.map((u) => u.key).sort(),
-      ['DifficultyPresets.CustomDifficulty.Options.someFutureOption', 'version', 'viewDistance'],
-      'the extra lines are in the file',
-    );
-  });
+  it(
+    'reads the Custom difficulty and the AI level, keeps the options it has no field for inside Options, reports other presets, ' +
+      'keeps the rest',
+    () => {
+      const imported = importProfile(readCfg(PROFILE, 'server.GameaProfile'), sections.profile);
+      assert.deepEqual(imported.values, {
+        difficulty: 'Custom',
+        reduced_damage: 1,
+        group_indicators: 2,
+        third_person_view: 0,
+        stamina_bar: 1,
+        ai_level_preset: 3,
+        options_lines: ['someFutureOption = 1;'],
+        skill_ai: 0.75,
+        precision_ai: 0.35,
+      });
+      assert.deepEqual(
+        imported.refused.map((r) => [r.line, r.key]),
+        [[18, 'DifficultyPresets.Regular']],
+      );
+      assert.deepEqual(
+        imported.unknown.map((u) => u.key),
+        ['version', 'DifficultyPresets.CustomDifficulty.Options.someFutureOption', 'viewDistance'],
+      );
+      // Rendered back: the same options, read the same way.
+      const back = importProfile(
+        readCfg(renderProfile({ ...sectionDefaults(sections.profile), ...imported.values, extra_lines: imported.extraLines }), 'x'),
+        sections.profile,
+      );
+      for (const [field, value] of Object.entries(imported.values)) assert.deepEqual(back.values[field], value, field);
+      assert.deepEqual(
+        back.unknown.map((u) => u.key).sort(),
+        ['DifficultyPresets.CustomDifficulty.Options.someFutureOption', 'version', 'viewDistance'],
+        'the extra lines are in the file',
+      );
+    },
+  );
 
   it("reads BattlEye's RCon password, port and ping limit", () => {
     const { settings } = readBattlEyeCfg('RConPassword Abc123\r\nRConPort 2310\r\nMaxPing 250\r\nRConIP 0.0.0.0\r\n');

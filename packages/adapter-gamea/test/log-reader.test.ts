@@ -67,25 +67,28 @@ describe('gamea log reader: lines without a time stamp', () => {
     );
   });
 
-  it('reads a log without any time (timeStampFormat none): level words start entries, indented lines continue, plain lines stand alone', () => {
-    const lines = [
-      '=====================================================================',
-      'Exe timestamp: 2021/09/29 10:00:00',
-      ...MESSAGES.map(([m]) => m),
-      "Warning Message: No entry 'bin\\config.bin/CfgVehicles.scope'.",
-      '  <texture name="x"/>',
-      'Game started.',
-      'Игрок Иван: привет 👋',
-    ].map((l) => `${l}\r`);
-    assert.deepEqual(
-      read(lines).map((e) => e?.level),
-      ['info', 'info', ...MESSAGES.map(([, l]) => l), 'warning', 'warning', 'info', 'info'],
-    );
-    assert.ok(
-      read(lines).every((e) => e?.timestamp === undefined),
-      'no line carries a time: each is read when it comes',
-    );
-  });
+  it(
+    'reads a log without any time (timeStampFormat none): ' + 'level words start entries, indented lines continue, plain lines stand alone',
+    () => {
+      const lines = [
+        '=====================================================================',
+        'Exe timestamp: 2021/09/29 10:00:00',
+        ...MESSAGES.map(([m]) => m),
+        "Warning Message: No entry 'bin\\config.bin/CfgVehicles.scope'.",
+        '  <texture name="x"/>',
+        'Game started.',
+        'Игрок Иван: привет 👋',
+      ].map((l) => `${l}\r`);
+      assert.deepEqual(
+        read(lines).map((e) => e?.level),
+        ['info', 'info', ...MESSAGES.map(([, l]) => l), 'warning', 'warning', 'info', 'info'],
+      );
+      assert.ok(
+        read(lines).every((e) => e?.timestamp === undefined),
+        'no line carries a time: each is read when it comes',
+      );
+    },
+  );
 
   it('still continues the entry above with indented and plain lines in a timed log', () => {
     const entries = read([

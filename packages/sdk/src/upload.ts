@@ -19,7 +19,8 @@ export async function multipartBody(source: UploadSource, filename: string, opti
   const { chunks, total } = await bytesOf(source);
   const encoder = new TextEncoder();
   const head = encoder.encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n\\]/g, '_')}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename.replace(/["\r\n\\]/g, '_')}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n`,
   );
   const tail = encoder.encode(`\r\n--${boundary}--\r\n`);
   let sent = 0;

@@ -130,7 +130,8 @@ describe('GarrisonClient against a real service', () => {
   it('groups every endpoint by resource, with positional ids', async () => {
     const folder = new URL('../src/resources/', import.meta.url);
     const source = (await Promise.all((await readdir(folder)).map((name) => readFile(new URL(name, folder), 'utf8')))).join('\n');
-    const onTheClient = ['login', 'loginTwoFactor', 'uploadMissionAlias']; // client.login() and loginSecondStep(); the alias is the same upload
+    // client.login() and loginSecondStep(); the alias is the same upload
+    const onTheClient = ['login', 'loginTwoFactor', 'uploadMissionAlias'];
     for (const id of Object.keys(endpoints))
       if (!onTheClient.includes(id)) assert.match(source, new RegExp(`c\\.call\\('${id}'`), `${id} has a resource method`);
 
@@ -210,33 +211,36 @@ describe('GarrisonClient against a real service', () => {
     }
   });
 
-  it('throws GarrisonNetworkError when the service is not reached: at once when refused, after timeoutMs when it does not answer', async () => {
-    const closed = await freePort();
-    const refused = await new GarrisonClient({ baseUrl: `http://127.0.0.1:${closed}/`, token: 't' })
-      .call('health')
-      .catch((e: unknown) => e);
-    assert.ok(refused instanceof GarrisonNetworkError && refused instanceof TypeError);
-    assert.deepEqual([refused.reason, refused.origin, refused.systemCode], ['unreachable', `http://127.0.0.1:${closed}`, 'ECONNREFUSED']);
-    assert.equal(refused.message, `cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)`);
+  it(
+    'throws GarrisonNetworkError when the service is not reached: ' + 'at once when refused, after timeoutMs when it does not answer',
+    async () => {
+      const closed = await freePort();
+      const refused = await new GarrisonClient({ baseUrl: `http://127.0.0.1:${closed}/`, token: 't' })
+        .call('health')
+        .catch((e: unknown) => e);
+      assert.ok(refused instanceof GarrisonNetworkError && refused instanceof TypeError);
+      assert.deepEqual([refused.reason, refused.origin, refused.systemCode], ['unreachable', `http://127.0.0.1:${closed}`, 'ECONNREFUSED']);
+      assert.equal(refused.message, `cannot reach http://127.0.0.1:${closed}: connection refused (ECONNREFUSED)`);
 
-    const held: Socket[] = [];
-    const silent = createTcpServer((socket) => held.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const origin = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
-      const began = Date.now();
-      const timedOut = await new GarrisonClient({ baseUrl: origin, timeoutMs: 400 }).call('health').catch((e: unknown) => e);
-      assert.ok(timedOut instanceof GarrisonNetworkError);
-      assert.deepEqual([timedOut.reason, timedOut.message], ['timeout', `no answer from ${origin} within 0.4 s`]);
-      assert.ok(Date.now() - began >= 400 && Date.now() - began < 10_000);
-      assert.equal(held.length, 1, 'it connected');
-    } finally {
-      for (const socket of held) socket.destroy();
-      await new Promise((resolve) => silent.close(resolve));
-    }
-    // A service that answers in time is read whole, the time-out notwithstanding.
-    assert.deepEqual(await new GarrisonClient({ baseUrl: g.url, timeoutMs: 10_000 }).call('health'), { status: 'ok' });
-  });
+      const held: Socket[] = [];
+      const silent = createTcpServer((socket) => held.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      try {
+        const origin = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+        const began = Date.now();
+        const timedOut = await new GarrisonClient({ baseUrl: origin, timeoutMs: 400 }).call('health').catch((e: unknown) => e);
+        assert.ok(timedOut instanceof GarrisonNetworkError);
+        assert.deepEqual([timedOut.reason, timedOut.message], ['timeout', `no answer from ${origin} within 0.4 s`]);
+        assert.ok(Date.now() - began >= 400 && Date.now() - began < 10_000);
+        assert.equal(held.length, 1, 'it connected');
+      } finally {
+        for (const socket of held) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+      // A service that answers in time is read whole, the time-out notwithstanding.
+      assert.deepEqual(await new GarrisonClient({ baseUrl: g.url, timeoutMs: 10_000 }).call('health'), { status: 'ok' });
+    },
+  );
 
   it('reads every page of the servers with servers.all', async () => {
     const asked: string[] = [];

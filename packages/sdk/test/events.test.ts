@@ -49,33 +49,37 @@ describe('GarrisonClient live events', () => {
     }
   });
 
-  it('is connected only once the channels are as asked: an entry recorded right after is delivered, and log lines are left out on request', async () => {
-    const s = await client.servers.create({ name: 'Channels', exe_path: fake.exePath, ...(await freeGamePorts()) });
-    const entries: string[] = [];
-    const lines: string[] = [];
-    const statuses: string[] = [];
-    const sub = client.events.subscribe(
-      { serverIds: [s.id], auditEntries: true, channels: ['status'] },
-      {
-        event: (e) => entries.push(e.data.event_type),
-        log: (e) => lines.push(e.data.message),
-        server_status: (e) => statuses.push(e.data.status),
-      },
-    );
-    try {
-      await withDeadline(sub.ready, 10_000, 'the subscription');
-      // No retry loop: `ready` means the audit channel is on.
-      await client.servers.update(s.id, { description: 'right after connecting' });
-      await waitFor(() => entries.includes('server_updated'), { timeoutMs: 10_000, what: 'the entry' });
-      started.push((await client.servers.start(s.id)).pid);
-      await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'running' });
-      await client.servers.stop(s.id);
-      await waitFor(() => statuses.includes('stopped'), { timeoutMs: 30_000, what: 'stopped' });
-      assert.deepEqual(lines, [], 'a started game logs, and none of it came');
-    } finally {
-      sub.close();
-    }
-  });
+  it(
+    'is connected only once the channels are as asked: an entry recorded right after is delivered, and log lines are left out ' +
+      'on request',
+    async () => {
+      const s = await client.servers.create({ name: 'Channels', exe_path: fake.exePath, ...(await freeGamePorts()) });
+      const entries: string[] = [];
+      const lines: string[] = [];
+      const statuses: string[] = [];
+      const sub = client.events.subscribe(
+        { serverIds: [s.id], auditEntries: true, channels: ['status'] },
+        {
+          event: (e) => entries.push(e.data.event_type),
+          log: (e) => lines.push(e.data.message),
+          server_status: (e) => statuses.push(e.data.status),
+        },
+      );
+      try {
+        await withDeadline(sub.ready, 10_000, 'the subscription');
+        // No retry loop: `ready` means the audit channel is on.
+        await client.servers.update(s.id, { description: 'right after connecting' });
+        await waitFor(() => entries.includes('server_updated'), { timeoutMs: 10_000, what: 'the entry' });
+        started.push((await client.servers.start(s.id)).pid);
+        await waitFor(() => statuses.includes('running'), { timeoutMs: 30_000, what: 'running' });
+        await client.servers.stop(s.id);
+        await waitFor(() => statuses.includes('stopped'), { timeoutMs: 30_000, what: 'stopped' });
+        assert.deepEqual(lines, [], 'a started game logs, and none of it came');
+      } finally {
+        sub.close();
+      }
+    },
+  );
 
   it("delivers a server's events typed by type, to handlers and to a for-await loop", async () => {
     const s = await client.servers.create({ name: 'Live', exe_path: fake.exePath, ...(await freeGamePorts()) });

@@ -97,7 +97,8 @@ async function serve(
   if (!consoleBuilt()) logger.warn('the web console is not built (npm run build): / answers 404');
   if (!settings.gameRoots.length) {
     logger.warn(
-      'no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but the data, backup and secrets folders; set them (docs/deploy.md)',
+      'no game roots are set (GARRISON_GAME_ROOTS): an admin may point a server, or an import, at any folder of this host but ' +
+        'the data, backup and secrets folders; set them (docs/deploy.md)',
     );
   }
   // Only now that the service is reachable.

@@ -73,74 +73,80 @@ describe('games outlive the service and are re-adopted', () => {
     await statusBecomes(second, s.id, 'crashed');
   });
 
-  it('marks crashed, reports as a crash, and auto-restarts, a game that died while the service was down; a recycled pid is not adopted', async () => {
-    const first = await harness({ webhookAllowPrivate: true });
-    const plain = await createGameServer(first, fake);
-    const restarting = await createGameServer(first, fake, { auto_restart: true, max_restarts: 3 });
-    const recycled = await createGameServer(first, fake);
-    const receiver = await startReceiver();
-    receivers.push(receiver);
-    const hooked = await first.api('POST', '/webhooks', {
-      token: first.adminToken,
-      body: { url: receiver.url, kind: 'generic', events: ['server.crashed', 'server.restarted'] },
-    });
-    assert.equal(hooked.status, 201, JSON.stringify(hooked.body));
-    const started: number[] = [];
-    for (const s of [plain, restarting, recycled]) {
-      started.push((await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data.pid);
-      await statusBecomes(first, s.id, 'running');
-    }
-    pids.push(...started);
-    await first.server.close();
-    for (const pid of started) process.kill(-pid, 'SIGKILL');
-    await withDeadline(
-      Promise.all(
-        started.map(
-          (pid) =>
-            new Promise<void>((resolve) => {
-              const check = () => (isAlive(pid) ? setTimeout(check, 20) : resolve());
-              check();
-            }),
+  it(
+    'marks crashed, reports as a crash, and auto-restarts, a game that died while the service was down; ' + 'a recycled pid is not adopted',
+    async () => {
+      const first = await harness({ webhookAllowPrivate: true });
+      const plain = await createGameServer(first, fake);
+      const restarting = await createGameServer(first, fake, { auto_restart: true, max_restarts: 3 });
+      const recycled = await createGameServer(first, fake);
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      const hooked = await first.api('POST', '/webhooks', {
+        token: first.adminToken,
+        body: { url: receiver.url, kind: 'generic', events: ['server.crashed', 'server.restarted'] },
+      });
+      assert.equal(hooked.status, 201, JSON.stringify(hooked.body));
+      const started: number[] = [];
+      for (const s of [plain, restarting, recycled]) {
+        started.push((await first.api('POST', `/servers/${s.id}/start`, { token: first.adminToken })).body.data.pid);
+        await statusBecomes(first, s.id, 'running');
+      }
+      pids.push(...started);
+      await first.server.close();
+      for (const pid of started) process.kill(-pid, 'SIGKILL');
+      await withDeadline(
+        Promise.all(
+          started.map(
+            (pid) =>
+              new Promise<void>((resolve) => {
+                const check = () => (isAlive(pid) ? setTimeout(check, 20) : resolve());
+                check();
+              }),
+          ),
         ),
-      ),
-      10_000,
-      'the games to die',
-    );
+        10_000,
+        'the games to die',
+      );
 
-    // Another process now holds the recorded pid of the third server (as after a reboot): not the game.
-    const impostor: TestProcess = startProcess('sleep', ['60']);
-    try {
-      await withDatabase(first, (knex) =>
-        knex('processes').where({ server_id: recycled.id, role: 'server' }).update({ pid: impostor.pid }),
-      );
-      const second = await restartOn(first, { webhookAllowPrivate: true });
-      harnesses.push(second);
-      assert.equal((await serverRecord(second, plain.id)).status, 'crashed');
-      assert.equal((await serverRecord(second, recycled.id)).status, 'crashed');
-      assert.ok(isAlive(impostor.pid), 'the impostor was left alone');
-      const back = await statusBecomes(second, restarting.id, 'running');
-      pids.push(back.pid);
-      assert.equal(back.restart_count, 1);
-      // The crash as any other: its entry (with when it was found) and its webhook, then the restart's.
-      const crashed = (await second.api('GET', `/servers/${plain.id}/events?event_type=crashed`, { token: second.adminToken })).body.data;
-      assert.equal(crashed.total, 1);
-      assert.equal(crashed.events[0].detail.found_at_start, true);
-      assert.ok(Date.parse(crashed.events[0].detail.found_at) >= Date.parse(crashed.events[0].timestamp) - 1_000, 'the time it was found');
-      const told = await waitFor(
-        () => {
-          const types = receiver.received.map((r) => r.json as { type: string; data: { server_id: number } });
-          const crashes = new Set(types.filter((t) => t.type === 'server.crashed').map((t) => t.data.server_id));
-          const restarts = types.filter((t) => t.type === 'server.restarted' && t.data.server_id === restarting.id);
-          return crashes.size === 3 && restarts.length === 1 && types;
-        },
-        { what: 'server.crashed for the three games and server.restarted for the one that restarts' },
-      );
-      const firstOfRestarting = told.findIndex((t) => t.data.server_id === restarting.id);
-      assert.equal(told[firstOfRestarting].type, 'server.crashed', 'the crash is told before the restart');
-    } finally {
-      await impostor.kill();
-    }
-  });
+      // Another process now holds the recorded pid of the third server (as after a reboot): not the game.
+      const impostor: TestProcess = startProcess('sleep', ['60']);
+      try {
+        await withDatabase(first, (knex) =>
+          knex('processes').where({ server_id: recycled.id, role: 'server' }).update({ pid: impostor.pid }),
+        );
+        const second = await restartOn(first, { webhookAllowPrivate: true });
+        harnesses.push(second);
+        assert.equal((await serverRecord(second, plain.id)).status, 'crashed');
+        assert.equal((await serverRecord(second, recycled.id)).status, 'crashed');
+        assert.ok(isAlive(impostor.pid), 'the impostor was left alone');
+        const back = await statusBecomes(second, restarting.id, 'running');
+        pids.push(back.pid);
+        assert.equal(back.restart_count, 1);
+        // The crash as any other: its entry (with when it was found) and its webhook, then the restart's.
+        const crashed = (await second.api('GET', `/servers/${plain.id}/events?event_type=crashed`, { token: second.adminToken })).body.data;
+        assert.equal(crashed.total, 1);
+        assert.equal(crashed.events[0].detail.found_at_start, true);
+        assert.ok(
+          Date.parse(crashed.events[0].detail.found_at) >= Date.parse(crashed.events[0].timestamp) - 1_000,
+          'the time it was found',
+        );
+        const told = await waitFor(
+          () => {
+            const types = receiver.received.map((r) => r.json as { type: string; data: { server_id: number } });
+            const crashes = new Set(types.filter((t) => t.type === 'server.crashed').map((t) => t.data.server_id));
+            const restarts = types.filter((t) => t.type === 'server.restarted' && t.data.server_id === restarting.id);
+            return crashes.size === 3 && restarts.length === 1 && types;
+          },
+          { what: 'server.crashed for the three games and server.restarted for the one that restarts' },
+        );
+        const firstOfRestarting = told.findIndex((t) => t.data.server_id === restarting.id);
+        assert.equal(told[firstOfRestarting].type, 'server.crashed', 'the crash is told before the restart');
+      } finally {
+        await impostor.kill();
+      }
+    },
+  );
 
   it('stops cleanly in the middle of handling a crash and its auto-restart; the crash is never lost', async () => {
     const late: unknown[] = [];

@@ -181,46 +181,50 @@ describe("a backup's archive and the game's passwords", () => {
     assert.equal(await stored(h(), s.id, 'rcon', 'rcon_password'), rcon);
   });
 
-  it('restores an archive written before sealing (passwords in clear), and keeps the current ones when they were sealed with another secret', async () => {
-    const s = await createGameServer(h(), suite.fake);
-    await setPassword(s.id, 'AdminNow3');
-    const { backup, file } = await backupOf(h(), s.id);
-    const manifest = JSON.parse(await manifestOf(file));
-    const rewrite = async (change: (m: typeof manifest) => void) => {
-      change(manifest);
-      await plant(h(), backup.id, file, async (into) => {
-        await tar.x({ file, cwd: into });
-        await writeFile(join(into, 'manifest.json'), JSON.stringify(manifest));
+  it(
+    'restores an archive written before sealing (passwords in clear), and keeps the current ones when they were sealed with ' +
+      'another secret',
+    async () => {
+      const s = await createGameServer(h(), suite.fake);
+      await setPassword(s.id, 'AdminNow3');
+      const { backup, file } = await backupOf(h(), s.id);
+      const manifest = JSON.parse(await manifestOf(file));
+      const rewrite = async (change: (m: typeof manifest) => void) => {
+        change(manifest);
+        await plant(h(), backup.id, file, async (into) => {
+          await tar.x({ file, cwd: into });
+          await writeFile(join(into, 'manifest.json'), JSON.stringify(manifest));
+        });
+      };
+
+      // The old format: every field in clear, nothing sealed.
+      await rewrite((m) => {
+        delete m.sealed_secrets;
+        m.config_sections.server.password_admin = 'AdminOldClear4';
+        m.config_sections.rcon.rcon_password = 'RconOldClear4';
       });
-    };
+      const old = await restore(h(), s.id, backup.id);
+      assert.equal(old.status, 200, JSON.stringify(old.body));
+      assert.equal(await stored(h(), s.id, 'server', 'password_admin'), 'AdminOldClear4');
+      assert.equal(await stored(h(), s.id, 'rcon', 'rcon_password'), 'RconOldClear4');
 
-    // The old format: every field in clear, nothing sealed.
-    await rewrite((m) => {
-      delete m.sealed_secrets;
-      m.config_sections.server.password_admin = 'AdminOldClear4';
-      m.config_sections.rcon.rcon_password = 'RconOldClear4';
-    });
-    const old = await restore(h(), s.id, backup.id);
-    assert.equal(old.status, 200, JSON.stringify(old.body));
-    assert.equal(await stored(h(), s.id, 'server', 'password_admin'), 'AdminOldClear4');
-    assert.equal(await stored(h(), s.id, 'rcon', 'rcon_password'), 'RconOldClear4');
-
-    // Sealed with a signing secret since rotated: the files and other settings come back, the passwords stay.
-    await rewrite((m) => {
-      m.config_sections.server.password_admin = '***';
-      m.config_sections.rcon.rcon_password = '***';
-      m.config_sections.server.hostname = 'From the rotated backup';
-      m.sealed_secrets = sealedWithAnotherSecret(
-        JSON.stringify({ server: { password_admin: 'Stolen5' }, rcon: { rcon_password: 'Stolen5' } }),
-      );
-    });
-    const rotated = await restore(h(), s.id, backup.id);
-    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-    assert.match(rotated.body.data.message, /sealed with another signing secret .* keeps its current ones/);
-    assert.equal(await stored(h(), s.id, 'server', 'password_admin'), 'AdminOldClear4');
-    assert.equal(await stored(h(), s.id, 'rcon', 'rcon_password'), 'RconOldClear4');
-    assert.equal(await stored(h(), s.id, 'server', 'hostname'), 'From the rotated backup');
-  });
+      // Sealed with a signing secret since rotated: the files and other settings come back, the passwords stay.
+      await rewrite((m) => {
+        m.config_sections.server.password_admin = '***';
+        m.config_sections.rcon.rcon_password = '***';
+        m.config_sections.server.hostname = 'From the rotated backup';
+        m.sealed_secrets = sealedWithAnotherSecret(
+          JSON.stringify({ server: { password_admin: 'Stolen5' }, rcon: { rcon_password: 'Stolen5' } }),
+        );
+      });
+      const rotated = await restore(h(), s.id, backup.id);
+      assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+      assert.match(rotated.body.data.message, /sealed with another signing secret .* keeps its current ones/);
+      assert.equal(await stored(h(), s.id, 'server', 'password_admin'), 'AdminOldClear4');
+      assert.equal(await stored(h(), s.id, 'rcon', 'rcon_password'), 'RconOldClear4');
+      assert.equal(await stored(h(), s.id, 'server', 'hostname'), 'From the rotated backup');
+    },
+  );
 
   it('answers PUT {} with the backup unchanged, and audits lock, unlock and note changes', async () => {
     const s = await createGameServer(h(), suite.fake);

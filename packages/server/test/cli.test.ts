@@ -357,7 +357,8 @@ describe('the garrison command', () => {
   );
 
   it(
-    'serves from flags: the first admin with a password shown once listening, the same secret at the next start, SIGTERM and SIGINT stop it',
+    'serves from flags: the first admin with a password shown once listening, the same secret at the next start, SIGTERM and ' +
+      'SIGINT stop it',
     SLOW,
     async () => {
       const dataDir = await mkdtemp(join(tmpdir(), 'garrison-cli-'));

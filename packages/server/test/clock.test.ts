@@ -126,8 +126,10 @@ describe('supervision on a fake clock', () => {
     await withDatabase(h, (knex) =>
       knex.raw(
         onMysql
-          ? "CREATE TRIGGER crash_blip BEFORE UPDATE ON servers FOR EACH ROW BEGIN IF NEW.status = 'crashed' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'database blip'; END IF; END"
-          : "CREATE TRIGGER crash_blip BEFORE UPDATE OF status ON servers WHEN NEW.status = 'crashed' BEGIN SELECT RAISE(ABORT, 'database blip'); END",
+          ? "CREATE TRIGGER crash_blip BEFORE UPDATE ON servers FOR EACH ROW BEGIN IF NEW.status = 'crashed' THEN SIGNAL " +
+              "SQLSTATE '45000' SET MESSAGE_TEXT = 'database blip'; END IF; END"
+          : "CREATE TRIGGER crash_blip BEFORE UPDATE OF status ON servers WHEN NEW.status = 'crashed' BEGIN SELECT RAISE(ABORT, " +
+              "'database blip'); END",
       ),
     );
     let lifted = false;

@@ -377,109 +377,117 @@ describe('a cluster of three instances on MariaDB and NATS', { timeout: 240_000 
     assert.equal(new Set(ran).size, 1, 'the lease stays with its holder, renewed at each run');
   });
 
-  it("refuses a request that says it was forwarded unless the cluster secret signed it, lately by the database's clock, once, with the body it came with", async () => {
-    const path = '/api/servers';
-    const authorization = `Bearer ${a.viewerToken}`;
-    const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
-    /** The hop's headers as a peer signs them: method, URL, node, time, nonce, the body's digest (or `trailer`), the token's digest. */
-    const stamped = (time: number, secret: string, hop: { method?: string; path?: string; nonce?: string; body?: string } = {}) => {
-      const nonce = hop.nonce ?? randomBytes(16).toString('base64url');
-      const body = hop.body ?? sha('');
-      const signature = createHmac('sha256', secret)
-        .update([hop.method ?? 'GET', hop.path ?? path, 'node-b', String(time), nonce, body, sha(authorization)].join('\n'))
-        .digest('base64url');
-      return {
-        'x-garrison-node': 'node-b',
-        'x-garrison-time': String(time),
-        'x-garrison-nonce': nonce,
-        'x-garrison-body': body,
-        'x-garrison-signature': signature,
-      };
-    };
-    const get = async (headers: Record<string, string>) =>
-      (await fetch(`${a.url}${path}`, { headers: { authorization, ...headers } })).status;
-    // A host whose own clock is an hour ahead still reckons the database's time.
-    const skewed = new SystemClock();
-    skewed.now = () => Date.now() + 3_600_000;
-    const reckoned = new DatabaseTime(skewed, bindRepositories(knex));
-    await reckoned.measure();
-    const [[{ now }]] = (await knex.raw('SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now')) as [[{ now: string }]];
-    assert.ok(Math.abs(reckoned.now() - Number(now)) < 2_000, `reckoned ${reckoned.now()}, the database says ${now}`);
-
-    const signed = stamped(reckoned.now(), SECRETS.clusterSecret);
-    assert.equal(await get(signed), 200, 'signed by a peer whose clock is an hour ahead');
-    assert.equal(await get(signed), 401, 'the same hop again: its nonce was seen');
-    assert.equal(await get(stamped(reckoned.now(), 'not-the-cluster-secret-0123456789abcdef')), 401, 'another secret');
-    assert.equal(await get(stamped(reckoned.now() - 10 * 60_000, SECRETS.clusterSecret)), 401, 'a copy replayed ten minutes later');
-    assert.equal(await get({ 'x-garrison-node': 'node-b' }), 401, 'not signed at all');
-    const time = String(reckoned.now());
-    const withoutNonce = createHmac('sha256', SECRETS.clusterSecret)
-      .update(['GET', path, 'node-b', time, sha(authorization)].join('\n'))
-      .digest('base64url');
-    assert.equal(
-      await get({ 'x-garrison-node': 'node-b', 'x-garrison-time': time, 'x-garrison-signature': withoutNonce }),
-      401,
-      'signed as before nonces: no nonce',
-    );
-
-    // A body: signed by its digest, taken once, and not another body under that signature.
-    const keys = '/api/auth/keys';
-    const keyNames = async () =>
-      ((await a.api('GET', '/auth/keys', { token: a.viewerToken })).body.data as { name: string }[]).map((k) => k.name);
-    const post = async (headers: Record<string, string>, body: string) => {
-      const res = await fetch(`${a.url}${keys}`, {
-        method: 'POST',
-        headers: { authorization, 'content-type': 'application/json', ...headers },
-        body,
-      }).catch(() => null);
-      return res?.status ?? 'cut off';
-    };
-    const asSigned = JSON.stringify({ name: 'hop signed', scopes: ['servers:read'] });
-    const forged = JSON.stringify({ name: 'hop forged', scopes: ['servers:read'] });
-    const withBody = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: sha(asSigned) });
-    assert.equal(await post(withBody, asSigned), 201);
-    assert.equal(await post(withBody, asSigned), 401, 'the same hop with its body again');
-    const another = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: sha(asSigned) });
-    assert.notEqual(await post(another, forged), 201, 'another body under a signed digest');
-    // Streamed (as an upload is forwarded): the digest follows as a signed trailer.
-    const streamed = (body: string, trailerOf: string, trailerSecret = SECRETS.clusterSecret) =>
-      new Promise<number | 'cut off'>((resolve) => {
-        const headers = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: 'trailer' });
-        const bodySignature = createHmac('sha256', trailerSecret)
-          .update(['body', headers['x-garrison-nonce'], sha(trailerOf)].join('\n'))
+  it(
+    "refuses a request that says it was forwarded unless the cluster secret signed it, lately by the database's clock, once, " +
+      'with the body it came with',
+    async () => {
+      const path = '/api/servers';
+      const authorization = `Bearer ${a.viewerToken}`;
+      const sha = (text: string) => createHash('sha256').update(text).digest('base64url');
+      /** The hop's headers as a peer signs them: method, URL, node, time, nonce, the body's digest (or `trailer`), the token's digest. */
+      const stamped = (time: number, secret: string, hop: { method?: string; path?: string; nonce?: string; body?: string } = {}) => {
+        const nonce = hop.nonce ?? randomBytes(16).toString('base64url');
+        const body = hop.body ?? sha('');
+        const signature = createHmac('sha256', secret)
+          .update([hop.method ?? 'GET', hop.path ?? path, 'node-b', String(time), nonce, body, sha(authorization)].join('\n'))
           .digest('base64url');
-        const req = httpRequest(
-          `${a.url}${keys}`,
-          {
-            method: 'POST',
-            headers: {
-              authorization,
-              'content-type': 'application/json',
-              'transfer-encoding': 'chunked',
-              trailer: 'x-garrison-body-sha256, x-garrison-body-signature',
-              ...headers,
+        return {
+          'x-garrison-node': 'node-b',
+          'x-garrison-time': String(time),
+          'x-garrison-nonce': nonce,
+          'x-garrison-body': body,
+          'x-garrison-signature': signature,
+        };
+      };
+      const get = async (headers: Record<string, string>) =>
+        (await fetch(`${a.url}${path}`, { headers: { authorization, ...headers } })).status;
+      // A host whose own clock is an hour ahead still reckons the database's time.
+      const skewed = new SystemClock();
+      skewed.now = () => Date.now() + 3_600_000;
+      const reckoned = new DatabaseTime(skewed, bindRepositories(knex));
+      await reckoned.measure();
+      const [[{ now }]] = (await knex.raw('SELECT ROUND(UNIX_TIMESTAMP(NOW(3)) * 1000) AS now')) as [[{ now: string }]];
+      assert.ok(Math.abs(reckoned.now() - Number(now)) < 2_000, `reckoned ${reckoned.now()}, the database says ${now}`);
+
+      const signed = stamped(reckoned.now(), SECRETS.clusterSecret);
+      assert.equal(await get(signed), 200, 'signed by a peer whose clock is an hour ahead');
+      assert.equal(await get(signed), 401, 'the same hop again: its nonce was seen');
+      assert.equal(await get(stamped(reckoned.now(), 'not-the-cluster-secret-0123456789abcdef')), 401, 'another secret');
+      assert.equal(await get(stamped(reckoned.now() - 10 * 60_000, SECRETS.clusterSecret)), 401, 'a copy replayed ten minutes later');
+      assert.equal(await get({ 'x-garrison-node': 'node-b' }), 401, 'not signed at all');
+      const time = String(reckoned.now());
+      const withoutNonce = createHmac('sha256', SECRETS.clusterSecret)
+        .update(['GET', path, 'node-b', time, sha(authorization)].join('\n'))
+        .digest('base64url');
+      assert.equal(
+        await get({ 'x-garrison-node': 'node-b', 'x-garrison-time': time, 'x-garrison-signature': withoutNonce }),
+        401,
+        'signed as before nonces: no nonce',
+      );
+
+      // A body: signed by its digest, taken once, and not another body under that signature.
+      const keys = '/api/auth/keys';
+      const keyNames = async () =>
+        ((await a.api('GET', '/auth/keys', { token: a.viewerToken })).body.data as { name: string }[]).map((k) => k.name);
+      const post = async (headers: Record<string, string>, body: string) => {
+        const res = await fetch(`${a.url}${keys}`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json', ...headers },
+          body,
+        }).catch(() => null);
+        return res?.status ?? 'cut off';
+      };
+      const asSigned = JSON.stringify({ name: 'hop signed', scopes: ['servers:read'] });
+      const forged = JSON.stringify({ name: 'hop forged', scopes: ['servers:read'] });
+      const withBody = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: sha(asSigned) });
+      assert.equal(await post(withBody, asSigned), 201);
+      assert.equal(await post(withBody, asSigned), 401, 'the same hop with its body again');
+      const another = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: sha(asSigned) });
+      assert.notEqual(await post(another, forged), 201, 'another body under a signed digest');
+      // Streamed (as an upload is forwarded): the digest follows as a signed trailer.
+      const streamed = (body: string, trailerOf: string, trailerSecret = SECRETS.clusterSecret) =>
+        new Promise<number | 'cut off'>((resolve) => {
+          const headers = stamped(reckoned.now(), SECRETS.clusterSecret, { method: 'POST', path: keys, body: 'trailer' });
+          const bodySignature = createHmac('sha256', trailerSecret)
+            .update(['body', headers['x-garrison-nonce'], sha(trailerOf)].join('\n'))
+            .digest('base64url');
+          const req = httpRequest(
+            `${a.url}${keys}`,
+            {
+              method: 'POST',
+              headers: {
+                authorization,
+                'content-type': 'application/json',
+                'transfer-encoding': 'chunked',
+                trailer: 'x-garrison-body-sha256, x-garrison-body-signature',
+                ...headers,
+              },
             },
-          },
-          (res) => {
-            res.resume();
-            resolve(res.statusCode!);
-          },
-        );
-        req.on('error', () => resolve('cut off'));
-        req.write(body);
-        req.addTrailers({ 'x-garrison-body-sha256': sha(trailerOf), 'x-garrison-body-signature': bodySignature });
-        req.end();
-      });
-    const asStreamed = JSON.stringify({ name: 'hop streamed', scopes: ['servers:read'] });
-    assert.equal(await streamed(asStreamed, asStreamed), 201);
-    assert.notEqual(await streamed(forged, asStreamed), 201, 'a streamed body other than the one its trailer signs');
-    assert.notEqual(await streamed(forged, forged, 'not-the-cluster-secret-0123456789abcdef'), 201, 'a trailer not signed with the secret');
-    const names = await keyNames();
-    assert.ok(names.includes('hop signed') && names.includes('hop streamed'));
-    assert.ok(!names.includes('hop forged'), 'no forged body was taken');
-    const [{ count }] = (await knex('cluster_nonces').count({ count: '*' })) as [{ count: number | string }];
-    assert.ok(Number(count) >= 4, 'the nonces are kept in the database');
-  });
+            (res) => {
+              res.resume();
+              resolve(res.statusCode!);
+            },
+          );
+          req.on('error', () => resolve('cut off'));
+          req.write(body);
+          req.addTrailers({ 'x-garrison-body-sha256': sha(trailerOf), 'x-garrison-body-signature': bodySignature });
+          req.end();
+        });
+      const asStreamed = JSON.stringify({ name: 'hop streamed', scopes: ['servers:read'] });
+      assert.equal(await streamed(asStreamed, asStreamed), 201);
+      assert.notEqual(await streamed(forged, asStreamed), 201, 'a streamed body other than the one its trailer signs');
+      assert.notEqual(
+        await streamed(forged, forged, 'not-the-cluster-secret-0123456789abcdef'),
+        201,
+        'a trailer not signed with the secret',
+      );
+      const names = await keyNames();
+      assert.ok(names.includes('hop signed') && names.includes('hop streamed'));
+      assert.ok(!names.includes('hop forged'), 'no forged body was taken');
+      const [{ count }] = (await knex('cluster_nonces').count({ count: '*' })) as [{ count: number | string }];
+      assert.ok(Number(count) >= 4, 'the nonces are kept in the database');
+    },
+  );
 
   it('counts the rate limits across the cluster and refuses a deleted user everywhere at once', async () => {
     const attempt = (h: Harness) => h.api('POST', '/auth/login', { body: { username: 'nobody', password: 'wrong-password' } });

@@ -111,45 +111,48 @@ describe('connections are bounded: slow clients, one address, one user', () => {
     assert.equal(await kept.get('/api/system/health'), 200);
   });
 
-  it('answers 429 on a connection past the cap of its address, HTTP and WebSocket, and takes one again once a connection closes', async () => {
-    const h = await harness({ maxConnectionsPerAddress: 6 });
-    // The harness's own client may keep a connection or two alive: the cap is met within six more.
-    const held: Awaited<ReturnType<typeof open>>[] = [];
-    for (let i = 0; i < 6; i += 1) {
-      const c = await open(h.url);
-      const status = await c.get('/api/system/health');
-      if (status === 429) break;
-      assert.equal(status, 200);
-      held.push(c);
-    }
-    assert.ok(held.length >= 3, `only ${held.length} connections were taken before the cap`);
+  it(
+    'answers 429 on a connection past the cap of its address, HTTP and WebSocket, ' + 'and takes one again once a connection closes',
+    async () => {
+      const h = await harness({ maxConnectionsPerAddress: 6 });
+      // The harness's own client may keep a connection or two alive: the cap is met within six more.
+      const held: Awaited<ReturnType<typeof open>>[] = [];
+      for (let i = 0; i < 6; i += 1) {
+        const c = await open(h.url);
+        const status = await c.get('/api/system/health');
+        if (status === 429) break;
+        assert.equal(status, 200);
+        held.push(c);
+      }
+      assert.ok(held.length >= 3, `only ${held.length} connections were taken before the cap`);
 
-    const over = await open(h.url);
-    assert.equal(await over.get('/api/system/health'), 429);
-    assert.match(over.text, /"code":"RATE_LIMITED"/);
-    assert.match(over.text, /Retry-After: 1/i);
-    assert.match(over.text, /too many connections from this address: at most 6/);
-    await over.closedWithin(10_000, 'the connection past the cap to close');
+      const over = await open(h.url);
+      assert.equal(await over.get('/api/system/health'), 429);
+      assert.match(over.text, /"code":"RATE_LIMITED"/);
+      assert.match(over.text, /Retry-After: 1/i);
+      assert.match(over.text, /too many connections from this address: at most 6/);
+      await over.closedWithin(10_000, 'the connection past the cap to close');
 
-    const ws = new WebSocket(`${h.url.replace(/^http/, 'ws')}/ws?token=${h.adminToken}`);
-    const refused = await withDeadline(
-      new Promise<number>((resolve) => {
-        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-        ws.once('open', () => resolve(101));
-        ws.once('error', () => resolve(-1));
-      }),
-      10_000,
-      'the WebSocket past the cap',
-    );
-    ws.terminate();
-    assert.equal(refused, 429);
+      const ws = new WebSocket(`${h.url.replace(/^http/, 'ws')}/ws?token=${h.adminToken}`);
+      const refused = await withDeadline(
+        new Promise<number>((resolve) => {
+          ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+          ws.once('open', () => resolve(101));
+          ws.once('error', () => resolve(-1));
+        }),
+        10_000,
+        'the WebSocket past the cap',
+      );
+      ws.terminate();
+      assert.equal(refused, 429);
 
-    held[0].end();
-    await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, {
-      timeoutMs: 10_000,
-      what: 'a connection to be taken again',
-    });
-  });
+      held[0].end();
+      await waitFor(async () => (await (await open(h.url)).get('/api/system/health')) === 200, {
+        timeoutMs: 10_000,
+        what: 'a connection to be taken again',
+      });
+    },
+  );
 
   it("does not count a trusted proxy's connections against one address: they are every client's", async () => {
     const h = await harness({ maxConnectionsPerAddress: 3, trustProxy: ['127.0.0.1', '::1'] });

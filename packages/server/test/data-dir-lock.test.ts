@@ -34,7 +34,8 @@ describe('one service per data dir', () => {
         assert.match(
           said,
           new RegExp(
-            `data dir ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by garrison serve with pid ${first.process.pid} on host ${hostname()}`,
+            `data dir ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use by garrison serve with ` +
+              `pid ${first.process.pid} on host ${hostname()}`,
           ),
         );
         assert.doesNotMatch(said, /listening on|re-adopted/, 'refused before it touched anything');

@@ -119,6 +119,7 @@ describe('a connection flood never orphans a running game', () => {
 
   it('tells a process it cannot look at for want of descriptors as unknown, never gone', SLOW, async () => {
     // A process of its own, under a low limit: it uses its descriptors up, then looks at a running pid and a gone one.
+    const lookAtRunning = 'liveness(running, started, (w) => why.push(w))';
     const script = `
       import { openSync } from 'node:fs';
       const proc = await import(${JSON.stringify(PROC)});
@@ -130,7 +131,7 @@ describe('a connection flood never orphans a running game', () => {
       const held = [];
       try { for (;;) held.push(openSync('/dev/null', 'r')); } catch (err) { if (err.code !== 'EMFILE') throw err; }
       const why = [];
-      const result = { held: held.length, started, running: liveness(running, started, (w) => why.push(w)), gone: liveness(gone, null), why };
+      const result = { held: held.length, started, running: ${lookAtRunning}, gone: liveness(gone, null), why };
       process.stdout.write(JSON.stringify(result));
     `;
     const sleeper = spawn('sleep', ['60'], { stdio: 'ignore' });

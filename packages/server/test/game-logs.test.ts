@@ -156,7 +156,9 @@ describe('game logs in the forms real servers write them', () => {
 
     await appendFile(
       s.rpt,
-      "2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of rpt-full\n2021/09/29, 11:11:20 Application terminated intentionally rpt-full\r\nErrorMessage: rpt-full Missing '}'\r\n2021/09/29, 11:11:20 Warning: rpt-full done\n",
+      '2021/09/29, 11:11:19 Error in expression <rpt-full>\n2021/09/29, 11:11:19   Error position: <rpt-full>\nrest of ' +
+        "rpt-full\n2021/09/29, 11:11:20 Application terminated intentionally rpt-full\r\nErrorMessage: rpt-full Missing '}'\r\n" +
+        '2021/09/29, 11:11:20 Warning: rpt-full done\n',
     );
     const later = await storedUntil(s.id, 'Warning: rpt-full done');
     const at = (message: string) => later.find((l) => l.message === message)!;

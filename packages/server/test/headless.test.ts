@@ -50,98 +50,102 @@ describe('headless clients, supervised on a fake clock', () => {
     await assert.rejects(servers.get(s.id), (err: GarrisonApiError) => err.code === 'NOT_FOUND');
   });
 
-  it('starts two after the server runs, restarts only the one that crashes after its back-off, gives up past the limit, and stops them first', async () => {
-    const sdk = client();
-    const s = await sdk.servers.create({
-      name: 'HC',
-      exe_path: fake.exePath,
-      ...(await freeGamePorts()),
-      headless_clients: 2,
-      max_restarts: 1,
-    });
-    await sdk.mods.setEnabled(s.id, {
-      mods: [
-        { name: '@cba', is_server_mod: false },
-        { name: '@admintools', is_server_mod: true },
-      ],
-    });
-    const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
-    try {
-      const preview = (await sdk.config.preview(s.id))['server.cfg'];
-      assert.match(preview, /^headlessClients\[\] = \{"127\.0\.0\.1"\};$/m);
-      assert.match(preview, /^localClient\[\] = \{"127\.0\.0\.1"\};$/m);
-
-      await sdk.servers.start(s.id);
-      const started = await until(async () => {
-        const list = await processes(s.id);
-        return list.length === 3 && list.every((p) => p.status === 'running') && list;
-      }, 'the server and two headless clients running');
-      assert.deepEqual(
-        started.map((p) => [p.role, p.index]),
-        [
-          ['server', 0],
-          ['headless', 1],
-          ['headless', 2],
+  it(
+    'starts two after the server runs, restarts only the one that crashes after its back-off, gives up past the limit, and ' +
+      'stops them first',
+    async () => {
+      const sdk = client();
+      const s = await sdk.servers.create({
+        name: 'HC',
+        exe_path: fake.exePath,
+        ...(await freeGamePorts()),
+        headless_clients: 2,
+        max_restarts: 1,
+      });
+      await sdk.mods.setEnabled(s.id, {
+        mods: [
+          { name: '@cba', is_server_mod: false },
+          { name: '@admintools', is_server_mod: true },
         ],
-      );
-      const [server, hc1, hc2] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]];
-      seenPids.push(hc1.pid!, hc2.pid!);
-      for (const [hc, index] of [
-        [hc1, 1],
-        [hc2, 2],
-      ] as const) {
-        const args = await cmdline(hc.pid!);
-        for (const arg of [
-          '-client',
-          '-connect=127.0.0.1',
-          `-port=${s.game_port}`,
-          '-mod=@cba',
-          `-profiles=${join(h.dataDir, 'servers', String(s.id), 'headless', String(index))}`,
-          `-name=HC${index}`,
-        ]) {
-          assert.ok(args.includes(arg), `${arg} in ${args.join(' ')}`);
+      });
+      const ws = await wsClient(h.url, `/ws?token=${h.viewerToken}&server_id=${s.id}`);
+      try {
+        const preview = (await sdk.config.preview(s.id))['server.cfg'];
+        assert.match(preview, /^headlessClients\[\] = \{"127\.0\.0\.1"\};$/m);
+        assert.match(preview, /^localClient\[\] = \{"127\.0\.0\.1"\};$/m);
+
+        await sdk.servers.start(s.id);
+        const started = await until(async () => {
+          const list = await processes(s.id);
+          return list.length === 3 && list.every((p) => p.status === 'running') && list;
+        }, 'the server and two headless clients running');
+        assert.deepEqual(
+          started.map((p) => [p.role, p.index]),
+          [
+            ['server', 0],
+            ['headless', 1],
+            ['headless', 2],
+          ],
+        );
+        const [server, hc1, hc2] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]];
+        seenPids.push(hc1.pid!, hc2.pid!);
+        for (const [hc, index] of [
+          [hc1, 1],
+          [hc2, 2],
+        ] as const) {
+          const args = await cmdline(hc.pid!);
+          for (const arg of [
+            '-client',
+            '-connect=127.0.0.1',
+            `-port=${s.game_port}`,
+            '-mod=@cba',
+            `-profiles=${join(h.dataDir, 'servers', String(s.id), 'headless', String(index))}`,
+            `-name=HC${index}`,
+          ]) {
+            assert.ok(args.includes(arg), `${arg} in ${args.join(' ')}`);
+          }
+          assert.ok(!args.some((a) => a.includes('@admintools')), 'never the server mods');
         }
-        assert.ok(!args.some((a) => a.includes('@admintools')), 'never the server mods');
+
+        // One crashes: it alone comes back, after its back-off and not before.
+        process.kill(hc1.pid!, 'SIGUSR2');
+        await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.status === 'crashed', 'the crash reported');
+        await clock.advance(BACKOFF_MS - 1000);
+        assert.equal((await processes(s.id))[1].status, 'crashed', 'still waiting out its back-off');
+        const again = await until(async () => {
+          const list = await processes(s.id);
+          return list[1].status === 'running' && list;
+        }, 'the headless client restarted');
+        assert.notEqual(again[1].pid, hc1.pid);
+        assert.equal(again[1].restart_count, 1);
+        assert.equal(again[2].pid, hc2.pid, 'the other one untouched');
+        assert.equal(again[0].pid, server.pid, 'the server untouched');
+        seenPids.push(again[1].pid!);
+
+        // Over the limit (max_restarts 1): it stays down and says so.
+        process.kill(again[1].pid!, 'SIGUSR2');
+        await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.reason === 'gave_up', 'giving up reported');
+        await clock.advance(BACKOFF_MS * 4);
+        assert.equal((await processes(s.id))[1].status, 'crashed');
+        const trail = (await sdk.servers.events(s.id)).events.map((e) => e.event_type);
+        for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up'] as const) assert.ok(trail.includes(type), type);
+
+        // A stop takes the clients first, then the server.
+        const stopping = sdk.servers.stop(s.id);
+        await until(async () => !isAlive(hc2.pid!), 'the headless client to stop');
+        assert.deepEqual(await stopping, { status: 'stopped' });
+        const stopped = await processes(s.id);
+        assert.ok(
+          stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')),
+          JSON.stringify(stopped),
+        );
+        assert.ok(stopped.every((p) => p.pid === null));
+        assert.ok(!isAlive(server.pid!) && !isAlive(hc2.pid!));
+      } finally {
+        ws.close();
       }
-
-      // One crashes: it alone comes back, after its back-off and not before.
-      process.kill(hc1.pid!, 'SIGUSR2');
-      await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.status === 'crashed', 'the crash reported');
-      await clock.advance(BACKOFF_MS - 1000);
-      assert.equal((await processes(s.id))[1].status, 'crashed', 'still waiting out its back-off');
-      const again = await until(async () => {
-        const list = await processes(s.id);
-        return list[1].status === 'running' && list;
-      }, 'the headless client restarted');
-      assert.notEqual(again[1].pid, hc1.pid);
-      assert.equal(again[1].restart_count, 1);
-      assert.equal(again[2].pid, hc2.pid, 'the other one untouched');
-      assert.equal(again[0].pid, server.pid, 'the server untouched');
-      seenPids.push(again[1].pid!);
-
-      // Over the limit (max_restarts 1): it stays down and says so.
-      process.kill(again[1].pid!, 'SIGUSR2');
-      await ws.next((m) => m.type === 'process_status' && m.data.index === 1 && m.data.reason === 'gave_up', 'giving up reported');
-      await clock.advance(BACKOFF_MS * 4);
-      assert.equal((await processes(s.id))[1].status, 'crashed');
-      const trail = (await sdk.servers.events(s.id)).events.map((e) => e.event_type);
-      for (const type of ['headless_crashed', 'headless_restarted', 'headless_gave_up'] as const) assert.ok(trail.includes(type), type);
-
-      // A stop takes the clients first, then the server.
-      const stopping = sdk.servers.stop(s.id);
-      await until(async () => !isAlive(hc2.pid!), 'the headless client to stop');
-      assert.deepEqual(await stopping, { status: 'stopped' });
-      const stopped = await processes(s.id);
-      assert.ok(
-        stopped.every((p) => p.status === 'stopped' || (p.index === 1 && p.status === 'crashed')),
-        JSON.stringify(stopped),
-      );
-      assert.ok(stopped.every((p) => p.pid === null));
-      assert.ok(!isAlive(server.pid!) && !isAlive(hc2.pid!));
-    } finally {
-      ws.close();
-    }
-  });
+    },
+  );
 
   it("sends each running headless client's CPU and memory in the server's metrics events, for a live Processes table", async () => {
     const sdk = client();

@@ -83,7 +83,8 @@ describe('the HTTP edge', () => {
       [
         'an Expect other than 100-continue',
         () =>
-          `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+          `POST /api/auth/login HTTP/1.1\r\nHost: ${host}\r\nExpect: 200-ok\r\nContent-Type: application/json\r\n` +
+          `Content-Length: 2\r\n\r\n{}`,
         417,
       ],
     ];
@@ -146,9 +147,13 @@ describe('the HTTP edge', () => {
     });
   });
 
-  it('keeps idle connections longer than clients and proxies do (Keep-Alive: timeout=65), so it never closes one a request is on its way on', async () => {
-    const exchange = await rawRequest(h.url, `GET /api/system/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { endAfterMs: 500 });
-    assert.equal(exchange.status, 200);
-    assert.equal(exchange.headers['keep-alive'], 'timeout=65');
-  });
+  it(
+    'keeps idle connections longer than clients and proxies do (Keep-Alive: timeout=65), so it never closes one a request is on ' +
+      'its way on',
+    async () => {
+      const exchange = await rawRequest(h.url, `GET /api/system/health HTTP/1.1\r\nHost: ${host}\r\n\r\n`, { endAfterMs: 500 });
+      assert.equal(exchange.status, 200);
+      assert.equal(exchange.headers['keep-alive'], 'timeout=65');
+    },
+  );
 });

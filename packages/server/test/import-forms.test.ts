@@ -71,100 +71,110 @@ describe('import: installations in the forms real servers have', () => {
     ];
   }
 
-  it('a TADST installation: empty arrays, zeros and {0, 0, 0, 1} as written, the profile as TADST writes it, beserver.cfg, a missing mod', async () => {
-    const f = await form('tadst', 'TADST_start.bat', 'battleye/beserver.cfg', { game: 2310, rcon: 2312 });
-    assert.match(await readFile(join(f.fake.dir, 'server.cfg'), 'utf8'), /\r\n/, 'the fixture has CRLF line ends');
-    const dry = await importing(f, { dry_run: true });
-    assert.equal(dry.status, 200, JSON.stringify(dry.body));
-    const plan = dry.body.data;
-    assert.equal(plan.server.rcon_port, f.ports.rcon_port, 'RConPort of battleye/beserver.cfg');
-    const { server, profile, launch } = plan.sections;
-    assert.deepEqual(
-      [
-        server.mission_whitelist,
-        server.file_patching_exceptions,
-        server.disable_text_channels,
-        server.regular_check,
-        server.missions_to_server_restart,
-        server.missions_to_shutdown,
-      ],
-      [[], [], [], '', 0, 0],
-    );
-    assert.deepEqual(server.kick_on_slow_network_checks, ['0', '0', '0', '1']);
-    assert.equal(profile.difficulty, 'regular');
-    assert.deepEqual([profile.skill_ai, profile.precision_ai], [0.75, 0.55], 'CustomAILevel inside CustomDifficulty, as TADST writes it');
-    assert.deepEqual(profile.custom_difficulty_lines, ['displayName = "Custom";', 'levelAI = "AILevelMedium";']);
-    assert.deepEqual(profile.options_lines, ['mapContentFriendly = 1;', 'mapContentEnemy = 0;', 'mapContentMines = 1;']);
-    assert.deepEqual(plan.mods, [
-      { name: '@CBA_A3', is_server_mod: false, installed: true },
-      { name: '@VULTURE[Tech Mod]', is_server_mod: false, installed: true },
-      { name: '@missing_mod', is_server_mod: false, installed: false },
-    ]);
-    assert.deepEqual(
-      launch.mods.map((m: { name: string }) => m.name),
-      ['@CBA_A3', '@VULTURE[Tech Mod]'],
-      'a missing mod is not enabled',
-    );
-    assert.ok(
-      plan.warnings.some((w: string) => /@missing_mod .*not enabled/.test(w)),
-      JSON.stringify(plan.warnings),
-    );
-
-    const made = await importing(f);
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-    assert.deepEqual(
-      await accounted(f, made.body.data, {
-        server: 'server.cfg',
-        basic: 'basic.cfg',
-        profile: 'Users/tadst/tadst.GameaProfile',
-        be: 'battleye/beserver.cfg',
-      }),
-      [],
-    );
-    const preview = (await h.api('GET', `/servers/${made.body.data.server.id}/config/preview`, { token: h.adminToken })).body
-      .data as Record<string, string>;
-    for (const line of [
-      'missionWhitelist[] = {};',
-      'filePatchingExceptions[] = {};',
-      'disableChannels[] = {};',
-      'regularCheck = "";',
-      'missionsToServerRestart = 0;',
-      'missionsToShutdown = 0;',
-      'kickClientsOnSlowNetwork[] = {0, 0, 0, 1};',
-    ]) {
-      assert.ok(preview['server.cfg'].split('\n').includes(line), `server.cfg has ${line}`);
-    }
-    for (const line of [
-      'difficulty = "regular";',
-      '        levelAI = "AILevelMedium";',
-      '        skillAI = 0.75;',
-      '        precisionAI = 0.55;',
-    ])
-      assert.ok(
-        preview['server.GameaProfile']
-          .split('\n')
-          .map((l) => l.trim())
-          .includes(line.trim()),
-        `the profile has ${line}`,
+  it(
+    'a TADST installation: empty arrays, zeros and {0, 0, 0, 1} as written, the profile as TADST writes it, beserver.cfg, a ' +
+      'missing mod',
+    async () => {
+      const f = await form('tadst', 'TADST_start.bat', 'battleye/beserver.cfg', { game: 2310, rcon: 2312 });
+      assert.match(await readFile(join(f.fake.dir, 'server.cfg'), 'utf8'), /\r\n/, 'the fixture has CRLF line ends');
+      const dry = await importing(f, { dry_run: true });
+      assert.equal(dry.status, 200, JSON.stringify(dry.body));
+      const plan = dry.body.data;
+      assert.equal(plan.server.rcon_port, f.ports.rcon_port, 'RConPort of battleye/beserver.cfg');
+      const { server, profile, launch } = plan.sections;
+      assert.deepEqual(
+        [
+          server.mission_whitelist,
+          server.file_patching_exceptions,
+          server.disable_text_channels,
+          server.regular_check,
+          server.missions_to_server_restart,
+          server.missions_to_shutdown,
+        ],
+        [[], [], [], '', 0, 0],
       );
-    assert.equal(preview['-mod'], '@CBA_A3;@VULTURE[Tech Mod]');
+      assert.deepEqual(server.kick_on_slow_network_checks, ['0', '0', '0', '1']);
+      assert.equal(profile.difficulty, 'regular');
+      assert.deepEqual([profile.skill_ai, profile.precision_ai], [0.75, 0.55], 'CustomAILevel inside CustomDifficulty, as TADST writes it');
+      assert.deepEqual(profile.custom_difficulty_lines, ['displayName = "Custom";', 'levelAI = "AILevelMedium";']);
+      assert.deepEqual(profile.options_lines, ['mapContentFriendly = 1;', 'mapContentEnemy = 0;', 'mapContentMines = 1;']);
+      assert.deepEqual(plan.mods, [
+        { name: '@CBA_A3', is_server_mod: false, installed: true },
+        { name: '@VULTURE[Tech Mod]', is_server_mod: false, installed: true },
+        { name: '@missing_mod', is_server_mod: false, installed: false },
+      ]);
+      assert.deepEqual(
+        launch.mods.map((m: { name: string }) => m.name),
+        ['@CBA_A3', '@VULTURE[Tech Mod]'],
+        'a missing mod is not enabled',
+      );
+      assert.ok(
+        plan.warnings.some((w: string) => /@missing_mod .*not enabled/.test(w)),
+        JSON.stringify(plan.warnings),
+      );
 
-    // The launcher names the mod by its name; its folder is @VULTURE[Tech Mod].
-    const row = (name: string, meta: string) =>
-      `<tr data-type="ModContainer"><td data-type="DisplayName">${name}</td><td><span class="from-local">Local</span></td><td><span class="whups" data-type="Link" data-meta="${meta}"></span></td></tr>`;
-    const preset = `<html><head><meta name="arma:Type" content="preset" /></head><body><div class="mod-list"><table>${row('VULTURE Tech Mod', 'local:VULTURE Tech Mod|C:\\Games\\Gamea\\@VULTURE[Tech Mod]\\|')}${row('VULTURE[Tech Mod]', 'local:VULTURE[Tech Mod]||')}</table></div></body></html>`;
-    const diff = await h.api('POST', `/servers/${made.body.data.server.id}/mods/preset`, {
-      token: h.adminToken,
-      raw: preset,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-    });
-    assert.equal(diff.status, 200, JSON.stringify(diff.body));
-    assert.deepEqual(
-      diff.body.data.matched.map((m: { folder: string }) => m.folder),
-      ['@VULTURE[Tech Mod]', '@VULTURE[Tech Mod]'],
-    );
-    assert.deepEqual(diff.body.data.missing, []);
-  });
+      const made = await importing(f);
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.deepEqual(
+        await accounted(f, made.body.data, {
+          server: 'server.cfg',
+          basic: 'basic.cfg',
+          profile: 'Users/tadst/tadst.GameaProfile',
+          be: 'battleye/beserver.cfg',
+        }),
+        [],
+      );
+      const preview = (await h.api('GET', `/servers/${made.body.data.server.id}/config/preview`, { token: h.adminToken })).body
+        .data as Record<string, string>;
+      for (const line of [
+        'missionWhitelist[] = {};',
+        'filePatchingExceptions[] = {};',
+        'disableChannels[] = {};',
+        'regularCheck = "";',
+        'missionsToServerRestart = 0;',
+        'missionsToShutdown = 0;',
+        'kickClientsOnSlowNetwork[] = {0, 0, 0, 1};',
+      ]) {
+        assert.ok(preview['server.cfg'].split('\n').includes(line), `server.cfg has ${line}`);
+      }
+      for (const line of [
+        'difficulty = "regular";',
+        '        levelAI = "AILevelMedium";',
+        '        skillAI = 0.75;',
+        '        precisionAI = 0.55;',
+      ])
+        assert.ok(
+          preview['server.GameaProfile']
+            .split('\n')
+            .map((l) => l.trim())
+            .includes(line.trim()),
+          `the profile has ${line}`,
+        );
+      assert.equal(preview['-mod'], '@CBA_A3;@VULTURE[Tech Mod]');
+
+      // The launcher names the mod by its name; its folder is @VULTURE[Tech Mod].
+      const row = (name: string, meta: string) =>
+        `<tr data-type="ModContainer"><td data-type="DisplayName">${name}</td><td><span ` +
+        `class="from-local">Local</span></td><td><span class="whups" data-type="Link" data-meta="${meta}"></span></td></tr>`;
+      const rows =
+        row('VULTURE Tech Mod', 'local:VULTURE Tech Mod|C:\\Games\\Gamea\\@VULTURE[Tech Mod]\\|') +
+        row('VULTURE[Tech Mod]', 'local:VULTURE[Tech Mod]||');
+      const preset =
+        '<html><head><meta name="arma:Type" content="preset" /></head><body>' +
+        `<div class="mod-list"><table>${rows}</table></div></body></html>`;
+      const diff = await h.api('POST', `/servers/${made.body.data.server.id}/mods/preset`, {
+        token: h.adminToken,
+        raw: preset,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
+      assert.equal(diff.status, 200, JSON.stringify(diff.body));
+      assert.deepEqual(
+        diff.body.data.matched.map((m: { folder: string }) => m.folder),
+        ['@VULTURE[Tech Mod]', '@VULTURE[Tech Mod]'],
+      );
+      assert.deepEqual(diff.body.data.missing, []);
+    },
+  );
 
   it('a hand-kept installation: an #include, nested classes, comments, keys in any case, BattlEye/BEServer_x64.cfg', async () => {
     const f = await form('hand-written', 'start.sh', 'BattlEye/BEServer_x64.cfg', { game: 2320, rcon: 2322 });

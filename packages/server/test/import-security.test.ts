@@ -119,59 +119,66 @@ describe('import: no file of the host leaks, and no key imports', () => {
     assert.deepEqual(holds(plan.body, 'zorblaxline', 'zorblaxRcon'), []);
   });
 
-  it("never answers another server's secrets: an installation it shares is imported without the files' passwords, another's folder is refused for every file read", async () => {
-    const parent = await mkdtemp(join(tmp, 'games-'));
-    const other = await gameFolder(parent, 'a', {
-      'server.cfg': 'hostname = "A";\npasswordAdmin = "zorblaxAdmin";\npassword = "zorblaxJoin";\n',
-    });
-    const ports = await freeGamePorts();
-    const a = await h.api('POST', '/servers', {
-      token: h.adminToken,
-      body: { name: 'A', exe_path: join(other, EXE), ...(await freeGamePorts()) },
-    });
-    assert.equal(a.status, 201, JSON.stringify(a.body));
-    const command_line = `x -port=${ports.game_port}`;
+  it(
+    "never answers another server's secrets: an installation it shares is imported without the files' passwords, another's " +
+      'folder is refused for every file read',
+    async () => {
+      const parent = await mkdtemp(join(tmp, 'games-'));
+      const other = await gameFolder(parent, 'a', {
+        'server.cfg': 'hostname = "A";\npasswordAdmin = "zorblaxAdmin";\npassword = "zorblaxJoin";\n',
+      });
+      const ports = await freeGamePorts();
+      const a = await h.api('POST', '/servers', {
+        token: h.adminToken,
+        body: { name: 'A', exe_path: join(other, EXE), ...(await freeGamePorts()) },
+      });
+      assert.equal(a.status, 201, JSON.stringify(a.body));
+      const command_line = `x -port=${ports.game_port}`;
 
-    // The same installation (issue 30: a second server on it is allowed, said): the plan and the server
-    // made carry new passwords, never the ones the files hold, which may be server A's.
-    const planned = await importAs(h.adminToken, { exe_path: join(other, EXE), command_line, dry_run: true });
-    assert.equal(planned.status, 200, JSON.stringify(planned.body));
-    assert.deepEqual(holds(planned.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
-    const warnings = planned.body.data.warnings as string[];
-    assert.ok(
-      warnings.some((w) => w.startsWith('shares_installation: server ')),
-      warnings.join('\n'),
-    );
-    assert.ok(
-      warnings.some((w) => /^passwords not taken from the files \(.*passwordAdmin|password_admin/.test(w)),
-      warnings.join('\n'),
-    );
-    const same = await importAs(h.adminToken, { exe_path: join(other, EXE), command_line, name: 'B' });
-    assert.equal(same.status, 201, JSON.stringify(same.body));
-    assert.deepEqual(holds(same.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
-    const made = same.body.data.server as { id: number };
-    const preview = (await h.api('GET', `/servers/${made.id}/config/preview`, { token: h.adminToken })).body.data as Record<string, string>;
-    assert.deepEqual(holds(preview, 'zorblaxAdmin', 'zorblaxJoin'), [], 'the files written for B hold none of A');
-    assert.equal((await h.api('DELETE', `/servers/${made.id}`, { token: h.adminToken })).status, 204);
+      // The same installation (issue 30: a second server on it is allowed, said): the plan and the server
+      // made carry new passwords, never the ones the files hold, which may be server A's.
+      const planned = await importAs(h.adminToken, { exe_path: join(other, EXE), command_line, dry_run: true });
+      assert.equal(planned.status, 200, JSON.stringify(planned.body));
+      assert.deepEqual(holds(planned.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
+      const warnings = planned.body.data.warnings as string[];
+      assert.ok(
+        warnings.some((w) => w.startsWith('shares_installation: server ')),
+        warnings.join('\n'),
+      );
+      assert.ok(
+        warnings.some((w) => /^passwords not taken from the files \(.*passwordAdmin|password_admin/.test(w)),
+        warnings.join('\n'),
+      );
+      const same = await importAs(h.adminToken, { exe_path: join(other, EXE), command_line, name: 'B' });
+      assert.equal(same.status, 201, JSON.stringify(same.body));
+      assert.deepEqual(holds(same.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
+      const made = same.body.data.server as { id: number };
+      const preview = (await h.api('GET', `/servers/${made.id}/config/preview`, { token: h.adminToken })).body.data as Record<
+        string,
+        string
+      >;
+      assert.deepEqual(holds(preview, 'zorblaxAdmin', 'zorblaxJoin'), [], 'the files written for B hold none of A');
+      assert.equal((await h.api('DELETE', `/servers/${made.id}`, { token: h.adminToken })).status, 204);
 
-    await gameFolder(parent, '.');
-    const around = await importAs(h.adminToken, { exe_path: join(parent, EXE), config_path: 'a/server.cfg', command_line });
-    assert.match(expectError(around, 400, 'VALIDATION_ERROR').message, new RegExp(`folder of server ${a.body.data.id}`));
-    assert.deepEqual(holds(around.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
+      await gameFolder(parent, '.');
+      const around = await importAs(h.adminToken, { exe_path: join(parent, EXE), config_path: 'a/server.cfg', command_line });
+      assert.match(expectError(around, 400, 'VALIDATION_ERROR').message, new RegExp(`folder of server ${a.body.data.id}`));
+      assert.deepEqual(holds(around.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
 
-    const link = join(parent, 'elsewhere.cfg');
-    await symlink(join(other, 'server.cfg'), link);
-    const linked = await importAs(h.adminToken, { exe_path: join(parent, EXE), config_path: 'elsewhere.cfg', command_line });
-    expectError(linked, 400, 'VALIDATION_ERROR');
-    assert.deepEqual(holds(linked.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
-    const servers = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { name: string }[];
-    assert.deepEqual(
-      servers.map((s) => s.name),
-      ['A'],
-      'nothing imported',
-    );
-    await h.api('DELETE', `/servers/${a.body.data.id}`, { token: h.adminToken });
-  });
+      const link = join(parent, 'elsewhere.cfg');
+      await symlink(join(other, 'server.cfg'), link);
+      const linked = await importAs(h.adminToken, { exe_path: join(parent, EXE), config_path: 'elsewhere.cfg', command_line });
+      expectError(linked, 400, 'VALIDATION_ERROR');
+      assert.deepEqual(holds(linked.body, 'zorblaxAdmin', 'zorblaxJoin'), []);
+      const servers = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { name: string }[];
+      assert.deepEqual(
+        servers.map((s) => s.name),
+        ['A'],
+        'nothing imported',
+      );
+      await h.api('DELETE', `/servers/${a.body.data.id}`, { token: h.adminToken });
+    },
+  );
 
   it("refuses an #include outside the server's own folder in extra_lines (400, said clearly); one inside it stays", async () => {
     const s = (

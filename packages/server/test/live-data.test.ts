@@ -173,7 +173,8 @@ describe('live data: the game log and its metrics', () => {
     const slow = connect(Number(new URL(own.url).port), '127.0.0.1');
     slow.on('error', () => {});
     slow.write(
-      `GET /ws?token=${own.viewerToken} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      `GET /ws?token=${own.viewerToken} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
     );
     slow.pause();
     try {

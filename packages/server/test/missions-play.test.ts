@@ -57,19 +57,23 @@ describe("play a mission now, and a message to every player: the game's own comm
     assert.equal(rcon.commands.at(-1), '#mission co10_Escape.Altis', "no difficulty: the server's own");
   });
 
-  it('refuses a mission not installed (404), a difficulty the game has not (400), a viewer (403), a stopped server (409); sends nothing then', async () => {
-    const { s, rcon } = await runningServer();
-    assert.match(expectError(await play(s.id, { name: 'co99_Nothing.Altis' }), 404, 'NOT_FOUND').message, /co99_Nothing\.Altis/);
-    assert.match(
-      expectError(await play(s.id, { name: 'co10_Escape.Altis', difficulty: 'Nightmare' }), 400, 'VALIDATION_ERROR').message,
-      /difficulty/,
-    );
-    expectError(await play(s.id, { name: 'co10_Escape.Altis' }, h.viewerToken), 403, 'FORBIDDEN');
-    expectError(await play(s.id, {}), 400, 'VALIDATION_ERROR');
-    assert.deepEqual(rcon.commands, []);
-    await setStatus(h, s.id, 'stopped');
-    expectError(await play(s.id, { name: 'co10_Escape.Altis' }), 409, 'SERVER_NOT_RUNNING');
-  });
+  it(
+    'refuses a mission not installed (404), a difficulty the game has not (400), a viewer (403), a stopped server (409); sends ' +
+      'nothing then',
+    async () => {
+      const { s, rcon } = await runningServer();
+      assert.match(expectError(await play(s.id, { name: 'co99_Nothing.Altis' }), 404, 'NOT_FOUND').message, /co99_Nothing\.Altis/);
+      assert.match(
+        expectError(await play(s.id, { name: 'co10_Escape.Altis', difficulty: 'Nightmare' }), 400, 'VALIDATION_ERROR').message,
+        /difficulty/,
+      );
+      expectError(await play(s.id, { name: 'co10_Escape.Altis' }, h.viewerToken), 403, 'FORBIDDEN');
+      expectError(await play(s.id, {}), 400, 'VALIDATION_ERROR');
+      assert.deepEqual(rcon.commands, []);
+      await setStatus(h, s.id, 'stopped');
+      expectError(await play(s.id, { name: 'co10_Escape.Altis' }), 409, 'SERVER_NOT_RUNNING');
+    },
+  );
 
   it('says a message to every player through rcon/say, audited', async () => {
     const { s, rcon } = await runningServer();

@@ -105,7 +105,8 @@ describe('missions: upload, list, rotation, delete', () => {
       const socket = connect(Number(new URL(suite.h.url).port), '127.0.0.1');
       try {
         socket.write(
-          `POST /api/servers/${s.id}/missions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.h.adminToken}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+          `POST /api/servers/${s.id}/missions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.h.adminToken}\r\n` +
+            `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
         );
         socket.write(body.subarray(0, 1024)); // the part's headers and a little of the file; the rest never comes
         const answer = await withDeadline(
@@ -134,7 +135,8 @@ describe('missions: upload, list, rotation, delete', () => {
     const socket = connect(Number(new URL(suite.h.url).port), '127.0.0.1');
     socket.on('error', () => {});
     socket.write(
-      `POST /api/servers/${s.id}/missions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.h.adminToken}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /api/servers/${s.id}/missions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.h.adminToken}\r\n` +
+        `Content-Type: ${type}\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
     socket.write(body.subarray(0, 100 * 1024));
     await waitFor(async () => (await leftovers()).length > 0, { what: 'the upload to begin' });
@@ -220,7 +222,8 @@ describe('missions: upload, list, rotation, delete', () => {
     const s = await createGameServer(suite.h, suite.fake);
     await mkdir(missionsDir(), { recursive: true });
     await writeFile(join(suite.fake.dir, 'keep.Altis.pbo'), 'outside');
-    await symlink(join(suite.fake.dir, 'keep.Altis.pbo'), join(missionsDir(), 'link.Altis.pbo')); // no catch: without the link this tests nothing
+    // No catch: without the link this tests nothing.
+    await symlink(join(suite.fake.dir, 'keep.Altis.pbo'), join(missionsDir(), 'link.Altis.pbo'));
     const host = new URL(suite.h.url).host;
     for (const name of [
       '..%2Fkeep.Altis.pbo',
@@ -232,7 +235,8 @@ describe('missions: upload, list, rotation, delete', () => {
     ]) {
       const res = await rawRequest(
         suite.h.url,
-        `DELETE /api/servers/${s.id}/missions/${name} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${suite.h.adminToken}\r\nConnection: close\r\n\r\n`,
+        `DELETE /api/servers/${s.id}/missions/${name} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: ` +
+          `Bearer ${suite.h.adminToken}\r\nConnection: close\r\n\r\n`,
       );
       assert.ok([400, 404].includes(res.status), `${name}: ${res.status} ${res.body}`);
     }

@@ -120,10 +120,11 @@ describe('adapter loading failures stop start-up and name the step', () => {
           garrison: { adapter: true, apiVersion: 1 },
         }),
       );
+      const identity = "{ game_type: 'gamec', display_name: 'Game C', version: '1.0.0', schema_version: '1' }";
       await writeFile(
         join(pkgDir, 'main.js'),
         `export default Object.assign(
-          { apiVersion: 1, identity: { game_type: 'gamec', display_name: 'Game C', version: '1.0.0', schema_version: '1' }, capabilities: {} },
+          { apiVersion: 1, identity: ${identity}, capabilities: {} },
           { [Symbol.for('garrison.adapter')]: true });\n`,
       );
       const h = await startHarness({ projectRoot: project });

@@ -59,53 +59,56 @@ describe('Prometheus metrics', () => {
     }
   });
 
-  it("expose a running game's state, players, process and RCon health, never a player's name or address, in a form promtool accepts", async () => {
-    const s = await runningGameServer(suite.h, suite.fake);
-    try {
-      await suite.h.api('POST', `/servers/${s.id}/rcon/command`, {
-        token: suite.h.adminToken,
-        body: { command: `testkit.join Zed<Metrics> ${GUID} 10.9.8.7` },
-      });
-      await suite.h.api('GET', `/servers/${s.id}`, { token: suite.h.viewerToken });
-      const id = String(s.id);
-      const text = await waitFor(
-        async () => {
-          const body = await (await scrape(suite.h)).text();
-          return (
-            sample(body, 'garrison_server_players', { server_id: id }) === 1 &&
-            sample(body, 'garrison_rcon_connected', { server_id: id }) === 1 &&
-            body
-          );
-        },
-        { what: 'one player and RCon connected in the metrics' },
-      );
-      assert.equal(promtool(text), '', 'promtool check metrics has nothing to say');
-      assert.equal(sample(text, 'garrison_server_up', { server_id: id, game: 'gamea' }), 1);
-      assert.equal(sample(text, 'garrison_server_state', { server_id: id, state: 'running' }), 1);
-      assert.equal(sample(text, 'garrison_server_state', { server_id: id, state: 'stopped' }), 0);
-      assert.ok(sample(text, 'garrison_server_player_slots', { server_id: id })! > 0);
-      assert.ok(sample(text, 'garrison_server_memory_bytes', { server_id: id })! > 1_000_000);
-      assert.ok(sample(text, 'garrison_server_cpu_seconds_total', { server_id: id })! >= 0);
-      assert.ok(Math.abs(sample(text, 'garrison_server_start_time_seconds', { server_id: id })! - Date.now() / 1000) < 600);
-      assert.ok(sample(text, 'garrison_rcon_command_duration_seconds_count', { server_id: id, result: 'ok' })! >= 1);
-      assert.ok(
-        sample(text, 'garrison_http_request_duration_seconds_count', {
-          route: '/api/servers/:server_id',
-          method: 'GET',
-          status_class: '2xx',
-        })! >= 1,
-        'the route as its template',
-      );
-      assert.match(text, /^garrison_process_resident_memory_bytes \d+/m);
-      assert.match(text, /^garrison_process_cpu_seconds_total \d/m);
-      assert.doesNotMatch(text, /garrison_process_process_/, 'the prefix once');
-      assert.equal(sample(text, 'garrison_server_info', { server_id: id, name: String(s.name), game: 'gamea' }), 1);
-      assert.match(text, /^garrison_job_runs_total\{job="players\.poll",result="ok"\} \d+/m, 'jobs by kind, not by server');
-      for (const secret of ['Zed', GUID, '10.9.8.7', TOKEN]) assert.ok(!text.includes(secret), `${secret} is not in the metrics`);
-    } finally {
-      await killGames(suite.h);
-    }
-  });
+  it(
+    "expose a running game's state, players, process and RCon health, never a player's name or address, " + 'in a form promtool accepts',
+    async () => {
+      const s = await runningGameServer(suite.h, suite.fake);
+      try {
+        await suite.h.api('POST', `/servers/${s.id}/rcon/command`, {
+          token: suite.h.adminToken,
+          body: { command: `testkit.join Zed<Metrics> ${GUID} 10.9.8.7` },
+        });
+        await suite.h.api('GET', `/servers/${s.id}`, { token: suite.h.viewerToken });
+        const id = String(s.id);
+        const text = await waitFor(
+          async () => {
+            const body = await (await scrape(suite.h)).text();
+            return (
+              sample(body, 'garrison_server_players', { server_id: id }) === 1 &&
+              sample(body, 'garrison_rcon_connected', { server_id: id }) === 1 &&
+              body
+            );
+          },
+          { what: 'one player and RCon connected in the metrics' },
+        );
+        assert.equal(promtool(text), '', 'promtool check metrics has nothing to say');
+        assert.equal(sample(text, 'garrison_server_up', { server_id: id, game: 'gamea' }), 1);
+        assert.equal(sample(text, 'garrison_server_state', { server_id: id, state: 'running' }), 1);
+        assert.equal(sample(text, 'garrison_server_state', { server_id: id, state: 'stopped' }), 0);
+        assert.ok(sample(text, 'garrison_server_player_slots', { server_id: id })! > 0);
+        assert.ok(sample(text, 'garrison_server_memory_bytes', { server_id: id })! > 1_000_000);
+        assert.ok(sample(text, 'garrison_server_cpu_seconds_total', { server_id: id })! >= 0);
+        assert.ok(Math.abs(sample(text, 'garrison_server_start_time_seconds', { server_id: id })! - Date.now() / 1000) < 600);
+        assert.ok(sample(text, 'garrison_rcon_command_duration_seconds_count', { server_id: id, result: 'ok' })! >= 1);
+        assert.ok(
+          sample(text, 'garrison_http_request_duration_seconds_count', {
+            route: '/api/servers/:server_id',
+            method: 'GET',
+            status_class: '2xx',
+          })! >= 1,
+          'the route as its template',
+        );
+        assert.match(text, /^garrison_process_resident_memory_bytes \d+/m);
+        assert.match(text, /^garrison_process_cpu_seconds_total \d/m);
+        assert.doesNotMatch(text, /garrison_process_process_/, 'the prefix once');
+        assert.equal(sample(text, 'garrison_server_info', { server_id: id, name: String(s.name), game: 'gamea' }), 1);
+        assert.match(text, /^garrison_job_runs_total\{job="players\.poll",result="ok"\} \d+/m, 'jobs by kind, not by server');
+        for (const secret of ['Zed', GUID, '10.9.8.7', TOKEN]) assert.ok(!text.includes(secret), `${secret} is not in the metrics`);
+      } finally {
+        await killGames(suite.h);
+      }
+    },
+  );
 
   it('count restarts by reason, and speak OpenMetrics when asked without changing the text format', async () => {
     const s = await runningGameServer(suite.h, suite.fake, { auto_restart: true, max_restarts: 3 });

@@ -186,90 +186,93 @@ describe('schedules at changes of the clocks (Europe/Berlin)', () => {
 });
 
 describe("the upgrade of schedules made when the cron time was the run's start (migration 019)", () => {
-  it('moves each cron to its restart, its steps back as far, and leaves a cron it cannot move as it was: nothing runs at another time', async () => {
-    const clock = new FakeClock(new Date('2026-06-01T00:00:00Z'));
-    const old = await startHarness({ clock, ...QUIET });
-    let upgraded: Harness | undefined;
-    try {
-      const s = await createServer(old);
-      // Written as an older version did: the cron is the run's start, the restart 15 minutes after it.
-      const write = async (name: string, cron: string, days = '') =>
-        withDatabase(old, async (knex) => {
-          const [id] = await knex('schedules').insert({
-            server_id: s.id,
-            name,
-            cron: `${cron}${days}`,
-            timezone: 'UTC',
-            enabled: true,
-            misfire_late_s: null,
-            jitter_s: 0,
-            overlap: 'skip',
-            conditions: '{}',
-            next_slot_at: '2026-06-01T04:00:00.000Z',
-            next_run_at: '2026-06-01T04:00:00.000Z',
-            disabled_reason: null,
-            created_at: '2026-06-01T00:00:00.000Z',
-            updated_at: '2026-06-01T00:00:00.000Z',
+  it(
+    'moves each cron to its restart, its steps back as far, ' + 'and leaves a cron it cannot move as it was: nothing runs at another time',
+    async () => {
+      const clock = new FakeClock(new Date('2026-06-01T00:00:00Z'));
+      const old = await startHarness({ clock, ...QUIET });
+      let upgraded: Harness | undefined;
+      try {
+        const s = await createServer(old);
+        // Written as an older version did: the cron is the run's start, the restart 15 minutes after it.
+        const write = async (name: string, cron: string, days = '') =>
+          withDatabase(old, async (knex) => {
+            const [id] = await knex('schedules').insert({
+              server_id: s.id,
+              name,
+              cron: `${cron}${days}`,
+              timezone: 'UTC',
+              enabled: true,
+              misfire_late_s: null,
+              jitter_s: 0,
+              overlap: 'skip',
+              conditions: '{}',
+              next_slot_at: '2026-06-01T04:00:00.000Z',
+              next_run_at: '2026-06-01T04:00:00.000Z',
+              disabled_reason: null,
+              created_at: '2026-06-01T00:00:00.000Z',
+              updated_at: '2026-06-01T00:00:00.000Z',
+            });
+            const steps = [
+              [0, 'rcon_say'],
+              [600, 'rcon_say'],
+              [900, 'restart'],
+            ] as const;
+            await knex('schedule_steps').insert(
+              steps.map(([at_s, action], idx) => ({
+                schedule_id: id,
+                idx,
+                at_s,
+                action,
+                payload: action === 'rcon_say' ? '{"message":"Restart in {minutes} min"}' : '{}',
+                continue_on_failure: action === 'rcon_say',
+              })),
+            );
+            return id;
           });
-          const steps = [
-            [0, 'rcon_say'],
-            [600, 'rcon_say'],
-            [900, 'restart'],
-          ] as const;
-          await knex('schedule_steps').insert(
-            steps.map(([at_s, action], idx) => ({
-              schedule_id: id,
-              idx,
-              at_s,
-              action,
-              payload: action === 'rcon_say' ? '{"message":"Restart in {minutes} min"}' : '{}',
-              continue_on_failure: action === 'rcon_say',
-            })),
-          );
-          return id;
-        });
-      const nightly = await write('Nightly', '0 4 * * *');
-      const odd = await write('Odd', '0,50 4 * * *');
-      await old.server.close();
-      await withDatabase(old, (knex) => knex('knex_migrations').where({ name: '019_schedule_action_time' }).delete());
-      // Back to how the rows were before 019 ran on this database (019 found nothing to move then).
-      upgraded = await startHarness({ clock, ...QUIET, dataDir: old.dataDir, databaseUrl: old.databaseUrl });
-      const read = async (id: number) =>
-        (await upgraded!.api('GET', `/servers/${s.id}/schedules/${id}`, { token: upgraded!.viewerToken })).body.data as Sch;
+        const nightly = await write('Nightly', '0 4 * * *');
+        const odd = await write('Odd', '0,50 4 * * *');
+        await old.server.close();
+        await withDatabase(old, (knex) => knex('knex_migrations').where({ name: '019_schedule_action_time' }).delete());
+        // Back to how the rows were before 019 ran on this database (019 found nothing to move then).
+        upgraded = await startHarness({ clock, ...QUIET, dataDir: old.dataDir, databaseUrl: old.databaseUrl });
+        const read = async (id: number) =>
+          (await upgraded!.api('GET', `/servers/${s.id}/schedules/${id}`, { token: upgraded!.viewerToken })).body.data as Sch;
 
-      const moved = await read(nightly);
-      assert.equal(moved.cron, '15 4 * * *');
-      assert.deepEqual(
-        moved.steps.map((st) => [st.at_s, st.action]),
-        [
-          [-900, 'rcon_say'],
-          [-300, 'rcon_say'],
-          [0, 'restart'],
-        ],
-      );
-      assert.equal(moved.next_run_at, '2026-06-01T04:15:00.000Z', 'the restart keeps its time');
-      const [row] = await withDatabase(upgraded, (knex) => knex('schedules').where({ id: nightly }).select('next_run_at'));
-      assert.equal(row.next_run_at, '2026-06-01T04:00:00.000Z', 'the run is still due at 04:00');
+        const moved = await read(nightly);
+        assert.equal(moved.cron, '15 4 * * *');
+        assert.deepEqual(
+          moved.steps.map((st) => [st.at_s, st.action]),
+          [
+            [-900, 'rcon_say'],
+            [-300, 'rcon_say'],
+            [0, 'restart'],
+          ],
+        );
+        assert.equal(moved.next_run_at, '2026-06-01T04:15:00.000Z', 'the restart keeps its time');
+        const [row] = await withDatabase(upgraded, (knex) => knex('schedules').where({ id: nightly }).select('next_run_at'));
+        assert.equal(row.next_run_at, '2026-06-01T04:00:00.000Z', 'the run is still due at 04:00');
 
-      const kept = await read(odd);
-      assert.equal(kept.cron, '0,50 4 * * *', '04:15 and 05:05 are no one expression: left as it was');
-      assert.deepEqual(
-        kept.steps.map((st) => st.at_s),
-        [0, 600, 900],
-        'after the cron time, as before',
-      );
+        const kept = await read(odd);
+        assert.equal(kept.cron, '0,50 4 * * *', '04:15 and 05:05 are no one expression: left as it was');
+        assert.deepEqual(
+          kept.steps.map((st) => st.at_s),
+          [0, 600, 900],
+          'after the cron time, as before',
+        );
 
-      // The upgraded schedule runs as the old one did: warnings at 04:00 and 04:10, the restart at 04:15.
-      await jump(clock, '2026-06-01T03:55:00Z');
-      await advance(upgraded, clock, s.id, nightly, 22 * MIN);
-      const [run] = await runsOf(upgraded, s.id, nightly);
-      assert.deepEqual(
-        run.steps.map((st) => minute(st.at)),
-        ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15'],
-      );
-    } finally {
-      await upgraded?.close();
-      await old.close().catch(() => undefined);
-    }
-  });
+        // The upgraded schedule runs as the old one did: warnings at 04:00 and 04:10, the restart at 04:15.
+        await jump(clock, '2026-06-01T03:55:00Z');
+        await advance(upgraded, clock, s.id, nightly, 22 * MIN);
+        const [run] = await runsOf(upgraded, s.id, nightly);
+        assert.deepEqual(
+          run.steps.map((st) => minute(st.at)),
+          ['2026-06-01T04:00', '2026-06-01T04:10', '2026-06-01T04:15'],
+        );
+      } finally {
+        await upgraded?.close();
+        await old.close().catch(() => undefined);
+      }
+    },
+  );
 });

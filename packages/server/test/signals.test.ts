@@ -24,7 +24,8 @@ async function requestInFlight(url: string) {
   socket.on('error', () => {});
   const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.write(
-    `POST /api/auth/login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    `POST /api/auth/login HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
   );
   return {
     finish: async () => {

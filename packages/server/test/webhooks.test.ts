@@ -84,58 +84,63 @@ describe('webhooks', () => {
     expectError(await h.api('GET', `/webhooks/${created.id}`, { token: h.adminToken }), 404, 'NOT_FOUND');
   });
 
-  it('deliver signed Standard Webhooks that the standardwebhooks package verifies, with the old key too while a rotation overlaps', async () => {
-    const s = await createServer(h);
-    const endpoint = await hook(h, { url: receiver.url, kind: 'generic', events: ['player.banned'], server_ids: [s.id] });
-    const start = receiver.received.length;
-    assert.equal((await ban(h, s.id)).status, 201);
-    const [got] = (await receiver.waitForCount(start + 1)).slice(start);
-    const payload = new StandardWebhook(endpoint.secret).verify(got.body, headersOf(got)) as {
-      type: string;
-      timestamp: string;
-      data: Record<string, unknown>;
-    };
-    assert.equal(payload.type, 'player.banned');
-    assert.equal(payload.data.server_id, s.id);
-    assert.equal(payload.data.server_name, s.name);
-    assert.equal(payload.data.reason, 'cheating');
-    assert.equal(got.path, '/hook/secret-path');
-    assert.throws(
-      () => new StandardWebhook(`whsec_${randomBytes(24).toString('base64')}`).verify(got.body, headersOf(got)),
-      /No matching signature/,
-    );
+  it(
+    'deliver signed Standard Webhooks that the standardwebhooks package verifies, ' + 'with the old key too while a rotation overlaps',
+    async () => {
+      const s = await createServer(h);
+      const endpoint = await hook(h, { url: receiver.url, kind: 'generic', events: ['player.banned'], server_ids: [s.id] });
+      const start = receiver.received.length;
+      assert.equal((await ban(h, s.id)).status, 201);
+      const [got] = (await receiver.waitForCount(start + 1)).slice(start);
+      const payload = new StandardWebhook(endpoint.secret).verify(got.body, headersOf(got)) as {
+        type: string;
+        timestamp: string;
+        data: Record<string, unknown>;
+      };
+      assert.equal(payload.type, 'player.banned');
+      assert.equal(payload.data.server_id, s.id);
+      assert.equal(payload.data.server_name, s.name);
+      assert.equal(payload.data.reason, 'cheating');
+      assert.equal(got.path, '/hook/secret-path');
+      assert.throws(
+        () => new StandardWebhook(`whsec_${randomBytes(24).toString('base64')}`).verify(got.body, headersOf(got)),
+        /No matching signature/,
+      );
 
-    const other = await createServer(h);
-    assert.equal((await ban(h, other.id)).status, 201, 'a server the endpoint does not follow');
-    const test = await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
-    assert.equal(test.status, 202);
-    const [tested] = (await receiver.waitForCount(start + 2)).slice(start + 1);
-    assert.equal((JSON.parse(tested.body) as { type: string }).type, 'webhook.test', "the other server's ban was not sent");
-    assert.equal(tested.headers['webhook-id'], test.body.data.event_id);
+      const other = await createServer(h);
+      assert.equal((await ban(h, other.id)).status, 201, 'a server the endpoint does not follow');
+      const test = await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
+      assert.equal(test.status, 202);
+      const [tested] = (await receiver.waitForCount(start + 2)).slice(start + 1);
+      assert.equal((JSON.parse(tested.body) as { type: string }).type, 'webhook.test', "the other server's ban was not sent");
+      assert.equal(tested.headers['webhook-id'], test.body.data.event_id);
 
-    const rotated = (await h.api('POST', `/webhooks/${endpoint.id}/rotate-secret`, { token: h.adminToken })).body.data;
-    assert.notEqual(rotated.secret, endpoint.secret);
-    await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
-    const [afterRotation] = (await receiver.waitForCount(start + 3)).slice(start + 2);
-    assert.equal(String(afterRotation.headers['webhook-signature']).split(' ').length, 2);
-    for (const secret of [rotated.secret, endpoint.secret])
-      new StandardWebhook(secret).verify(afterRotation.body, headersOf(afterRotation));
+      const rotated = (await h.api('POST', `/webhooks/${endpoint.id}/rotate-secret`, { token: h.adminToken })).body.data;
+      assert.notEqual(rotated.secret, endpoint.secret);
+      await h.api('POST', `/webhooks/${endpoint.id}/test`, { token: h.adminToken });
+      const [afterRotation] = (await receiver.waitForCount(start + 3)).slice(start + 2);
+      assert.equal(String(afterRotation.headers['webhook-signature']).split(' ').length, 2);
+      for (const secret of [rotated.secret, endpoint.secret])
+        new StandardWebhook(secret).verify(afterRotation.body, headersOf(afterRotation));
 
-    const log = await deliveries(h, endpoint.id);
-    assert.equal(log.total, 3);
-    assert.ok(
-      log.items.every((d) => d.status === 'delivered' && d.response_status === 200 && d.attempt === 1 && typeof d.duration_ms === 'number'),
-    );
-    const first = log.items.at(-1)!;
-    const again = await h.api('POST', `/webhooks/${endpoint.id}/deliveries/${first.id}/redeliver`, { token: h.adminToken });
-    assert.equal(again.status, 202);
-    const [redelivered] = (await receiver.waitForCount(start + 4)).slice(start + 3);
-    assert.equal(redelivered.headers['webhook-id'], first.event_id, 'the same webhook-id: receivers drop repeats');
-    await waitFor(async () => (await deliveries(h, endpoint.id)).items.find((d) => d.id === first.id)?.attempt === 2, {
-      what: 'the redelivery logged',
-    });
-    await h.api('DELETE', `/webhooks/${endpoint.id}`, { token: h.adminToken });
-  });
+      const log = await deliveries(h, endpoint.id);
+      assert.equal(log.total, 3);
+      assert.ok(
+        log.items.every(
+          (d) => d.status === 'delivered' && d.response_status === 200 && d.attempt === 1 && typeof d.duration_ms === 'number',
+        ),
+      );
+      const first = log.items.at(-1)!;
+      const again = await h.api('POST', `/webhooks/${endpoint.id}/deliveries/${first.id}/redeliver`, { token: h.adminToken });
+      assert.equal(again.status, 202);
+      const [redelivered] = (await receiver.waitForCount(start + 4)).slice(start + 3);
+      assert.equal(redelivered.headers['webhook-id'], first.event_id, 'the same webhook-id: receivers drop repeats');
+      await waitFor(async () => (await deliveries(h, endpoint.id)).items.find((d) => d.id === first.id)?.attempt === 2, {
+        what: 'the redelivery logged',
+      });
+      await h.api('DELETE', `/webhooks/${endpoint.id}`, { token: h.adminToken });
+    },
+  );
 
   it('turn an endpoint off when it answers 410 Gone, follow no redirect, and read at most a little of an answer', async () => {
     const s = await createServer(h);
@@ -186,41 +191,44 @@ describe('webhooks', () => {
     }
   });
 
-  it('send Discord embeds as Discord documents them, escaped and mentioning nobody, coalescing a burst and honouring retry_after', async () => {
-    const s = await createServer(h, { name: 'Alpha *Main*' });
-    const discord = await startReceiver();
-    try {
-      await hook(h, { url: discord.url, kind: 'discord', events: ['player.banned'] });
-      discord.answer({
-        status: 429,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'You are being rate limited.', retry_after: 0.8, global: false }),
-      });
-      await ban(h, s.id, '@everyone look at **this**');
-      await discord.waitForCount(1, 'the first message, answered 429');
-      for (let i = 0; i < 14; i++) await ban(h, s.id, `burst ${i}`);
-      const messages = await waitFor(
-        () => {
-          const embeds = discord.received.slice(1).flatMap((r) => (r.json as { embeds: unknown[] }).embeds);
-          return embeds.length >= 15 && discord.received.slice(1);
-        },
-        { what: 'all 15 events delivered' },
-      );
-      assert.ok(messages.length <= 3, `15 events in ${messages.length} messages`);
-      assert.ok(discord.received[1].at - discord.received[0].at >= 750, 'retry_after was waited out');
-      const message = messages[0].json as { username: string; allowed_mentions: { parse: string[] }; embeds: Record<string, unknown>[] };
-      assert.deepEqual(message.allowed_mentions, { parse: [] });
-      assert.ok(message.embeds.length <= 10);
-      const first = message.embeds[0];
-      assert.equal(first.title, 'Alpha \\*Main\\*: a ban was added: \\@everyone look at \\*\\*this\\*\\*');
-      assert.equal(typeof first.color, 'number');
-      assert.ok(Date.parse(String(first.timestamp)) > 0);
-      assert.ok(String(first.description).length <= 4096 && String(first.title).length <= 256);
-      assert.match(String((first.footer as { text: string }).text), /player\.banned/);
-    } finally {
-      await discord.close();
-    }
-  });
+  it(
+    'send Discord embeds as Discord documents them, escaped and mentioning nobody, ' + 'coalescing a burst and honouring retry_after',
+    async () => {
+      const s = await createServer(h, { name: 'Alpha *Main*' });
+      const discord = await startReceiver();
+      try {
+        await hook(h, { url: discord.url, kind: 'discord', events: ['player.banned'] });
+        discord.answer({
+          status: 429,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'You are being rate limited.', retry_after: 0.8, global: false }),
+        });
+        await ban(h, s.id, '@everyone look at **this**');
+        await discord.waitForCount(1, 'the first message, answered 429');
+        for (let i = 0; i < 14; i++) await ban(h, s.id, `burst ${i}`);
+        const messages = await waitFor(
+          () => {
+            const embeds = discord.received.slice(1).flatMap((r) => (r.json as { embeds: unknown[] }).embeds);
+            return embeds.length >= 15 && discord.received.slice(1);
+          },
+          { what: 'all 15 events delivered' },
+        );
+        assert.ok(messages.length <= 3, `15 events in ${messages.length} messages`);
+        assert.ok(discord.received[1].at - discord.received[0].at >= 750, 'retry_after was waited out');
+        const message = messages[0].json as { username: string; allowed_mentions: { parse: string[] }; embeds: Record<string, unknown>[] };
+        assert.deepEqual(message.allowed_mentions, { parse: [] });
+        assert.ok(message.embeds.length <= 10);
+        const first = message.embeds[0];
+        assert.equal(first.title, 'Alpha \\*Main\\*: a ban was added: \\@everyone look at \\*\\*this\\*\\*');
+        assert.equal(typeof first.color, 'number');
+        assert.ok(Date.parse(String(first.timestamp)) > 0);
+        assert.ok(String(first.description).length <= 4096 && String(first.title).length <= 256);
+        assert.match(String((first.footer as { text: string }).text), /player\.banned/);
+      } finally {
+        await discord.close();
+      }
+    },
+  );
 
   it('refuse a private destination unless allowed, when saved and again at send time', async () => {
     const strict = await startHarness();

@@ -95,7 +95,8 @@ describe('the WebSocket /ws', () => {
     for (const path of ['/wsx', '/api/servers', '/ws/1/extra', `/socket?token=${suite.h.viewerToken}`]) {
       const res = await rawRequest(
         suite.h.url,
-        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n` +
+          `Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`,
       );
       assert.equal(res.status, 404, path);
       assert.match(res.headers['content-type'] ?? '', /^application\/json/);

@@ -70,7 +70,8 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
   });
 
   it(
-    'installs both from their tarballs into an empty project and runs the conformance suite, which fails an adapter the service would refuse',
+    'installs both from their tarballs into an empty project and runs the conformance suite, which fails an adapter the ' +
+      'service would refuse',
     { timeout: INSTALL_TIMEOUT_MS + 120_000 },
     async () => {
       const packs = await mkdtemp(join(tmpdir(), 'garrison-kit-packs-'));

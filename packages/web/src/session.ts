@@ -78,7 +78,8 @@ export async function signOutHere(): Promise<void> {
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     signOut(
-      `You signed out here, but the service could not end the session (${why}): end it from Account, Sessions, or it ends by itself when it expires.`,
+      `You signed out here, but the service could not end the session (${why}): end it from Account, Sessions, or it ends by ` +
+        `itself when it expires.`,
     );
   }
 }

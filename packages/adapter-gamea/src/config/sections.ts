@@ -43,7 +43,9 @@ const writtenWhenEmpty = Field.hidden(Type.Array(Type.String({ pattern: '^[A-Za-
 const extraLines = (file: string) =>
   Field.lines({
     label: `Extra lines for ${file}`,
-    description: `Written at the end of ${file} as they are: settings Garrison has no field for, in the game's syntax (key = value;). A key Garrison writes itself is refused: use its field.`,
+    description:
+      `Written at the end of ${file} as they are: settings Garrison has no field for, in the game's syntax (key = value;). A ` +
+      `key Garrison writes itself is refused: use its field.`,
     placeholder: 'allowedVoteCmds[] = {};',
     default: [],
     maxItems: 500,
@@ -211,7 +213,8 @@ const serverSection = configSection({
   kick_on_slow_network_checks: Field.tags({
     label: 'Kick on slow network, check by check (empty: the toggle above for all four)',
     description:
-      'One 0 (log) or 1 (kick) for each of max ping, max packet loss, max desync and disconnect time-out, in that order; when set, written as it is instead of the toggle',
+      'One 0 (log) or 1 (kick) for each of max ping, max packet loss, max desync and disconnect time-out, in that order; when ' +
+      'set, written as it is instead of the toggle',
     default: [],
     itemPattern: '^[01]$',
     maxItems: 4,
@@ -498,7 +501,8 @@ const profileSection = configSection({
   custom_difficulty_lines: Field.lines({
     label: 'Extra lines inside class CustomDifficulty',
     description:
-      "Written inside the Custom difficulty's class as they are (displayName, levelAI…), in the game's syntax; Options, aiLevelPreset and CustomAILevel are Garrison's fields",
+      "Written inside the Custom difficulty's class as they are (displayName, levelAI…), in the game's syntax; Options, " +
+      "aiLevelPreset and CustomAILevel are Garrison's fields",
     placeholder: 'levelAI = "AILevelMedium";',
     default: [],
     maxItems: 200,
@@ -506,7 +510,8 @@ const profileSection = configSection({
   options_lines: Field.lines({
     label: 'Extra difficulty options',
     description:
-      "Written inside class Options of the Custom difficulty as they are (options Garrison has no field for, mapContentFriendly…); the options above are Garrison's fields",
+      'Written inside class Options of the Custom difficulty as they are (options Garrison has no field for, ' +
+      "mapContentFriendly…); the options above are Garrison's fields",
     placeholder: 'mapContentFriendly = 0;',
     default: [],
     maxItems: 200,

@@ -149,7 +149,8 @@ function readMods(command: StartCommand, files: ImportFileAccess, draft: ImportD
       const there = installed.has(name);
       if (!there)
         draft.warnings.push(
-          `the mod ${name} of ${key} is not in the game folder: it is listed as missing and not enabled; install it, then enable it on the Mods tab`,
+          `the mod ${name} of ${key} is not in the game folder: it is listed as missing and not enabled; install it, then ` +
+            `enable it on the Mods tab`,
         );
       draft.mods.push({ name, is_server_mod: isServerMod, installed: there });
     }

@@ -23,13 +23,17 @@ export const ScheduleStep = Type.Object(
       minimum: -MAX_OFFSET_S,
       maximum: MAX_OFFSET_S,
       description:
-        "Seconds from the schedule's time (the cron time), not from the step before: negative before it (a warning 15 minutes ahead is -900), 0 at it, positive after it. A run begins at its earliest step, or at the schedule's time when no step comes before it.",
+        "Seconds from the schedule's time (the cron time), not from the step before: negative before it (a warning 15 minutes " +
+        "ahead is -900), 0 at it, positive after it. A run begins at its earliest step, or at the schedule's time when no step " +
+        'comes before it.',
     }),
     action: ScheduleAction,
     payload: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
-          'rcon_say `{message}` (`{minutes}` and `{seconds}` say the time until the run\'s restart or stop); rcon_command `{command}`; backup `{include_missions?}`; set_mission `{name, difficulty?}`; wait_until_empty `{max_wait_s, on_timeout: "proceed" | "abort"}`.',
+          "rcon_say `{message}` (`{minutes}` and `{seconds}` say the time until the run's restart or stop); rcon_command " +
+          '`{command}`; backup `{include_missions?}`; set_mission `{name, difficulty?}`; wait_until_empty `{max_wait_s, ' +
+          'on_timeout: "proceed" | "abort"}`.',
       }),
     ),
     continue_on_failure: Type.Optional(Type.Boolean({ default: false })),
@@ -57,7 +61,8 @@ export const RestartTemplate = Type.Object(
   {
     kind: Type.Literal('restart_with_warnings', {
       description:
-        "The restart at the schedule's time (at_s 0), a warning `warn_minutes` before it each (negative at_s), an optional backup just before the restart.",
+        "The restart at the schedule's time (at_s 0), a warning `warn_minutes` before it each (negative at_s), an optional " +
+        'backup just before the restart.',
     }),
     warn_minutes: Type.Optional(
       Type.Array(Type.Integer({ minimum: 1, maximum: 240 }), { minItems: 1, maxItems: 20, default: [15, 10, 5, 1] }),
@@ -125,7 +130,8 @@ export const Schedule = Type.Object(
     steps: Type.Array(ScheduleStep),
     next_run_at: Type.Union([Timestamp, Type.Null()], {
       description:
-        "The next run's time (its cron time, the jitter added): the time of its steps at `at_s` 0; steps with a negative `at_s` begin before it.",
+        "The next run's time (its cron time, the jitter added): the time of its steps at `at_s` 0; steps with a negative " +
+        '`at_s` begin before it.',
     }),
     next_runs: Type.Array(Timestamp, {
       description: 'The next five times (UTC), from the cron expression in its time zone: the times of the steps at `at_s` 0.',

@@ -49,7 +49,8 @@ export function tellFirstAdmin(
   if (admin.generatedPassword) {
     // Deliberately outside the redacted fields.
     logger.warn(
-      `created the first admin user "${admin.username}" with generated password: ${admin.generatedPassword} (also in ${admin.passwordFile} until it is changed)`,
+      `created the first admin user "${admin.username}" with generated password: ${admin.generatedPassword} (also ` +
+        `in ${admin.passwordFile} until it is changed)`,
     );
   } else if (admin.passwordFile) {
     logger.warn(`the generated password of the first admin "${admin.username}" is in ${admin.passwordFile} until it is changed`);

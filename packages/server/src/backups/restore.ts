@@ -120,7 +120,9 @@ export class BackupRestore {
       });
       if (warning) this.logger.warn({ serverId, backupId }, `backup restored: ${warning}`);
       return {
-        message: `backup ${backupId} restored; the server's files and config are as they were on ${row.created_at}${warning ? `, except that ${warning}` : ''}`,
+        message:
+          `backup ${backupId} restored; the server's files and config are as they were ` +
+          `on ${row.created_at}${warning ? `, except that ${warning}` : ''}`,
       };
     });
   }

@@ -68,7 +68,8 @@ export function unsealedConfig(
     sections[name] = out;
   }
   const warning = kept
-    ? "its game passwords were sealed with another signing secret (rotated since, or another instance's), so the server keeps its current ones"
+    ? "its game passwords were sealed with another signing secret (rotated since, or another instance's), so the server keeps " +
+      'its current ones'
     : null;
   return { sections, warning };
 }

@@ -42,7 +42,8 @@ function report(plan: ImportPlan): string {
     '',
     ...Object.entries(plan.sections).map(([name, values]) => `Section ${name}: ${Object.keys(values).length} settings read`),
     `Rotation: ${plan.rotation.map((r) => `${r.name}${r.difficulty ? ` (${r.difficulty})` : ''}`).join(', ') || 'none'}`,
-    `Mods: ${plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' [server]' : ''}${m.installed ? '' : ' [not installed]'}`).join(', ') || 'none'}`,
+    'Mods: ' +
+      (plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' [server]' : ''}${m.installed ? '' : ' [not installed]'}`).join(', ') || 'none'),
     `Bans: ${plan.bans.count}${plan.bans.file ? ` from ${plan.bans.file}` : ''}`,
     `Missions in the folder: ${plan.missions.length}`,
   ];

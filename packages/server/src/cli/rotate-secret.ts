@@ -39,12 +39,14 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
     // The new secret is in place before the transaction commits: a failed write leaves both as they were.
     if (!fromEnvironment) await writeSecret(join(store.settings.dataDir, 'jwt-secret'), secret);
   });
-  console.log(
-    `${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealed.length ? `; the two-factor secrets of ${resealed.length} user${resealed.length === 1 ? '' : 's'} sealed with the new secret` : ''}`,
-  );
+  const resealedNote = resealed.length
+    ? `; the two-factor secrets of ${resealed.length} user${resealed.length === 1 ? '' : 's'} sealed with the new secret`
+    : '';
+  console.log(`${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealedNote}`);
   if (fromEnvironment) {
     console.log(
-      `GARRISON_JWT_SECRET is set, so the new secret is not kept here. Put this value there on every instance, then restart them:\n${secret}`,
+      'GARRISON_JWT_SECRET is set, so the new secret is not kept here. ' +
+        `Put this value there on every instance, then restart them:\n${secret}`,
     );
   } else {
     console.log(

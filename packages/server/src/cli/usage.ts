@@ -59,10 +59,10 @@ export const DEFAULT_TIMEOUT_S = 60;
 
 const flagLines = (command: 'serve' | 'data') =>
   flagSettings(command)
-    .map(
-      (s) =>
-        `  --${`${s.flag} ${s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE'}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`,
-    )
+    .map((s) => {
+      const value = s.flag === 'database' ? 'URL' : s.flag === 'data-dir' ? 'DIR' : 'VALUE';
+      return `  --${`${s.flag} ${value}`.padEnd(18)} ${s.env.padEnd(22)} ${s.meaning} (default ${shownDefault(s)})`;
+    })
     .join('\n');
 
 const environment = () =>

@@ -18,7 +18,8 @@ export function checkClusterSettings(settings: ClusterSettings & Pick<AuthSettin
   if (!given.length) return;
   if (dialect === 'sqlite') {
     throw new SettingError(
-      `${given.map((k) => names[k]).join(', ')}: a cluster needs MySQL or MariaDB (GARRISON_DATABASE_URL=mysql://…); SQLite is for one instance on one host`,
+      `${given.map((k) => names[k]).join(', ')}: a cluster needs MySQL or MariaDB (GARRISON_DATABASE_URL=mysql://…); SQLite ` +
+        `is for one instance on one host`,
     );
   }
   if (!isCluster(settings))
@@ -31,7 +32,8 @@ export function checkClusterSettings(settings: ClusterSettings & Pick<AuthSettin
     );
   if (!settings.clusterSecret)
     throw new SettingError(
-      'a cluster needs GARRISON_CLUSTER_SECRET (at least 32 characters), the same on every instance: it signs the requests they forward to each other',
+      'a cluster needs GARRISON_CLUSTER_SECRET (at least 32 characters), the same on every instance: it signs the requests ' +
+        'they forward to each other',
     );
 }
 

@@ -17,7 +17,8 @@ interface SqliteConnection {
 export async function backupDatabase(db: Database, target: string): Promise<{ path: string; bytes: number }> {
   if (db.dialect !== 'sqlite') {
     throw new DatabaseBackupError(
-      `${db.safeUrl} is not SQLite: back it up with mariadb-dump --single-transaction --routines <database> > ${basename(target)}.sql (see docs/deploy.md)`,
+      `${db.safeUrl} is not SQLite: back it up with mariadb-dump --single-transaction --routines <database> ` +
+        `> ${basename(target)}.sql (see docs/deploy.md)`,
     );
   }
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);

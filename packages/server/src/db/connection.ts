@@ -154,7 +154,8 @@ export async function migrate(
       }
       if (busy) {
         throw new Error(
-          `the database's migration lock has been held for ${MIGRATION_LOCK_WAIT_MS / 1000} s: if no other Garrison is starting, a migration was cut off; run garrison migrate --unlock, then start again`,
+          `the database's migration lock has been held for ${MIGRATION_LOCK_WAIT_MS / 1000} s: if no other Garrison is ` +
+            `starting, a migration was cut off; run garrison migrate --unlock, then start again`,
           { cause: err },
         );
       }

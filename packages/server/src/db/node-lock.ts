@@ -34,7 +34,8 @@ export class NodeLock {
       const holder = await describeHolder(connection, knex, name, nodeId).catch(unsaid);
       await connection.end().catch((err: unknown) => logger.debug({ err }, 'the connection refused the node lock did not end cleanly'));
       throw new SettingError(
-        `another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each instance its own GARRISON_NODE_ID`,
+        `another instance is running with node id ${nodeId} on this database (${holder}): stop it first, or give each ` +
+          `instance its own GARRISON_NODE_ID`,
       );
     }
     return new NodeLock(connection, name, logger);

@@ -61,7 +61,8 @@ export function applyFileLimit(
   };
   logger.info(
     fields,
-    `open-file limit ${fileLimit}: at most ${budget.max} connections at once, ${budget.reserve} descriptors kept for the database, games and files`,
+    `open-file limit ${fileLimit}: at most ${budget.max} connections at once, ${budget.reserve} descriptors kept for the ` +
+      `database, games and files`,
   );
   if (budget.max < 1000) logger.warn(fields, 'the open-file limit is low for a service: raise it (LimitNOFILE= in systemd, ulimit -n)');
   if (settings.maxConnectionsPerAddress === 0 || settings.maxConnectionsPerAddress > budget.max) {

@@ -169,10 +169,11 @@ function scopeSentence(scope: string): string {
 }
 
 function describeEndpoint(endpoint: EndpointDef, codes: readonly string[]): string {
+  const content = endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result';
   const answer =
     endpoint.status === 204 || !endpoint.response
       ? `${endpoint.status} with no content`
-      : `${endpoint.status} with ${nameOf(endpoint.response) ?? (endpoint.responseMediaType ? `the content as ${endpoint.responseMediaType}` : 'the result')}`;
+      : `${endpoint.status} with ${nameOf(endpoint.response) ?? content}`;
   return [
     `${endpoint.summary}.`,
     endpoint.notes ?? '',

@@ -86,7 +86,8 @@ export class ImportService {
       ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : []),
       ...(secretsLeft.length
         ? [
-            `passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this installation; new ones are made, change them in the config`,
+            `passwords not taken from the files (${secretsLeft.join(', ')}): they may be another server's on this ` +
+              `installation; new ones are made, change them in the config`,
           ]
         : []),
     ];
@@ -153,12 +154,14 @@ export class ImportService {
     if (held.length && !dryRun)
       throw new ApiError(
         'PORT_IN_USE',
-        `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it, or give other ports (game_port, rcon_port)`,
+        `${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still ` +
+          `running?): stop it, or give other ports (game_port, rcon_port)`,
       );
     return held.length
       ? [
           ...found,
-          `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`,
+          `PORT_IN_USE: ${held.join(' and ')} ${held.length > 1 ? 'are' : 'is'} in use on this host by another process (the ` +
+            `old server still running?): stop it before the import, or give other ports (game_port, rcon_port)`,
         ]
       : found;
   }
@@ -258,7 +261,8 @@ function portsGiven(request: ImportServerRequest, draft: ImportDraft): string[] 
     said.push(`game port ${request.game_port} as given, instead of ${draft.game_port} of the command line`);
   if (request.rcon_port !== undefined && draft.rcon_port !== null && request.rcon_port !== draft.rcon_port)
     said.push(
-      `RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of the installation's files (they are written with the new one)`,
+      `RCon port ${request.rcon_port} as given, instead of ${draft.rcon_port} of the installation's files (they are written ` +
+        `with the new one)`,
     );
   return said;
 }

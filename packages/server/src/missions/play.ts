@@ -27,7 +27,8 @@ export class MissionPlay {
     if (difficulty === null) {
       throw new ApiError(
         'VALIDATION_ERROR',
-        `field 'difficulty': ${JSON.stringify(difficultyIn)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
+        `field 'difficulty': ${JSON.stringify(difficultyIn)} is none ` +
+          `of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
       );
     }
     // Only a mission the game has: a name the game does not know would leave the players on a stopped mission.

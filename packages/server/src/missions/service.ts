@@ -125,7 +125,8 @@ export class MissionService {
       if (difficulty === null) {
         throw new ApiError(
           'VALIDATION_ERROR',
-          `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
+          `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none ` +
+            `of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
         );
       }
       return { name: entry.name, difficulty };

@@ -116,7 +116,8 @@ export class ScheduleRunner implements Lifecycle {
     const allowed = row.misfire_late_s === null ? ON_TIME_MS : row.misfire_late_s * 1000;
     const missed =
       late > allowed
-        ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}`
+        ? `late by ${Math.round(late / 1000)} s (the service was not running at its time); misfire ` +
+          `policy ${row.misfire_late_s === null ? 'skip' : `run if late by at most ${row.misfire_late_s} s`}`
         : null;
     const run = {
       ...this.newRun(row.id, row.next_run_at!, 'schedule', now),

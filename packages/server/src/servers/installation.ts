@@ -37,5 +37,8 @@ export function sharingWarning(adapter: AdapterDefinition, exePath: string, othe
   const mods = folder(adapter.capabilities.mod_manager?.modDirectory(ctx));
   const shared = [missions && `missions (${missions})`, mods && `mod folders (in ${mods})`].filter(Boolean);
   const names = others.map((o) => `server ${o.id} (${JSON.stringify(o.name)})`).join(', ');
-  return `shares_installation: ${names} ${others.length > 1 ? 'run' : 'runs'} from this installation too; this server gets its own profile and config folders${shared.length ? `, but ${shared.join(' and ')} stay shared, as the game reads them` : ''}`;
+  return (
+    `shares_installation: ${names} ${others.length > 1 ? 'run' : 'runs'} from this installation too; this server gets its own ` +
+    `profile and config folders${shared.length ? `, but ${shared.join(' and ')} stay shared, as the game reads them` : ''}`
+  );
 }

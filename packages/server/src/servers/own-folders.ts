@@ -34,7 +34,8 @@ export class OwnFolders implements Lifecycle {
       if ((ACTIVE_STATUSES as readonly string[]).includes(row.status)) {
         this.logger.info(
           { serverId: row.id },
-          'server runs from the folders it shares with another server of its installation; its files move into its own folders at its next start',
+          'server runs from the folders it shares with another server of its installation; its files move into its own ' +
+            'folders at its next start',
         );
         continue;
       }
@@ -57,7 +58,8 @@ export class OwnFolders implements Lifecycle {
     await this.repos.servers.update(serverId, { folders_pending: false });
     this.logger.info(
       { serverId, folders: written },
-      "upgrade: the server shared its installation's folders with another; its files were copied into folders of its own (the logs the game wrote stay in the shared folder)",
+      "upgrade: the server shared its installation's folders with another; its files were copied into folders of its own (the " +
+        'logs the game wrote stay in the shared folder)',
     );
   }
 

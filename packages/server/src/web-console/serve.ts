@@ -9,7 +9,8 @@ export const CONSOLE_ROOT = fileURLToPath(new URL('../../console', import.meta.u
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 // The console talks only to this service; nothing may frame it.
 const POLICY =
-  "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+  "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; " +
+  "base-uri 'none'; form-action 'self'";
 
 /** Whether the console was built, for a warning at start when it was not. */
 export const consoleBuilt = (root = CONSOLE_ROOT) => existsSync(`${root}/index.html`);

@@ -106,7 +106,8 @@ export class FakeGame {
     rcon.handle('#monitor', () => {
       const players = rcon.players.length;
       this.log.write(
-        `Server load: FPS ${this.options.limitFPS}, memory used: 512 MB, out: 0 Kbps, in: 0 Kbps, NG:0, G:0, BE-NG:0, BE-G:0, Players: ${players} (L:0, R:0, B:0, G:${players}, D:0)`,
+        `Server load: FPS ${this.options.limitFPS}, memory used: 512 MB, out: 0 Kbps, in: 0 Kbps, NG:0, G:0, BE-NG:0, BE-G:0, ` +
+          `Players: ${players} (L:0, R:0, B:0, G:${players}, D:0)`,
       );
       return '';
     });

@@ -11,7 +11,8 @@ export function runHeadlessClient(exePath: string, options: LaunchOptions): void
   log.write(`Headless client ${options.name} starting.`);
   for (const mod of options.mods) log.write(`Mod loaded: ${mod}`);
   log.write(
-    `Connected to ${options.client!.connect}:${options.port} as ${options.name}${options.client!.password ? ' (with the server password)' : ''}.`,
+    `Connected to ${options.client!.connect}:${options.port} ` +
+      `as ${options.name}${options.client!.password ? ' (with the server password)' : ''}.`,
   );
   const exit = (code: number, reason: string) => {
     log.write(reason);

@@ -22,7 +22,8 @@ export class RptLog {
   ) {
     mkdirSync(profilesDir, { recursive: true });
     const d = new Date();
-    const stamp = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}_${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
+    const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+    const stamp = `${day}_${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
     this.path = join(profilesDir, `${basename(exePath).replace(/\.exe$/i, '')}_${stamp}.rpt`);
     this.stream = createWriteStream(this.path, { flags: 'a' });
   }

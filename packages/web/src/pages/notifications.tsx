@@ -170,7 +170,10 @@ export function Notifications() {
                       label="Rotate secret"
                       ariaLabel={`Rotate the secret of endpoint ${w.id}`}
                       title="Rotate the signing secret?"
-                      message="A new secret is shown once; deliveries are signed with both for 24 hours, so the receiver can switch without missing any."
+                      message={
+                        'A new secret is shown once; deliveries are signed with both for 24 hours, so the receiver can switch ' +
+                        'without missing any.'
+                      }
                       onConfirm={() =>
                         action.run(async () => {
                           setSecret((await client.webhooks.rotateSecret(w.id)).secret);

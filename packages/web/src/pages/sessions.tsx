@@ -43,7 +43,10 @@ export function Sessions() {
                       label="End"
                       ariaLabel={`End the session from ${s.address ?? 'somewhere'} signed in ${when(s.created_at)}`}
                       title="End this session?"
-                      message={`The browser or client signed in ${when(s.created_at)} from ${s.address ?? 'an unknown address'} is signed out at once.`}
+                      message={
+                        `The browser or client signed in ${when(s.created_at)} from ${s.address ?? 'an unknown address'} is ` +
+                        `signed out at once.`
+                      }
                       onConfirm={() => void action.run(() => client.auth.endSession(s.id)).then(() => reload())}
                     />
                   )}

@@ -20,7 +20,10 @@ function outcomeOf(d: Delivery): string {
   if (d.status === 'delivered') return `Delivered: the endpoint ${answer ?? 'answered'}${took}.`;
   if (d.status === 'failed') return `Failed${answer ? `: ${answer}` : ''}. It is not tried again (Redeliver sends it once more).`;
   if (d.attempt === 0) return 'Queued: being sent…';
-  return `Not delivered yet${answer ? ` (${answer}${took})` : ''}: tried again at ${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleTimeString() : 'the next attempt'}.`;
+  return (
+    `Not delivered yet${answer ? ` (${answer}${took})` : ''}: tried again ` +
+    `at ${d.next_attempt_at ? new Date(d.next_attempt_at).toLocaleTimeString() : 'the next attempt'}.`
+  );
 }
 
 /**

@@ -102,7 +102,11 @@ export function BackupsTab({ server }: TabProps) {
                           class="quiet"
                           ariaLabel={`Restore the backup of ${when(b.created_at)}`}
                           title={`Restore the backup of ${when(b.created_at)}?`}
-                          message={`This overwrites ${server.name}'s profile (player persistence), its generated config files, its BattlEye folder with the bans${b.include_missions ? ', its missions' : ''} and its config sections with what they were then. Logs and mods are not touched.`}
+                          message={
+                            `This overwrites ${server.name}'s profile (player persistence), its generated config files, its ` +
+                            `BattlEye folder with the bans${b.include_missions ? ', its missions' : ''} and its config sections ` +
+                            `with what they were then. Logs and mods are not touched.`
+                          }
                           onConfirm={() => restore(b)}
                         />
                       ) : (

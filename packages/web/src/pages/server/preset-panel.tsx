@@ -67,7 +67,8 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
             {diff.preset.name ? `Preset “${diff.preset.name}”` : 'Mod list'}: {diff.matched.length} installed, {diff.missing.length}{' '}
             missing, {diff.extra.length} enabled here but not in it.
             {diff.applied &&
-              ` Applied: its installed mods are now the enabled client mods${turnedOff.length ? `; no longer enabled: ${turnedOff.join(', ')}` : ''}. They load at the next start.`}
+              ` Applied: its installed mods are now the enabled client ` +
+                `mods${turnedOff.length ? `; no longer enabled: ${turnedOff.join(', ')}` : ''}. They load at the next start.`}
           </p>
           <DiffList title="Installed" items={diff.matched.map((m) => `${m.name} → ${m.folder}`)} />
           <DiffList

@@ -47,7 +47,10 @@ export function stepSentence(step: Step, steps: Step[]): string {
     case 'set_mission':
       return `Switch to the mission ${text(p, 'name')}${text(p, 'difficulty') ? ` (${text(p, 'difficulty')})` : ''}`;
     case 'wait_until_empty':
-      return `Wait until no one is in, at most ${duration(Number(p.max_wait_s))}, then ${p.on_timeout === 'abort' ? 'give up this run' : 'go on'}`;
+      return (
+        `Wait until no one is in, at most ${duration(Number(p.max_wait_s))}, ` +
+        `then ${p.on_timeout === 'abort' ? 'give up this run' : 'go on'}`
+      );
     default:
       return step.action;
   }

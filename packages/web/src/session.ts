@@ -23,9 +23,23 @@ function stored(): Session | null {
   }
 }
 
+const REASON_KEY = 'garrison.signOutReason';
+
+function storedReason(): string | null {
+  try {
+    return sessionStorage.getItem(REASON_KEY);
+  } catch (err) {
+    expectOnly(err, DOMException); // storage the browser refuses: no reason kept
+    return null;
+  }
+}
+
 export const session = signal<Session | null>(stored());
-/** Why the user was sent back to the sign-in page, shown there once. */
-export const signOutReason = signal<string | null>(null);
+/**
+ * Why the user was sent back to the sign-in page, shown there until they sign in again. Kept for the
+ * tab's session: a page reloaded after the live connection ended the session still says why.
+ */
+export const signOutReason = signal<string | null>(storedReason());
 
 /** The one client of the service: every request and the live events go through the SDK. */
 export const client = new GarrisonClient({ baseUrl: location.origin, token: session.value?.token ?? null, onRateLimit: noteBudget });
@@ -47,6 +61,7 @@ async function signedIn(token: string): Promise<void> {
   const me = await client.auth.me();
   const next: Session = { token, username: me.username, role: me.role };
   sessionStorage.setItem(KEY, JSON.stringify(next));
+  sessionStorage.removeItem(REASON_KEY);
   signOutReason.value = null;
   session.value = next;
 }
@@ -57,6 +72,8 @@ export const forgetAtSignOut = (forget: () => void) => void forgetters.push(forg
 
 export function signOut(reason: string | null = null): void {
   sessionStorage.removeItem(KEY);
+  if (reason === null) sessionStorage.removeItem(REASON_KEY);
+  else sessionStorage.setItem(REASON_KEY, reason);
   for (const forget of forgetters) forget();
   client.token = null;
   clearCache();

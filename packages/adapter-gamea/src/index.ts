@@ -7,7 +7,7 @@ import {
   type ServerContext,
   ApiError,
 } from '@garrison/core';
-import { BattlEyeClient } from '@garrison/core/battleye';
+import { BattlEyeClient } from '@garrison/battleye';
 import { sections } from './config/sections.js';
 import { renderConfigFiles } from './config/render.js';
 import { checkSection } from './config/extra-lines.js';

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ApiError } from '@garrison/core';
-import { ImportFiles } from '@garrison/core/import-files';
+import { ImportFiles } from '@garrison/server/import-files';
 import gamea from '../src/index.js';
 
 const importer = gamea.capabilities.config_generator.importer;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import gamea, { readCfg } from '@garrison/adapter-gamea';
 import { sectionDefaults, type ConfigValues, type ImportDraft } from '@garrison/core';
-import { ImportFiles } from '@garrison/core/import-files';
+import { ImportFiles } from '@garrison/server/import-files';
 import { installation, type Installation } from './import-keys/generate.js';
 import { unaccountedBattlEye, unaccountedCfg, unaccountedCommandLine } from './import-keys/accounting.js';
 

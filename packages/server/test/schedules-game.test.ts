@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeClock } from '@garrison/server';
 import { connectRcon, installFakeGameaTemp, waitFor } from '@garrison/testkit';
-import type { BattlEyeClient } from '@garrison/core/battleye';
+import type { BattlEyeClient } from '@garrison/battleye';
 import { startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, killGames, serverRecord, type FakeInstall } from './games.js';
 

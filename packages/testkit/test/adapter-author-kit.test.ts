@@ -40,7 +40,7 @@ const ADAPTER_WITH_A_BAD_NAME = ADAPTER.replace("'othergame'", "'Other Game'");
 
 const TESTS = `
 import { adapterConformance, FakeRconServer, installFakeGameaTemp } from '@garrison/testkit';
-import { BattlEyeClient } from '@garrison/core/battleye';
+import { BattlEyeClient } from '@garrison/battleye';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import adapter from '../src/index.js';

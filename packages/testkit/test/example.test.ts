@@ -4,7 +4,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { sectionDefaults, type ServerContext } from '@garrison/core';
 import gamea from '@garrison/adapter-gamea';
-import { BattlEyeClient } from '@garrison/core/battleye';
+import { BattlEyeClient } from '@garrison/battleye';
 import { FakeRconServer, connectRcon, freeGamePorts, installFakeGameaTemp, startProcess, withDeadline } from '@garrison/testkit';
 import { startGarrison } from '@garrison/testkit/harness';
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { sectionDefaults, type ConfigValues, type ServerContext } from '@garrison/core';
 import gamea, { parseLogLine, parsePlayers } from '@garrison/adapter-gamea';
-import { BattlEyeClient } from '@garrison/core/battleye';
+import { BattlEyeClient } from '@garrison/battleye';
 import { connectRcon, freeGamePorts, startProcess, waitFor, withDeadline, type TestProcess } from '@garrison/testkit';
 
 const run = promisify(execFile);

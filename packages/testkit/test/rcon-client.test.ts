@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
 import { ApiError } from '@garrison/core';
-import { BattlEyeClient, decodeServerPacket, encodeLogin } from '@garrison/core/battleye';
+import { BattlEyeClient, decodeServerPacket, encodeLogin } from '@garrison/battleye';
 import { parsePlayers } from '@garrison/adapter-gamea';
 import { FakeRconServer, waitFor, type FakeRconServerOptions } from '../src/index.js';
 

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { BattlEyeClient } from '@garrison/core/battleye';
+import { BattlEyeClient } from '@garrison/battleye';
 import { parsePlayers } from '@garrison/adapter-gamea';
 import { bansText, FakeRconServer, playersText, waitFor } from '../src/index.js';
 

@@ -1,3 +1,3 @@
 // BattlEye RCon lives in core (several games speak it, and the testkit's fake server needs it without
 // this adapter); this path stays for code that imported it from here.
-export * from '@garrison/core/battleye';
+export * from '@garrison/battleye';

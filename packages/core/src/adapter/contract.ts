@@ -1,8 +1,13 @@
 import type { Static, TObject } from '../typebox.js';
+import type { BanManager } from './bans.js';
+import type { IdentityKind } from './identity.js';
 import type { ServerImporter } from './import.js';
+import type { LogParser } from './logs.js';
+import type { MissionManager } from './missions.js';
+import type { RemoteAdmin } from './remote-admin.js';
 
 /** Bumped whenever the adapter contract changes incompatibly; the loader refuses adapters built for another. */
-export const ADAPTER_API_VERSION = 1;
+export const ADAPTER_API_VERSION = 2;
 
 export const CAPABILITIES = [
   'config_generator',
@@ -141,109 +146,6 @@ export interface LaunchOptions {
   mods?: { name: string; is_server_mod: boolean }[];
 }
 
-export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
-
-export interface LogEntry {
-  level: LogLevel;
-  /** The line's text, without the time the game wrote in front of it. */
-  message: string;
-  /** When the game wrote the line, where the line carries a full date; otherwise it is the time the line was read. */
-  timestamp?: Date;
-}
-
-/** Reads the lines of one stream (a log file, the process output) in order, keeping what it needs between them. */
-export type LogLineReader = (line: string) => LogEntry | null;
-
-export interface LogParser {
-  /** Folder the game writes its log files into. */
-  logDirectory(ctx: ServerContext): string;
-  readonly logFileExtension: string;
-  /** One line of output as a log entry, or null for a line not worth reporting. */
-  parseLine(line: string): LogEntry | null;
-  /** The mission a log message says the game now plays (`Mission X read from bank.`), or null. */
-  missionOf?(message: string): string | null;
-  /**
-   * A reader for one stream, for a game whose lines depend on the ones before them (a continuation line
-   * belongs to the entry above it). Without it, every line is read alone by `parseLine`.
-   */
-  reader?(): LogLineReader;
-}
-
-export interface LivePlayer {
-  slot_id: string;
-  name: string;
-  ping: number;
-  guid: string | null;
-  /** The address the player connects from, without the port; null or left out when the game does not say. */
-  ip?: string | null;
-}
-
-export interface RemoteAdminTarget {
-  host: string;
-  port: number;
-  password: string;
-}
-
-export interface RemoteAdminSession {
-  /** Runs a command and resolves with its answer; rejects after the session's time-out, never hangs. */
-  command(text: string): Promise<string>;
-  /** Server messages pushed by the game (player joins, chat…). Returns an unsubscribe function. */
-  onMessage(listener: (message: string) => void): () => void;
-  close(): Promise<void>;
-}
-
-export interface RemoteAdmin {
-  connect(target: RemoteAdminTarget): Promise<RemoteAdminSession>;
-  /** Reads the answer of the game's player-list command. */
-  parsePlayers(answer: string): LivePlayer[];
-  /** Where the remote-admin password and port live in the config. */
-  target(config: ConfigValues, ctx: ServerContext): RemoteAdminTarget | null;
-  /** The command that asks the game to shut down cleanly; without one a stop sends SIGTERM. */
-  readonly shutdownCommand?: string;
-  /** The game's commands, as templates (`#mission <NAME.TERRAIN> [difficulty]`), offered by command lines. */
-  readonly knownCommands?: readonly string[];
-  /** What is wrong with a command an admin typed, that the game would take wrongly (`#mission` of a bad name), or null. */
-  commandProblem?(command: string): string | null;
-  /**
-   * The command as the audit trail keeps it: the game's secrets in it (a password it sets) replaced by
-   * `***`, everything else as typed. Without it, the words after one containing "pass" are masked.
-   */
-  redactCommand?(command: string): string;
-  /** The command that kicks the player in a slot. */
-  kickCommand?(slotId: string, reason: string): string;
-  /** The command that shows a message to every player. */
-  sayCommand?(message: string): string;
-  /** The command that makes the game play a mission of its folder now (a schedule's `set_mission`). */
-  missionCommand?(name: string, difficulty?: string): string;
-  /** Reads a server message about a player joining or leaving, so that a short visit between two polls is seen. */
-  parsePlayerEvent?(message: string): PlayerEvent | null;
-}
-
-export type PlayerEvent =
-  | { kind: 'joined'; slot_id: string; name: string }
-  | { kind: 'guid'; slot_id: string; name: string; guid: string }
-  | { kind: 'left'; slot_id: string; name: string };
-
-export interface MissionName {
-  name: string;
-  terrain: string;
-  /** Something to tell whoever named the mission: it loads, but maybe not as they meant (`mission_v2.0`). */
-  warning?: string;
-}
-
-export interface MissionManager {
-  readonly missionExtension: string;
-  missionDirectory(ctx: ServerContext): string;
-  /**
-   * Name and terrain of a mission file; throws `ADAPTER_ERROR` naming what is wrong for a name the game
-   * would not load. It is the one rule for mission names: a name in the rotation or a command is checked
-   * as the file it names (name + extension).
-   */
-  parseMissionFilename(filename: string): MissionName;
-  /** Where the rotation (an array of `{name, difficulty}`) lives in the config. */
-  readonly rotation: { section: string; field: string };
-}
-
 export interface ModManager {
   modDirectory(ctx: ServerContext): string;
   isModFolder(name: string): boolean;
@@ -311,42 +213,6 @@ export function enabledModsOf(stored: unknown): EnabledMod[] {
   });
 }
 
-export interface BanEntry {
-  /** GUID or IP address. */
-  guid: string;
-  reason: string;
-  /** Null when permanent. */
-  expires_at: Date | null;
-}
-
-/** One ban as a line of the game's ban file reads. */
-export interface BanFileEntry extends BanEntry {
-  ban_type: 'GUID' | 'IP';
-  /**
-   * What identifies the entry when another writer (the game, a tool) writes the same ban again in its own
-   * spacing: equal keys are the same ban. An expiry written relative to reading is part of the key as
-   * written, so that reading the line again later gives the same key.
-   */
-  key: string;
-}
-
-/**
- * The game's ban file is shared: the game, other tools and people write it too. Garrison never renders it
- * whole; it adds and removes single lines and keeps every other line byte for byte.
- */
-export interface BanManager {
-  banFilePath(ctx: ServerContext): string;
-  /**
-   * One line of the file (without its line break) as a ban, or null for a line that is not one (a comment,
-   * a header, anything unreadable). `readAt` anchors an expiry the format writes relative to reading.
-   */
-  parseBanLine(line: string, readAt: Date): BanFileEntry | null;
-  /** The line (without line break) that adds this ban; parseBanLine reads it back with the same key. */
-  formatBanLine(ban: BanEntry): string;
-  /** The remote-admin command that makes a running game read its ban file again. */
-  readonly reloadCommand?: string;
-}
-
 export interface CapabilityMap {
   config_generator: ConfigGenerator;
   process_config: ProcessConfig;
@@ -357,9 +223,26 @@ export interface CapabilityMap {
   ban_manager: BanManager;
 }
 
+/**
+ * What the console shows of a game that no schema says: words and examples, never rules (the rules are
+ * the capabilities'). Served by `GET /games/{game}`.
+ */
+export interface GamePresentation {
+  /** An example executable path for the create form (`/srv/gamea/gameaserver_x64.exe`). */
+  exampleExePath?: string;
+  /** What a backup of a server holds besides the generated files, in a few words (`profiles and BattlEye folder`). */
+  backupContents?: string;
+}
+
 export interface AdapterDefinition {
   apiVersion: number;
   identity: AdapterIdentity;
+  /**
+   * The kinds of identity by which the game knows players and bans takes them, the first being what a
+   * ban takes by default. Required with `remote_admin` or `ban_manager`.
+   */
+  identities?: readonly IdentityKind[];
+  presentation?: GamePresentation;
   /** The capabilities this adapter has, each by its spec name, with its implementation. */
   capabilities: Partial<CapabilityMap>;
 }
@@ -368,9 +251,9 @@ export interface AdapterDefinition {
 export const CAPABILITY_MEMBERS: { readonly [C in Capability]: readonly (keyof CapabilityMap[C])[] } = {
   config_generator: ['sections', 'generateCredentials', 'render'],
   process_config: ['allowedExecutables', 'launchArguments'],
-  log_parser: ['logDirectory', 'logFileExtension', 'parseLine'],
-  remote_admin: ['connect', 'parsePlayers', 'target'],
-  mission_manager: ['missionExtension', 'missionDirectory', 'parseMissionFilename', 'rotation'],
+  log_parser: ['logDirectory', 'isLogFile', 'parseLine'],
+  remote_admin: ['connect', 'listPlayers', 'target'],
+  mission_manager: ['missionExtension', 'missionDirectory', 'parseMissionFilename', 'rotation', 'rotationOptions'],
   mod_manager: ['modDirectory', 'isModFolder', 'enabled'],
   ban_manager: ['banFilePath', 'parseBanLine', 'formatBanLine'],
 };

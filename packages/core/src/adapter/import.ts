@@ -29,7 +29,7 @@ export interface ServerImporter {
 }
 
 /**
- * The only way an importer reads the installation (`@garrison/core/import-files` is the service's):
+ * The only way an importer reads the installation (`@garrison/server/import-files` is the service's):
  * inside the game folder, a bounded size, as text.
  */
 export interface ImportFileAccess {

@@ -1,5 +1,6 @@
 import { Type } from '../typebox.js';
 import { CAPABILITIES } from '../adapter/contract.js';
+import { REMOTE_ADMIN_OPERATIONS } from '../adapter/remote-admin.js';
 
 export const CapabilityName = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
 
@@ -14,6 +15,28 @@ export const GameDetail = Type.Object(
     schema_version: Type.String(),
     config_sections: Type.Array(Type.String()),
     allowed_executables: Type.Array(Type.String()),
+    identity_kinds: Type.Array(
+      Type.Object({
+        kind: Type.String({ description: 'As `ban_type` names it (`GUID`, `IP`, `STEAMID`).' }),
+        label: Type.String(),
+        example: Type.String(),
+        address: Type.Boolean({ description: 'A value of this kind is the address a player connects from.' }),
+      }),
+      { description: 'How the game knows players and what a ban takes; the first is the default of a ban.' },
+    ),
+    remote_admin_operations: Type.Array(Type.Union(REMOTE_ADMIN_OPERATIONS.map((op) => Type.Literal(op)))),
+    missions: Type.Union([
+      Type.Object({
+        extension: Type.String({ description: 'The file extension of a mission (`.pbo`, `.bsp`).' }),
+        label: Type.String({ description: 'What a person calls one (`Mission`, `Map`).' }),
+        rotation_options: Type.Object({}, { additionalProperties: true, description: 'JSON Schema of a rotation entry besides its name.' }),
+      }),
+      Type.Null(),
+    ]),
+    presentation: Type.Object({
+      example_exe_path: Type.Optional(Type.String()),
+      backup_contents: Type.Optional(Type.String()),
+    }),
   },
   { $id: 'GameDetail' },
 );

@@ -15,7 +15,7 @@ import {
   type ImportServerRequest,
   type ServerImporter,
 } from '@garrison/core';
-import { ImportFiles } from '@garrison/core/import-files';
+import { ImportFiles } from './import-files.js';
 import { TOKENS } from '../tokens.js';
 import type { DataSettings } from '../db/settings.js';
 import type { Repositories } from '../db/repositories/index.js';

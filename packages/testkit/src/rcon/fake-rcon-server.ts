@@ -1,7 +1,7 @@
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIP } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
-import { decodeClientPacket, encodeLoginResult, encodeMessage, encodeReplyParts, nextSequence } from '@garrison/core/battleye';
+import { decodeClientPacket, encodeLoginResult, encodeMessage, encodeReplyParts, nextSequence } from '@garrison/battleye';
 import { adminsText, bansText, messages, missionsText, playersText, type FakeBan, type FakePlayer } from './formats.js';
 
 /** Switches a test flips to make the network or the server misbehave; they apply from the next datagram on. */

@@ -1,4 +1,4 @@
-import { BattlEyeClient, type BattlEyeClientOptions } from '@garrison/core/battleye';
+import { BattlEyeClient, type BattlEyeClientOptions } from '@garrison/battleye';
 import { waitFor } from './waiting.js';
 
 /**

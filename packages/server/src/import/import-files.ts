@@ -1,8 +1,8 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { ApiError } from '../errors.js';
-import { errnoOf, isMissing } from '../expected-errors.js';
-import type { ImportFileAccess } from '../adapter/import.js';
+import { ApiError } from '@garrison/core';
+import { errnoOf, isMissing } from '@garrison/core/expected-errors';
+import type { ImportFileAccess } from '@garrison/core';
 
 /** The most an imported file may hold: config files are a few KiB; a bigger one is not one. */
 export const IMPORT_FILE_LIMIT = 1024 * 1024;

@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { ApiError, ifApiError, type RemoteAdminSession, type RemoteAdminTarget } from '../index.js';
+import { ApiError, ifApiError, type RemoteAdminSession, type RemoteAdminTarget } from '@garrison/core';
 import { decodeServerPacket, encodeCommand, encodeLogin, encodeMessageAck, nextSequence, type ServerPacket } from './protocol.js';
 import { PartCollector, RecentSequences } from './reassembly.js';
 

@@ -7,8 +7,11 @@ import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
 import { WebhookDelivery } from '../schemas/webhooks.js';
 
-/** The WebSocket channels events travel on; `/ws` sends all but `event` unless told otherwise. */
-export type EventChannel = 'status' | 'log' | 'players' | 'metrics' | 'event';
+/** The WebSocket channels events travel on. */
+export const EVENT_CHANNELS = ['status', 'log', 'players', 'metrics', 'event'] as const;
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+/** What `/ws` sends unless told otherwise: every channel but `event` (the audit trail's entries). */
+export const DEFAULT_EVENT_CHANNELS = ['status', 'log', 'players', 'metrics'] as const satisfies readonly EventChannel[];
 
 interface CatalogueEntry {
   data: TSchema;

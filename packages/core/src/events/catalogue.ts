@@ -116,5 +116,3 @@ export const EventEnvelope = Type.Object(
 /** The name an event has on the contract's WebSocket `/ws`: its type, except the audit trail's `event`. */
 export type WireType<K extends EventType> = K extends 'audit' ? 'event' : K;
 export const wireType = <K extends EventType>(type: K): WireType<K> => (type === 'audit' ? 'event' : type) as WireType<K>;
-export const typeOfWire = (wire: string): EventType | null =>
-  wire === 'event' ? 'audit' : wire in EventCatalogue && wire !== 'audit' ? (wire as EventType) : null;

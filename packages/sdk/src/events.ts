@@ -1,4 +1,4 @@
-import { LiveEventData, type EventChannel, type LiveEvent, type LiveEventType, expectOnly } from '@garrison/core';
+import { DEFAULT_EVENT_CHANNELS, LiveEventData, type LiveEvent, type LiveEventType, expectOnly } from '@garrison/core';
 import { GarrisonApiError } from './errors.js';
 
 /** The least of a WebSocket that both the platform's and the `ws` package's have. */
@@ -12,8 +12,7 @@ interface Socket {
 }
 type SocketFactory = (url: string) => Socket;
 
-type DefaultChannel = Exclude<EventChannel, 'event'>;
-const DEFAULT_CHANNELS: readonly DefaultChannel[] = ['status', 'log', 'players', 'metrics'];
+type DefaultChannel = (typeof DEFAULT_EVENT_CHANNELS)[number];
 
 export interface SubscribeOptions {
   /** Only these servers' events; every server's when left out. */
@@ -99,7 +98,7 @@ export function subscribe(baseUrl: string, token: () => string | null, options: 
         handlers.connected?.(subscriptions);
       };
       if (message.type === 'connected') {
-        const dropped = DEFAULT_CHANNELS.filter((c) => options.channels && !options.channels.includes(c));
+        const dropped = DEFAULT_EVENT_CHANNELS.filter((c) => options.channels && !options.channels.includes(c));
         const changes = [
           ...(dropped.length ? [{ type: 'unsubscribe', channels: dropped }] : []),
           ...(options.auditEntries ? [{ type: 'subscribe', channels: ['event'] }] : []),

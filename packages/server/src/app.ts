@@ -89,7 +89,7 @@ async function serve(
   const firstAdmin = await container.resolve(UserService).ensureFirstAdmin();
   const lifecycles = new Lifecycles(logger);
   await lifecycles.start(lifecycleParts(container));
-  const front = await listen(container, db).catch(async (err: unknown) => {
+  const front = await listen(container).catch(async (err: unknown) => {
     await lifecycles.stop();
     throw err;
   });

@@ -7,8 +7,11 @@ import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
 import { WebhookDelivery } from '../schemas/webhooks.js';
 
-/** The WebSocket channels events travel on; `/ws` sends all but `event` unless told otherwise. */
-export type EventChannel = 'status' | 'log' | 'players' | 'metrics' | 'event';
+/** The WebSocket channels events travel on. */
+export const EVENT_CHANNELS = ['status', 'log', 'players', 'metrics', 'event'] as const;
+export type EventChannel = (typeof EVENT_CHANNELS)[number];
+/** What `/ws` sends unless told otherwise: every channel but `event` (the audit trail's entries). */
+export const DEFAULT_EVENT_CHANNELS = ['status', 'log', 'players', 'metrics'] as const satisfies readonly EventChannel[];
 
 interface CatalogueEntry {
   data: TSchema;
@@ -113,5 +116,3 @@ export const EventEnvelope = Type.Object(
 /** The name an event has on the contract's WebSocket `/ws`: its type, except the audit trail's `event`. */
 export type WireType<K extends EventType> = K extends 'audit' ? 'event' : K;
 export const wireType = <K extends EventType>(type: K): WireType<K> => (type === 'audit' ? 'event' : type) as WireType<K>;
-export const typeOfWire = (wire: string): EventType | null =>
-  wire === 'event' ? 'audit' : wire in EventCatalogue && wire !== 'audit' ? (wire as EventType) : null;

@@ -1,13 +1,16 @@
 import { Type, type Static } from '../typebox.js';
-import { Nullable, pageQuery, Timestamp } from './common.js';
+import { Nullable, pageQuery } from './common.js';
 import { ActorKindSchema } from './actor.js';
-import { AuditEventType } from './lifecycle.js';
+import { AuditEvent, AuditEventType } from './lifecycle.js';
 import { QueryTimestamp } from './live.js';
 
 /** What an entry of the trail is about: a server, a user, a key, a webhook, a node… kept as text, so that it outlives what it names. */
 export const AUDIT_TARGET_KINDS = ['server', 'user', 'api_key', 'session', 'webhook', 'node', 'backup', 'schedule'] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 export const AuditTargetKindSchema = Type.Union(AUDIT_TARGET_KINDS.map((k) => Type.Literal(k)));
+
+/** The fields an entry shares with the per-server trail's published shape (`AuditEvent`), declared there. */
+const entryOfServer = AuditEvent.properties;
 
 /**
  * One entry of the service's audit trail (`GET /audit`): who did what to what, and when. `hash` is the
@@ -16,20 +19,19 @@ export const AuditTargetKindSchema = Type.Union(AUDIT_TARGET_KINDS.map((k) => Ty
  */
 export const AuditEntry = Type.Object(
   {
-    id: Type.Integer(),
+    id: entryOfServer.id,
     /** The server the entry is about or happened on; null for the service's own resources (users, keys, webhooks, nodes). */
     server_id: Nullable(Type.Integer()),
-    event_type: AuditEventType,
-    /** The name of who acted, or null for the service acting by itself. */
-    actor: Nullable(Type.String()),
-    actor_kind: ActorKindSchema,
+    event_type: entryOfServer.event_type,
+    actor: entryOfServer.actor,
+    actor_kind: entryOfServer.actor_kind,
     actor_id: Nullable(Type.String()),
     target_kind: AuditTargetKindSchema,
     target_id: Nullable(Type.String()),
     /** The target's name when the entry was written (a server deleted since keeps it here). */
     target_name: Nullable(Type.String()),
-    detail: Type.Record(Type.String(), Type.Unknown()),
-    timestamp: Timestamp,
+    detail: entryOfServer.detail,
+    timestamp: entryOfServer.timestamp,
     prev_hash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
     hash: Type.String({ pattern: '^[0-9a-f]{64}$' }),
   },

@@ -8,8 +8,8 @@ import { COMMANDS, generalUsage, parse, redactKeys, UsageError, type Options } f
 const serveCommand = () => import('./serve.js');
 const store = () => import('./store.js');
 const usersCommands = () => import('./users.js');
-
-const version = () => (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The service's own version, as the API reports it (system/version.ts). */
+const version = async () => (await import('../system/version.js')).SERVICE_VERSION;
 
 const optionsOf = (command: 'serve' | 'data'): Options =>
   Object.fromEntries(flagSettings(command).map((s) => [s.flag!, { type: 'string' }]));
@@ -19,7 +19,7 @@ const STORE_OPTIONS = optionsOf('data');
 async function run(argv: string[]): Promise<void> {
   const [first, second, ...rest] = argv;
   if (first === undefined || first === '--help' || first === '-h') return void console.log(generalUsage());
-  if (first === '--version' || first === '-v') return void console.log(version());
+  if (first === '--version' || first === '-v') return void console.log(await version());
   if (first === 'help') {
     const topic = [second, ...rest].filter(Boolean).join(' ');
     if (!topic) return void console.log(generalUsage());

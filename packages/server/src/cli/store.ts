@@ -3,13 +3,10 @@ import { createLogger } from '../logging/logger.js';
 import { resolveSettings, settingsFromEnv, settingsFromFlags, type Settings } from '../settings.js';
 import { prepareDataDir } from '../data-dir.js';
 import { migrate, openDatabase, type Database } from '../db/connection.js';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
-import { TOKENS } from '../tokens.js';
-import { DatabaseAccess } from '../db/access.js';
-import { bindRepositories } from '../db/repositories/index.js';
+import type { DependencyContainer } from 'tsyringe';
 import { SystemClock } from '../jobs/clock.js';
-import { InProcessEventBus } from '../events/bus.js';
-import { featureModules } from '../compose.js';
+import { AdapterRegistry } from '../plugins/registry.js';
+import { compose, featureModules } from '../compose.js';
 import { moduleMigrations } from '../modules/assembly.js';
 
 export interface Store {
@@ -39,16 +36,9 @@ export async function withStore<T>(
   const db = openDatabase(settings.databaseUrl, settings.dataDir, logger);
   try {
     if (options.migrate !== false) await migrate(db, new SystemClock(), moduleMigrations(featureModules()));
-    const container = rootContainer.createChildContainer();
-    container.register(TOKENS.Settings, { useValue: settings });
-    container.register(TOKENS.Logger, { useValue: logger });
-    container.register(TOKENS.Repositories, { useValue: bindRepositories(db.knex) });
-    const clock = new SystemClock();
-    container.register(TOKENS.Clock, { useValue: clock });
-    // A command's audit entries are written with its changes; no one here listens for them live.
-    container.register(TOKENS.Events, { useValue: new InProcessEventBus('cli', clock) });
-    container.register(TOKENS.Database, { useValue: db });
-    container.register(TOKENS.DatabaseAccess, { useValue: new DatabaseAccess(db) });
+    // Built as `serve` builds it (compose.ts), without the game adapters a command about the data has no use for
+    // (`garrison import` composes its own, with them). Its events go nowhere: no one here listens for them live.
+    const container = compose(settings, logger, db, new AdapterRegistry([]), new SystemClock(), 'cli');
     return await run({ settings, logger, db, container });
   } finally {
     await db.knex.destroy();

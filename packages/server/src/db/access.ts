@@ -6,6 +6,7 @@ import { inTransaction } from './transaction.js';
 import { backupDatabase } from './backup.js';
 import { NodeLock } from './node-lock.js';
 import { RateLimitRepository } from './repositories/rate-limits.js';
+import { TableVersions } from './table-versions.js';
 
 /**
  * What services may ask of the database beyond its repositories: a transaction for the repositories'
@@ -22,6 +23,11 @@ export class DatabaseAccess {
   /** Runs `work` in one transaction (again after a lost deadlock): the repository calls given `trx` stand or fall together. */
   inTransaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     return inTransaction(this.db, work);
+  }
+
+  /** Counts the writes to each table from now on: what tells a kept read (db/read-cache.ts) that it is out of date. */
+  watchTableVersions(): TableVersions {
+    return TableVersions.watching(this.db.knex);
   }
 
   /** SQLite's online backup into `target` (checked before it takes the name); MySQL/MariaDB refuse, naming their own tool. */

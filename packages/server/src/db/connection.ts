@@ -4,6 +4,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { migrationSource, type Migration } from './migrations/index.js';
 import { explainConnectionFailure } from './failures.js';
+import { sqliteFileOf } from './settings.js';
 import { SystemClock, type Clock } from '../jobs/clock.js';
 
 export type Dialect = 'sqlite' | 'mysql';
@@ -65,9 +66,8 @@ export function openDatabase(url: string | null, dataDir: string, logger?: Logge
     if (parsed.password) parsed.password = '***';
     return { knex, dialect: 'mysql', safeUrl: parsed.toString() };
   }
-  if (url && !url.startsWith('sqlite:'))
-    throw new Error(`unsupported database URL (use mysql://… or sqlite:<file>): ${url.split(':')[0]}:…`);
-  const filename = url ? resolve(url.slice('sqlite:'.length).replace(/^\/\//, '')) : join(dataDir, 'garrison.db');
+  const filename = url ? sqliteFileOf(url) : join(dataDir, 'garrison.db');
+  if (filename === null) throw new Error(`unsupported database URL (use mysql://… or sqlite:<file>): ${url!.split(':')[0]}:…`);
   mkdirSync(resolve(filename, '..'), { recursive: true, mode: 0o700 });
   keepPrivate(filename);
   const knex = knexFactory({

@@ -8,6 +8,10 @@ export interface DataSettings {
   databaseUrl: string | null;
 }
 
+/** The file a `sqlite:<file>` (or `sqlite://<file>`) database URL names, resolved; null for a URL of another database. */
+export const sqliteFileOf = (url: string): string | null =>
+  url.startsWith('sqlite:') ? resolve(url.slice('sqlite:'.length).replace(/^\/\//, '')) : null;
+
 export const dataSettings = declareSettings<DataSettings>({
   feature: 'data',
   defaults: { dataDir: './data', databaseUrl: null },

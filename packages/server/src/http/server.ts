@@ -14,9 +14,7 @@ import { trackInFlight } from './in-flight.js';
 import { applyFileLimit, boundBodyIdleTime, capConnectionsPerAddress, TIMEOUT_CHECK_MS } from './connection-limits.js';
 import { clientAddressMiddleware, clientAddressOf, isTrustedProxy, trustedRange } from './client-address.js';
 import { buildOpenApi } from './openapi.js';
-import { TableVersions } from '../db/table-versions.js';
 import { ReadCache } from '../db/read-cache.js';
-import type { Database } from '../db/connection.js';
 import { bearerToken, makeAuthenticator } from '../auth/authenticate.js';
 import { TokenService } from '../auth/tokens.js';
 import { UserService } from '../auth/service.js';
@@ -49,11 +47,11 @@ export interface HttpFront {
 }
 
 /** The HTTP and WebSocket front: the routes of the feature modules over their services, on a listening port. */
-export async function listen(container: DependencyContainer, db: Database): Promise<HttpFront> {
+export async function listen(container: DependencyContainer): Promise<HttpFront> {
   const settings = container.resolve(TOKENS.Settings);
   const logger = container.resolve(TOKENS.Logger);
   const adapters = container.resolve(TOKENS.Adapters);
-  const tableVersions = TableVersions.watching(db.knex);
+  const tableVersions = container.resolve(TOKENS.DatabaseAccess).watchTableVersions();
   const servers = container.resolve(ServerService);
   // A kept read is made again at once after a write of this process's, but another instance's write would
   // go unseen for up to its age: in a cluster nothing is kept (a user deleted through another instance is

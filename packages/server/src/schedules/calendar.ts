@@ -27,15 +27,22 @@ function read<T>(calendar: Calendar, ask: (pattern: Cron) => T): T {
   }
 }
 
+/** Whether `name` is a time zone this runtime knows (`Europe/Berlin`, `UTC`): what a schedule's zone and the default zone must be. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch (err) {
+    expectOnly(err, RangeError);
+    return false;
+  }
+}
+
 /** Refuses an expression or a time zone croner cannot read, naming each field that is wrong (400, each also in `details`). */
 export function assertCalendar(calendar: Calendar): void {
   const details: { field: string; message: string }[] = [];
-  let zoneOk = true;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: calendar.timezone });
-  } catch (err) {
-    expectOnly(err, RangeError);
-    zoneOk = false;
+  const zoneOk = isTimeZone(calendar.timezone);
+  if (!zoneOk) {
     details.push({
       field: 'timezone',
       message: `${JSON.stringify(calendar.timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC…)`,

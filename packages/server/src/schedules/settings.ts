@@ -1,4 +1,4 @@
-import { expectOnly } from '@garrison/core';
+import { isTimeZone } from './calendar.js';
 import { declareSettings, integer, SettingError } from '../setting-specs.js';
 
 export interface ScheduleSettings {
@@ -16,12 +16,7 @@ export const scheduleSettings = declareSettings<ScheduleSettings>({
       env: 'GARRISON_SCHEDULE_TIMEZONE',
       meaning: 'the IANA time zone of a schedule created without one',
       parse: (raw, name) => {
-        try {
-          new Intl.DateTimeFormat('en', { timeZone: raw });
-        } catch (err) {
-          expectOnly(err, RangeError);
-          throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
-        }
+        if (!isTimeZone(raw)) throw new SettingError(`${name} must be an IANA time zone (Europe/Berlin, UTC…); got ${JSON.stringify(raw)}`);
         return raw;
       },
     },

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ApiError, errnoOf, isMissing } from '@garrison/core';
 import type { ServerSettings } from './settings.js';
-import type { DataSettings } from '../db/settings.js';
+import { sqliteFileOf, type DataSettings } from '../db/settings.js';
 import type { BackupSettings } from '../backups/settings.js';
 
 /** What the game roots are made of: the setting, and the service's own folders they must stay out of. */
@@ -59,11 +59,8 @@ export class GameRoots {
       { folder: settings.dataDir, why: "Garrison's data dir" },
       { folder: settings.backupDir ?? join(settings.dataDir, 'backups'), why: "Garrison's backup dir" },
     ];
-    if (settings.databaseUrl?.startsWith('sqlite:'))
-      own.push({
-        folder: dirname(resolve(settings.databaseUrl.slice('sqlite:'.length).replace(/^\/\//, ''))),
-        why: "the folder of Garrison's database",
-      });
+    const sqliteFile = settings.databaseUrl === null ? null : sqliteFileOf(settings.databaseUrl);
+    if (sqliteFile !== null) own.push({ folder: dirname(sqliteFile), why: "the folder of Garrison's database" });
     if (env.CREDENTIALS_DIRECTORY) own.push({ folder: env.CREDENTIALS_DIRECTORY, why: "Garrison's credentials folder" });
     this.refused = own.map((r) => ({ ...r, folder: realPathOf(r.folder) }));
   }

@@ -1,4 +1,5 @@
 import type { ActorKind, AuditEventType, WebhookEventData, WebhookEventType } from '@garrison/core';
+import type { ServerFacts } from '../db/repositories/servers.js';
 
 export interface Happening<K extends WebhookEventType = WebhookEventType> {
   type: K;
@@ -10,7 +11,7 @@ export interface AuditFacts {
   actor: string | null;
   actorKind: ActorKind;
   detail: Record<string, unknown>;
-  server: { id: number; name: string; restart_count: number; max_restarts: number; auto_restart: boolean | number };
+  server: ServerFacts;
 }
 
 /** The audit entries webhooks hear of (the others cost no look-up). */

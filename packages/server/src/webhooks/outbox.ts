@@ -97,15 +97,14 @@ export class WebhookOutbox {
     }
   }
 
-  /** The test button's delivery, to that endpoint alone. */
-  async enqueueTest(webhookId: number): Promise<string> {
+  /** The test button's delivery, to that endpoint alone, in `trx` (with its audit entry); the caller wakes the worker once it commits. */
+  async enqueueTest(trx: Knex, webhookId: number): Promise<string> {
     const row = this.row(
       { id: webhookId, kind: 'generic' },
       { type: 'webhook.test', data: { webhook_id: webhookId, message: 'A test delivery from Garrison: this endpoint works.' } },
       null,
     );
-    await this.repos.webhooks.enqueue([row]);
-    this.wake();
+    await this.repos.webhooks.enqueue([row], trx);
     return row.event_id;
   }
 

@@ -154,15 +154,19 @@ export class WebhookService {
         'CONFLICT',
         `webhook ${id} is turned off${row.disabled_reason ? ` (${row.disabled_reason})` : ''}: enable it first`,
       );
-    const eventId = await this.outbox.enqueueTest(id);
-    // The delivery is the outbox's own write; the entry follows it.
-    await this.audit.recordAlone({
-      serverId: null,
-      type: 'webhook_tested',
-      actor,
-      target: targetOf(id, row.url),
-      detail: { event_id: eventId },
+    // The delivery and its entry are written together.
+    const eventId = await this.audit.inTransaction(async (trx) => {
+      const queued = await this.outbox.enqueueTest(trx, id);
+      await this.audit.record(trx, {
+        serverId: null,
+        type: 'webhook_tested',
+        actor,
+        target: targetOf(id, row.url),
+        detail: { event_id: queued },
+      });
+      return queued;
     });
+    this.outbox.wakeNow();
     return publishDelivery(this.events, toDelivery((await this.repos.webhooks.latest(id, eventId))!));
   }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiError, EventCatalogue, expectOnly, liveMessage, type EventChannel, type GarrisonEvent } from '@garrison/core';
+import { ApiError, EVENT_CHANNELS, EventCatalogue, expectOnly, liveMessage, type EventChannel, type GarrisonEvent } from '@garrison/core';
 import type { InProcessEventBus, Interest } from '../events/bus.js';
 import { settlesWithin, type Clock } from '../jobs/clock.js';
 import { isSessionAdmin, type Principal } from '../auth/principal.js';
@@ -11,7 +11,7 @@ import type { Job, JobRunner } from '../jobs/runner.js';
 import type { HttpSettings } from '../http/settings.js';
 import { isOverCap, tooManyConnections } from '../http/connection-limits.js';
 import { WebSocketCap } from './cap.js';
-import { CHANNELS, Refused, subscriptionOf, type Subscription } from './subscription.js';
+import { Refused, subscriptionOf, type Subscription } from './subscription.js';
 import { SendQueue, type QueuedClient } from './send-queue.js';
 
 const MAX_CLIENT_MESSAGE = 16 * 1024;
@@ -172,7 +172,7 @@ export class WebSocketHub {
       return this.send(client, { type: 'error', data: { message: 'messages are JSON objects' } });
     }
     const channels = Array.isArray(message.channels)
-      ? message.channels.filter((c: unknown): c is Channel => CHANNELS.includes(c as Channel))
+      ? message.channels.filter((c: unknown): c is Channel => EVENT_CHANNELS.includes(c as Channel))
       : [];
     switch (message?.type) {
       case 'ping':

@@ -1,6 +1,4 @@
-import type { EventChannel } from '@garrison/core';
-
-export const CHANNELS: readonly EventChannel[] = ['status', 'log', 'players', 'metrics', 'event'];
+import { DEFAULT_EVENT_CHANNELS, type EventChannel } from '@garrison/core';
 
 /** What a WebSocket client asked for in its URL. */
 export interface Subscription {
@@ -30,7 +28,7 @@ export function subscriptionOf(url: URL): Subscription {
   };
   if (url.pathname === '/ws') {
     const ids = url.searchParams.getAll('server_id').map(id);
-    return { servers: ids.length ? new Set(ids) : null, channels: new Set(['status', 'log', 'players', 'metrics']), appendix: false };
+    return { servers: ids.length ? new Set(ids) : null, channels: new Set<EventChannel>(DEFAULT_EVENT_CHANNELS), appendix: false };
   }
   let segment: string;
   try {

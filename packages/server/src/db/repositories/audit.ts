@@ -1,31 +1,13 @@
 import type { Knex } from 'knex';
-import type { ActorKind, AuditEntry, AuditEventType, AuditTargetKind } from '@garrison/core';
+import type { ActorKind, AuditEntry, AuditEventType, AuditListQuery, AuditTargetKind } from '@garrison/core';
 import type { Fence } from './leases.js';
 import { hashOf, type ChainedFields, type ChainHead } from '../../audit/chain.js';
 
 /** An entry to write: what the service says; the id, `prev_hash` and `hash` come from the chain. */
-interface NewAuditEntry {
-  server_id: number | null;
-  event_type: AuditEventType;
-  actor: string | null;
-  actor_kind: ActorKind;
-  actor_id: string | null;
-  target_kind: AuditTargetKind;
-  target_id: string | null;
-  target_name: string | null;
-  detail: Record<string, unknown>;
-  timestamp: string;
-}
+type NewAuditEntry = Omit<AuditEntry, 'id' | 'prev_hash' | 'hash'>;
 
-export interface AuditFilter {
-  actor?: string;
-  actor_kind?: ActorKind;
-  server_id?: number;
-  target_kind?: AuditTargetKind;
-  event_type?: AuditEventType;
-  since?: string;
-  until?: string;
-}
+/** `GET /audit`'s filters (its query without the paging and the format), times as the trail stores them (ISO 8601 UTC). */
+export type AuditFilter = Omit<AuditListQuery, 'limit' | 'offset' | 'format'>;
 
 /** An entry as stored: the form its hash covers. */
 export type StoredAuditEntry = ChainedFields & { hash: string };

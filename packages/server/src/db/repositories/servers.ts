@@ -53,6 +53,8 @@ const LIST_COLUMNS = [
   'node_id',
 ] as const;
 export type ListRow = Pick<ServerRow, (typeof LIST_COLUMNS)[number] | OfProcess>;
+/** What a webhook says of a server: its name; its restarts, to tell a crash loop. */
+export type ServerFacts = Pick<ServerRow, 'id' | 'name' | 'restart_count' | 'max_restarts' | 'auto_restart'>;
 
 export type ServerPatch = Partial<Omit<ServerRow, 'id' | 'created_at' | OfProcess>>;
 /** What a state change writes on the game's process row, with the server's, in the same transaction. */
@@ -111,10 +113,7 @@ export class ServerRepository {
   }
 
   /** What a webhook says of a server (its name; its restarts, to tell a crash loop), read in the caller's transaction. */
-  async facts(
-    id: number,
-    trx?: Knex.Transaction,
-  ): Promise<Pick<ServerRow, 'id' | 'name' | 'restart_count' | 'max_restarts' | 'auto_restart'> | undefined> {
+  async facts(id: number, trx?: Knex.Transaction): Promise<ServerFacts | undefined> {
     const row = await (trx ?? this.knex)('servers')
       .select('id', 'name', 'restart_count', 'max_restarts', 'auto_restart')
       .where({ id })
@@ -215,8 +214,7 @@ export class ServerRepository {
     return query.first();
   }
 
-  /** The record and its config sections, in one transaction. */
-  /** `trx`: the transaction of the whole change (with its audit entry). */
+  /** The record and its config sections, in `trx`: the transaction of the whole change (with its audit entry). */
   async create(
     server: NewServer,
     sections: { section: string; data: Record<string, unknown> }[],

@@ -13,7 +13,7 @@ const BAN_LINE = /^\s*(banid|addip)\s+(\d+(?:\.\d*)?)\s+(\S+)(?:\s+kick)?\s*(?:\
 
 export function banFilePath(ctx: ServerContext, kind: string): string {
   const paths = layout(ctx);
-  return kind.toUpperCase() === 'IP' ? paths.bannedIp : paths.bannedUser;
+  return String(kind ?? '').toUpperCase() === 'IP' ? paths.bannedIp : paths.bannedUser;
 }
 
 /** `banid 0 STEAM_0:1:1234`, `banid 0.0 [U:1:2469]`, `addip 30 1.2.3.4 // note`; null for any other line. */

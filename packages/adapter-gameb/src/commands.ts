@@ -93,7 +93,8 @@ export const operations = {
   async shutdown(run: RunCommand) {
     await run('quit');
   },
-  async playMission(run: RunCommand, name: string) {
+  /** A map has no options (the rotation's normalize refuses any): `changelevel <map>`. */
+  async playMission(run: RunCommand, name: string, _options: Record<string, string>) {
     const problem = mapNameProblem(name);
     if (problem) throw new ApiError('ADAPTER_ERROR', problem);
     await run(`changelevel ${name}`);

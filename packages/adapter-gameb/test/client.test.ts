@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '@garrison/core';
 import { SourceRconClient } from '../src/index.js';
-import { FakeSourceServer, rawPacket } from './source-server.js';
+import { DROP, FakeSourceServer, rawPacket } from './source-server.js';
 
 const isRconError = (pattern: RegExp) => (err: unknown) =>
   err instanceof ApiError && err.code === 'RCON_ERROR' && pattern.test(err.message);
@@ -98,7 +98,7 @@ describe('Source RCON client against a TCP server speaking the protocol', () => 
   });
 
   it('rejects the pending command when the connection drops, and the next command connects again', async () => {
-    const server = await start({ password: 'pw', answer: (c) => (c === 'crash' ? 'drop' : `ok ${c}`) });
+    const server = await start({ password: 'pw', answer: (c) => (c === 'crash' ? DROP : `ok ${c}`) });
     const client = await connect(server);
     await assert.rejects(client.command('crash'), isRconError(/closed|failed/));
     assert.equal(await client.command('status'), 'ok status');

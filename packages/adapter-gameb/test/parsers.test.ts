@@ -82,14 +82,14 @@ describe('gameb status', () => {
       return text === 'status' ? STATUS_STEAM3 : '';
     };
     assert.equal((await remote.listPlayers(run)).length, 2);
-    await remote.kick!(run, '12', 'bye; quit\n"now"');
-    await remote.ban!(run, { id: { kind: 'STEAMID', value: '[U:1:2469]' }, reason: 'x', expires_at: null });
-    await remote.ban!(run, { id: { kind: 'IP', value: '1.2.3.4' }, reason: '', expires_at: new Date(Date.now() + 90 * 60_000 - 1000) });
-    await remote.unban!(run, { kind: 'STEAMID', value: 'STEAM_0:1:1234' });
-    await remote.unban!(run, { kind: 'IP', value: '1.2.3.4' });
-    await remote.say!(run, 'restart in 5; quit');
-    await remote.shutdown!(run);
-    await remote.playMission!(run, 'de_inferno', {});
+    await remote.kick(run, '12', 'bye; quit\n"now"');
+    await remote.ban(run, { id: { kind: 'STEAMID', value: '[U:1:2469]' }, reason: 'x', expires_at: null });
+    await remote.ban(run, { id: { kind: 'IP', value: '1.2.3.4' }, reason: '', expires_at: new Date(Date.now() + 90 * 60_000 - 1000) });
+    await remote.unban(run, { kind: 'STEAMID', value: 'STEAM_0:1:1234' });
+    await remote.unban(run, { kind: 'IP', value: '1.2.3.4' });
+    await remote.say(run, 'restart in 5; quit');
+    await remote.shutdown(run);
+    await remote.playMission(run, 'de_inferno', {});
     assert.deepEqual(sent, [
       'status',
       "kickid 12 bye, quit 'now'",
@@ -101,25 +101,25 @@ describe('gameb status', () => {
       'quit',
       'changelevel de_inferno',
     ]);
-    await assert.rejects(remote.kick!(run, '1; quit', ''), (e: unknown) => e instanceof ApiError && e.code === 'VALIDATION_ERROR');
+    await assert.rejects(remote.kick(run, '1; quit', ''), (e: unknown) => e instanceof ApiError && e.code === 'VALIDATION_ERROR');
     await assert.rejects(
-      remote.ban!(run, { id: { kind: 'IP', value: '1.2.3.4; quit' }, reason: '', expires_at: null }),
+      remote.ban(run, { id: { kind: 'IP', value: '1.2.3.4; quit' }, reason: '', expires_at: null }),
       (e: unknown) => e instanceof ApiError && e.code === 'VALIDATION_ERROR',
     );
-    await assert.rejects(remote.playMission!(run, 'de dust', {}), (e: unknown) => e instanceof ApiError && e.code === 'ADAPTER_ERROR');
+    await assert.rejects(remote.playMission(run, 'de dust', {}), (e: unknown) => e instanceof ApiError && e.code === 'ADAPTER_ERROR');
   });
 
   it('checks changelevel, masks passwords in the audit trail, and offers its commands', () => {
-    assert.equal(remote.commandProblem!('changelevel de_dust2'), null);
-    assert.match(remote.commandProblem!('changelevel ../secret') ?? '', /path separator/);
-    assert.match(remote.commandProblem!('changelevel de dust') ?? '', /usage/);
-    assert.equal(remote.commandProblem!('status'), null);
-    assert.equal(remote.redactCommand!('rcon_password hunter2'), 'rcon_password ***');
-    assert.equal(remote.redactCommand!('  sv_password "a b"'), '  sv_password ***');
-    assert.equal(remote.redactCommand!('say my password'), 'say my password');
-    assert.ok(remote.knownCommands!.includes('changelevel <map>'));
-    assert.ok(remote.knownCommands!.includes('kickid <userid> [reason]'));
-    assert.ok(!remote.knownCommands!.some((c) => c.startsWith('rcon_password')));
+    assert.equal(remote.commandProblem('changelevel de_dust2'), null);
+    assert.match(remote.commandProblem('changelevel ../secret') ?? '', /path separator/);
+    assert.match(remote.commandProblem('changelevel de dust') ?? '', /usage/);
+    assert.equal(remote.commandProblem('status'), null);
+    assert.equal(remote.redactCommand('rcon_password hunter2'), 'rcon_password ***');
+    assert.equal(remote.redactCommand('  sv_password "a b"'), '  sv_password ***');
+    assert.equal(remote.redactCommand('say my password'), 'say my password');
+    assert.ok(remote.knownCommands.includes('changelevel <map>'));
+    assert.ok(remote.knownCommands.includes('kickid <userid> [reason]'));
+    assert.ok(!remote.knownCommands.some((c) => c.startsWith('rcon_password')));
   });
 });
 

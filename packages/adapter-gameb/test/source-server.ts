@@ -18,6 +18,9 @@ export function rawPacket(id: number, type: number, body: Buffer | string): Buff
   return Buffer.concat([header, bytes, Buffer.from([0, 0])]);
 }
 
+/** What `answer` returns to have the server close the connection instead of answering. */
+export const DROP = Symbol('drop');
+
 export interface Received {
   id: number;
   type: number;
@@ -26,8 +29,8 @@ export interface Received {
 
 export interface FakeOptions {
   password: string;
-  /** The answer to a command; `null` answers nothing (a server that hangs); 'drop' closes the connection. */
-  answer?: (command: string) => string | null | 'drop';
+  /** The answer to a command; `null` answers nothing (a server that hangs); DROP closes the connection. */
+  answer?: (command: string) => string | null | typeof DROP;
   /** How the bytes of one reply go out: each chunk written on its own (to split packets over TCP reads). */
   chunk?: (bytes: Buffer) => Buffer[];
 }
@@ -93,7 +96,7 @@ export class FakeSourceServer {
           socket.destroy();
         } else if (packet.type === 2) {
           const answer = this.options.answer ? this.options.answer(packet.body) : `ran ${packet.body}`;
-          if (answer === 'drop') return void socket.destroy();
+          if (answer === DROP) return void socket.destroy();
           if (answer === null) {
             hung = true;
             continue;

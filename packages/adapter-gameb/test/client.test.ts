@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '@garrison/core';
-import { SourceRconClient } from '../src/index.js';
+import gameb, { SourceRconClient } from '../src/index.js';
 import { DROP, FakeSourceServer, rawPacket } from './source-server.js';
 
 const isRconError = (pattern: RegExp) => (err: unknown) =>
@@ -76,6 +76,30 @@ describe('Source RCON client against a TCP server speaking the protocol', () => 
     assert.equal(answer, long);
     // The odd packet srcds sends after the mirrored marker does not leak into the next answer.
     assert.equal(await client.command('next'), 'short');
+  });
+
+  it('decodes an answer whole, when a packet boundary falls inside a UTF-8 character', async () => {
+    // 4095 bytes of ASCII, then `ü` (2 bytes): the server's 4096-byte cut splits it between two packets.
+    const answer = 'a'.repeat(4095) + 'ü Spieler ✓';
+    const server = await start({ password: 'pw', answer: () => answer });
+    const client = await connect(server);
+    assert.equal(await client.command('users'), answer);
+  });
+
+  it('is ready once RCON takes the password (the readiness probe)', async () => {
+    const server = await start({ password: 'pw' });
+    const isReady = gameb.capabilities.process_config.isReady;
+    const ctx = (port: number) => ({
+      server: { id: 1, name: 'b', exe_path: '/srv/gameb/gamebserver', game_port: port, rcon_port: port },
+      serverDir: '/tmp/b',
+      exeDir: '/srv/gameb',
+    });
+    assert.equal(await isReady({ rcon: { rcon_password: 'pw' } }, ctx(server.port)), true);
+    assert.equal(await isReady({ rcon: { rcon_password: 'nope' } }, ctx(server.port)), false);
+    const port = server.port;
+    await server.stop();
+    servers.splice(servers.indexOf(server), 1);
+    assert.equal(await isReady({ rcon: { rcon_password: 'pw' } }, ctx(port)), false);
   });
 
   it('runs commands one at a time, each getting its own answer, in the order given', async () => {

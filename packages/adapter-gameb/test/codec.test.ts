@@ -3,7 +3,14 @@ import assert from 'node:assert/strict';
 import { rconCodec } from '../src/index.js';
 import { rawPacket } from './source-server.js';
 
-const { encodePacket, PacketReader, RconProtocolError, MAX_BODY } = rconCodec;
+const { encodePacket, RconProtocolError, MAX_BODY } = rconCodec;
+
+/** The reader, its packets without the bytes beside each body (checked on their own below). */
+class PacketReader extends rconCodec.PacketReader {
+  override push(chunk: Buffer) {
+    return super.push(chunk).map(({ bytes: _, ...packet }) => packet) as never;
+  }
+}
 
 describe('Source RCON codec', () => {
   it('writes the bytes of the protocol: size, id, type little-endian, body, two NULs', () => {
@@ -44,6 +51,11 @@ describe('Source RCON codec', () => {
     ]);
     assert.equal(reader.pending, rawPacket(3, 0, 'bcd').length - 5);
     assert.deepEqual(reader.push(stream.subarray(stream.length - 5)), [{ id: 3, type: 0, body: 'bcd' }]);
+  });
+
+  it('gives each body also as its bytes, to join an answer whose packets split a character', () => {
+    const [packet] = new rconCodec.PacketReader().push(rawPacket(3, 0, 'ü'));
+    assert.deepEqual(packet.bytes, Buffer.from('ü'));
   });
 
   it("reads srcds's odd packet after a mirrored end marker (body 00 01 00 00) as an empty body", () => {

@@ -21,6 +21,11 @@ export interface Packet {
   body: string;
 }
 
+/** A packet as read: its body also as bytes, for an answer whose packets split a UTF-8 character between them. */
+export interface ReceivedPacket extends Packet {
+  bytes: Buffer;
+}
+
 /** A stream that is not Source RCON (or is broken): the connection cannot be read further and is closed. */
 export class RconProtocolError extends Error {}
 
@@ -46,9 +51,9 @@ export class PacketReader {
 
   constructor(private readonly maxSize = MAX_PACKET_SIZE) {}
 
-  push(chunk: Buffer): Packet[] {
+  push(chunk: Buffer): ReceivedPacket[] {
     this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
-    const packets: Packet[] = [];
+    const packets: ReceivedPacket[] = [];
     for (;;) {
       if (this.buffered.length < 4) break;
       const size = this.buffered.readInt32LE(0);
@@ -70,13 +75,10 @@ export class PacketReader {
   }
 }
 
-function decodeFrame(frame: Buffer, size: number): Packet {
+function decodeFrame(frame: Buffer, size: number): ReceivedPacket {
   // The body runs to the two NUL bytes; a server that sends only one (or a NUL inside) is read up to its first NUL.
   const raw = frame.subarray(12, 4 + size);
   const nul = raw.indexOf(0);
-  return {
-    id: frame.readInt32LE(4),
-    type: frame.readInt32LE(8),
-    body: raw.subarray(0, nul < 0 ? raw.length : nul).toString('utf8'),
-  };
+  const bytes = Buffer.from(raw.subarray(0, nul < 0 ? raw.length : nul));
+  return { id: frame.readInt32LE(4), type: frame.readInt32LE(8), body: bytes.toString('utf8'), bytes };
 }

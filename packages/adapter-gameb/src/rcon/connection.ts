@@ -9,6 +9,7 @@ import {
   SERVERDATA_EXECCOMMAND,
   SERVERDATA_RESPONSE_VALUE,
   type Packet,
+  type ReceivedPacket,
 } from './codec.js';
 
 export const rconError = (message: string, cause?: unknown) => new ApiError('RCON_ERROR', message, { cause });
@@ -22,7 +23,7 @@ type Waiter =
       kind: 'command';
       id: number;
       endId: number;
-      parts: string[];
+      parts: Buffer[];
       bytes: number;
       resolve(answer: string): void;
       reject(error: Error): void;
@@ -130,7 +131,7 @@ export class RconConnection {
   }
 
   private receive(chunk: Buffer): void {
-    let packets: Packet[];
+    let packets: ReceivedPacket[];
     try {
       packets = this.reader.push(chunk);
     } catch (err) {
@@ -144,7 +145,7 @@ export class RconConnection {
     }
   }
 
-  private handle(packet: Packet): void {
+  private handle(packet: ReceivedPacket): void {
     const waiter = this.waiter;
     if (!waiter) return; // late packets of a finished command (the mirror's trailing packet, for one)
     if (waiter.kind === 'auth') {
@@ -159,15 +160,16 @@ export class RconConnection {
     }
     if (packet.type !== SERVERDATA_RESPONSE_VALUE) return;
     if (packet.id === waiter.id) {
-      waiter.bytes += Buffer.byteLength(packet.body);
+      waiter.bytes += packet.bytes.length;
       if (waiter.bytes > MAX_ANSWER_BYTES) {
         this.fail(rconError(`the answer from ${this.where} is longer than ${MAX_ANSWER_BYTES} bytes`));
         return;
       }
-      waiter.parts.push(packet.body);
+      waiter.parts.push(packet.bytes);
     } else if (packet.id === waiter.endId) {
       this.waiter = undefined;
-      waiter.resolve(waiter.parts.join(''));
+      // Decoded whole: the server cuts its packets by bytes, sometimes inside a character.
+      waiter.resolve(Buffer.concat(waiter.parts).toString('utf8'));
     }
   }
 }

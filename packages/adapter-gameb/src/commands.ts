@@ -7,6 +7,8 @@ import { parseStatus } from './players.js';
 /**
  * The commands a gameb server answers over RCON, as templates for a command line to offer. `<x>` is
  * required, `[x]` optional. `rcon_password` is left out: a password typed there would end up in the audit trail.
+ * `writeid` and `writeip` are left out too: the game would write its whole list over the ban files that
+ * Garrison shares with it line by line (dropping the lines it does not hold, comments included).
  */
 export const KNOWN_COMMANDS: readonly string[] = [
   'status',
@@ -18,8 +20,6 @@ export const KNOWN_COMMANDS: readonly string[] = [
   'removeip <ip>',
   'listid',
   'listip',
-  'writeid',
-  'writeip',
   'say <message>',
   'maps <filter>',
   'mp_timelimit <minutes>',

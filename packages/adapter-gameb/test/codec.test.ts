@@ -7,8 +7,9 @@ const { encodePacket, RconProtocolError, MAX_BODY } = rconCodec;
 
 /** The reader, its packets without the bytes beside each body (checked on their own below). */
 class PacketReader extends rconCodec.PacketReader {
-  override push(chunk: Buffer) {
-    return super.push(chunk).map(({ bytes: _, ...packet }) => packet) as never;
+  override push(chunk: Buffer): rconCodec.ReceivedPacket[] {
+    // Typed as the base's so that the override stands; the tests compare the plain packets.
+    return super.push(chunk).map(({ bytes: _, ...packet }) => packet) as rconCodec.ReceivedPacket[];
   }
 }
 

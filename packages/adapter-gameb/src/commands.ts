@@ -1,0 +1,102 @@
+import { ApiError, type BanEntry, type PlayerIdentity, type RunCommand } from '@garrison/core';
+import { banMinutes } from './bans.js';
+import { ipKind, steamIdKind } from './identity.js';
+import { mapNameProblem } from './maps.js';
+import { parseStatus } from './players.js';
+
+/**
+ * The commands a gameb server answers over RCON, as templates for a command line to offer. `<x>` is
+ * required, `[x]` optional. `rcon_password` is left out: a password typed there would end up in the audit trail.
+ * `writeid` and `writeip` are left out too: the game would write its whole list over the ban files that
+ * Garrison shares with it line by line (dropping the lines it does not hold, comments included).
+ */
+export const KNOWN_COMMANDS: readonly string[] = [
+  'status',
+  'changelevel <map>',
+  'kickid <userid> [reason]',
+  'banid <minutes> <steamid>',
+  'removeid <steamid>',
+  'addip <minutes> <ip>',
+  'removeip <ip>',
+  'listid',
+  'listip',
+  'say <message>',
+  'maps <filter>',
+  'mp_timelimit <minutes>',
+  'sv_password <password>',
+  'quit',
+];
+
+/**
+ * Text that goes into a command composed for the admin (a kick reason, a message): on one line, and
+ * without `;` or `"`, with which the game would end the command there and read the rest as another.
+ */
+export function flatText(text: string): string {
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/;/g, ',')
+    .replace(/"/g, "'")
+    .trim();
+}
+
+/** The audit trail's form of a command: the password `rcon_password` or `sv_password` sets is masked. */
+export function redactCommand(command: string): string {
+  return command.replace(/^(\s*(?:rcon_password|sv_password)\s+)\S.*$/i, '$1***');
+}
+
+/** What is wrong with a command the game would take wrongly, or null: `changelevel`/`map` of a name that is no map name. */
+export function commandProblem(command: string): string | null {
+  const words = command.trim().split(/\s+/);
+  if (!/^(?:changelevel|map)$/i.test(words[0] ?? '')) return null;
+  if (words.length !== 2) return `usage: ${words[0]} <map> (a map name has no spaces)`;
+  return mapNameProblem(words[1]);
+}
+
+/** The identity as the game's command takes it; a value that is not one (which could carry a second command) is refused. */
+function identityArgument(id: PlayerIdentity): { ip: boolean; value: string } {
+  const ip = id.kind.toUpperCase() === 'IP';
+  const kind = ip ? ipKind : steamIdKind;
+  const problem = kind.problem(id.value);
+  if (problem) throw new ApiError('VALIDATION_ERROR', `${JSON.stringify(id.value)} is not ${problem}`);
+  return { ip, value: kind.normalize(id.value) };
+}
+
+const slotOf = (slotId: string) => {
+  if (!/^\d{1,9}$/.test(slotId)) throw new ApiError('VALIDATION_ERROR', `a player's userid is a number, not ${JSON.stringify(slotId)}`);
+  return slotId;
+};
+
+/** The remote-admin operations in the game's commands (the service composes none itself). */
+export const operations = {
+  async listPlayers(run: RunCommand) {
+    return parseStatus(await run('status'));
+  },
+  async kick(run: RunCommand, slotId: string, reason: string) {
+    const why = flatText(reason);
+    await run(`kickid ${slotOf(slotId)}${why ? ` ${why}` : ''}`);
+  },
+  async say(run: RunCommand, message: string) {
+    await run(`say ${flatText(message)}`);
+  },
+  /**
+   * Bans in the game's memory what the service has already written to the ban file. No `writeid` or
+   * `writeip`: the service owns the file's lines, and the game would write the whole file over.
+   */
+  async ban(run: RunCommand, ban: BanEntry) {
+    const { ip, value } = identityArgument(ban.id);
+    await run(`${ip ? 'addip' : 'banid'} ${banMinutes(ban)} ${value}`);
+  },
+  async unban(run: RunCommand, id: PlayerIdentity) {
+    const { ip, value } = identityArgument(id);
+    await run(`${ip ? 'removeip' : 'removeid'} ${value}`);
+  },
+  async shutdown(run: RunCommand) {
+    await run('quit');
+  },
+  /** A map has no options (the rotation's normalize refuses any): `changelevel <map>`. */
+  async playMission(run: RunCommand, name: string, _options: Record<string, string>) {
+    const problem = mapNameProblem(name);
+    if (problem) throw new ApiError('ADAPTER_ERROR', problem);
+    await run(`changelevel ${name}`);
+  },
+};

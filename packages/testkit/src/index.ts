@@ -40,6 +40,8 @@ export {
   type SourcePacket,
 } from './rcon-source/codec.js';
 export { bigReplyText } from './fake-gameb/test-commands.js';
+export { launchFakeGameb, type FakeGameb, type FakeGamebLaunch } from './fake-gameb/launch.js';
+export { RawSourceConnection } from './rcon-source/raw-client.js';
 export { parseSteamId, steamIdText, steam3Text, type SteamId } from './fake-gameb/steamid.js';
 export { freePort, freePorts, freeGamePorts } from './suite/ports.js';
 export { waitFor, withDeadline, type WaitOptions } from './suite/waiting.js';

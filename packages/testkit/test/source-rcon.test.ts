@@ -4,6 +4,7 @@ import {
   MIRROR_TRAILER_BODY,
   PacketReader,
   PacketSizeError,
+  RawSourceConnection,
   SERVERDATA_AUTH,
   SERVERDATA_AUTH_RESPONSE,
   SERVERDATA_EXECCOMMAND,
@@ -13,7 +14,7 @@ import {
   encodePacket,
   encodeReply,
 } from '../src/index.js';
-import { RawSourceConnection } from '../src/rcon-source/raw-client.js';
+
 
 const PASSWORD = 'Source!Pass 1';
 

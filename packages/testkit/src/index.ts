@@ -20,12 +20,7 @@ export {
   FAKE_EXECUTABLES,
   FAKE_GAMEB_EXECUTABLES,
 } from './install.js';
-export {
-  SourceRconServer,
-  type SourceRconServerOptions,
-  type SourceCommandHandler,
-  type SourceRconContext,
-} from './rcon-source/server.js';
+export { SourceRconServer, type SourceRconServerOptions, type SourceCommandHandler, type SourceRconContext } from './rcon-source/server.js';
 export {
   encodePacket,
   encodeReply,

@@ -25,7 +25,10 @@ async function writeLaunchers(dir: string, fake: 'fake-gamea' | 'fake-gameb', na
   for (const name of names) {
     const path = join(dir, name);
     // The launcher passes its own path first, so the fake finds its folder (logs, missions) as the real one would.
-    await writeFile(path, `#!/bin/sh\n# Fake ${fake.slice(5)} dedicated server, installed by garrison-testkit.\nexec ${command} "$0" "$@"\n`);
+    await writeFile(
+      path,
+      `#!/bin/sh\n# Fake ${fake.slice(5)} dedicated server, installed by garrison-testkit.\nexec ${command} "$0" "$@"\n`,
+    );
     await chmod(path, 0o755);
     executables.push(path);
   }

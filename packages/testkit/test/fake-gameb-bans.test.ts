@@ -39,7 +39,10 @@ describe('the fake gameb bans', () => {
     assert.equal(await game.command('testkit.join Cheater STEAM_0:1:1234 9.9.9.9:27005'), 'joined userid 2\n');
     assert.equal(await game.command('banid 0 2 kick'), '');
     assert.match(await game.command('status'), /^players : 0 humans/m);
-    assert.match(await game.command('testkit.join Cheater [U:1:2469] 9.9.9.9'), /refused: You have been banned from this server \(STEAM ID\)/);
+    assert.match(
+      await game.command('testkit.join Cheater [U:1:2469] 9.9.9.9'),
+      /refused: You have been banned from this server \(STEAM ID\)/,
+    );
     assert.equal(await game.command('listid'), 'ID filter list: 1 entry\n1 STEAM_0:1:1234 : permanent\n');
     const text = await log(game);
     assert.match(text, /Banid: "Cheater<2><STEAM_0:1:1234><>" was banned "permanently" by "Console"/);

@@ -81,7 +81,10 @@ describe('the fake gameb dedicated server', () => {
     assert.equal((await game.command('testkit.bigreply 20000')).length, 20_000);
 
     const log = await logLines(game);
-    assert.ok(log.every((l) => LOG_LINE.test(l)), 'every line stamped');
+    assert.ok(
+      log.every((l) => LOG_LINE.test(l)),
+      'every line stamped',
+    );
     const text = log.map((l) => l.replace(LOG_LINE, ''));
     const expected = [
       new RegExp(`^Log file started \\(file "logs/${today()}000\\.log"\\) \\(game ".*"\\) \\(version "[^"]+"\\)$`),

@@ -15,7 +15,6 @@ import {
   encodeReply,
 } from '../src/index.js';
 
-
 const PASSWORD = 'Source!Pass 1';
 
 async function withServer(run: (server: SourceRconServer) => Promise<void>): Promise<void> {

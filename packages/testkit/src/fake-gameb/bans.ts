@@ -81,12 +81,18 @@ export class BanLists {
 
   /** `cfg/banned_user.cfg` as `writeid` leaves it: one `banid 0 STEAM_0:Y:Z` line per permanent ban. */
   writeIds(path: string): void {
-    writeWhole(path, [...this.ids.values()].filter((b) => b.expiresAt === null).map((b) => `banid 0 ${b.shown}\n`));
+    writeWhole(
+      path,
+      [...this.ids.values()].filter((b) => b.expiresAt === null).map((b) => `banid 0 ${b.shown}\n`),
+    );
   }
 
   /** `cfg/banned_ip.cfg` as `writeip` leaves it: one `addip 0 <address>` line per permanent ban. */
   writeIps(path: string): void {
-    writeWhole(path, [...this.ips.values()].filter((b) => b.expiresAt === null).map((b) => `addip 0 ${b.shown}\n`));
+    writeWhole(
+      path,
+      [...this.ips.values()].filter((b) => b.expiresAt === null).map((b) => `addip 0 ${b.shown}\n`),
+    );
   }
 }
 

@@ -94,7 +94,9 @@ export function installCommands(game: FakeGameB, handlers: Map<string, ConsoleHa
     if (minutes === null || !ip) return 'Usage:  addip <minutes> <ipaddress>\n';
     if (!isIPv4(ip)) return `addip:  "${ip}" is not a valid IP address\n`;
     game.bans.banIp(ip, minutes);
-    game.log.write(`Addip: "<><><>" was banned by IP "${minutes > 0 ? `for ${minutes.toFixed(2)} minutes` : 'permanently'}" by "Console" (IP "${ip}")`);
+    game.log.write(
+      `Addip: "<><><>" was banned by IP "${minutes > 0 ? `for ${minutes.toFixed(2)} minutes` : 'permanently'}" by "Console" (IP "${ip}")`,
+    );
     return '';
   });
   on('removeip', ([ip]) => {

@@ -16,6 +16,8 @@ export interface GameEnvironment {
   host: string;
   /** Milliseconds after the map loaded before RCON listens (`GAMEB_FAKE_READY_MS`). */
   readyMs: number;
+  /** Milliseconds between two packets of one RCON answer (`GAMEB_FAKE_PACKET_GAP_MS`, default 0). */
+  packetGapMs: number;
 }
 
 export const VERSION = '1.0.0.0';
@@ -100,6 +102,7 @@ export class FakeGameB {
         password,
         host: this.env.host,
         port: this.options.port,
+        packetGapMs: this.env.packetGapMs,
         handler: (command, ctx) => this.rconCommand(command, ctx.from),
         onAuth: (ok, from) => {
           if (!ok) this.log.write(`rcon from "${from}": Bad Password`);

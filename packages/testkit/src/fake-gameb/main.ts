@@ -37,6 +37,7 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     const game = new FakeGameB(exePath, options, {
       host: process.env.GAMEB_FAKE_HOST || '127.0.0.1',
       readyMs: envInt('GAMEB_FAKE_READY_MS', 0),
+      packetGapMs: envInt('GAMEB_FAKE_PACKET_GAP_MS', 0),
     });
     await game.start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const)

@@ -19,7 +19,8 @@ const REQUIRED = ['-console', '-port', '+ip', '+maxplayers', '+map', '+exec'];
 
 function integer(name: string, value: string, min: number, max: number): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new LaunchError(`${name} needs an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new LaunchError(`${name} needs an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 

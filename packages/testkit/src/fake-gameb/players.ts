@@ -40,7 +40,8 @@ export function statusText(info: StatusInfo): string {
   const rows = info.players.map(
     (p) =>
       `# ${String(p.userid).padStart(6)} ${`"${p.name}"`.padEnd(19)} ${p.steamId.text.padEnd(19)} ` +
-      `${connectedFor(Date.now() - p.joinedAt).padStart(9)} ${String(p.ping).padStart(4)} ${String(p.loss).padStart(4)} active ${p.address}`,
+      `${connectedFor(Date.now() - p.joinedAt).padStart(9)} ${String(p.ping).padStart(4)} ` +
+      `${String(p.loss).padStart(4)} active ${p.address}`,
   );
   return [
     `hostname: ${info.hostname}`,

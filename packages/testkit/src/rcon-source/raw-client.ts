@@ -1,6 +1,13 @@
 import { connect, type Socket } from 'node:net';
 import { once } from 'node:events';
-import { PacketReader, SERVERDATA_AUTH, SERVERDATA_EXECCOMMAND, SERVERDATA_RESPONSE_VALUE, encodePacket, type SourcePacket } from './codec.js';
+import {
+  PacketReader,
+  SERVERDATA_AUTH,
+  SERVERDATA_EXECCOMMAND,
+  SERVERDATA_RESPONSE_VALUE,
+  encodePacket,
+  type SourcePacket,
+} from './codec.js';
 import { MAX_REPLY_BODY } from './codec.js';
 
 /**

@@ -32,6 +32,12 @@ export interface SourceRconServerOptions {
   maxBody?: number;
   /** Largest `size` accepted from a client before the connection is closed (srcds: 4096). */
   maxRequestSize?: number;
+  /**
+   * A pause between two packets on a connection (default 0: back to back, so that two may share one TCP
+   * read, as they do from real srcds). Only for clients that take one socket read for one packet, which
+   * a real server breaks now and then (rcon-srcds: github.com/EnriqCG/rcon-srcds/issues/9).
+   */
+  packetGapMs?: number;
   /** Called on every login attempt (the game logs `rcon from "…": Bad Password`). */
   onAuth?: (ok: boolean, from: string) => void;
 }
@@ -43,6 +49,7 @@ interface Connection {
   reader: PacketReader;
   /** Packets are handled one after the other, so answers leave in the order the requests came, as srcds does. */
   queue: Promise<void>;
+  lastWriteAt: number;
 }
 
 /**
@@ -116,6 +123,7 @@ export class SourceRconServer {
       authed: false,
       reader: new PacketReader(this.options.maxRequestSize ?? MAX_REQUEST_SIZE),
       queue: Promise.resolve(),
+      lastWriteAt: 0,
     };
     this.connections.add(conn);
     socket.setNoDelay(true);
@@ -132,8 +140,16 @@ export class SourceRconServer {
     });
   }
 
-  private send(conn: Connection, packets: Buffer[]): void {
-    if (!conn.socket.destroyed) conn.socket.write(packets.length === 1 ? packets[0] : Buffer.concat(packets));
+  /** One write per packet, each handed to the kernel before the next (and `packetGapMs` apart when set). */
+  private async send(conn: Connection, packets: Buffer[]): Promise<void> {
+    const gap = this.options.packetGapMs ?? 0;
+    for (const packet of packets) {
+      const wait = conn.lastWriteAt + gap - Date.now();
+      if (gap > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (conn.socket.destroyed) return;
+      await new Promise<void>((resolve) => conn.socket.write(packet, () => resolve()));
+      conn.lastWriteAt = Date.now();
+    }
   }
 
   private async handle(conn: Connection, packet: SourcePacket): Promise<void> {
@@ -146,7 +162,7 @@ export class SourceRconServer {
       case SERVERDATA_EXECCOMMAND:
         if (!conn.authed) {
           // Not logged in: the failure answer of the original RCON spec, then the connection is closed.
-          this.send(conn, [encodePacket(-1, SERVERDATA_AUTH_RESPONSE)]);
+          await this.send(conn, [encodePacket(-1, SERVERDATA_AUTH_RESPONSE)]);
           conn.socket.end();
           return;
         }
@@ -155,23 +171,22 @@ export class SourceRconServer {
         if (!conn.authed) return void conn.socket.end();
         // srcds echoes the request it does not know as empty, then sends the odd trailer: clients that
         // send an empty RESPONSE_VALUE after a command use the echo as the end of a split answer.
-        this.send(conn, [
+        return this.send(conn, [
           encodePacket(packet.id, SERVERDATA_RESPONSE_VALUE),
           encodePacket(packet.id, SERVERDATA_RESPONSE_VALUE, MIRROR_TRAILER_BODY),
         ]);
-        return;
       default:
         return void conn.socket.end(); // no other request type exists
     }
   }
 
-  private auth(conn: Connection, packet: SourcePacket): void {
+  private auth(conn: Connection, packet: SourcePacket): Promise<void> {
     const expected = Buffer.from(this.password);
     const given = Buffer.from(packet.body);
     const ok = this.password !== '' && given.length === expected.length && timingSafeEqual(given, expected);
     conn.authed = ok;
     this.options.onAuth?.(ok, conn.from);
-    this.send(conn, [
+    return this.send(conn, [
       encodePacket(packet.id, SERVERDATA_RESPONSE_VALUE),
       encodePacket(ok ? packet.id : -1, SERVERDATA_AUTH_RESPONSE),
     ]);
@@ -184,6 +199,6 @@ export class SourceRconServer {
     } catch (err) {
       answer = `${(err as Error).message}\n`;
     }
-    this.send(conn, encodeReply(packet.id, answer, this.options.maxBody ?? MAX_REPLY_BODY));
+    await this.send(conn, encodeReply(packet.id, answer, this.options.maxBody ?? MAX_REPLY_BODY));
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** `MM/DD/YYYY - HH:MM:SS`, local time, as srcds stamps its log lines. */
-export function logTime(d = new Date()): string {
+function logTime(d = new Date()): string {
   const day = `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
   return `${day} - ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }

@@ -13,7 +13,7 @@ export const MAX_REPLY_BODY = 4096;
 /** The largest `size` srcds accepts from a client; a bigger one ends the connection. */
 export const MAX_REQUEST_SIZE = 4096;
 /** The smallest legal `size`: id, type and the two terminating NULs. */
-export const MIN_PACKET_SIZE = 10;
+const MIN_PACKET_SIZE = 10;
 /**
  * What srcds sends after echoing a RESPONSE_VALUE a client sent it: another RESPONSE_VALUE, same id, whose
  * body bytes are 00 01 00 00 (the wiki's "0x0000 0001 0000 0000"; clients such as xPaw's PHP-Source-Query

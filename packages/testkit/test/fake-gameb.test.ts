@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { bigReplyText, freePorts, launchFakeGameb, startProcess, waitFor, withDeadline, type FakeGameb } from '../src/index.js';
+import {
+  RawSourceConnection,
+  bigReplyText,
+  freePorts,
+  launchFakeGameb,
+  startProcess,
+  waitFor,
+  withDeadline,
+  type FakeGameb,
+} from '../src/index.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -160,6 +169,24 @@ describe('the fake gameb dedicated server', () => {
     assert.ok((await readdir(join(game.dir, 'logs'))).includes(`${today()}042.log`));
     again.process.child.kill('SIGTERM');
     assert.equal(await withDeadline(again.process.exited, 10_000, 'exit on SIGTERM'), 0);
+  });
+
+  it('cuts its RCON clients on testkit.dropclients, and takes a new rcon_password for later logins', async () => {
+    const game = await launch();
+    const c = await game.connect();
+    assert.equal((await c.command('testkit.dropclients')).body, '');
+    await withDeadline(c.closed, 5000, 'the cut');
+    const again = await game.connect();
+    assert.equal((await again.command('rcon_password Second2')).body, '');
+    assert.equal((await again.command('echo still in')).body, 'still in\n', 'a logged-in connection stays');
+    const fresh = await game.connect().catch((err: Error) => err);
+    assert.match(String(fresh), /refused its own rcon_password/);
+    const raw = await RawSourceConnection.open('127.0.0.1', game.port);
+    try {
+      assert.equal(await raw.auth('Second2'), true);
+    } finally {
+      await raw.close();
+    }
   });
 
   it('exits 3 at once on testkit.crash, and ignores quit after testkit.hang', async () => {

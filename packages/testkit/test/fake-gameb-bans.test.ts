@@ -104,5 +104,8 @@ describe('the fake gameb bans', () => {
     assert.equal(await game.command('exec banned_user.cfg'), '');
     assert.match(await game.command('testkit.join Late STEAM_0:0:4242 4.4.4.4'), /refused/);
     assert.match(await game.command('exec missing.cfg'), /couldn't exec missing\.cfg/);
+    await writeFile(join(game.dir, 'cfg', 'loop.cfg'), 'exec loop.cfg\n');
+    assert.match(await game.command('exec loop.cfg'), /^(exec: couldn't exec loop\.cfg\n)?$/, 'a loop ends');
+    assert.equal(await game.command('echo alive'), 'alive\n');
   });
 });

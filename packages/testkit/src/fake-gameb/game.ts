@@ -59,6 +59,7 @@ export class FakeGameB {
   private udp: Socket | null = null;
   private nextUserId = 2;
   private exiting = false;
+  private execDepth = 0;
 
   constructor(
     exePath: string,
@@ -152,8 +153,15 @@ export class FakeGameB {
   exec(file: string): boolean {
     const path = this.cfgPath(file);
     if (!/^[A-Za-z0-9_.-]+$/.test(file) || !existsSync(path)) return false;
-    const out = this.run(readFileSync(path, 'utf8'));
-    if (out) process.stdout.write(out);
+    // A file that execs itself (or a loop of them) stops here instead of overflowing the stack.
+    if (this.execDepth >= 8) return (this.console(`exec ${file}: nested too deep`), false);
+    this.execDepth += 1;
+    try {
+      const out = this.run(readFileSync(path, 'utf8'));
+      if (out) process.stdout.write(out);
+    } finally {
+      this.execDepth -= 1;
+    }
     return true;
   }
 

@@ -1,11 +1,16 @@
 #!/usr/bin/env node
-import { installFakeGamea } from './install.js';
+import { installFakeGamea, installFakeGameb } from './install.js';
 
-const USAGE = 'usage: garrison-testkit install-fake-gamea DIR';
+const USAGE = 'usage: garrison-testkit install-fake-gamea DIR\n       garrison-testkit install-fake-gameb DIR';
+const INSTALLERS: Record<string, (dir: string) => Promise<{ executables: string[] }>> = {
+  'install-fake-gamea': installFakeGamea,
+  'install-fake-gameb': installFakeGameb,
+};
 
 const [command, dir, ...rest] = process.argv.slice(2);
-if (command === 'install-fake-gamea' && dir && rest.length === 0) {
-  installFakeGamea(dir).then(
+const install = command !== undefined && Object.hasOwn(INSTALLERS, command) ? INSTALLERS[command] : undefined;
+if (install && dir && rest.length === 0) {
+  install(dir).then(
     ({ executables }) => console.log(executables.join('\n')),
     (err: Error) => {
       console.error(`garrison-testkit: ${err.message}`);

@@ -12,7 +12,32 @@ export {
 } from './rcon/fake-rcon-server.js';
 export { playersText, bansText, adminsText, missionsText, messages, type FakePlayer, type FakeBan } from './rcon/formats.js';
 export { parseCfg, type CfgClass, type CfgValue } from './fake-gamea/config-syntax.js';
-export { installFakeGamea, installFakeGameaTemp, FAKE_EXECUTABLES } from './install.js';
+export {
+  installFakeGamea,
+  installFakeGameaTemp,
+  installFakeGameb,
+  installFakeGamebTemp,
+  FAKE_EXECUTABLES,
+  FAKE_GAMEB_EXECUTABLES,
+} from './install.js';
+export { SourceRconServer, type SourceRconServerOptions, type SourceCommandHandler, type SourceRconContext } from './rcon-source/server.js';
+export {
+  encodePacket,
+  encodeReply,
+  PacketReader,
+  PacketSizeError,
+  SERVERDATA_AUTH,
+  SERVERDATA_AUTH_RESPONSE,
+  SERVERDATA_EXECCOMMAND,
+  SERVERDATA_RESPONSE_VALUE,
+  MAX_REPLY_BODY,
+  MIRROR_TRAILER_BODY,
+  type SourcePacket,
+} from './rcon-source/codec.js';
+export { bigReplyText } from './fake-gameb/test-commands.js';
+export { launchFakeGameb, type FakeGameb, type FakeGamebLaunch } from './fake-gameb/launch.js';
+export { RawSourceConnection } from './rcon-source/raw-client.js';
+export { parseSteamId, steamIdText, steam3Text, type SteamId } from './fake-gameb/steamid.js';
 export { freePort, freePorts, freeGamePorts } from './suite/ports.js';
 export { waitFor, withDeadline, type WaitOptions } from './suite/waiting.js';
 export { startProcess, killAll, type TestProcess } from './suite/processes.js';

@@ -16,12 +16,19 @@ describe('games, system and the HTTP edges', () => {
   });
   after(() => h.close());
 
-  it('lists game types publicly', async () => {
+  it('lists game types publicly, the default one marked', async () => {
     const res = await h.api('GET', '/games');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data, [
+    const games: { game_type: string; default: boolean }[] = res.body.data;
+    assert.deepEqual(
+      games.find((g) => g.game_type === 'gamea'),
       { game_type: 'gamea', display_name: 'Gamea', version: '1.0.0', capabilities: CAPABILITIES, default: true },
-    ]);
+    );
+    assert.deepEqual(
+      games.filter((g) => g.default).map((g) => g.game_type),
+      ['gamea'],
+      'one default: what a server created without a game type gets',
+    );
   });
 
   it('describes one game type, and 404 GAME_TYPE_NOT_FOUND for an unknown one', async () => {

@@ -2,7 +2,6 @@ import type { Capability } from '@garrison/core';
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client } from './session.js';
 import { useQuery } from './cache/use-query.js';
-import { humanise } from './format.js';
 
 export type GameType = ResponseOf<Endpoints['getGame']>;
 export type GameSummary = ResponseOf<Endpoints['listGames']>[number];
@@ -42,47 +41,6 @@ export const addressLabel = (game: GameType | undefined): string => game?.identi
 
 /** What the game calls one mission (`Mission`, `Map`). */
 export const missionLabel = (game: GameType | undefined): string => game?.missions?.label ?? 'Mission';
-
-interface JsonSchema {
-  title?: string;
-  default?: unknown;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  const?: unknown;
-  properties?: Record<string, JsonSchema>;
-}
-
-/** One option of a rotation entry besides its name: its values to choose from, or null for free text. */
-export interface RotationOption {
-  key: string;
-  label: string;
-  values: string[] | null;
-  /** What a new entry gets. */
-  initial: string | undefined;
-}
-
-/** The values a JSON Schema allows: its `enum`, or the `const` of each member of its `anyOf`/`oneOf`; null when any. */
-function valuesOf(schema: JsonSchema): string[] | null {
-  if (schema.enum) return schema.enum.map(String);
-  const members = schema.anyOf ?? schema.oneOf;
-  if (members?.every((m) => m.const !== undefined)) return members.map((m) => String(m.const));
-  return null;
-}
-
-/** The options of a rotation entry the game declares (as JSON Schema), in its order. */
-export function rotationOptionsOf(game: GameType | undefined): RotationOption[] {
-  // Any JSON Schema object, as the API types it: read as the parts of one this needs.
-  const schema: JsonSchema = { ...game?.missions?.rotation_options };
-  return Object.entries(schema.properties ?? {}).map(([key, option]) => {
-    const values = valuesOf(option);
-    const initial = option.default !== undefined ? String(option.default) : values?.includes('') ? '' : undefined;
-    return { key, label: option.title ?? humanise(key), values, initial };
-  });
-}
-
-/** An option's value as a list shows it: the empty value is the game's own default. */
-export const optionText = (value: string): string => value || 'Default';
 
 /** What a mission file's name carries besides its name, as the API lists it beside the name. */
 const MISSION_FILE_FIELDS = ['name', 'filename', 'size_bytes', 'warning'];

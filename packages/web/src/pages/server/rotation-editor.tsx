@@ -5,7 +5,8 @@ import { Problem } from '../../components/problem.js';
 import { useModal } from '../../components/modal.js';
 import type { ServerRecord } from './server-page.js';
 import { useQuery } from '../../cache/use-query.js';
-import { missionLabel, optionText, rotationOptionsOf, type GameType } from '../../games.js';
+import { missionLabel, type GameType } from '../../games.js';
+import { entryToSend, optionText, rotationOptionsOf, type RotationOption } from '../../rotation-options.js';
 import { optionsSuffix } from '../../format.js';
 
 /** A rotation entry: the mission's name and the options the game declares for one (none for a map cycle). */
@@ -25,7 +26,7 @@ const plain = (entries: Keyed[]): Entry[] => entries.map(({ key: _key, ...entry 
  */
 export function RotationEditor({ server, game, missions }: { server: ServerRecord; game: GameType | undefined; missions: Mission[] }) {
   const admin = isAdmin();
-  const options = rotationOptionsOf(game);
+  const options = rotationOptionsOf(game?.missions?.rotation_options);
   const noun = missionLabel(game).toLowerCase();
   const { data, error, reload } = useQuery(`rotation:${server.id}:`, () => client.missions.rotation(server.id));
   const [entries, setEntries] = useState<Keyed[]>([]);
@@ -59,7 +60,11 @@ export function RotationEditor({ server, game, missions }: { server: ServerRecor
   const save = async (base = version, mine = entries) => {
     setSaveError(null);
     try {
-      const result = await client.missions.setRotation(server.id, plain(mine), base);
+      const result = await client.missions.setRotation(
+        server.id,
+        plain(mine).map((e) => entryToSend(e, options)),
+        base,
+      );
       setEntries(keyed(result.missions));
       setVersion(result.config_version);
       setDirty(false);
@@ -226,7 +231,7 @@ export function RotationEditor({ server, game, missions }: { server: ServerRecor
 }
 
 /** A new entry's options: each one's default, where it has one. */
-const initialOptions = (options: ReturnType<typeof rotationOptionsOf>) =>
+const initialOptions = (options: readonly RotationOption[]) =>
   Object.fromEntries(options.flatMap((o) => (o.initial === undefined ? [] : [[o.key, o.initial]]))) as Record<string, string>;
 
 function RotationConflict(props: { theirs: Entry[]; mine: Entry[]; onKeepTheirs: () => void; onReapply: () => void }) {

@@ -41,13 +41,3 @@ export const addressLabel = (game: GameType | undefined): string => game?.identi
 
 /** What the game calls one mission (`Mission`, `Map`). */
 export const missionLabel = (game: GameType | undefined): string => game?.missions?.label ?? 'Mission';
-
-/** What a mission file's name carries besides its name, as the API lists it beside the name. */
-const MISSION_FILE_FIELDS = ['name', 'filename', 'size_bytes', 'warning'];
-export function missionParts(missions: readonly object[]): string[] {
-  const parts = new Set<string>();
-  for (const m of missions) {
-    for (const [key, value] of Object.entries(m)) if (!MISSION_FILE_FIELDS.includes(key) && typeof value === 'string') parts.add(key);
-  }
-  return [...parts];
-}

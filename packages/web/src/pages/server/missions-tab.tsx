@@ -7,7 +7,8 @@ import { bytes, humanise } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
-import { can, missionLabel, missionParts, useGame } from '../../games.js';
+import { can, missionLabel, useGame } from '../../games.js';
+import { missionParts, partsOf } from '../../game-missions.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
@@ -126,7 +127,7 @@ export function MissionsTab({ server }: TabProps) {
               <tr key={m.filename}>
                 <td>{m.name}</td>
                 {missionParts(data.missions).map((part) => (
-                  <td key={part}>{String((m as Record<string, unknown>)[part])}</td>
+                  <td key={part}>{partsOf(m)[part] ?? ''}</td>
                 ))}
                 <td>{bytes(m.size_bytes)}</td>
                 {admin && (

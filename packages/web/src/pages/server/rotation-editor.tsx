@@ -6,7 +6,7 @@ import { useModal } from '../../components/modal.js';
 import type { ServerRecord } from './server-page.js';
 import { useQuery } from '../../cache/use-query.js';
 import { missionLabel, type GameType } from '../../games.js';
-import { entryToSend, optionText, rotationOptionsOf, type RotationOption } from '../../rotation-options.js';
+import { entryToSend, optionText, rotationOptionsOf, type RotationOption } from '../../game-missions.js';
 import { optionsSuffix } from '../../format.js';
 
 /** A rotation entry: the mission's name and the options the game declares for one (none for a map cycle). */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@garrison/core';
-import { entryToSend, optionText, rotationOptionsOf } from '../../src/rotation-options.js';
+import { entryToSend, missionParts, optionText, partsOf, rotationOptionsOf } from '../../src/game-missions.js';
 import { optionsSuffix } from '../../src/format.js';
 
 /** A schema as `GET /games/{game}` serves it: TypeBox's, through JSON. */
@@ -45,5 +45,15 @@ describe("a rotation entry's options, from the game's JSON Schema", () => {
     assert.equal(optionsSuffix({ name: 'm', level: 'Hard' }), ' (Hard)');
     assert.equal(optionsSuffix({ name: 'm', level: '' }), '');
     assert.equal(optionsSuffix({ name: 'm', level: 'Hard', speed: 'fast' }), ' (Hard, fast)');
+  });
+});
+
+describe("a mission file's parts", () => {
+  it('are the fields the API lists beside its name, and those of a `parts` object: a column each', () => {
+    const listed = { name: 'co_Hold.Isle', filename: 'co_Hold.Isle.x', size_bytes: 3, region: 'Isle', warning: 'w' };
+    assert.deepEqual(partsOf(listed), { region: 'Isle' });
+    assert.deepEqual(partsOf({ name: 'm', filename: 'm.y', size_bytes: 1, parts: { map_group: 'A' } }), { map_group: 'A' });
+    assert.deepEqual(missionParts([listed, { name: 'de_x', filename: 'de_x.y', size_bytes: 1 }]), ['region']);
+    assert.deepEqual(missionParts([{ name: 'de_x', filename: 'de_x.y', size_bytes: 1, parts: {} }]), [], 'a map is its name only');
   });
 });

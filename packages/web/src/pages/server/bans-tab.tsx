@@ -18,7 +18,7 @@ type BanType = Parameters<typeof client.bans.create>[1]['ban_type'];
 
 /** The kind a value typed looks like: the address kind for an address, else the game's default (its first kind). */
 const kindOf = (kinds: readonly IdentityKind[], text: string) =>
-  (looksLikeAddress(text) ? kinds.find((k) => k.address) : undefined) ?? kinds.find((k) => !k.address) ?? kinds[0];
+  (looksLikeAddress(text) ? kinds.find((k) => k.address) : undefined) ?? kinds[0];
 
 /** The server's bans; admins add one by one of the kinds by which the game knows players (its default first), or revoke one. */
 export function BansTab({ server }: TabProps) {

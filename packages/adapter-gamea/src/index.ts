@@ -36,6 +36,13 @@ function remoteAdminTarget(config: ConfigValues, ctx: ServerContext): RemoteAdmi
 export const gamea = defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
   identity: { game_type: 'gamea', display_name: 'Gamea', version, schema_version: '1.0' },
+  // The console's words for this game: what no schema says.
+  presentation: {
+    exampleExePath: '/srv/gamea/gameaserver_x64.exe',
+    backupContents: 'profile (player persistence), its generated config files, its BattlEye folder with the bans',
+    importFiles: "server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt",
+    exampleCommandLine: 'gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace',
+  },
   capabilities: {
     config_generator: {
       sections,

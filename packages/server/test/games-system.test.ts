@@ -4,6 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { endpoints } from '@garrison/core';
 import { ADMIN_PASSWORD, expectError, startHarness, tokenFor, type Harness } from './helpers.js';
 
+/** The values a JSON Schema allows: its `enum`, or the `const` of each of its `anyOf` (TypeBox's union of literals). */
+const valuesOf = (schema: { enum?: unknown[]; anyOf?: { const: unknown }[] }) => schema.enum ?? schema.anyOf?.map((s) => s.const);
+
 const CAPABILITIES = ['config_generator', 'process_config', 'log_parser', 'remote_admin', 'mission_manager', 'mod_manager', 'ban_manager'];
 
 describe('games, system and the HTTP edges', () => {
@@ -13,27 +16,67 @@ describe('games, system and the HTTP edges', () => {
   });
   after(() => h.close());
 
-  it('lists game types publicly', async () => {
+  it('lists game types publicly, the default one marked', async () => {
     const res = await h.api('GET', '/games');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data, [{ game_type: 'gamea', display_name: 'Gamea', version: '1.0.0', capabilities: CAPABILITIES }]);
+    const games: { game_type: string; default: boolean }[] = res.body.data;
+    assert.deepEqual(
+      games.find((g) => g.game_type === 'gamea'),
+      { game_type: 'gamea', display_name: 'Gamea', version: '1.0.0', capabilities: CAPABILITIES, default: true },
+    );
+    assert.deepEqual(
+      games.filter((g) => g.default).map((g) => g.game_type),
+      ['gamea'],
+      'one default: what a server created without a game type gets',
+    );
   });
 
   it('describes one game type, and 404 GAME_TYPE_NOT_FOUND for an unknown one', async () => {
     const res = await h.api('GET', '/games/gamea');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data, {
+    const { identity_kinds, remote_admin_operations, missions, presentation, ...identity } = res.body.data;
+    assert.deepEqual(identity, {
       game_type: 'gamea',
       display_name: 'Gamea',
       version: '1.0.0',
       capabilities: CAPABILITIES,
+      default: true,
       schema_version: '1.0',
       config_sections: ['server', 'basic', 'profile', 'launch', 'rcon'],
       allowed_executables: ['gameaserver_x64.exe', 'gameaserver.exe'],
     });
+    assert.ok(identity_kinds && remote_admin_operations && missions && presentation, 'what the console reads of the game');
     for (const path of ['/games/nope', '/games/nope/config-schema', '/games/nope/defaults']) {
       expectError(await h.api('GET', path), 404, 'GAME_TYPE_NOT_FOUND');
     }
+  });
+
+  it('says what the console shows of the game: identity kinds, remote-admin operations, missions and words', async () => {
+    const game = (await h.api('GET', '/games/gamea')).body.data;
+    // A ban takes a GUID by default, or the address a player connects from.
+    assert.deepEqual(
+      game.identity_kinds.map((k: { kind: string; address: boolean }) => [k.kind, k.address]),
+      [
+        ['GUID', false],
+        ['IP', true],
+      ],
+    );
+    for (const k of game.identity_kinds) assert.ok(k.label && k.example, `${k.kind} has a label and an example`);
+    assert.deepEqual(game.remote_admin_operations, ['players', 'kick', 'ban', 'unban', 'say', 'command']);
+    assert.equal(game.missions.extension, '.pbo');
+    assert.equal(game.missions.label, 'Mission');
+    // The rotation's options as plain JSON Schema: the difficulty and its values, the default `""` first.
+    const options = game.missions.rotation_options;
+    assert.equal(options.type, 'object');
+    assert.deepEqual(Object.keys(options.properties), ['difficulty']);
+    assert.deepEqual(valuesOf(options.properties.difficulty), ['', 'Recruit', 'Regular', 'Veteran', 'Custom']);
+    assert.ok(!JSON.stringify(options).includes('Symbol'), 'no TypeBox internals');
+    assert.deepEqual(game.presentation, {
+      example_exe_path: '/srv/gamea/gameaserver_x64.exe',
+      backup_contents: 'profile (player persistence), its generated config files, its BattlEye folder with the bans',
+      import_files: "server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt",
+      example_command_line: 'gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace',
+    });
   });
 
   it("lists the game's remote-admin commands for command lines to offer", async () => {

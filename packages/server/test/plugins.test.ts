@@ -29,9 +29,14 @@ describe('adapter plugins', () => {
       display_name: 'Game B',
       version: '0.3.0',
       capabilities: ['process_config'],
+      default: false,
       schema_version: '2',
       config_sections: [],
       allowed_executables: ['gamebd'],
+      identity_kinds: [],
+      remote_admin_operations: [],
+      missions: null,
+      presentation: {},
     });
     assert.deepEqual((await h.api('GET', '/games/gameb/config-schema')).body.data, {});
     assert.deepEqual((await h.api('GET', '/games/gameb/defaults')).body.data, {});

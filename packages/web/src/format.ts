@@ -24,3 +24,11 @@ export function bytes(n: number): string {
 /** Servers by their names (a server since deleted, or not yet read, by its id). */
 export const serverNames = (ids: readonly number[], servers: readonly { id: number; name: string }[] | undefined): string =>
   ids.map((id) => servers?.find((s) => s.id === id)?.name ?? `server ${id}`).join(', ');
+
+/** The option values set on a rotation entry (or a plan's step), as shown after its name: ` (Hard)`, or nothing. */
+export function optionsSuffix(entry: Record<string, unknown>, skip: readonly string[] = ['name']): string {
+  const set = Object.entries(entry)
+    .filter(([key, value]) => !skip.includes(key) && typeof value === 'string' && value !== '')
+    .map(([, value]) => value);
+  return set.length ? ` (${set.join(', ')})` : '';
+}

@@ -230,8 +230,15 @@ export interface CapabilityMap {
 export interface GamePresentation {
   /** An example executable path for the create form (`/srv/gamea/gameaserver_x64.exe`). */
   exampleExePath?: string;
-  /** What a backup of a server holds besides the generated files, in a few words (`profiles and BattlEye folder`). */
+  /**
+   * What a restore of a backup overwrites of a server, in a few words that follow `<server>'s`
+   * (`profile (player persistence), its generated config files`).
+   */
   backupContents?: string;
+  /** The files an import reads from the folder of the executable (`server.cfg, the profile and the ban file`). */
+  importFiles?: string;
+  /** A start command as an admin keeps it, for the import form (`server.exe -port=2302 -config=server.cfg`). */
+  exampleCommandLine?: string;
 }
 
 export interface AdapterDefinition {

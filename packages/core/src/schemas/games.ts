@@ -5,7 +5,13 @@ import { REMOTE_ADMIN_OPERATIONS } from '../adapter/remote-admin.js';
 export const CapabilityName = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
 
 export const GameSummary = Type.Object(
-  { game_type: Type.String(), display_name: Type.String(), version: Type.String(), capabilities: Type.Array(CapabilityName) },
+  {
+    game_type: Type.String(),
+    display_name: Type.String(),
+    version: Type.String(),
+    capabilities: Type.Array(CapabilityName),
+    default: Type.Boolean({ description: 'The game type of a server created without one (the setting `GARRISON_DEFAULT_GAME`).' }),
+  },
   { $id: 'GameSummary' },
 );
 
@@ -35,7 +41,9 @@ export const GameDetail = Type.Object(
     ]),
     presentation: Type.Object({
       example_exe_path: Type.Optional(Type.String()),
-      backup_contents: Type.Optional(Type.String()),
+      backup_contents: Type.Optional(Type.String({ description: "What a restore overwrites of a server, after `<server>'s`." })),
+      import_files: Type.Optional(Type.String({ description: 'The files an import reads from the folder of the executable.' })),
+      example_command_line: Type.Optional(Type.String({ description: 'A start command an import reads ports, paths and mods from.' })),
     }),
   },
   { $id: 'GameDetail' },

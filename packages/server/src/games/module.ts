@@ -6,5 +6,6 @@ import { gameRoutes } from './routes.js';
 export const gamesModule: FeatureModule = {
   name: 'games',
   endpoints: Object.values(gameEndpoints),
-  routes: (routes, c) => gameRoutes(routes, c.resolve(TOKENS.Adapters)),
+  // The default game (a setting of the servers feature) is marked in the list, for a create form to preselect.
+  routes: (routes, c) => gameRoutes(routes, c.resolve(TOKENS.Adapters), c.resolve(TOKENS.Settings).defaultGameType),
 };

@@ -5,10 +5,11 @@ type Fields = Omit<CreateServerRequest, 'game_type'>;
 
 /**
  * The fields of a server record, for the new-server form and the edit form alike, as the server's game
- * has them: its executables as the hint, an RCon port only for a game with remote admin.
+ * has them: its executables as the hint (its example path as the placeholder), an RCon port only for a game with remote admin.
  */
 export function ServerFields({ initial, game }: { initial?: Partial<Fields>; game: GameType | undefined }) {
   const executables = game?.allowed_executables ?? [];
+  const example = game?.presentation.example_exe_path ?? (executables[0] ? `/path/to/${executables[0]}` : undefined);
   return (
     <>
       <label>
@@ -17,13 +18,7 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
       </label>
       <label>
         Executable path
-        <input
-          name="exe_path"
-          required
-          placeholder={executables[0] ? `/path/to/${executables[0]}` : undefined}
-          defaultValue={initial?.exe_path}
-          aria-describedby="exe-hint"
-        />
+        <input name="exe_path" required placeholder={example} defaultValue={initial?.exe_path} aria-describedby="exe-hint" />
         <small id="exe-hint" class="small">
           {executables.length
             ? `The full path of the game's server program: ${executables.join(' or ')}.`

@@ -7,7 +7,7 @@ import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { ServerFields, readServerFields } from '../components/server-fields.js';
 import { humanise } from '../format.js';
-import { useGame, useGames } from '../games.js';
+import { useDefaultGameType, useGame, useGames } from '../games.js';
 
 type Created = ResponseOf<Endpoints['createServer']>;
 
@@ -43,7 +43,9 @@ export function CreateServer({ onClose, onCreated }: { onClose: () => void; onCr
   const [busy, setBusy] = useState(false);
   const games = useGames().data;
   const [chosen, setChosen] = useState<string | null>(null);
-  const gameType = chosen ?? games?.find((g) => g.game_type === 'gamea')?.game_type ?? games?.[0]?.game_type ?? null;
+  // The service's default game first, as a server created without one would get.
+  const defaultGameType = useDefaultGameType();
+  const gameType = chosen ?? defaultGameType;
   const game = useGame(gameType);
   // Where it runs: its files and processes live on that node. Only a cluster has a choice.
   const nodes = useQuery('nodes:', () => client.nodes.list()).data?.filter((n) => n.online && !n.draining);

@@ -3,8 +3,9 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
-import { humanise } from '../format.js';
+import { humanise, optionsSuffix } from '../format.js';
 import { Credentials } from './create-server.js';
+import { useDefaultGameType, useGame } from '../games.js';
 
 type Plan = ResponseOf<Endpoints['importServer']>;
 type Request = Parameters<typeof client.servers.import>[0];
@@ -40,6 +41,9 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
   const [request, setRequest] = useState<Request | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [busy, setBusy] = useState(false);
+  // The game of an import is the one whose executable it names; the form's words and examples are the default game's.
+  const game = useGame(useDefaultGameType());
+  const presentation = game?.presentation ?? {};
 
   const check = async (event: Event) => {
     event.preventDefault();
@@ -68,7 +72,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
       {!plan && (
         <form onSubmit={check}>
           <p class="small">
-            Garrison reads the server's files — server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt — from the folder of its
+            Garrison reads the server's files{presentation.import_files ? ` — ${presentation.import_files} — ` : ' '}from the folder of its
             executable, and shows what it will do before it does anything.
           </p>
           <label>
@@ -76,19 +80,14 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
             <input
               name="exe_path"
               required
-              placeholder="/srv/gamea/gameaserver_x64.exe"
+              placeholder={presentation.example_exe_path}
               autocomplete="off"
               defaultValue={request?.exe_path}
             />
           </label>
           <label>
             Start command line <span class="small">(optional: ports, paths and mods are read from it)</span>
-            <textarea
-              name="command_line"
-              rows={3}
-              placeholder="gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace"
-              defaultValue={request?.command_line}
-            />
+            <textarea name="command_line" rows={3} placeholder={presentation.example_command_line} defaultValue={request?.command_line} />
           </label>
           <div class="row">
             <label>
@@ -180,7 +179,7 @@ function PlanReport({ plan }: { plan: Plan }) {
           {server.name} ({server.game_type}), game port {server.game_port}, RCon port {server.rcon_port}
         </dd>
         <dt>Rotation</dt>
-        <dd>{plan.rotation.map((r) => `${r.name}${r.difficulty ? ` (${r.difficulty})` : ''}`).join(', ') || 'none'}</dd>
+        <dd>{plan.rotation.map((r) => `${r.name}${optionsSuffix(r)}`).join(', ') || 'none'}</dd>
         <dt>Mods</dt>
         <dd>
           {plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' (server)' : ''}${m.installed ? '' : ' — not installed'}`).join(', ') ||

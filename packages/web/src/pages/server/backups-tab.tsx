@@ -10,6 +10,7 @@ import { useLiveEvents } from '../../live.js';
 import { bytes, localTimes } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { IDLE_STATUSES } from '@garrison/core';
+import { useGame } from '../../games.js';
 
 type Backup = ResponseOf<Endpoints['listBackups']>[number];
 
@@ -22,6 +23,8 @@ export function BackupsTab({ server }: TabProps) {
   const action = useAction();
   const [written, setWritten] = useState<Record<number, number>>({});
   const [notice, setNotice] = useState<string | null>(null);
+  // What a restore overwrites, in the game's words (its adapter knows what a backup holds).
+  const contents = useGame(server.game_type)?.presentation.backup_contents ?? 'files a backup holds';
   useLiveEvents(server.id, {
     backup: (event) => {
       setWritten((all) => ({ ...all, [event.data.backup_id]: event.data.bytes }));
@@ -103,9 +106,8 @@ export function BackupsTab({ server }: TabProps) {
                           ariaLabel={`Restore the backup of ${when(b.created_at)}`}
                           title={`Restore the backup of ${when(b.created_at)}?`}
                           message={
-                            `This overwrites ${server.name}'s profile (player persistence), its generated config files, its ` +
-                            `BattlEye folder with the bans${b.include_missions ? ', its missions' : ''} and its config sections ` +
-                            `with what they were then. Logs and mods are not touched.`
+                            `This overwrites ${server.name}'s ${contents}${b.include_missions ? ', its missions' : ''} and its config ` +
+                            `sections with what they were then. Logs and mods are not touched.`
                           }
                           onConfirm={() => restore(b)}
                         />

@@ -7,24 +7,34 @@ import { Pager } from '../../components/pager.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
+import { useGame, type IdentityKind } from '../../games.js';
 
 const PAGE = 50;
 
 /** An IPv4 address, or anything with a colon (an IPv6 one): the server checks it exactly. */
 const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || text.includes(':');
 
-/** The server's bans; admins add one by GUID or IP address, or revoke one. */
+type BanType = Parameters<typeof client.bans.create>[1]['ban_type'];
+
+/** The kind a value typed looks like: the address kind for an address, else the game's default (its first kind). */
+const kindOf = (kinds: readonly IdentityKind[], text: string) =>
+  (looksLikeAddress(text) ? kinds.find((k) => k.address) : undefined) ?? kinds[0];
+
+/** The server's bans; admins add one by one of the kinds by which the game knows players (its default first), or revoke one. */
 export function BansTab({ server }: TabProps) {
   const admin = isAdmin();
+  const kinds = useGame(server.game_type)?.identity_kinds ?? [];
+  const defaultKind = kinds[0]?.kind ?? '';
   const [activeOnly, setActiveOnly] = useState(true);
   const [offset, setOffset] = useState(0);
   const { data, error, reload } = useQuery(`bans:${server.id}:${activeOnly}:${offset}`, () =>
     client.bans.list(server.id, { active_only: activeOnly, limit: PAGE, offset }),
   );
   const [creating, setCreating] = useState(false);
-  // Picked from what is typed, until the admin picks it themselves.
-  const [banType, setBanType] = useState<'GUID' | 'IP'>('GUID');
+  // Picked from what is typed, until the admin picks it themselves; the game's default until then.
+  const [typed, setTyped] = useState<string | null>(null);
   const [banTypeChosen, setBanTypeChosen] = useState(false);
+  const banType = typed ?? defaultKind;
   const action = useAction();
 
   return (
@@ -89,40 +99,40 @@ export function BansTab({ server }: TabProps) {
           title="Add a ban"
           submitLabel="Ban"
           danger
-          onClose={() => (setCreating(false), setBanType('GUID'), setBanTypeChosen(false))}
+          onClose={() => (setCreating(false), setTyped(null), setBanTypeChosen(false))}
           onSubmit={async (form) => {
             const minutes = fieldText(form, 'minutes');
             const reason = fieldText(form, 'reason');
             await client.bans.create(server.id, {
               player_uid: fieldText(form, 'player_uid'),
-              ban_type: banType,
+              ban_type: banType as BanType,
               ...(reason ? { reason } : {}),
               duration_minutes: minutes ? Number(minutes) : 0,
             });
-            setBanType('GUID');
+            setTyped(null);
             setBanTypeChosen(false);
             reload();
           }}
         >
           <label>
-            GUID or IP address
+            {kinds.map((k) => k.label).join(' or ')}
             <input
               name="player_uid"
               required
               maxLength={64}
               class="mono"
-              onInput={(e) => banTypeChosen || setBanType(looksLikeAddress(e.currentTarget.value) ? 'IP' : 'GUID')}
+              placeholder={kinds.find((k) => k.kind === banType)?.example}
+              onInput={(e) => banTypeChosen || setTyped(kindOf(kinds, e.currentTarget.value)?.kind ?? null)}
             />
           </label>
           <label>
             Ban by
-            <select
-              name="ban_type"
-              value={banType}
-              onChange={(e) => (setBanType(e.currentTarget.value as 'GUID' | 'IP'), setBanTypeChosen(true))}
-            >
-              <option value="GUID">GUID</option>
-              <option value="IP">IP address</option>
+            <select name="ban_type" value={banType} onChange={(e) => (setTyped(e.currentTarget.value), setBanTypeChosen(true))}>
+              {kinds.map((k) => (
+                <option key={k.kind} value={k.kind}>
+                  {k.label}
+                </option>
+              ))}
             </select>
           </label>
           <label>

@@ -123,7 +123,7 @@ export function ConfigTab({ server }: TabProps) {
           <input
             type="search"
             value={search}
-            placeholder="e.g. password, ping, difficulty"
+            placeholder="e.g. password, ping, players"
             maxLength={100}
             onInput={(e) => setSearch(e.currentTarget.value)}
           />

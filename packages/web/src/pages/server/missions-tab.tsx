@@ -3,19 +3,24 @@ import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { describe, Problem, useAction } from '../../components/problem.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { RotationEditor } from './rotation-editor.js';
-import { bytes } from '../../format.js';
+import { bytes, humanise } from '../../format.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
-import { can, useGame } from '../../games.js';
+import { can, missionLabel, useGame } from '../../games.js';
+import { missionParts, partsOf } from '../../game-missions.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
 /** The mission files on the server (upload, delete) and the rotation the game plays them in. */
 export function MissionsTab({ server }: TabProps) {
   const admin = isAdmin();
+  const game = useGame(server.game_type);
   // "Play now" is the game's own command, over remote admin, to a running server.
-  const playable = can(useGame(server.game_type), 'remote_admin');
+  const playable = can(game, 'remote_admin');
+  // The game's word for one (`Mission`, `Map`) and what its files end in.
+  const label = missionLabel(game);
+  const extension = game?.missions?.extension;
   const { data, error, reload } = useQuery(`missions:${server.id}:`, () => client.missions.list(server.id));
   const [upload, setUpload] = useState<Upload | null>(null);
   const action = useAction();
@@ -95,10 +100,11 @@ export function MissionsTab({ server }: TabProps) {
             </label>
           ) : (
             <label>
-              Upload a mission (.pbo): drop it here or choose a file
+              Upload a {label.toLowerCase()}
+              {extension && ` (${extension})`}: drop it here or choose a file
               <input
                 type="file"
-                accept=".pbo"
+                accept={extension}
                 multiple
                 onChange={(e) => (void send(e.currentTarget.files), (e.currentTarget.value = ''))}
               />
@@ -106,18 +112,23 @@ export function MissionsTab({ server }: TabProps) {
           )}
         </div>
       )}
-      {data && <RotationEditor server={server} missions={data.missions} />}
+      {data && <RotationEditor server={server} game={game} missions={data.missions} />}
       <h2>Files</h2>
-      {data?.missions.length === 0 && <p class="empty">No mission files yet.</p>}
+      {data?.missions.length === 0 && <p class="empty">No {label.toLowerCase()} files yet.</p>}
       {data && data.missions.length > 0 && (
         <table class="table">
-          <caption class="sr-only">Mission files of {server.name}</caption>
-          <TableHead columns={['Mission', 'Terrain', 'Size', admin && 'Actions']} />
+          <caption class="sr-only">
+            {label} files of {server.name}
+          </caption>
+          {/* Besides its name, what the game reads from a file's name, each part in a column. */}
+          <TableHead columns={[label, ...missionParts(data.missions).map(humanise), 'Size', admin && 'Actions']} />
           <tbody>
             {data.missions.map((m) => (
               <tr key={m.filename}>
                 <td>{m.name}</td>
-                <td>{m.terrain}</td>
+                {missionParts(data.missions).map((part) => (
+                  <td key={part}>{partsOf(m)[part] ?? ''}</td>
+                ))}
                 <td>{bytes(m.size_bytes)}</td>
                 {admin && (
                   <td class="actions">

@@ -6,11 +6,13 @@ import { TableHead } from '../../components/table-head.js';
 import { useDebounced } from '../../components/debounced.js';
 import { useQuery } from '../../cache/use-query.js';
 import type { ServerRecord } from './server-page.js';
+import { playerIdLabel, useGame } from '../../games.js';
 
 const PAGE = 25;
 
-/** Who was on the server and when, newest first: searchable by name or GUID, page by page. */
+/** Who was on the server and when, newest first: searchable by name or by how the game knows a player, page by page. */
 export function PlayerHistory({ server }: { server: ServerRecord }) {
+  const idLabel = playerIdLabel(useGame(server.game_type));
   const [search, setSearch] = useState('');
   const [offset, setOffset] = useState(0);
   const query = useDebounced(search.trim(), 300);
@@ -26,7 +28,7 @@ export function PlayerHistory({ server }: { server: ServerRecord }) {
           <input
             type="search"
             value={search}
-            placeholder="name or GUID"
+            placeholder={`name or ${idLabel}`}
             maxLength={100}
             onInput={(e) => (setSearch(e.currentTarget.value), setOffset(0))}
           />
@@ -39,7 +41,7 @@ export function PlayerHistory({ server }: { server: ServerRecord }) {
       {data && data.items.length > 0 && (
         <table class="table">
           <caption class="sr-only">Player history of {server.name}</caption>
-          <TableHead columns={['Name', 'GUID', 'Joined', 'Left']} />
+          <TableHead columns={['Name', idLabel, 'Joined', 'Left']} />
           <tbody>
             {data.items.map((visit) => (
               <tr key={visit.id}>

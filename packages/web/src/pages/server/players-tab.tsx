@@ -8,6 +8,7 @@ import { useLiveEvents } from '../../live.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { PlayerHistory } from './player-history.js';
+import { addressLabel, playerIdLabel, useGame } from '../../games.js';
 
 type Player = ResponseOf<Endpoints['listPlayers']>['players'][number];
 
@@ -22,9 +23,10 @@ export function PlayersTab({ server }: TabProps) {
   const [acting, setActing] = useState<{ player: Player; action: 'kick' | 'ban' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const admin = isAdmin();
+  const game = useGame(server.game_type);
   useLiveEvents(server.id, {
     players: ({ data: live }) => {
-      // The event goes to every role, so it carries no GUID nor address: an admin's list keeps those it
+      // The event goes to every role, so it carries no identity nor address: an admin's list keeps those it
       // knows of each player, and is read again for a newcomer's.
       apply((old) => live.players.map((p) => ({ ...old.find((o) => o.slot_id === p.slot_id && o.name === p.name), ...p })));
       if (admin) reload();
@@ -43,7 +45,7 @@ export function PlayersTab({ server }: TabProps) {
       {players && players.length > 0 && (
         <table class="table">
           <caption class="sr-only">Players on {server.name}</caption>
-          <TableHead columns={['Slot', 'Name', 'Ping', admin && 'GUID', admin && 'IP address', admin && 'Actions']} />
+          <TableHead columns={['Slot', 'Name', 'Ping', admin && playerIdLabel(game), admin && addressLabel(game), admin && 'Actions']} />
           <tbody>
             {players.map((p) => (
               <tr key={p.slot_id}>
@@ -52,7 +54,7 @@ export function PlayersTab({ server }: TabProps) {
                 <td>{p.ping} ms</td>
                 {admin && (
                   <>
-                    <td>{p.guid ? <code class="guid">{p.guid}</code> : <span class="small">not reported yet</span>}</td>
+                    <td>{p.guid ? <code class="player-id">{p.guid}</code> : <span class="small">not reported yet</span>}</td>
                     <td>{p.ip ? <code>{p.ip}</code> : '—'}</td>
                   </>
                 )}

@@ -1,27 +1,33 @@
 import { useEffect, useState } from 'preact/hooks';
 import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
-import { RotationDifficulty } from '@garrison/core';
 import { client, endIfUnauthorized, isAdmin } from '../../session.js';
 import { Problem } from '../../components/problem.js';
 import { useModal } from '../../components/modal.js';
 import type { ServerRecord } from './server-page.js';
 import { useQuery } from '../../cache/use-query.js';
+import { missionLabel, type GameType } from '../../games.js';
+import { entryToSend, optionText, rotationOptionsOf, type RotationOption } from '../../game-missions.js';
+import { optionsSuffix } from '../../format.js';
 
-type Entry = ResponseOf<Endpoints['getRotation']>['missions'][number];
-type Keyed = Entry & { key: number };
+/** A rotation entry: the mission's name and the options the game declares for one (none for a map cycle). */
+type Entry = { name: string } & Record<string, string>;
+/** An entry with the list's key for it (a string, as an entry's values are). */
+type Keyed = Entry & { key: string };
 type Mission = ResponseOf<Endpoints['listMissions']>['missions'][number];
 
-const DIFFICULTIES = RotationDifficulty.anyOf.map((d) => d.const);
 let nextKey = 0;
-const keyed = (entries: Entry[]): Keyed[] => entries.map((e) => ({ ...e, key: nextKey++ }));
-const plain = (entries: Keyed[]): Entry[] => entries.map(({ name, difficulty }) => ({ name, difficulty }));
+const keyed = (entries: readonly object[]): Keyed[] => (entries as Entry[]).map((e) => ({ ...e, key: String(nextKey++) }));
+const plain = (entries: Keyed[]): Entry[] => entries.map(({ key: _key, ...entry }) => entry as Entry);
 
 /**
- * The order the game plays its missions in, each with a difficulty: reordered by dragging (or by the
- * move buttons, from the keyboard), saved with the version read so that nobody's change is overwritten unseen.
+ * The order the game plays its missions in, each with the options the game declares (as JSON Schema):
+ * reordered by dragging (or by the move buttons, from the keyboard), saved with the version read so that
+ * nobody's change is overwritten unseen.
  */
-export function RotationEditor({ server, missions }: { server: ServerRecord; missions: Mission[] }) {
+export function RotationEditor({ server, game, missions }: { server: ServerRecord; game: GameType | undefined; missions: Mission[] }) {
   const admin = isAdmin();
+  const options = rotationOptionsOf(game?.missions?.rotation_options);
+  const noun = missionLabel(game).toLowerCase();
   const { data, error, reload } = useQuery(`rotation:${server.id}:`, () => client.missions.rotation(server.id));
   const [entries, setEntries] = useState<Keyed[]>([]);
   const [version, setVersion] = useState(0);
@@ -54,7 +60,11 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
   const save = async (base = version, mine = entries) => {
     setSaveError(null);
     try {
-      const result = await client.missions.setRotation(server.id, plain(mine), base);
+      const result = await client.missions.setRotation(
+        server.id,
+        plain(mine).map((e) => entryToSend(e, options)),
+        base,
+      );
       setEntries(keyed(result.missions));
       setVersion(result.config_version);
       setDirty(false);
@@ -67,7 +77,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
       // The rotation saved now, to show beside the user's.
       await client.missions
         .rotation(server.id)
-        .then((current) => setConflict({ theirs: current.missions, version: current.config_version }), setSaveError);
+        .then((current) => setConflict({ theirs: plain(keyed(current.missions)), version: current.config_version }), setSaveError);
     }
   };
 
@@ -75,7 +85,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
     <section class="rotation-editor" aria-labelledby="rotation-title">
       <h2 id="rotation-title">Rotation</h2>
       <Problem error={error} />
-      {data && entries.length === 0 && <p class="empty">The rotation is empty: the game waits for an admin to pick a mission.</p>}
+      {data && entries.length === 0 && <p class="empty">The rotation is empty: the game waits for an admin to pick a {noun}.</p>}
       <ol class="rotation">
         {entries.map((entry, index) => (
           <li
@@ -102,26 +112,36 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
             )}
             <span class="rotation-name">{entry.name}</span>
             {!installed.has(entry.name.toLowerCase()) && (
-              <span class="badge" title="No mission file of this name is installed: the game skips it until one is uploaded.">
+              <span class="badge" title={`No ${noun} file of this name is installed: the game skips it until one is uploaded.`}>
                 not installed
               </span>
             )}
-            <label class="inline">
-              <span class="sr-only">Difficulty of {entry.name}</span>
-              <select
-                value={entry.difficulty}
-                disabled={!admin}
-                onChange={(e) =>
-                  change(entries.map((x, i) => (i === index ? { ...x, difficulty: e.currentTarget.value as Entry['difficulty'] } : x)))
-                }
-              >
-                {DIFFICULTIES.map((d) => (
-                  <option key={d} value={d}>
-                    {d || 'Default'}
-                  </option>
-                ))}
-              </select>
-            </label>
+            {options.map((option) => (
+              <label key={option.key} class="inline">
+                <span class="sr-only">
+                  {option.label} of {entry.name}
+                </span>
+                {option.values ? (
+                  <select
+                    value={entry[option.key] ?? option.initial ?? ''}
+                    disabled={!admin}
+                    onChange={(e) => change(entries.map((x, i) => (i === index ? { ...x, [option.key]: e.currentTarget.value } : x)))}
+                  >
+                    {option.values.map((v) => (
+                      <option key={v} value={v}>
+                        {optionText(v)}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    value={entry[option.key] ?? ''}
+                    disabled={!admin}
+                    onChange={(e) => change(entries.map((x, i) => (i === index ? { ...x, [option.key]: e.currentTarget.value } : x)))}
+                  />
+                )}
+              </label>
+            ))}
             {admin && (
               <span class="row-actions">
                 <button
@@ -158,9 +178,9 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
       {admin && (
         <div class="toolbar">
           <label class="grow">
-            Mission to add
+            {missionLabel(game)} to add
             <select value={adding} onChange={(e) => setAdding(e.currentTarget.value)}>
-              <option value="">Choose a mission…</option>
+              <option value="">Choose a {noun}…</option>
               {missions.map((m) => (
                 <option key={m.filename} value={m.name}>
                   {m.name}
@@ -171,7 +191,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
           <button
             type="button"
             disabled={!adding}
-            onClick={() => (change([...entries, ...keyed([{ name: adding, difficulty: '' }])]), setAdding(''))}
+            onClick={() => (change([...entries, ...keyed([{ name: adding, ...initialOptions(options) }])]), setAdding(''))}
           >
             Add to rotation
           </button>
@@ -187,7 +207,7 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
             <span role="status" class="small">
               Saved. It applies at the next mission change or start.
               {warnings.length > 0 &&
-                ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed mission.`}
+                ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed ${noun}.`}
             </span>
           )}
         </div>
@@ -210,6 +230,10 @@ export function RotationEditor({ server, missions }: { server: ServerRecord; mis
   );
 }
 
+/** A new entry's options: each one's default, where it has one. */
+const initialOptions = (options: readonly RotationOption[]) =>
+  Object.fromEntries(options.flatMap((o) => (o.initial === undefined ? [] : [[o.key, o.initial]]))) as Record<string, string>;
+
 function RotationConflict(props: { theirs: Entry[]; mine: Entry[]; onKeepTheirs: () => void; onReapply: () => void }) {
   const dialog = useModal();
   const list = (entries: Entry[]) => (
@@ -217,7 +241,7 @@ function RotationConflict(props: { theirs: Entry[]; mine: Entry[]; onKeepTheirs:
       {entries.map((e, i) => (
         <li key={i}>
           {e.name}
-          {e.difficulty && ` (${e.difficulty})`}
+          {optionsSuffix(e)}
         </li>
       ))}
     </ol>

@@ -13,7 +13,7 @@ const ACTIONS: { id: Step['action']; label: string; field?: { key: string; label
   { id: 'rcon_say', label: 'Say to everyone', field: { key: 'message', label: 'Message ({minutes} until the restart)' } },
   { id: 'rcon_command', label: 'RCon command', field: { key: 'command', label: 'Command' } },
   { id: 'wait_until_empty', label: 'Wait until empty', field: { key: 'max_wait_s', label: 'At most (s), then go on' } },
-  { id: 'set_mission', label: 'Set mission', field: { key: 'name', label: 'Mission (name.Terrain)' } },
+  { id: 'set_mission', label: 'Set mission', field: { key: 'name', label: 'Mission (as the Missions tab names it)' } },
   { id: 'backup', label: 'Backup' },
   { id: 'restart', label: 'Restart' },
   { id: 'stop', label: 'Stop' },

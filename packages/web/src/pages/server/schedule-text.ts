@@ -1,4 +1,5 @@
 import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { optionsSuffix } from '../../format.js';
 
 export type Schedule = ResponseOf<Endpoints['listSchedules']>[number];
 export type Step = Schedule['steps'][number];
@@ -45,7 +46,8 @@ export function stepSentence(step: Step, steps: Step[]): string {
     case 'backup':
       return p.include_missions === true ? 'Back up the server with its missions' : 'Back up the server';
     case 'set_mission':
-      return `Switch to the mission ${text(p, 'name')}${text(p, 'difficulty') ? ` (${text(p, 'difficulty')})` : ''}`;
+      // The options after the name are the game's (a rotation entry's), whatever they are.
+      return `Switch to the mission ${text(p, 'name')}${optionsSuffix(p)}`;
     case 'wait_until_empty':
       return (
         `Wait until no one is in, at most ${duration(Number(p.max_wait_s))}, ` +

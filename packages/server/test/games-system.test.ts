@@ -147,7 +147,7 @@ describe('games, system and the HTTP edges', () => {
     const res = await h.api('GET', '/system/status', { token: viewer.token });
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['data', 'success']);
-    assert.deepEqual(res.body.data, { version: '1.0.0', running_servers: 0, total_servers: 0, supported_games: ['gamea'] });
+    assert.deepEqual(res.body.data, { version: '1.0.0', running_servers: 0, total_servers: 0, supported_games: ['gamea', 'gameb'] });
     expectError(await h.api('GET', '/system/status'), 401, 'UNAUTHORIZED');
   });
 

@@ -11,7 +11,7 @@ import { cliEnv, listeningUrl } from './cli-run.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // The server's garrison command talks to a running service through the SDK.
-const PACKAGES = ['core', 'sdk', 'adapter-gamea', 'server'];
+const PACKAGES = ['core', 'battleye', 'sdk', 'adapter-gamea', 'adapter-gameb', 'server'];
 // npm installs third-party packages from the registry (its cache first) and compiles better-sqlite3.
 const INSTALL_TIMEOUT_MS = 420_000;
 
@@ -32,7 +32,7 @@ describe('the packaged server, installed from npm pack tarballs', { skip: onMysq
   });
 
   it(
-    'packs each package with only what it needs, installs into an empty folder, and serves with the gamea adapter',
+    'packs each package with only what it needs, installs into an empty folder, and serves with the bundled adapters',
     { timeout: INSTALL_TIMEOUT_MS + 120_000 },
     async () => {
       const packs = await mkdtemp(join(tmpdir(), 'garrison-packs-'));
@@ -75,10 +75,11 @@ describe('the packaged server, installed from npm pack tarballs', { skip: onMysq
       const games = (await api('GET', '/games')).body.data as { game_type: string }[];
       assert.deepEqual(
         games.map((g) => g.game_type),
-        ['gamea'],
-        'the gamea adapter is found in the installed packages',
+        ['gamea', 'gameb'],
+        'the bundled adapters are found in the installed packages',
       );
       assert.ok(service.stdout.some((l) => l.includes('"source":"@garrison/adapter-gamea"')));
+      assert.ok(service.stdout.some((l) => l.includes('"source":"@garrison/adapter-gameb"')));
       service.child.kill('SIGTERM');
       assert.equal(await withDeadline(service.exited, 30_000, 'the installed garrison to stop'), 0);
     },

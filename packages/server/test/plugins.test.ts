@@ -21,41 +21,41 @@ describe('adapter plugins', () => {
     const games = (await h.api('GET', '/games')).body.data;
     assert.deepEqual(
       games.map((g: { game_type: string }) => g.game_type),
-      ['gamea', 'gameb'],
+      ['gamea', 'gameb', 'gamez'],
     );
-    const b = (await h.api('GET', '/games/gameb')).body.data;
+    const b = (await h.api('GET', '/games/gamez')).body.data;
     assert.deepEqual(b, {
-      game_type: 'gameb',
-      display_name: 'Game B',
+      game_type: 'gamez',
+      display_name: 'Game Z',
       version: '0.3.0',
       capabilities: ['process_config'],
       default: false,
       schema_version: '2',
       config_sections: [],
-      allowed_executables: ['gamebd'],
+      allowed_executables: ['gamezd'],
       identity_kinds: [],
       remote_admin_operations: [],
       missions: null,
       presentation: {},
     });
-    assert.deepEqual((await h.api('GET', '/games/gameb/config-schema')).body.data, {});
-    assert.deepEqual((await h.api('GET', '/games/gameb/defaults')).body.data, {});
-    assert.deepEqual((await h.api('GET', '/games/gameb/commands')).body.data, [], 'no remote admin, no commands');
+    assert.deepEqual((await h.api('GET', '/games/gamez/config-schema')).body.data, {});
+    assert.deepEqual((await h.api('GET', '/games/gamez/defaults')).body.data, {});
+    assert.deepEqual((await h.api('GET', '/games/gamez/commands')).body.data, [], 'no remote admin, no commands');
   });
 
   it('runs servers of the minimal game with its own allowlist', async () => {
-    const s = await createServer(h, { game_type: 'gameb', exe_path: '/srv/gameb/gamebd' });
-    assert.equal(s.game_type, 'gameb');
+    const s = await createServer(h, { game_type: 'gamez', exe_path: '/srv/gamez/gamezd' });
+    assert.equal(s.game_type, 'gamez');
     assert.ok(!('rcon_password' in s), 'no credentials for a game without config');
     expectError(
       await h.api('POST', '/servers', {
         token: h.adminToken,
-        body: { name: 'x', game_type: 'gameb', exe_path: '/x/gameaserver.exe', game_port: freshPort() },
+        body: { name: 'x', game_type: 'gamez', exe_path: '/x/gameaserver.exe', game_port: freshPort() },
       }),
       400,
       'EXE_NOT_ALLOWED',
     );
-    const filtered = await h.api('GET', '/servers?game_type=gameb', { token: h.adminToken });
+    const filtered = await h.api('GET', '/servers?game_type=gamez', { token: h.adminToken });
     assert.deepEqual(
       filtered.body.data.map((x: { id: number }) => x.id),
       [s.id],
@@ -63,7 +63,7 @@ describe('adapter plugins', () => {
   });
 
   it('answers 400 NOT_SUPPORTED where the game lacks the capability, and an empty config otherwise', async () => {
-    const s = await createServer(h, { game_type: 'gameb', exe_path: '/srv/gameb/gamebd' });
+    const s = await createServer(h, { game_type: 'gamez', exe_path: '/srv/gamez/gamezd' });
     expectError(await h.api('GET', `/servers/${s.id}/config/preview`, { token: h.adminToken }), 400, 'NOT_SUPPORTED');
     assert.deepEqual((await h.api('GET', `/servers/${s.id}/config`, { token: h.adminToken })).body.data, {});
     assert.deepEqual((await h.api('GET', `/servers/${s.id}/config/schema`, { token: h.adminToken })).body.data, {});

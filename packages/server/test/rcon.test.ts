@@ -101,7 +101,7 @@ describe('remote admin commands', () => {
   });
 
   it('answers 400 NOT_SUPPORTED for a game without remote admin, and 404 for no server', async () => {
-    const s = await createServer(h, { game_type: 'gameb', exe_path: '/srv/gameb/gamebd' });
+    const s = await createServer(h, { game_type: 'gamez', exe_path: '/srv/gamez/gamezd' });
     expectError(await command(s.id, 'players'), 400, 'NOT_SUPPORTED');
     expectError(await command(999999, 'players'), 404, 'NOT_FOUND');
   });

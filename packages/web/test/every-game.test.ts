@@ -44,7 +44,7 @@ describe('the console for every game, not just gamea', () => {
         // (Its accessible name holds the chosen game too: "Game Gamea".)
         const game = dialog.getByRole('combobox', { name: /^Game\b/ });
         await game.locator('option', { hasText: 'Game C' }).waitFor({ state: 'attached' });
-        assert.deepEqual(await game.locator('option').allInnerTexts(), ['Gamea', 'Game C']);
+        assert.deepEqual(await game.locator('option').allInnerTexts(), ['Gamea', 'Game B', 'Game C']);
         // gamea first: its executables as the hint, and an RCon port.
         await dialog.getByText(/gameaserver_x64\.exe/).waitFor();
         assert.equal(await dialog.getByLabel('RCon port (optional)').count(), 1);

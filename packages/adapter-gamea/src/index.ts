@@ -22,8 +22,8 @@ import { describeMod } from './mod-info.js';
 import { launcherPreset } from './presets.js';
 import { importer } from './import/installation.js';
 import { formatBanLine, parseBanLine } from './bans.js';
-import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
-import { commandProblem, KNOWN_COMMANDS, redactCommand } from './commands.js';
+import { remoteAdmin } from './remote-admin.js';
+import { IDENTITIES } from './identities.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -36,6 +36,7 @@ function remoteAdminTarget(config: ConfigValues, ctx: ServerContext): RemoteAdmi
 export const gamea = defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
   identity: { game_type: 'gamea', display_name: 'Gamea', version, schema_version: '1.0' },
+  identities: IDENTITIES,
   capabilities: {
     config_generator: {
       sections,
@@ -83,19 +84,7 @@ export const gamea = defineAdapter({
       missionOf,
       reader: logReader,
     },
-    remote_admin: {
-      connect: (target: RemoteAdminTarget) => BattlEyeClient.connect(target),
-      parsePlayers,
-      target: remoteAdminTarget,
-      shutdownCommand: '#shutdown',
-      knownCommands: KNOWN_COMMANDS,
-      commandProblem,
-      redactCommand,
-      kickCommand,
-      missionCommand: (name: string, difficulty?: string) => `#mission ${name}${difficulty ? ` ${difficulty}` : ''}`,
-      sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
-      parsePlayerEvent,
-    },
+    remote_admin: { ...remoteAdmin, target: remoteAdminTarget },
     mission_manager: {
       missionExtension: MISSION_EXTENSION,
       missionDirectory: (ctx: ServerContext) => layout(ctx).missions,
@@ -111,7 +100,8 @@ export const gamea = defineAdapter({
       describeMod,
       launcherPreset,
     },
-    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine, reloadCommand: 'loadBans' },
+    // GUID and IP bans share BattlEye's one bans.txt.
+    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine },
   },
 });
 
@@ -122,7 +112,8 @@ export { renderServerCfg, renderBasicCfg, renderProfile, renderBattlEyeCfg } fro
 export { launchArguments, headlessArguments } from './launch.js';
 export { parseLogLine, logReader } from './logs.js';
 export { parseBanLine, formatBanLine } from './bans.js';
-export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';
+export { parsePlayers, parsePlayerEvent, kickCommand, listPlayers } from './players.js';
+export { IDENTITIES } from './identities.js';
 export { readCfg, type CfgDocument } from './import/cfg-reader.js';
 export { importFile } from './import/map-file.js';
 export { describeMod } from './mod-info.js';

@@ -43,8 +43,7 @@ export const PlayerHistoryRecord = Type.Object(
   { id: Type.Integer(), player_name: Type.String(), guid: Type.String(), joined_at: Timestamp, left_at: Nullable(Timestamp) },
   {
     $id: 'PlayerHistoryRecord',
-    description:
-      "`guid`: the player's identity as the game reported it (a GUID, a SteamID), empty until it has; `left_at` is null while the player is on.",
+    description: "`guid`: the player's identity as the game reported it (a GUID, a SteamID), empty until then; `left_at`: null while on.",
   },
 );
 

@@ -100,8 +100,8 @@ export const gamea = defineAdapter({
       describeMod,
       launcherPreset,
     },
-    // GUID and IP bans share BattlEye's one bans.txt.
-    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine },
+    // GUID and IP bans share BattlEye's one bans.txt: the kind does not choose the file.
+    ban_manager: { banFilePath: (ctx: ServerContext, _kind: string) => layout(ctx).banFile, parseBanLine, formatBanLine },
   },
 });
 

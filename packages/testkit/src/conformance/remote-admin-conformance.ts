@@ -3,18 +3,19 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type {
-  AdapterDefinition,
-  BanEntry,
-  ConfigValues,
-  IdentityKind,
-  LivePlayer,
-  PlayerEvent,
-  PlayerIdentity,
-  RemoteAdmin,
-  RemoteAdminSession,
-  RunCommand,
-  ServerContext,
+import {
+  ifMissing,
+  type AdapterDefinition,
+  type BanEntry,
+  type ConfigValues,
+  type IdentityKind,
+  type LivePlayer,
+  type PlayerEvent,
+  type PlayerIdentity,
+  type RemoteAdmin,
+  type RemoteAdminSession,
+  type RunCommand,
+  type ServerContext,
 } from '@garrison/core';
 import { freeGamePorts } from '../suite/ports.js';
 import { startProcess, type TestProcess } from '../suite/processes.js';
@@ -81,16 +82,21 @@ async function startFake(adapter: AdapterDefinition, fake: RemoteAdminFake, conf
   const alive = () => {
     if (child.child.exitCode !== null) throw new Error(`the fake exited (${child.child.exitCode}): ${child.stderr.join('')}`);
   };
-  const remote = adapter.capabilities.remote_admin!;
-  const target = remote.target(config, ctx);
-  assert.ok(target, "remote_admin.target: a target from a new server's config (with the fake's config values)");
-  if (processConfig?.isReady) {
-    await waitFor(async () => (alive(), processConfig.isReady!(config, ctx)), { timeoutMs: 60_000, intervalMs: 100, what: 'isReady' });
+  try {
+    const remote = adapter.capabilities.remote_admin!;
+    const target = remote.target(config, ctx);
+    assert.ok(target, "remote_admin.target: a target from a new server's config (with the fake's config values)");
+    if (processConfig?.isReady) {
+      await waitFor(async () => (alive(), processConfig.isReady!(config, ctx)), { timeoutMs: 60_000, intervalMs: 100, what: 'isReady' });
+    }
+    const session = await waitFor(async () => (alive(), remote.connect(target)), { timeoutMs: 30_000, what: 'remote_admin.connect' });
+    const messages: string[] = [];
+    session.onMessage((m) => messages.push(m));
+    return { ctx, process: child, session, run: (text) => session.command(text), messages };
+  } catch (err) {
+    await child.kill(); // a fake that never came up is not left running
+    throw err;
   }
-  const session = await waitFor(async () => (alive(), remote.connect(target)), { timeoutMs: 30_000, what: 'remote_admin.connect' });
-  const messages: string[] = [];
-  session.onMessage((m) => messages.push(m));
-  return { ctx, process: child, session, run: (text) => session.command(text), messages };
 }
 
 /** A ban's value of each declared kind: the player's identity, his address, or the kind's example. */
@@ -101,7 +107,7 @@ function valueOf(kind: IdentityKind, player: LivePlayer): string {
 }
 
 async function rewrite(path: string, change: (lines: string[]) => string[]): Promise<void> {
-  const text = await readFile(path, 'utf8').catch(() => '');
+  const text = await readFile(path, 'utf8').catch(ifMissing(''));
   const lines = text.split('\n').filter((l, i, all) => l !== '' || i < all.length - 1);
   await mkdir(dirname(path), { recursive: true });
   await writeFile(
@@ -131,9 +137,12 @@ export function remoteAdminConformance(adapter: AdapterDefinition, remote: Remot
       game = await startFake(adapter, fake, config, root);
     });
     after(async () => {
-      await game?.session.close().catch(() => undefined);
-      await game?.process.kill();
-      await rm(root, { recursive: true, force: true });
+      try {
+        await game?.session.close();
+      } finally {
+        await game?.process.kill();
+        await rm(root, { recursive: true, force: true });
+      }
     });
 
     it('connects with the target its config gives, and lists no players on an empty server', async () => {

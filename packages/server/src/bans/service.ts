@@ -38,11 +38,7 @@ const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
  * The identity kind a ban names (the game's first when none is named) and its value as the game
  * normalizes it; 400 naming what is wrong otherwise (with the fix, when the value is of another kind).
  */
-export function banIdentity(
-  adapter: AdapterDefinition,
-  kindName: string | undefined,
-  uidIn: string,
-): { kind: IdentityKind; value: string } {
+function banIdentity(adapter: AdapterDefinition, kindName: string | undefined, uidIn: string): { kind: IdentityKind; value: string } {
   const kinds = adapter.identities ?? [];
   const names = kinds.map((k) => k.kind).join(' or ');
   if (!kinds.length) throw new ApiError('NOT_SUPPORTED', `game type ${adapter.identity.game_type} declares no identity a ban could name`);

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { BanEntry, BanFileEntry } from '@garrison/core';
 
 /**
- * BattlEye's bans.txt: `<GUID or IP> [<expiry>] [<reason…>]`, one ban per line.
+ * BattlEye's bans.txt: `<GUID or IP> [<expiry>] [<reason…>]`, one ban per line, bans of both kinds in one file.
  *
  * What an expiry means (BattlEye writes absolute Unix seconds, and -1 for permanent; other tools and
  * people write other forms, so each is read as what it most plausibly says):
@@ -39,8 +39,7 @@ export function parseBanLine(line: string, readAt: Date): BanFileEntry | null {
   if (!ip && !GUID_LIKE.test(uid)) return null;
   const reason = rest.trim();
   return {
-    guid: ip ? uid : uid.toLowerCase(),
-    ban_type: ip ? 'IP' : 'GUID',
+    id: ip ? { kind: 'IP', value: uid } : { kind: 'GUID', value: uid.toLowerCase() },
     reason,
     expires_at: expiryOf(expiry, readAt),
     key: `${uid.toLowerCase()} ${expiry ?? ''} ${normalise(reason)}`,
@@ -50,5 +49,5 @@ export function parseBanLine(line: string, readAt: Date): BanFileEntry | null {
 export function formatBanLine(ban: BanEntry): string {
   const expiry = ban.expires_at ? Math.floor(ban.expires_at.getTime() / 1000) : -1;
   const reason = flatten(ban.reason);
-  return `${ban.guid} ${expiry}${reason ? ` ${reason}` : ''}`;
+  return `${ban.id.value} ${expiry}${reason ? ` ${reason}` : ''}`;
 }

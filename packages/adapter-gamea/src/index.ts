@@ -22,8 +22,8 @@ import { describeMod } from './mod-info.js';
 import { launcherPreset } from './presets.js';
 import { importer } from './import/installation.js';
 import { formatBanLine, parseBanLine } from './bans.js';
-import { kickCommand, parsePlayerEvent, parsePlayers } from './players.js';
-import { commandProblem, KNOWN_COMMANDS, redactCommand } from './commands.js';
+import { remoteAdmin } from './remote-admin.js';
+import { IDENTITIES } from './identities.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -36,6 +36,7 @@ function remoteAdminTarget(config: ConfigValues, ctx: ServerContext): RemoteAdmi
 export const gamea = defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
   identity: { game_type: 'gamea', display_name: 'Gamea', version, schema_version: '1.0' },
+  identities: IDENTITIES,
   // The console's words for this game: what no schema says.
   presentation: {
     exampleExePath: '/srv/gamea/gameaserver_x64.exe',
@@ -90,19 +91,7 @@ export const gamea = defineAdapter({
       missionOf,
       reader: logReader,
     },
-    remote_admin: {
-      connect: (target: RemoteAdminTarget) => BattlEyeClient.connect(target),
-      parsePlayers,
-      target: remoteAdminTarget,
-      shutdownCommand: '#shutdown',
-      knownCommands: KNOWN_COMMANDS,
-      commandProblem,
-      redactCommand,
-      kickCommand,
-      missionCommand: (name: string, difficulty?: string) => `#mission ${name}${difficulty ? ` ${difficulty}` : ''}`,
-      sayCommand: (message: string) => `say -1 ${message.replace(/[\r\n]+/g, ' ')}`,
-      parsePlayerEvent,
-    },
+    remote_admin: { ...remoteAdmin, target: remoteAdminTarget },
     mission_manager: {
       missionExtension: MISSION_EXTENSION,
       missionDirectory: (ctx: ServerContext) => layout(ctx).missions,
@@ -118,7 +107,8 @@ export const gamea = defineAdapter({
       describeMod,
       launcherPreset,
     },
-    ban_manager: { banFilePath: (ctx: ServerContext) => layout(ctx).banFile, parseBanLine, formatBanLine, reloadCommand: 'loadBans' },
+    // GUID and IP bans share BattlEye's one bans.txt: the kind does not choose the file.
+    ban_manager: { banFilePath: (ctx: ServerContext, _kind: string) => layout(ctx).banFile, parseBanLine, formatBanLine },
   },
 });
 
@@ -129,7 +119,8 @@ export { renderServerCfg, renderBasicCfg, renderProfile, renderBattlEyeCfg } fro
 export { launchArguments, headlessArguments } from './launch.js';
 export { parseLogLine, logReader } from './logs.js';
 export { parseBanLine, formatBanLine } from './bans.js';
-export { parsePlayers, parsePlayerEvent, kickCommand } from './players.js';
+export { parsePlayers, parsePlayerEvent, kickCommand, listPlayers } from './players.js';
+export { IDENTITIES } from './identities.js';
 export { readCfg, type CfgDocument } from './import/cfg-reader.js';
 export { importFile } from './import/map-file.js';
 export { describeMod } from './mod-info.js';

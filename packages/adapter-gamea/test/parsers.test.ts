@@ -17,11 +17,11 @@ describe('gamea parsers', () => {
       '(5 players in total)',
     ].join('\n');
     assert.deepEqual(parsePlayers(answer), [
-      { slot_id: '0', name: 'Bravo17', ping: 63, guid: '80a5885ebe2420bab5e1581234567890', ip: '76.108.91.78' },
-      { slot_id: '1', name: 'Some Name', ping: 0, guid: '80a5885ebe2420bab5e1581234567891', ip: '192.168.0.100' },
-      { slot_id: '12', name: 'babasss', ping: -1, guid: null, ip: '90.0.216.144' },
-      { slot_id: '8', name: 'Max', ping: -1, guid: '73c5e50a7860475f0000000000000000', ip: '111.222.200.50' },
-      { slot_id: '3', name: 'Six', ping: 40, guid: '80a5885ebe2420bab5e1581234567892', ip: '2001:db8::7' },
+      { slot_id: '0', name: 'Bravo17', ping: 63, id: { kind: 'GUID', value: '80a5885ebe2420bab5e1581234567890' }, ip: '76.108.91.78' },
+      { slot_id: '1', name: 'Some Name', ping: 0, id: { kind: 'GUID', value: '80a5885ebe2420bab5e1581234567891' }, ip: '192.168.0.100' },
+      { slot_id: '12', name: 'babasss', ping: -1, id: null, ip: '90.0.216.144' },
+      { slot_id: '8', name: 'Max', ping: -1, id: { kind: 'GUID', value: '73c5e50a7860475f0000000000000000' }, ip: '111.222.200.50' },
+      { slot_id: '3', name: 'Six', ping: 40, id: { kind: 'GUID', value: '80a5885ebe2420bab5e1581234567892' }, ip: '2001:db8::7' },
     ]);
     assert.deepEqual(parsePlayers('Players on server:\n(0 players in total)'), []);
   });
@@ -109,14 +109,14 @@ describe('gamea parsers', () => {
   it('writes BattlEye ban lines with absolute expiry, on one line', () => {
     const { formatBanLine } = gamea.capabilities.ban_manager;
     assert.equal(
-      formatBanLine({ guid: '80a5885ebe2420bab5e1581234567890', reason: 'Cheating', expires_at: null }),
+      formatBanLine({ id: { kind: 'GUID', value: '80a5885ebe2420bab5e1581234567890' }, reason: 'Cheating', expires_at: null }),
       '80a5885ebe2420bab5e1581234567890 -1 Cheating',
     );
     assert.equal(
-      formatBanLine({ guid: '1.2.3.4', reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) }),
+      formatBanLine({ id: { kind: 'IP', value: '1.2.3.4' }, reason: 'spam\nmore', expires_at: new Date(1_700_000_000_000) }),
       '1.2.3.4 1700000000 spam more',
     );
-    assert.equal(formatBanLine({ guid: '1.2.3.4', reason: '', expires_at: null }), '1.2.3.4 -1');
+    assert.equal(formatBanLine({ id: { kind: 'IP', value: '1.2.3.4' }, reason: '', expires_at: null }), '1.2.3.4 -1');
   });
 
   it('reads ban lines in the forms real files have, and refuses what is not a ban', () => {
@@ -125,13 +125,12 @@ describe('gamea parsers', () => {
     const read = (line: string) => parseBanLine(line, readAt);
     const guid = '2918dd2ed4d7b73c0b3201cd97f4c978';
     assert.deepEqual(read(`${guid} -1 BEC : GameHack #38`), {
-      guid,
-      ban_type: 'GUID',
+      id: { kind: 'GUID', value: guid },
       reason: 'BEC : GameHack #38',
       expires_at: null,
       key: `${guid} -1 BEC : GameHack #38`,
     });
-    assert.equal(read('203.214.77.31 -1 hacker')?.ban_type, 'IP');
+    assert.equal(read('203.214.77.31 -1 hacker')?.id.kind, 'IP');
     assert.equal(
       read('2bb2d777e54bb186dded17bca3cb4cde 1722607499 [PL] Admin Ban')?.expires_at?.toISOString(),
       new Date(1_722_607_499_000).toISOString(),
@@ -150,9 +149,9 @@ describe('gamea parsers', () => {
       'the same ban in other spacing',
     );
     assert.equal(read(`${guid} -1 Читер, 作弊者 🚫`)?.reason, 'Читер, 作弊者 🚫');
-    assert.equal(read('abc123def4567890 -1 short id')?.guid, 'abc123def4567890');
-    assert.equal(read('192.168.*.* -1 range')?.ban_type, 'IP');
-    assert.equal(read('2001:db8::1 -1 six')?.ban_type, 'IP');
+    assert.equal(read('abc123def4567890 -1 short id')?.id.value, 'abc123def4567890');
+    assert.equal(read('192.168.*.* -1 range')?.id.kind, 'IP');
+    assert.equal(read('2001:db8::1 -1 six')?.id.kind, 'IP');
     for (const other of [
       '',
       '   ',

@@ -133,6 +133,8 @@ describe('players and bans', () => {
       );
     }
     expectError(await create({ player_uid: '300.1.1.1', ban_type: 'IP' }), 400, 'VALIDATION_ERROR');
+    // A kind the game does not declare: the refusal names the ones it has.
+    assert.match(expectError(await create({ player_uid: GUID_B, ban_type: 'FOO' }), 400, 'VALIDATION_ERROR').message, /GUID or IP/);
     expectError(await create({ player_uid: GUID_B }, suite.h.viewerToken), 403, 'FORBIDDEN');
 
     const listed = (await suite.h.api('GET', `/servers/${s.id}/bans`, { token: suite.h.viewerToken })).body.data;

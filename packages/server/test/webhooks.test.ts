@@ -46,6 +46,30 @@ describe('webhooks', () => {
     await receiver?.close();
   });
 
+  it("tell whom a ban names, but never an address: an IP ban's player.banned carries no guid", async () => {
+    const s = await createServer(h);
+    await hook(h, { url: receiver.url, kind: 'generic', events: ['player.banned'], server_ids: [s.id] });
+    const start = receiver.received.length;
+    const id = guid();
+    for (const body of [
+      { player_uid: id, reason: 'by guid' },
+      { player_uid: '198.51.100.9', ban_type: 'IP', reason: 'by address' },
+    ]) {
+      assert.equal((await h.api('POST', `/servers/${s.id}/bans`, { token: h.adminToken, body })).status, 201);
+    }
+    const told = (await receiver.waitForCount(start + 2))
+      .slice(start)
+      .map((r) => (JSON.parse(r.body) as { data: { guid: string | null; reason: string } }).data)
+      .sort((a, b) => a.reason.localeCompare(b.reason));
+    assert.deepEqual(
+      told.map((d) => [d.reason, d.guid]),
+      [
+        ['by address', null],
+        ['by guid', id],
+      ],
+    );
+  });
+
   it('are kept by admins: the secret shown once, the URL masked in every read, bad input refused', async () => {
     const created = await hook(h, { url: receiver.url, kind: 'generic', events: ['server.crashed', 'player.banned'] });
     assert.match(created.secret, /^whsec_[A-Za-z0-9+/]{32}$/);

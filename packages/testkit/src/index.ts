@@ -44,3 +44,4 @@ export { startProcess, killAll, type TestProcess } from './suite/processes.js';
 export { startNatsServer } from './suite/nats.js';
 export { connectRcon } from './suite/rcon-ready.js';
 export { adapterConformance, type ConformanceOptions } from './conformance/adapter-conformance.js';
+export type { RemoteAdminFake } from './conformance/remote-admin-conformance.js';

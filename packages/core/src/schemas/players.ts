@@ -7,7 +7,12 @@ export const Player = Type.Object(
     name: Type.String(),
     ping: Type.Integer(),
     guid: Type.Optional(
-      Nullable(Type.String({ description: 'Admins only: the GUID the game reported (what a ban takes), null until it has.' })),
+      Nullable(
+        Type.String({
+          description:
+            'Admins only: the identity the game reported for the player (what a ban takes: a GUID, a SteamID), null until it has.',
+        }),
+      ),
     ),
     ip: Type.Optional(
       Nullable(
@@ -36,7 +41,10 @@ export const PlayerHistoryQuery = Type.Object({
 
 export const PlayerHistoryRecord = Type.Object(
   { id: Type.Integer(), player_name: Type.String(), guid: Type.String(), joined_at: Timestamp, left_at: Nullable(Timestamp) },
-  { $id: 'PlayerHistoryRecord', description: '`guid` is empty until the game reported it; `left_at` is null while the player is on.' },
+  {
+    $id: 'PlayerHistoryRecord',
+    description: "`guid`: the player's identity as the game reported it (a GUID, a SteamID), empty until then; `left_at`: null while on.",
+  },
 );
 
 export const PlayerHistoryPage = Type.Object(
@@ -58,7 +66,13 @@ export const PlayerBanRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const BanType = Type.Union([Type.Literal('GUID'), Type.Literal('IP')]);
+const identityKindName = (description: string) => Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', maxLength: 32, description });
+
+/** An identity kind of the server's game, as its adapter declares them (`GUID`, `IP`, `STEAMID`). */
+export const BanType = identityKindName(
+  "One of the identity kinds the server's game declares (`GET /games/{game_type}` lists them as `identity_kinds`), " +
+    'such as `GUID` or `IP`.',
+);
 
 export const Ban = Type.Object(
   {
@@ -66,7 +80,7 @@ export const Ban = Type.Object(
     server_id: Type.Integer(),
     guid: Type.String({
       description:
-        'What is banned: the GUID (lower case) of a GUID ban, the address of an IP ban (as `ban_type` says); sent as `player_uid`.',
+        'What is banned, a value of the kind `ban_type` names (normalized as the game says: a GUID in lower case); sent as `player_uid`.',
     }),
     name: Nullable(Type.String()),
     reason: Type.String(),
@@ -86,9 +100,13 @@ export type Ban = Static<typeof Ban>;
 
 export const CreateBanRequest = Type.Object(
   {
-    player_uid: Type.String({ minLength: 1, maxLength: 64, description: 'A 32-character GUID, or an IPv4/IPv6 address for an IP ban.' }),
+    player_uid: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Who is banned: a value of the kind `ban_type` names (a GUID, an address…), as the game declares the kind.',
+    }),
     ban_type: Type.Optional(
-      Type.Union(BanType.anyOf, { description: '`GUID` (the default): `player_uid` is a GUID; `IP`: `player_uid` is an address.' }),
+      identityKindName("The identity kind of `player_uid`, one the server's game declares; the default is the game's first."),
     ),
     reason: Type.Optional(Reason),
     duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 52_560_000, description: '0: permanent' })),
@@ -100,7 +118,7 @@ export const CreatedBan = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
-    guid: Type.String({ description: 'The GUID, or the address of an IP ban, as sent in `player_uid`.' }),
+    guid: Type.String({ description: 'What is banned, as sent in `player_uid` (normalized: a GUID in lower case).' }),
     reason: Type.String(),
     ban_type: BanType,
     expires_at: Nullable(Timestamp),

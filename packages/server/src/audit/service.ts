@@ -22,6 +22,8 @@ interface AuditRecord {
   /** What it was done to; the server (`serverId`, its name read in the transaction) when left out. */
   target?: { kind: AuditTargetKind; id: string | number | null; name: string | null };
   detail?: Record<string, unknown>;
+  /** What webhooks are told besides the detail, not kept in the trail (that a ban's identity is an address). */
+  told?: Record<string, unknown>;
 }
 
 /** The per-server trail's shape (`GET /servers/{id}/events` and the WebSocket's `event`), as published before the trail was global. */
@@ -72,7 +74,11 @@ export class AuditService implements Lifecycle {
     let wake = () => undefined as void;
     // Before the entry: the chain's head is locked last, for as short a time as can be (architecture.md, The audit chain).
     if (server && TOLD_TO_WEBHOOKS.has(type))
-      wake = await this.outbox.enqueueIn(trx, happeningsOf({ type, actor: actorName, actorKind: actor.kind, detail, server }), server.id);
+      wake = await this.outbox.enqueueIn(
+        trx,
+        happeningsOf({ type, actor: actorName, actorKind: actor.kind, detail: { ...detail, ...record.told }, server }),
+        server.id,
+      );
     const entry = await this.repos.audit.append(trx, {
       server_id: serverId,
       event_type: type,

@@ -63,7 +63,11 @@ export function planBanFile(
 
   const lineOf = (row: FileBanRow) =>
     row.file_line ??
-    codec.formatBanLine({ guid: row.guid, reason: row.reason, expires_at: row.expires_at ? new Date(row.expires_at) : null });
+    codec.formatBanLine({
+      id: { kind: row.ban_type, value: row.guid },
+      reason: row.reason,
+      expires_at: row.expires_at ? new Date(row.expires_at) : null,
+    });
   const groups = new Map<string, Group>();
   for (const row of rows) {
     if (row.file_state === 'none') continue;
@@ -130,18 +134,18 @@ export function planBanFile(
 
 const MAX_MINUTES = 2_147_483_647;
 
-/** The ban a line no ban claimed becomes: written by someone else, so `source` file. */
-export function importedBan(serverId: number, { line, entry }: ImportedBan, now: Date): NewBanRow {
+/** The ban a line no ban claimed becomes: written by someone else, so `source` file, `banned_by` the file's name. */
+export function importedBan(serverId: number, { line, entry }: ImportedBan, now: Date, fileName: string): NewBanRow {
   const minutes = entry.expires_at
     ? Math.min(MAX_MINUTES, Math.max(1, Math.ceil((entry.expires_at.getTime() - now.getTime()) / 60_000)))
     : 0;
   return {
     server_id: serverId,
-    guid: entry.guid,
+    guid: entry.id.value,
     name: null,
     reason: entry.reason,
-    banned_by: 'bans.txt',
-    ban_type: entry.ban_type,
+    banned_by: fileName,
+    ban_type: entry.id.kind,
     duration_minutes: minutes,
     expires_at: entry.expires_at?.toISOString() ?? null,
     created_at: now.toISOString(),

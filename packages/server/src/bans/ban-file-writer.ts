@@ -1,12 +1,13 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, type BanManager } from '@garrison/core';
+import { ACTIVE_STATUSES, type BanEntry, type PlayerIdentity, type RemoteAdmin, type RunCommand } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { ServerRow } from '../db/repositories/index.js';
 import type { FileBanRow } from '../db/repositories/bans.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { readBanFile, replaceBanFile, splitLines, type BanFileSnapshot, type Replaced } from './ban-file.js';
 import { planBanFile, type BanFilePlan } from './ban-file-plan.js';
+import type { BanFile } from './ban-files.js';
 
 /** Write, reload, check: tried this often when another writer keeps undoing the change. */
 const PASS_ATTEMPTS = 4;
@@ -30,17 +31,18 @@ export class BanFileWriter {
    */
   async write(
     row: ServerRow,
-    manager: BanManager,
-    path: string,
+    remote: RemoteAdmin | undefined,
+    { path, codec }: BanFile,
     rows: FileBanRow[],
     now: Date,
   ): Promise<{ plan: BanFilePlan; stood: boolean; settled: boolean }> {
     let file: BanFileSnapshot = await readBanFile(path);
     let replaced: Replaced | null = null;
-    let reloadOwed = false;
+    /** Bans another writer appended to the replaced file, carried over to ours: the game is told of them too. */
+    let owed: BanEntry[] = [];
     try {
       for (let attempt = 1; ; attempt += 1) {
-        const plan = planBanFile(file, rows, manager, now);
+        const plan = planBanFile(file, rows, codec, now);
         const done = { plan, stood: true, settled: file.settled };
         const last = attempt === PASS_ATTEMPTS;
         if (plan.changed) {
@@ -53,12 +55,21 @@ export class BanFileWriter {
             file = { exists: true, bytes: result.rewrite, lines: splitLines(result.rewrite), settled: false, handle: null };
             continue;
           }
-        } else if (!reloadOwed) {
+        } else if (!owed.length) {
           return done;
         }
-        if (!(await this.reload(row, manager))) return done;
-        const late = replaced ? await replaced.catchUp() : { appended: false, rewrite: null };
-        reloadOwed = late.appended;
+        const parsed = (texts: string[]) => texts.flatMap((t) => codec.parseBanLine(t, now) ?? []);
+        if (
+          !(await this.reload(
+            row,
+            remote,
+            [...parsed(plan.added), ...owed],
+            parsed(plan.removed).map((e) => e.id),
+          ))
+        )
+          return done;
+        const late = replaced ? await replaced.catchUp() : { appended: null, rewrite: null };
+        owed = late.appended ? parsed(splitLines(late.appended).map((l) => l.text)) : [];
         if (!late.appended && !late.rewrite && (await this.stands(plan, path))) return done;
         if (last) {
           this.logger.warn({ serverId: row.id }, 'the game keeps writing its ban file over the changes; the next pass tries again');
@@ -75,16 +86,26 @@ export class BanFileWriter {
     }
   }
 
-  /** Has a running game read the file again; false when it does not run or did not answer. */
-  private async reload(row: ServerRow, manager: BanManager): Promise<boolean> {
-    if (!manager.reloadCommand || !ACTIVE_STATUSES.includes(row.status)) return false;
+  /**
+   * Has a running game take the change: each added ban (`remote.ban`, which may reload the whole file)
+   * and each removed one (`remote.unban`). False when the game does not run, has neither operation for
+   * the change, or did not answer: it reads the file at its next start then.
+   */
+  private async reload(row: ServerRow, remote: RemoteAdmin | undefined, added: BanEntry[], removed: PlayerIdentity[]): Promise<boolean> {
+    if (!remote || !ACTIVE_STATUSES.includes(row.status)) return false;
+    const calls = [
+      ...(remote.ban ? added.map((ban) => (run: RunCommand) => remote.ban!(run, ban)) : []),
+      ...(remote.unban ? removed.map((id) => (run: RunCommand) => remote.unban!(run, id)) : []),
+    ];
+    if (!calls.length) return false;
+    const run: RunCommand = (text) => this.remoteAdmin.command(row.id, text);
     try {
-      await this.remoteAdmin.command(row.id, manager.reloadCommand);
+      for (const call of calls) await call(run);
       return true;
     } catch (err) {
       this.logger.warn(
         { serverId: row.id, err: (err as Error).message },
-        'the game did not reload its ban file; it reads it at its next start',
+        'the game did not take the ban file change; it reads the file at its next start',
       );
       return false;
     }

@@ -146,22 +146,25 @@ export class Replaced {
 
   /**
    * Looks at the replaced file again: lines appended to it since are appended to the file now in its
-   * place (`appended`); a rewrite is returned, once finished, to be merged and written again.
+   * place (`appended`: their bytes, null when none); a rewrite is returned, once finished, to be merged
+   * and written again.
    */
-  async catchUp(): Promise<{ appended: boolean; rewrite: Buffer | null }> {
-    let appended = false;
-    if (!this.handle) return { appended, rewrite: null };
+  async catchUp(): Promise<{ appended: Buffer | null; rewrite: Buffer | null }> {
+    const appended: Buffer[] = [];
+    const done = (rewrite: Buffer | null) => ({ appended: appended.length ? Buffer.concat(appended) : null, rewrite });
+    if (!this.handle) return done(null);
     for (;;) {
       const { bytes: after } = await settledContent(this.handle);
-      if (after.equals(this.carried)) return { appended, rewrite: null };
+      if (after.equals(this.carried)) return done(null);
       if (after.length < this.carried.length || !after.subarray(0, this.carried.length).equals(this.carried)) {
         const rewrite = await rewritten(this.handle);
         this.carried = rewrite;
-        return { appended, rewrite };
+        return done(rewrite);
       }
-      await appendFile(this.path, after.subarray(this.carried.length));
+      const late = after.subarray(this.carried.length);
+      await appendFile(this.path, late);
+      appended.push(late);
       this.carried = after;
-      appended = true;
     }
   }
 

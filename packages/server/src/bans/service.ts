@@ -1,8 +1,17 @@
-import { isIP } from 'node:net';
+import { basename } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
 import { Mutex } from 'async-mutex';
-import { ApiError, SYSTEM_ACTOR, type Actor, type Ban, type BanManager, type CreateBanRequest, type Static } from '@garrison/core';
+import {
+  ApiError,
+  SYSTEM_ACTOR,
+  type Actor,
+  type AdapterDefinition,
+  type Ban,
+  type CreateBanRequest,
+  type IdentityKind,
+  type Static,
+} from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { BanSettings } from './settings.js';
 import type { DataSettings } from '../db/settings.js';
@@ -15,14 +24,41 @@ import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
 import { AuditService } from '../audit/service.js';
-import type { BanRow } from '../db/repositories/bans.js';
+import type { BanRow, NewBanRow, RowChange } from '../db/repositories/bans.js';
 import { banFileVersion } from './ban-file.js';
 import { importedBan } from './ban-file-plan.js';
 import { BanFileWriter } from './ban-file-writer.js';
+import { banFilesOf, type BanFile } from './ban-files.js';
 
 type NewBan = Static<typeof CreateBanRequest>;
 
-const GUID = /^[0-9a-f]{32}$/i;
+const article = (word: string) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
+
+/**
+ * The identity kind a ban names (the game's first when none is named) and its value as the game
+ * normalizes it; 400 naming what is wrong otherwise (with the fix, when the value is of another kind).
+ */
+function banIdentity(adapter: AdapterDefinition, kindName: string | undefined, uidIn: string): { kind: IdentityKind; value: string } {
+  const kinds = adapter.identities ?? [];
+  const names = kinds.map((k) => k.kind).join(' or ');
+  if (!kinds.length) throw new ApiError('NOT_SUPPORTED', `game type ${adapter.identity.game_type} declares no identity a ban could name`);
+  const kind = kindName === undefined ? kinds[0] : kinds.find((k) => k.kind === kindName);
+  if (!kind) {
+    throw new ApiError(
+      'VALIDATION_ERROR',
+      `field 'ban_type': ${JSON.stringify(kindName)} is not a kind of identity of ${adapter.identity.game_type}; it takes ${names}`,
+    );
+  }
+  const uid = uidIn.trim();
+  const problem = kind.problem(uid);
+  if (problem) {
+    // The type defaults to the first kind: a value of another sent without its type is the likely slip, and the fix is one field.
+    const other = kindName === undefined ? kinds.find((k) => k !== kind && k.problem(uid) === null) : undefined;
+    const hint = other ? `; this looks like ${article(other.label)} ${other.label}: send ban_type: ${JSON.stringify(other.kind)}` : '';
+    throw new ApiError('VALIDATION_ERROR', `field 'player_uid': ${problem}${hint}`);
+  }
+  return { kind, value: kind.normalize(uid) };
+}
 
 const toBan = (r: BanRow): Ban => ({
   id: r.id,
@@ -99,30 +135,23 @@ export class BanService implements Lifecycle {
     audit: Record<string, unknown> = {},
   ): Promise<Ban> {
     const server = await this.servers.row(serverId);
-    const banType = input.ban_type ?? 'GUID';
-    const uid = input.player_uid.trim();
-    if (banType === 'GUID' && !GUID.test(uid)) {
-      // The type defaults to GUID: an address sent without it is the likely slip, and the fix is one field.
-      const hint = input.ban_type === undefined && isIP(uid) ? '; this looks like an IP address: send ban_type: "IP"' : '';
-      throw new ApiError('VALIDATION_ERROR', `field 'player_uid': a GUID ban needs a 32-character hexadecimal GUID${hint}`);
-    }
-    if (banType === 'IP' && !isIP(uid))
-      throw new ApiError('VALIDATION_ERROR', "field 'player_uid': an IP ban needs an IPv4 or IPv6 address");
+    const adapter = this.adapters.get(server.game_type);
+    const { kind, value } = banIdentity(adapter, input.ban_type, input.player_uid);
     const minutes = input.duration_minutes ?? 0;
     const created = new Date(this.clock.now());
     const row: Omit<BanRow, 'id'> = {
       server_id: serverId,
-      guid: banType === 'GUID' ? uid.toLowerCase() : uid,
+      guid: value,
       name: input.name ?? null,
       reason: input.reason ?? '',
       banned_by: actor.name.slice(0, 64),
-      ban_type: banType,
+      ban_type: kind.kind,
       duration_minutes: minutes,
       expires_at: minutes > 0 ? new Date(created.getTime() + minutes * 60_000).toISOString() : null,
       created_at: created.toISOString(),
       active: true,
       source: 'api',
-      file_state: this.managerOf(server) ? 'add' : 'none',
+      file_state: adapter.capabilities.ban_manager ? 'add' : 'none',
       file_line: null,
     };
     const id = await this.audit.inTransaction(async (trx) => {
@@ -135,7 +164,7 @@ export class BanService implements Lifecycle {
         reason: row.reason || null,
         ...audit,
       };
-      await this.audit.record(trx, { serverId, type: 'ban', actor, detail });
+      await this.audit.record(trx, { serverId, type: 'ban', actor, detail, told: { address: kind.address === true } });
       return made;
     });
     await this.sync(serverId);
@@ -165,15 +194,19 @@ export class BanService implements Lifecycle {
     }
   }
 
-  private managerOf(row: ServerRow): BanManager | undefined {
-    return this.adapters.get(row.game_type).capabilities.ban_manager;
+  private filesOf(row: ServerRow): BanFile[] {
+    return banFilesOf(this.adapters.get(row.game_type), serverContext(row, this.settings.dataDir));
+  }
+
+  /** What identifies the current versions of the game's ban files, together. */
+  private async versionOf(files: BanFile[]): Promise<string> {
+    return (await Promise.all(files.map((f) => banFileVersion(f.path)))).join('|');
   }
 
   private async syncIfChanged(row: ServerRow): Promise<void> {
-    const manager = this.managerOf(row);
-    if (!manager) return;
-    const version = await banFileVersion(manager.banFilePath(serverContext(row, this.settings.dataDir)));
-    if (this.seen.get(row.id) !== version) await this.sync(row.id);
+    const files = this.filesOf(row);
+    if (!files.length) return;
+    if (this.seen.get(row.id) !== (await this.versionOf(files))) await this.sync(row.id);
   }
 
   /** One pass over the server's ban file, under its lock. Never throws. */
@@ -183,8 +216,8 @@ export class BanService implements Lifecycle {
     await lock.runExclusive(async () => {
       try {
         const row = await this.servers.row(serverId);
-        const manager = this.managerOf(row);
-        if (manager) await this.pass(row, manager);
+        const files = this.filesOf(row);
+        if (files.length) await this.pass(row, files);
       } catch (err) {
         if (err instanceof ApiError && err.code === 'NOT_FOUND') {
           this.seen.delete(serverId); // deleted meanwhile
@@ -198,34 +231,40 @@ export class BanService implements Lifecycle {
     });
   }
 
-  private async pass(row: ServerRow, manager: BanManager): Promise<void> {
-    const path = manager.banFilePath(serverContext(row, this.settings.dataDir));
+  /** One pass over each of the game's ban files, with the bans of the kinds each holds; recorded in one transaction. */
+  private async pass(row: ServerRow, files: BanFile[]): Promise<void> {
     // Noted before the read: a write landing during the pass leaves the file newer than this, so seen next time.
-    const version = await banFileVersion(path);
+    const version = await this.versionOf(files);
     const rows = await this.repos.bans.fileRows(row.id);
     const now = new Date(this.clock.now());
-    const { plan, stood, settled } = await this.fileWriter.write(row, manager, path, rows, now);
-    // A change the game kept undoing stays marked to be made, for the next pass.
-    const pending = new Set(rows.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
-    const changes = stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id));
+    const remote = this.adapters.get(row.game_type).capabilities.remote_admin;
+    const changes: RowChange[] = [];
+    const imports: NewBanRow[] = [];
+    let vanished = 0;
+    let settledAll = true;
+    for (const file of files) {
+      const own = rows.filter((r) => file.kinds.has(r.ban_type));
+      const { plan, stood, settled } = await this.fileWriter.write(row, remote, file, own, now);
+      // A change the game kept undoing stays marked to be made, for the next pass.
+      const pending = new Set(own.filter((r) => r.file_state === 'add' || r.file_state === 'remove').map((r) => r.id));
+      changes.push(...(stood ? plan.changes : plan.changes.filter((c) => !pending.has(c.id))));
+      imports.push(...plan.imports.map((found) => importedBan(row.id, found, now, basename(file.path).slice(0, 64))));
+      vanished += plan.vanished.length;
+      settledAll &&= settled;
+    }
     await this.audit.inTransaction(async (trx) => {
-      await this.repos.bans.applyPass(
-        row.id,
-        changes,
-        plan.imports.map((found) => importedBan(row.id, found, now)),
-        trx,
-      );
-      if (plan.imports.length || plan.vanished.length) {
+      await this.repos.bans.applyPass(row.id, changes, imports, trx);
+      if (imports.length || vanished) {
         await this.audit.record(trx, {
           serverId: row.id,
           type: 'ban_file_changed',
           actor: SYSTEM_ACTOR,
-          detail: { imported: plan.imports.length, removed_outside: plan.vanished.length },
+          detail: { imported: imports.length, removed_outside: vanished },
         });
       }
     });
     // A file read while it was still being written is looked at again at the next chance.
-    if (settled) this.seen.set(row.id, version);
+    if (settledAll) this.seen.set(row.id, version);
     else this.seen.delete(row.id);
   }
 }

@@ -3,7 +3,7 @@ import type { RouteTable } from '../http/route-table.js';
 import type { PlayerService } from './service.js';
 
 export function playerRoutes(routes: RouteTable, players: PlayerService): void {
-  // The GUID and address of each player, for those who may kick or ban them: an admin, or an admin's key that moderates.
+  // Who each player is and his address, for those who may kick or ban them: an admin, or an admin's key that moderates.
   routes.implement(endpoints.listPlayers, async ({ params, principal }) =>
     players.list(params.server_id, principal.role === 'admin' && (!principal.key || principal.key.scopes.includes('players:moderate'))),
   );

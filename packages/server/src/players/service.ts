@@ -8,6 +8,7 @@ import {
   type LivePlayer,
   type PlayerBanRequest,
   type PlayerEvent,
+  type PlayerIdentity,
   type PlayerList,
   type RemoteAdminSession,
   type Static,
@@ -41,16 +42,16 @@ interface Watched {
   messages: Promise<void>;
   /** Whether the game has answered a player poll since it was attached: until then its count is unknown. */
   answered: boolean;
-  /** The `player.joined` webhooks of visits whose GUID the game has not reported yet. */
+  /** The `player.joined` webhooks of visits whose identity the game has not reported yet. */
   joins: JoinAnnouncements;
 }
 
 const key = (p: { slot_id: string; name: string }) => `${p.slot_id}\u0000${p.name}`;
-/** What every client sees of a player (the `players` event goes to viewers too): not the GUID nor the address. */
+/** What every client sees of a player (the `players` event goes to viewers too): not who he is nor his address. */
 const shown = (players: LivePlayer[]) => players.map(({ slot_id, name, ping }) => ({ slot_id, name, ping }));
 /** What an admin sees, to know whom a kick or a ban would hit. */
 const shownToAdmins = (players: LivePlayer[]) =>
-  players.map(({ slot_id, name, ping, guid, ip }) => ({ slot_id, name, ping, guid, ip: ip ?? null }));
+  players.map(({ slot_id, name, ping, id, ip }) => ({ slot_id, name, ping, guid: id?.value ?? null, ip: ip ?? null }));
 
 /**
  * The players of each running game: polled over remote admin (a `players` event when the list changes),
@@ -102,7 +103,9 @@ export class PlayerService implements ProcessWatch, Lifecycle {
       session: null,
       stopListening: null,
       messages: Promise.resolve(),
-      joins: new JoinAnnouncements((name, guid) => void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid })),
+      joins: new JoinAnnouncements(
+        (name, id) => void this.outbox.emitAbout('player.joined', serverId, { player_name: name, guid: id?.value ?? null }),
+      ),
       job: this.jobs.every({
         name: `players.poll:${serverId}`,
         everyMs: this.settings.playersPollMs,
@@ -135,7 +138,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     if (row.status !== 'running') return;
     const remote = this.adapters.get(row.game_type).capabilities.remote_admin;
     if (!remote) return;
-    const players = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players'));
+    const players = await remote.listPlayers(this.remoteAdmin.run(serverId));
     if (this.watched.get(serverId) !== watched) return;
     await this.listen(serverId, watched);
     const before = new Map(watched.players.map((p) => [key(p), p]));
@@ -144,9 +147,9 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     // On the same chain as the game's join and leave messages: a visit is looked up, then made, by
     // one of them at a time (two at once both found none and made two, on MariaDB).
     const recorded = watched.messages.then(async () => {
-      for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, watched, p.slot_id, p.name, p.guid, at);
-      // A GUID the list shows is the game's report too, when its message was missed.
-      for (const p of players) if (p.guid) watched.joins.guidKnown(key(p), p.guid);
+      for (const [k, p] of after) if (!before.has(k)) await this.joined(serverId, watched, p.slot_id, p.name, p.id, at);
+      // An identity the list shows is the game's report too, when its message was missed.
+      for (const p of players) if (p.id) watched.joins.identified(key(p), p.id);
       for (const [k, p] of before) if (!after.has(k)) await this.left(serverId, watched, p.slot_id, p.name, at);
       watched.joins.overdue(this.clock.now());
     });
@@ -170,7 +173,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     if (!parse) return;
     watched.stopListening = session.onMessage((message) => {
       const event = parse(message);
-      // In order: a GUID message must find the row its join message made.
+      // In order: an identity's message must find the row its join message made.
       if (event)
         watched.messages = watched.messages
           .then(() => this.onPlayerEvent(serverId, watched, event))
@@ -181,9 +184,9 @@ export class PlayerService implements ProcessWatch, Lifecycle {
   private async onPlayerEvent(serverId: number, watched: Watched, event: PlayerEvent): Promise<void> {
     const at = isoNow(this.clock);
     if (event.kind === 'joined') await this.joined(serverId, watched, event.slot_id, event.name, null, at);
-    else if (event.kind === 'guid') {
-      await this.repos.playerHistory.guidOf(serverId, event.slot_id, event.name, event.guid);
-      watched.joins.guidKnown(key(event), event.guid);
+    else if (event.kind === 'identified') {
+      await this.repos.playerHistory.identified(serverId, event.slot_id, event.name, event.id);
+      watched.joins.identified(key(event), event.id);
     } else await this.left(serverId, watched, event.slot_id, event.name, at);
     // The list itself right after: the `players` event follows the message, not the next poll.
     void watched.job.runNow();
@@ -191,11 +194,18 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   /**
    * A visit begun (by the poll or the game's message, whichever came first): webhooks hear of it once,
-   * with its GUID (see JoinAnnouncements: the game's join message comes before its GUID message).
+   * with its identity (see JoinAnnouncements: the game's join message may come before its identity's).
    */
-  private async joined(serverId: number, watched: Watched, slotId: string, name: string, guid: string | null, at: string): Promise<void> {
-    if (await this.repos.playerHistory.joined(serverId, slotId, name, guid, at))
-      watched.joins.began(key({ slot_id: slotId, name }), name, guid, this.clock.now());
+  private async joined(
+    serverId: number,
+    watched: Watched,
+    slotId: string,
+    name: string,
+    id: PlayerIdentity | null,
+    at: string,
+  ): Promise<void> {
+    if (await this.repos.playerHistory.joined(serverId, slotId, name, id, at))
+      watched.joins.began(key({ slot_id: slotId, name }), name, id, this.clock.now());
   }
 
   private async left(serverId: number, watched: Watched, slotId: string, name: string, at: string): Promise<void> {
@@ -209,7 +219,7 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     return this.repos.playerHistory.pruneEndedBefore(isoAgo(this.clock, days * 86_400_000), fence);
   }
 
-  /** The players on now; `detailed`: with their GUID and address (for those who may kick or ban them). */
+  /** The players on now; `detailed`: with who they are and their address (for those who may kick or ban them). */
   async list(serverId: number, detailed = false): Promise<Static<typeof PlayerList>> {
     await this.servers.row(serverId);
     const players = this.watched.get(serverId)?.players ?? [];
@@ -228,27 +238,35 @@ export class PlayerService implements ProcessWatch, Lifecycle {
 
   async kick(serverId: number, slotId: string, reason: string, actor: Actor): Promise<LivePlayer> {
     const { player, remote } = await this.inSlot(serverId, slotId);
-    if (!remote.kickCommand) throw new ApiError('NOT_SUPPORTED', 'this game type has no kick command');
-    await this.remoteAdmin.command(serverId, remote.kickCommand(slotId, reason));
+    if (!remote.kick) throw new ApiError('NOT_SUPPORTED', 'this game type has no kick command');
+    await remote.kick(this.remoteAdmin.run(serverId), slotId, reason);
     void this.watched.get(serverId)?.job.runNow();
     await this.audit.recordAlone({ serverId, type: 'kick', actor, detail: { slot_id: slotId, name: player.name, reason } });
     return player;
   }
 
-  /** Bans the player in the slot by GUID (the ban file reloaded by the game), then kicks him out at once. */
+  /** Bans the player in the slot by the identity the game reported (the game told of it), then kicks him out at once. */
   async ban(serverId: number, slotId: string, body: Static<typeof PlayerBanRequest>, actor: Actor): Promise<Ban> {
-    const { player, remote } = await this.inSlot(serverId, slotId);
-    if (!player.guid)
-      throw new ApiError('VALIDATION_ERROR', `the game has not reported the GUID of ${player.name} yet; try again in a moment`);
+    const { player, remote, adapter } = await this.inSlot(serverId, slotId);
+    if (!player.id) {
+      const what = adapter.identities?.[0]?.label ?? 'identity';
+      throw new ApiError('VALIDATION_ERROR', `the game has not reported the ${what} of ${player.name} yet; try again in a moment`);
+    }
     const ban = await this.bans.create(
       serverId,
-      { player_uid: player.guid, ban_type: 'GUID', reason: body.reason, duration_minutes: body.duration_minutes ?? 0, name: player.name },
+      {
+        player_uid: player.id.value,
+        ban_type: player.id.kind,
+        reason: body.reason,
+        duration_minutes: body.duration_minutes ?? 0,
+        name: player.name,
+      },
       actor,
       { slot_id: slotId, name: player.name },
     );
     // A player who left meanwhile is fine.
-    const kick = remote.kickCommand?.(slotId, body.reason || 'banned');
-    if (kick) await this.remoteAdmin.command(serverId, kick).catch((err: unknown) => expectOnly(err, ApiError));
+    if (remote.kick)
+      await remote.kick(this.remoteAdmin.run(serverId), slotId, body.reason || 'banned').catch((err: unknown) => expectOnly(err, ApiError));
     void this.watched.get(serverId)?.job.runNow();
     return ban;
   }
@@ -258,8 +276,8 @@ export class PlayerService implements ProcessWatch, Lifecycle {
     const { row, capability: remote } = await this.servers.withCapability(serverId, 'remote_admin');
     if (!ACTIVE_STATUSES.includes(row.status) || row.status === 'stopping')
       throw new ApiError('SERVER_NOT_RUNNING', `server ${serverId} is ${row.status}`);
-    const player = remote.parsePlayers(await this.remoteAdmin.command(serverId, 'players')).find((p) => p.slot_id === slotId);
+    const player = (await remote.listPlayers(this.remoteAdmin.run(serverId))).find((p) => p.slot_id === slotId);
     if (!player) throw new ApiError('NOT_FOUND', `no player in slot ${slotId}`);
-    return { player, remote };
+    return { player, remote, adapter: this.adapters.get(row.game_type) };
   }
 }

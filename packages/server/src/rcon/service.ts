@@ -1,6 +1,6 @@
 import { inject, injectable } from 'tsyringe';
 import type { Logger } from 'pino';
-import { ACTIVE_STATUSES, ApiError, redactPasswords, type Actor, type RemoteAdminSession } from '@garrison/core';
+import { ACTIVE_STATUSES, ApiError, redactPasswords, type Actor, type RemoteAdminSession, type RunCommand } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { DataSettings } from '../db/settings.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
@@ -84,12 +84,20 @@ export class RemoteAdminService implements Lifecycle {
     return response;
   }
 
-  /** A message to every player, in the game's own command for it. */
+  /** A message to every player, by the adapter's `say`. */
   async say(serverId: number, message: string, actor: Actor): Promise<void> {
-    const say = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.sayCommand;
-    if (!say) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to message every player');
-    await this.command(serverId, say(message));
+    const remote = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin;
+    if (!remote?.say) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to message every player');
+    await remote.say(this.run(serverId), message);
     await this.audit.recordAlone({ serverId, type: 'command', actor, detail: { command: 'say', message: message.slice(0, AUDITED_LINE) } });
+  }
+
+  /**
+   * What the adapter's operations (list players, kick, ban…) send their commands through: the server's
+   * one session, measured and watched like every command. The game's command text is the adapter's.
+   */
+  run(serverId: number): RunCommand {
+    return (text) => this.command(serverId, text);
   }
 
   async command(serverId: number, text: string): Promise<string> {

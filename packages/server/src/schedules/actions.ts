@@ -29,7 +29,7 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
   switch (step.action) {
     case 'rcon_say':
       if (!text(p, 'message').trim() || text(p, 'message').length > 500) return `${at}.payload.message: a message of 1 to 500 characters`;
-      return remote?.sayCommand ? null : `${at}: this game has no command to message every player`;
+      return remote?.say ? null : `${at}: this game has no command to message every player`;
     case 'rcon_command': {
       const command = text(p, 'command').trim();
       if (!command || command.length > 500) return `${at}.payload.command: a command of 1 to 500 characters`;
@@ -38,7 +38,7 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
       return problem ? `${at}.payload.command: ${problem}` : null;
     }
     case 'set_mission': {
-      if (!remote?.missionCommand) return `${at}: this game has no command to change the mission`;
+      if (!remote?.playMission) return `${at}: this game has no command to change the mission`;
       const name = text(p, 'name');
       const manager = adapter.capabilities.mission_manager;
       try {
@@ -46,7 +46,9 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
       } catch (err) {
         return `${at}.payload.name: ${(err as Error).message}`;
       }
-      return p.difficulty === undefined || typeof p.difficulty === 'string' ? null : `${at}.payload.difficulty: a string`;
+      // The mission's options (the first game's difficulty) go to the game as they are: each a string.
+      const option = Object.keys(p).find((k) => k !== 'name' && typeof p[k] !== 'string');
+      return option === undefined ? null : `${at}.payload.${option}: a string`;
     }
     case 'wait_until_empty': {
       const max = p.max_wait_s;
@@ -95,13 +97,12 @@ export class ScheduleActions {
         await this.remoteAdmin.adminCommand(serverId, text(p, 'command'), actor);
         return { done: true };
       case 'set_mission': {
-        const command = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin?.missionCommand;
-        if (!command) throw new ApiError('NOT_SUPPORTED', 'this game has no command to change the mission');
-        await this.remoteAdmin.adminCommand(
-          serverId,
-          command(text(p, 'name'), typeof p.difficulty === 'string' ? p.difficulty : undefined),
-          actor,
-        );
+        const remote = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin;
+        if (!remote?.playMission) throw new ApiError('NOT_SUPPORTED', 'this game has no command to change the mission');
+        const { name: _name, ...options } = p;
+        const strings = Object.fromEntries(Object.entries(options).filter((e): e is [string, string] => typeof e[1] === 'string'));
+        // Audited as the command the adapter composed, as a command typed by the schedule's actor.
+        await remote.playMission((command) => this.remoteAdmin.adminCommand(serverId, command, actor), text(p, 'name'), strings);
         return { done: true };
       }
       case 'restart': {

@@ -211,12 +211,12 @@ export class Supervisor {
     await this.states.set(serverId, ended('stopped'));
   }
 
-  /** The adapter's shutdown command through remote admin; SIGTERM when there is none or it cannot be sent. */
+  /** The adapter's shutdown through remote admin; SIGTERM when it has none or it cannot be sent. */
   private async askToShutDown(row: ServerRow, process: ProcessHandle): Promise<void> {
-    const command = this.adapters.get(row.game_type).capabilities.remote_admin?.shutdownCommand;
-    if (command) {
+    const remote = this.adapters.get(row.game_type).capabilities.remote_admin;
+    if (remote?.shutdown) {
       try {
-        await this.remoteAdmin.command(row.id, command);
+        await remote.shutdown(this.remoteAdmin.run(row.id));
         return;
       } catch (err) {
         this.logger.info({ serverId: row.id, err: (err as Error).message }, 'shutdown through remote admin failed; sending SIGTERM');

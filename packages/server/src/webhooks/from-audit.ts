@@ -68,10 +68,10 @@ export function happeningsOf(facts: AuditFacts): Happening[] {
     case 'kick':
       return one('player.kicked', { ...base, player_name: str(detail.name) ?? '', reason: str(detail.reason), by });
     case 'ban':
-      // An IP ban's "guid" is an address: webhooks are not told addresses.
+      // A ban of an address (an identity kind the game marks `address`, told beside the detail): webhooks are not told addresses.
       return one('player.banned', {
         ...base,
-        guid: detail.ban_type === 'IP' ? null : str(detail.guid),
+        guid: detail.address === true ? null : str(detail.guid),
         duration_minutes: int(detail.duration_minutes),
         reason: str(detail.reason),
         by,

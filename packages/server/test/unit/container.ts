@@ -6,6 +6,7 @@ import knexFactory from 'knex';
 import pino from 'pino';
 import type { DependencyContainer, InjectionToken } from 'tsyringe';
 import gamea from '@garrison/adapter-gamea';
+import type { AdapterDefinition } from '@garrison/core';
 import { compose } from '../../src/compose.js';
 import { migrate, type Database } from '../../src/db/connection.js';
 import { FakeClock } from '../../src/jobs/clock.js';
@@ -41,14 +42,14 @@ const UNIT_EPOCH = new Date('2026-06-01T12:00:00Z');
  * adapted here alone.
  */
 export async function unitContainer(
-  options: { settings?: SettingsInput; fakes?: readonly Fake[]; clock?: FakeClock } = {},
+  options: { settings?: SettingsInput; fakes?: readonly Fake[]; clock?: FakeClock; adapters?: AdapterDefinition[] } = {},
 ): Promise<UnitContainer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'garrison-unit-'));
   const settings = resolveSettings({ dataDir, ...options.settings });
   const clock = options.clock ?? new FakeClock(UNIT_EPOCH);
   const db = memoryDatabase();
   await migrate(db, clock);
-  const container = compose(settings, pino({ level: 'silent' }), db, new AdapterRegistry([gamea]), clock, UNIT_NODE);
+  const container = compose(settings, pino({ level: 'silent' }), db, new AdapterRegistry(options.adapters ?? [gamea]), clock, UNIT_NODE);
   // Registered after compose's own: the last registration of a token is the one resolved.
   for (const [token, value] of options.fakes ?? []) container.register(token, { useValue: value });
   return {

@@ -11,12 +11,20 @@ import {
   type ConfigValues,
   type ServerContext,
 } from '@garrison/core';
+import { remoteAdminConformance, type RemoteAdminFake } from './remote-admin-conformance.js';
 
 export interface ConformanceOptions {
   /** A mission file name the game loads (mission_manager), e.g. `co10_Escape.Altis.pbo`. */
   validMissionFile?: string;
   /** Lines of the game's own output that parseLine must read (log_parser). */
   sampleLogLines?: string[];
+  /** A file name of the game's log folder that is one of its logs (log_parser), e.g. `server.rpt`. */
+  sampleLogFile?: string;
+  /**
+   * The game's fake dedicated server, to drive remote admin over the real protocol (connect, players,
+   * kick, ban of every identity kind, say, a long answer, shutdown). Without it, that part is skipped.
+   */
+  remoteAdmin?: RemoteAdminFake;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warning', 'error'];
@@ -56,7 +64,7 @@ function newServerConfig(adapter: AdapterDefinition): ConfigValues {
  *
  *   import { adapterConformance } from '@garrison/testkit';
  *   import adapter from '../src/index.js';
- *   adapterConformance(adapter, { validMissionFile: 'co10_Escape.Altis.pbo' });
+ *   adapterConformance(adapter, { validMissionFile: 'co10_Escape.Altis.pbo', remoteAdmin: { install, join, … } });
  */
 export function adapterConformance(adapter: AdapterDefinition, options: ConformanceOptions = {}): void {
   const caps = adapter.capabilities;
@@ -132,9 +140,10 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
 
     if (caps.log_parser) {
       const parser = caps.log_parser;
-      it('log_parser: a log folder, an extension, and any line read without throwing', () => {
+      it('log_parser: a log folder, a yes or no for any file name, and any line read without throwing', () => {
         assert.ok(isAbsolute(parser.logDirectory(ctx)));
-        assert.match(parser.logFileExtension, /^\.[A-Za-z0-9]+$/);
+        for (const name of ['', 'x', 'readme.txt', '../up.log']) assert.equal(typeof parser.isLogFile(name), 'boolean', name);
+        if (options.sampleLogFile) assert.equal(parser.isLogFile(options.sampleLogFile), true, options.sampleLogFile);
         for (const line of [...(options.sampleLogLines ?? []), ...ODD_LINES]) {
           const entry = parser.parseLine(line);
           if (entry === null) continue;
@@ -152,7 +161,8 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         assert.match(missions.missionExtension, /^\.[A-Za-z0-9]+$/);
         assert.ok(options.validMissionFile, 'pass validMissionFile: a mission file name the game loads');
         const parsed = missions.parseMissionFilename(options.validMissionFile);
-        assert.ok(parsed.name && typeof parsed.terrain === 'string');
+        assert.ok(parsed.name, 'a name');
+        for (const [part, value] of Object.entries(parsed.parts)) assert.equal(typeof value, 'string', `parts.${part}`);
         for (const bad of ['readme.txt', `nothing${missions.missionExtension}x`, '']) {
           assert.throws(
             () => missions.parseMissionFilename(bad),
@@ -161,6 +171,15 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
           );
         }
         assertConfigField(missions.rotation);
+        const { schema, normalize } = missions.rotationOptions;
+        assert.equal(schema[Kind], 'Object', 'rotationOptions.schema: an object schema');
+        assert.equal(schema.additionalProperties, false, 'rotationOptions.schema refuses unknown options');
+        const none = normalize({});
+        assert.equal(typeof none, 'object', 'no options at all are options (each has its default)');
+        assert.ok(
+          Object.values(none).every((v) => typeof v === 'string'),
+          'normalized options are strings',
+        );
       });
     }
 
@@ -173,26 +192,46 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
       });
     }
 
+    if (caps.ban_manager || caps.remote_admin) {
+      it('identities: declared kinds, each with a label, an example it takes, and a rule it keeps', () => {
+        const kinds = adapter.identities ?? [];
+        assert.ok(kinds.length > 0, 'remote_admin and ban_manager need identities: the kinds a ban takes');
+        assert.equal(new Set(kinds.map((k) => k.kind)).size, kinds.length, 'kinds are unique');
+        for (const kind of kinds) {
+          assert.match(kind.kind, /^[A-Z][A-Z0-9_]*$/, `${kind.kind}: upper case, as ban_type names it`);
+          assert.ok(kind.label.trim(), `${kind.kind}: a label`);
+          assert.equal(kind.problem(kind.example), null, `${kind.kind}: its example is one`);
+          const value = kind.normalize(kind.example);
+          assert.equal(kind.problem(value), null, `${kind.kind}: a normalized value is still one`);
+          assert.equal(kind.normalize(value), value, `${kind.kind}: normalize is idempotent`);
+          for (const bad of ['', 'not an identity !', '\u0000'])
+            assert.equal(typeof kind.problem(bad), 'string', `${kind.kind} refuses ${JSON.stringify(bad)}`);
+        }
+      });
+    }
+
     if (caps.ban_manager) {
       const bans = caps.ban_manager;
-      it('ban_manager: a ban file path, and each ban line it writes read back as the same ban', () => {
-        assert.ok(isAbsolute(bans.banFilePath(ctx)));
+      it('ban_manager: a ban file for each identity kind, and each ban line it writes read back as the same ban', () => {
         const readAt = new Date('2026-01-01T00:00:00Z');
-        const entries = [
-          { guid: 'a'.repeat(32), reason: 'cheating', expires_at: null },
-          { guid: '10.0.0.5', reason: 'spam: ünïcode [tag]', expires_at: new Date('2030-01-01T00:00:00Z') },
-          { guid: 'b'.repeat(32), reason: '', expires_at: null },
-        ];
-        for (const ban of entries) {
-          const line = bans.formatBanLine(ban);
-          assert.equal(line, bans.formatBanLine(structuredClone(ban)), 'deterministic');
-          assert.doesNotMatch(line, /[\r\n]/, 'one line');
-          const read = bans.parseBanLine(line, readAt);
-          assert.ok(read, `read back: ${line}`);
-          assert.equal(read.guid.toLowerCase(), ban.guid.toLowerCase());
-          assert.equal(read.reason, ban.reason);
-          assert.equal(read.expires_at?.getTime() ?? null, ban.expires_at?.getTime() ?? null);
-          assert.equal(bans.parseBanLine(line, new Date())?.key, read.key, 'the key does not depend on when the line is read');
+        const reasons = ['cheating', 'spam: ünïcode [tag]', ''];
+        const expiries = [null, new Date('2030-01-01T00:00:00Z'), null];
+        for (const kind of adapter.identities ?? []) {
+          assert.ok(isAbsolute(bans.banFilePath(ctx, kind.kind)), `${kind.kind}: an absolute ban file path`);
+          reasons.forEach((reason, i) => {
+            const ban = { id: { kind: kind.kind, value: kind.normalize(kind.example) }, reason, expires_at: expiries[i] };
+            const line = bans.formatBanLine(ban);
+            assert.equal(line, bans.formatBanLine(structuredClone(ban)), 'deterministic');
+            assert.doesNotMatch(line, /[\r\n]/, 'one line');
+            const read = bans.parseBanLine(line, readAt);
+            assert.ok(read, `read back: ${line}`);
+            assert.deepEqual(read.id, ban.id, `${line}: the same identity, of the same kind`);
+            // A format may keep no reason (a Source-engine ban list), and may write an expiry as minutes from reading.
+            assert.ok(read.reason === ban.reason || read.reason === '', `${line}: the reason as written, or none`);
+            assert.equal(read.expires_at === null, ban.expires_at === null, `${line}: permanent stays permanent, timed stays timed`);
+            if (read.expires_at) assert.ok(read.expires_at > readAt, `${line}: a timed ban ends after the line is read`);
+            assert.equal(bans.parseBanLine(line, new Date())?.key, read.key, 'the key does not depend on when the line is read');
+          });
         }
         assert.equal(bans.parseBanLine('', readAt), null, 'an empty line is no ban');
       });
@@ -200,14 +239,24 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
 
     if (caps.remote_admin) {
       const remote = caps.remote_admin;
-      it('remote_admin: a target from the config (or none), and an empty player list read as empty', () => {
+      it('remote_admin: a target from the config (or none), and the operations it has as functions', () => {
         const target = remote.target(newServerConfig(adapter), ctx);
         if (target) {
           assert.equal(typeof target.host, 'string');
           assert.ok(Number.isInteger(target.port) && target.port > 0 && target.port < 65536);
         }
-        assert.deepEqual(remote.parsePlayers(''), []);
+        assert.equal(typeof remote.listPlayers, 'function');
+        for (const op of ['kick', 'say', 'ban', 'unban', 'shutdown', 'playMission'] as const)
+          assert.ok(remote[op] === undefined || typeof remote[op] === 'function', `${op}: a function or absent`);
       });
+      if (options.remoteAdmin) {
+        const config = newServerConfig(adapter);
+        for (const [section, values] of Object.entries(options.remoteAdmin.config ?? {}))
+          config[section] = { ...config[section], ...values };
+        remoteAdminConformance(adapter, remote, options.remoteAdmin, config);
+      } else {
+        it('remote_admin against the game’s fake', { skip: 'pass options.remoteAdmin (the fake) to drive it' }, () => {});
+      }
     }
   });
 }

@@ -11,7 +11,10 @@ export interface FileBanRow {
   file_state: FileState;
   /** The line as last written or found, when there is one. */
   file_line: string | null;
+  /** Who is banned: the value of the identity (the column keeps the API's name)… */
   guid: string;
+  /** …and its kind. */
+  ban_type: string;
   reason: string;
   expires_at: string | null;
 }
@@ -87,7 +90,7 @@ export class BanRepository {
       })
       .whereNot('file_state', 'none')
       .orderBy('id')
-      .select('id', 'source', 'file_state', 'file_line', 'guid', 'reason', 'expires_at');
+      .select('id', 'source', 'file_state', 'file_line', 'guid', 'ban_type', 'reason', 'expires_at');
   }
 
   /** Servers with work for the ban file: lines to add or remove, or Garrison's own timed bans run out. */

@@ -1,16 +1,21 @@
 import type { Knex } from 'knex';
+import type { PlayerIdentity } from '@garrison/core';
 import type { Fence } from './leases.js';
 import { whereContains } from '../text-search.js';
 
 export interface VisitRow {
   id: number;
   player_name: string;
+  /** The value of the identity the game reported (the column keeps the API's name), null until it has. */
   guid: string | null;
   joined_at: string;
   left_at: string | null;
 }
 
-/** The player_history table: who was on each server, from when to when. */
+/**
+ * The player_history table: who was on each server, from when to when, and who he was (the value of the
+ * identity the game reported; its kind is the game's player identity, which the table need not repeat).
+ */
 export class PlayerHistoryRepository {
   constructor(private readonly knex: Knex) {}
 
@@ -18,9 +23,12 @@ export class PlayerHistoryRepository {
     return this.knex('player_history').where({ server_id: serverId, slot_id: slotId, player_name: name }).whereNull('left_at');
   }
 
-  /** A visit begins, unless this player is already on in this slot (then only a GUID it lacked is added). */
-  /** Whether this began a visit (false: the player was already on, seen by the poll or the game's message). */
-  async joined(serverId: number, slotId: string, name: string, guid: string | null, at: string): Promise<boolean> {
+  /**
+   * A visit begins, unless this player is already on in this slot (then only an identity it lacked is
+   * added). Whether this began a visit (false: the player was already on, seen by the poll or the game's message).
+   */
+  async joined(serverId: number, slotId: string, name: string, id: PlayerIdentity | null, at: string): Promise<boolean> {
+    const guid = id?.value ?? null;
     const existing = await this.open(serverId, slotId, name).first('id', 'guid');
     if (existing) {
       if (guid && !existing.guid) await this.knex('player_history').where({ id: existing.id }).update({ guid });
@@ -37,11 +45,11 @@ export class PlayerHistoryRepository {
     return true;
   }
 
-  async guidOf(serverId: number, slotId: string, name: string, guid: string): Promise<void> {
-    await this.open(serverId, slotId, name).update({ guid });
+  async identified(serverId: number, slotId: string, name: string, id: PlayerIdentity): Promise<void> {
+    await this.open(serverId, slotId, name).update({ guid: id.value });
   }
 
-  /** The GUID of the visit it ended, or undefined when the player was not on. */
+  /** The identity's value of the visit it ended, or undefined when the player was not on. */
   async left(serverId: number, slotId: string, name: string, at: string): Promise<{ guid: string | null } | undefined> {
     const visit = await this.open(serverId, slotId, name).first('id', 'guid');
     if (!visit) return undefined;

@@ -1,0 +1,26 @@
+import { isIP } from 'node:net';
+import type { IdentityKind } from '@garrison/core';
+
+const GUID = /^[0-9a-f]{32}$/i;
+
+/**
+ * How the game knows a player, and what its ban file takes: BattlEye's GUID (first: what a ban takes by
+ * default) and the address a player connects from.
+ */
+export const IDENTITIES: readonly IdentityKind[] = [
+  {
+    kind: 'GUID',
+    label: 'GUID',
+    example: '80a5885ebe2420bab5e1581234567890',
+    problem: (value) => (GUID.test(value) ? null : 'a GUID ban needs a 32-character hexadecimal GUID'),
+    normalize: (value) => value.trim().toLowerCase(),
+  },
+  {
+    kind: 'IP',
+    label: 'IP address',
+    example: '203.0.113.7',
+    address: true,
+    problem: (value) => (isIP(value) ? null : 'an IP ban needs an IPv4 or IPv6 address'),
+    normalize: (value) => value.trim(),
+  },
+];

@@ -59,7 +59,7 @@ function report(plan: ImportPlan): string {
   return lines.join('\n');
 }
 
-/** `co10_Escape.Altis (Veteran)`: a rotation entry with the options it has, whatever the game's are. */
+/** A rotation entry with the values of the options it has (`name (value)`), whatever the game's options are. */
 function rotationEntry({ name, ...options }: { name: string } & Record<string, string | undefined>): string {
   const shown = Object.values(options).filter(Boolean).join(', ');
   return shown ? `${name} (${shown})` : name;

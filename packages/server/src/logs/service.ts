@@ -259,8 +259,9 @@ async function readOffsets(dir: string): Promise<Offsets | null> {
   try {
     const saved = JSON.parse(await readFile(join(dir, OFFSETS_FILE), 'utf8')) as (Offsets & { rpt?: Offsets['gameLog'] }) | null;
     if (!saved) return null;
-    // An older version named the game's log file's position by the first game's file extension.
-    return { pid: saved.pid, output: saved.output, gameLog: saved.gameLog ?? saved.rpt ?? null };
+    // Older versions named the game's log file's position by the first game's file extension: read under either name.
+    const { pid, output, gameLog, rpt: formerName } = saved;
+    return { pid, output, gameLog: gameLog ?? formerName ?? null };
   } catch (err) {
     if (!isMissing(err)) expectOnly(err, SyntaxError); // none kept yet, or half written
     return null;

@@ -1,6 +1,6 @@
 import { ApiError, TypeCompiler, type MissionManager, type TObject, type TypeCheck } from '@garrison/core';
 
-/** Where an option was sent, as a refusal names it: `missions[0].difficulty` of a rotation, `field 'difficulty'` of a play. */
+/** Where an option was sent, as a refusal names it: `missions[0].<option>` of a rotation, `field '<option>'` of a play. */
 export interface OptionsAt {
   /** The problem's place: an option's, or the entry's when the game's message names none. */
   problem(option: string | null): string;
@@ -21,7 +21,7 @@ export function rotationOptionsOf(manager: MissionManager, sent: Record<string, 
   if (unknown !== undefined) throw new ApiError('VALIDATION_ERROR', `unknown field '${at.path(unknown)}'`);
   const normalized = normalize(sent);
   if (typeof normalized === 'string') {
-    // The game's message starts with the option it is about (`difficulty: …`): said where that option was sent.
+    // The game's message starts with the option it is about (`<option>: …`): said where that option was sent.
     const named = /^([^\s:]+): ([\s\S]*)$/.exec(normalized);
     const option = named && Object.hasOwn(schema.properties, named[1]) ? named[1] : null;
     throw new ApiError('VALIDATION_ERROR', `${at.problem(option)}: ${option ? named![2] : normalized}`);

@@ -16,7 +16,7 @@ export class MissionPlay {
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
-  /** `sent`: the options as the request gave them (`{difficulty: 'veteran'}`), checked and stored by the game's rule. */
+  /** `sent`: the options as the request gave them (in any form the game reads), checked and stored by the game's rule. */
   async play(
     serverId: number,
     name: string,

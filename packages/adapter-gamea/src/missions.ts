@@ -59,7 +59,11 @@ export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
 export type RotationDifficulty = (typeof ROTATION_DIFFICULTIES)[number];
 /** The difficulties as a sentence names them: `Recruit, Regular, Veteran or Custom`. */
 export const DIFFICULTY_NAMES = `${DIFFICULTIES.slice(0, -1).join(', ')} or ${DIFFICULTIES[DIFFICULTIES.length - 1]}`;
-const difficultyOf = (options?: { description: string }) => Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d)), options);
+const difficultyOf = (options?: { description: string }) =>
+  Type.Union(
+    ROTATION_DIFFICULTIES.map((d) => Type.Literal(d)),
+    options,
+  );
 /** A rotation entry's difficulty as the config keeps it. */
 export const RotationDifficulty = difficultyOf();
 
@@ -83,7 +87,8 @@ export const rotationOptions: RotationOptions = {
     const sent = options.difficulty;
     const difficulty = sent === undefined || typeof sent === 'string' ? canonicalDifficulty(sent) : null;
     if (difficulty === null) {
-      return `difficulty: ${JSON.stringify(sent)} is none of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`;
+      const values = ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ');
+      return `difficulty: ${JSON.stringify(sent)} is none of ${values} (in any case)`;
     }
     return { difficulty };
   },

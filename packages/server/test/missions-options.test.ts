@@ -41,12 +41,17 @@ describe("missions: the first game's terrain and difficulty, from its adapter, a
     const s = await createGameServer(suite.h, suite.fake);
     const { config_version } = (await api('GET', `/servers/${s.id}/missions/rotation`)).body.data;
     const put = await api('PUT', `/servers/${s.id}/missions/rotation`, {
-      missions: [{ name: 'co10_Escape.Altis', difficulty: 'veteran' }, { name: 'tdm_Arena.Stratis' }, { difficulty: 'CUSTOM', name: 'a.b' }],
+      missions: [
+        { name: 'co10_Escape.Altis', difficulty: 'veteran' },
+        { name: 'tdm_Arena.Stratis' },
+        { difficulty: 'CUSTOM', name: 'a.b' },
+      ],
       config_version,
     });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     const stored =
-      '[{"name":"co10_Escape.Altis","difficulty":"Veteran"},{"name":"tdm_Arena.Stratis","difficulty":""},{"name":"a.b","difficulty":"Custom"}]';
+      '[{"name":"co10_Escape.Altis","difficulty":"Veteran"},{"name":"tdm_Arena.Stratis","difficulty":""},' +
+      '{"name":"a.b","difficulty":"Custom"}]';
     assert.equal(JSON.stringify(put.body.data.missions), stored);
     assert.equal(JSON.stringify((await api('GET', `/servers/${s.id}/missions/rotation`)).body.data.missions), stored);
   });
@@ -60,10 +65,7 @@ describe("missions: the first game's terrain and difficulty, from its adapter, a
       expectError(await put([ok, { name: 'x.Altis', difficulty: 'Hard' }]), 400, 'VALIDATION_ERROR').message,
       `missions[1].difficulty: "Hard" ${NONE_OF}`,
     );
-    assert.equal(
-      expectError(await put([{ ...ok, size: 'large' }]), 400, 'VALIDATION_ERROR').message,
-      "unknown field 'missions.0.size'",
-    );
+    assert.equal(expectError(await put([{ ...ok, size: 'large' }]), 400, 'VALIDATION_ERROR').message, "unknown field 'missions.0.size'");
     expectError(await put([{ ...ok, size: 5 }]), 400, 'VALIDATION_ERROR');
     expectError(await put([{ ...ok, difficulty: 1 }]), 400, 'VALIDATION_ERROR');
     assert.deepEqual((await api('GET', `/servers/${s.id}/missions/rotation`)).body.data.missions, [], 'nothing saved');

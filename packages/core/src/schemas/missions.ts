@@ -33,7 +33,7 @@ export const MissionUpload = Type.Object(
   {
     file: Type.String({
       format: 'binary',
-      description: "The mission file, named as the game names its missions (`GET /games/{game}`); its name is reduced to its base name.",
+      description: 'The mission file, named as the game names its missions (`GET /games/{game}`); its name is reduced to its base name.',
     }),
   },
   { $id: 'MissionUpload' },
@@ -45,7 +45,8 @@ export const MissionUpload = Type.Object(
  */
 const RotationOptionValue = Type.String({ maxLength: 64 });
 const DIFFICULTY_AS_SENT =
-  "The difficulty, for a game whose rotation options have one (`GET /games/{game}` lists its values), in any case; absent: the game's default.";
+  'The difficulty, for a game whose rotation options have one (`GET /games/{game}` lists its values), in any case; ' +
+  "absent: the game's default.";
 
 export const RotationEntry = Type.Object(
   {
@@ -109,7 +110,7 @@ export const MissionPlaying = Type.Object(
       Type.String({ description: 'As sent to the game, capitalised; `""` when none was given (a game with a difficulty).' }),
     ),
   },
-  { additionalProperties: RotationOptionValue, $id: 'MissionPlaying', description: "The mission and its options as sent to the game." },
+  { additionalProperties: RotationOptionValue, $id: 'MissionPlaying', description: 'The mission and its options as sent to the game.' },
 );
 
 export const Mod = Type.Object(

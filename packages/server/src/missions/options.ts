@@ -29,7 +29,8 @@ export function rotationOptionsOf(manager: MissionManager, sent: Record<string, 
   let check = checks.get(schema);
   if (!check) checks.set(schema, (check = TypeCompiler.Compile(schema)));
   // What the game stores must be what its schema says: anything else is the adapter's mistake, not the request's.
-  if (!check.Check(normalized)) throw new Error(`the game's rotation options gave ${JSON.stringify(normalized)}, which their schema refuses`);
+  if (!check.Check(normalized))
+    throw new Error(`the game's rotation options gave ${JSON.stringify(normalized)}, which their schema refuses`);
   return normalized;
 }
 

@@ -6,7 +6,9 @@ import { sections } from '../src/config/sections.js';
 import { playMission } from '../src/missions.js';
 
 describe('gamea: rotation options, log files and playing a mission (adapter contract v2)', () => {
-  const { rotationOptions } = gamea.capabilities.mission_manager;
+  const manager = gamea.capabilities.mission_manager;
+  assert.ok(manager);
+  const { rotationOptions } = manager;
 
   it('reads a difficulty in any case and stores it capitalised; none is the server default ""', () => {
     assert.deepEqual(rotationOptions.normalize({ difficulty: 'veteran' }), { difficulty: 'Veteran' });
@@ -38,7 +40,9 @@ describe('gamea: rotation options, log files and playing a mission (adapter cont
   });
 
   it('calls the .rpt files of its profile folder its logs, in any case', () => {
-    const { isLogFile } = gamea.capabilities.log_parser;
+    const parser = gamea.capabilities.log_parser;
+    assert.ok(parser);
+    const { isLogFile } = parser;
     for (const name of ['gameaserver_x64_2026-11-27_13-00-00.rpt', 'SERVER.RPT']) assert.equal(isLogFile(name), true, name);
     for (const name of ['server.log', 'x.rpt.bak', 'rpt', 'x.mdmp']) assert.equal(isLogFile(name), false, name);
   });

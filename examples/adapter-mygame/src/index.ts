@@ -51,7 +51,7 @@ export default defineAdapter({
     },
     log_parser: {
       logDirectory: (ctx) => `${ctx.exeDir}/logs`,
-      logFileExtension: '.log',
+      isLogFile: (name) => name.endsWith('.log'),
       parseLine: (line) => {
         const match = /^\[(DEBUG|INFO|WARN|ERROR)\] (.*)$/.exec(line);
         if (!match) return line.trim() ? { level: 'info', message: line } : null;
@@ -65,9 +65,11 @@ export default defineAdapter({
       parseMissionFilename: (filename) => {
         const match = /^([A-Za-z0-9_-]+)\.map$/.exec(filename);
         if (!match) throw new ApiError('ADAPTER_ERROR', `not a map file: ${filename}`);
-        return { name: match[1], terrain: '' };
+        return { name: match[1], parts: {} };
       },
       rotation: { section: 'server', field: 'missions' },
+      // A map cycle: each entry is a map's name, without options.
+      rotationOptions: { schema: Type.Object({}, { additionalProperties: false }), normalize: () => ({}) },
     },
   },
 });

@@ -1,4 +1,4 @@
-import { parseMissionName } from './missions.js';
+import { DIFFICULTIES, DIFFICULTY_NAMES, parseMissionName } from './missions.js';
 
 /**
  * The commands a gamea server answers over RCon, as templates for a command line to offer: the game's
@@ -36,8 +36,6 @@ export function redactCommand(command: string): string {
   return command.replace(/^(\s*(?:RConPassword|#login)\s+)\S.*$/i, '$1***');
 }
 
-const DIFFICULTIES = ['recruit', 'regular', 'veteran', 'custom'];
-
 /** What is wrong with a command the game would take wrongly, or null: `#mission` names a mission by the mission rule. */
 export function commandProblem(command: string): string | null {
   const text = command.trim();
@@ -49,8 +47,8 @@ export function commandProblem(command: string): string | null {
   } catch (err) {
     return (err as Error).message;
   }
-  if (difficulty !== undefined && !DIFFICULTIES.includes(difficulty.toLowerCase())) {
-    return `${JSON.stringify(difficulty)} is no difficulty: Recruit, Regular, Veteran or Custom`;
+  if (difficulty !== undefined && !DIFFICULTIES.some((d) => d.toLowerCase() === difficulty.toLowerCase())) {
+    return `${JSON.stringify(difficulty)} is no difficulty: ${DIFFICULTY_NAMES}`;
   }
   return null;
 }

@@ -15,8 +15,8 @@ import { generateCredentials } from './credentials.js';
 import { headlessArguments, launchArguments } from './launch.js';
 import { layout } from './layout.js';
 import { GAME_LOG_FILES, separateFolders, sharedProfileRenamed } from './own-folders.js';
-import { logReader, missionOf, parseLogLine } from './logs.js';
-import { MISSION_EXTENSION, parseMissionFilename } from './missions.js';
+import { isLogFile, logReader, missionOf, parseLogLine } from './logs.js';
+import { MISSION_EXTENSION, parseMissionFilename, rotationOptions } from './missions.js';
 import { modNameProblem } from './mods.js';
 import { describeMod } from './mod-info.js';
 import { launcherPreset } from './presets.js';
@@ -86,7 +86,7 @@ export const gamea = defineAdapter({
     },
     log_parser: {
       logDirectory: (ctx: ServerContext) => layout(ctx).profiles,
-      logFileExtension: '.rpt',
+      isLogFile,
       parseLine: parseLogLine,
       missionOf,
       reader: logReader,
@@ -95,8 +95,10 @@ export const gamea = defineAdapter({
     mission_manager: {
       missionExtension: MISSION_EXTENSION,
       missionDirectory: (ctx: ServerContext) => layout(ctx).missions,
+      missionLabel: 'Mission',
       parseMissionFilename,
       rotation: { section: 'server', field: 'missions' },
+      rotationOptions,
     },
     mod_manager: {
       modDirectory: (ctx: ServerContext) => ctx.exeDir,

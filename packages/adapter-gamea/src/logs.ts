@@ -98,3 +98,8 @@ export function missionOf(message: string): string | null {
   const m = /^Mission (\S+) read from bank\.$/.exec(message.trim()) ?? /^Mission file: (\S+)/.exec(message.trim());
   return m ? m[1] : null;
 }
+
+/** The game's log files: `<exe>_<date>.rpt` in the profile folder (any case, as a Windows host names them). */
+export function isLogFile(fileName: string): boolean {
+  return fileName.toLowerCase().endsWith('.rpt');
+}

@@ -1,4 +1,4 @@
-import { ApiError, type MissionName } from '@garrison/core';
+import { ApiError, Type, type MissionName, type RotationOptions } from '@garrison/core';
 
 export const MISSION_EXTENSION = '.pbo';
 
@@ -41,7 +41,7 @@ export function parseMissionName(name: string): MissionName {
     ? `the game reads the terrain of ${name} as "${terrain}", which looks like a version number: a mission file is named ` +
       `<mission>.<Terrain>${MISSION_EXTENSION} (mission_v2.Altis${MISSION_EXTENSION})`
     : undefined;
-  return { name, terrain, ...(warning ? { warning } : {}) };
+  return { name, parts: { terrain }, ...(warning ? { warning } : {}) };
 }
 
 /** `co10_Escape.Altis.pbo` → name `co10_Escape.Altis`, terrain `Altis`; the terrain is the last part before `.pbo`. */
@@ -51,3 +51,45 @@ export function parseMissionFilename(filename: string): MissionName {
   }
   return parseMissionName(filename.slice(0, -MISSION_EXTENSION.length));
 }
+
+/** The game's difficulties as its configs and `#mission` name them: the one list (sections, rotation, import, render). */
+export const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
+/** A rotation entry's difficulty: one of them, or `""` for the server's own. */
+export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
+export type RotationDifficulty = (typeof ROTATION_DIFFICULTIES)[number];
+/** The difficulties as a sentence names them: `Recruit, Regular, Veteran or Custom`. */
+export const DIFFICULTY_NAMES = `${DIFFICULTIES.slice(0, -1).join(', ')} or ${DIFFICULTIES[DIFFICULTIES.length - 1]}`;
+const difficultyOf = (options?: { description: string }) =>
+  Type.Union(
+    ROTATION_DIFFICULTIES.map((d) => Type.Literal(d)),
+    options,
+  );
+/** A rotation entry's difficulty as the config keeps it. */
+export const RotationDifficulty = difficultyOf();
+
+/** A difficulty as configs write it (`regular`, `VETERAN`) in its stored form, `''` when absent; null when it is none. */
+export function canonicalDifficulty(value: string | undefined): RotationDifficulty | null {
+  if (value === undefined) return '';
+  return ROTATION_DIFFICULTIES.find((d) => d.toLowerCase() === value.trim().toLowerCase()) ?? null;
+}
+
+/** A rotation entry's one option, its difficulty: read in any case, stored capitalised, `""` when left out. */
+export const rotationOptions: RotationOptions = {
+  schema: Type.Object(
+    {
+      difficulty: Type.Optional(
+        difficultyOf({ description: `\`""\` (the server's own), ${DIFFICULTY_NAMES}; sent in any case, stored capitalised.` }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  normalize(options) {
+    const sent = options.difficulty;
+    const difficulty = sent === undefined || typeof sent === 'string' ? canonicalDifficulty(sent) : null;
+    if (difficulty === null) {
+      const values = ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ');
+      return `difficulty: ${JSON.stringify(sent)} is none of ${values} (in any case)`;
+    }
+    return { difficulty };
+  },
+};

@@ -95,8 +95,8 @@ describe('gamea parsers', () => {
 
   it('splits mission file names into name and terrain', () => {
     const parse = gamea.capabilities.mission_manager.parseMissionFilename;
-    assert.deepEqual(parse('co10_Escape.Altis.pbo'), { name: 'co10_Escape.Altis', terrain: 'Altis' });
-    assert.deepEqual(parse('My.Mission.v2.Tanoa.pbo'), { name: 'My.Mission.v2.Tanoa', terrain: 'Tanoa' });
+    assert.deepEqual(parse('co10_Escape.Altis.pbo'), { name: 'co10_Escape.Altis', parts: { terrain: 'Altis' } });
+    assert.deepEqual(parse('My.Mission.v2.Tanoa.pbo'), { name: 'My.Mission.v2.Tanoa', parts: { terrain: 'Tanoa' } });
     for (const bad of ['escape.pbo', 'co10_Escape.Altis.zip', '.Altis.pbo', 'x..pbo']) {
       assert.throws(
         () => parse(bad),

@@ -185,7 +185,7 @@ function readBans(files: ImportFileAccess, draft: ImportDraft): void {
     draft.files.push({ role: name, path: read?.path ?? files.join('cfg', name), found: read !== null });
     if (!read) continue;
     const count = read.text.split(/\r\n?|\n/).filter((line) => parseBanLine(line, now) !== null).length;
-    if (name === 'banned_user.cfg') draft.bans = { file: read.path, count };
+    if (name === 'banned_user.cfg') draft.bans = { file: read.path, count, kind: 'STEAMID' };
     else if (count) draft.warnings.push(`${read.path} holds ${count} address ban(s), taken over with the file`);
   }
 }

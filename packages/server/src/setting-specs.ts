@@ -10,6 +10,8 @@ type Parse<V = unknown> = (raw: string, name: string) => V;
 export interface SettingSpec<K extends string = string, V = unknown> {
   key: K;
   env: string;
+  /** The variable's former name, still read when `env` is unset (a deployment set up before the rename). */
+  formerEnv?: string;
   /** The flag, without the dashes. */
   flag?: string;
   /** Only `serve` takes the flag (where to listen); the commands that work on the data take the others. */
@@ -68,6 +70,7 @@ export function composeSettings(declarations: readonly SettingsDeclaration[]): {
     for (const key of Object.keys(defaults)) claim(key, feature);
     for (const spec of specs) {
       claim(spec.env, feature);
+      if (spec.formerEnv) claim(spec.formerEnv, feature);
       if (spec.flag) claim(`--${spec.flag}`, feature);
     }
   }

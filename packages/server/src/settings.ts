@@ -44,9 +44,10 @@ export function shownDefault(spec: SettingSpec): string {
 /** The settings given by environment variables; a bad value throws a SettingError naming the variable. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): SettingsInput {
   const out: Record<string, unknown> = {};
+  const given = (name: string | undefined) => name !== undefined && env[name] !== undefined && env[name] !== '';
   for (const spec of SETTINGS) {
-    const raw = env[spec.env];
-    if (raw !== undefined && raw !== '') out[spec.key] = spec.parse(raw, spec.env);
+    const name = given(spec.env) ? spec.env : given(spec.formerEnv) ? spec.formerEnv! : null;
+    if (name !== null) out[spec.key] = spec.parse(env[name]!, name);
   }
   return out;
 }

@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { connectRcon, waitFor } from '@garrison/testkit';
 import { expectError, startHarness, type Harness } from './helpers.js';
 import {
@@ -214,6 +216,39 @@ describe('live data: the game log and its metrics', () => {
         { what: 'the line written while the service was down' },
       );
       assert.equal(res.body.data.logs[0].level, 'info');
+    } finally {
+      await killGames(again ?? own);
+      await again?.close();
+      await own.close();
+    }
+  });
+
+  it("resumes the game's log file where an older version's offsets (its key `rpt`) say, reading no line twice", async () => {
+    const own = await startHarness({ ...FAST_SUPERVISION });
+    let again: Harness | null = null;
+    const found = (h: Harness, id: number, text: string) =>
+      h.api('GET', `/servers/${id}/logs?search=${encodeURIComponent(text)}`, { token: h.adminToken }).then((r) => r.body.data.total);
+    try {
+      const s = await createGameServer(own, suite.fake);
+      await own.api('POST', `/servers/${s.id}/start`, { token: own.adminToken });
+      await statusBecomes(own, s.id, 'running');
+      const client = await connectRcon({ host: '127.0.0.1', port: s.rcon_port, password: s.rcon_password });
+      await client.command('testkit.log info read before the upgrade');
+      await client.close();
+      await waitFor(async () => (await found(own, s.id, 'before the upgrade')) === 1, { what: 'the line read before the stop' });
+      await own.server.close();
+      // The offsets as the version before the rename wrote them: the game's log file under `rpt`.
+      const path = join(own.dataDir, 'servers', String(s.id), 'log-offsets.json');
+      const { gameLog, ...rest } = JSON.parse(await readFile(path, 'utf8'));
+      assert.ok(gameLog?.path && gameLog.offset > 0, `the game's log file and how far it was read: ${JSON.stringify(gameLog)}`);
+      await writeFile(path, JSON.stringify({ ...rest, rpt: gameLog }));
+      await appendFile(gameLog.path, '12:00:00 written to the game log alone while the service was down\n');
+      again = await startHarness({ ...FAST_SUPERVISION, dataDir: own.dataDir, databaseUrl: own.databaseUrl });
+      await waitFor(async () => (await found(again!, s.id, 'the game log alone')) === 1, { what: 'the line written while down' });
+      assert.equal(await found(again, s.id, 'before the upgrade'), 1, 'read on from the old offset, not from the start again');
+      await waitFor(async () => JSON.parse(await readFile(path, 'utf8')).gameLog?.path === gameLog.path, {
+        what: 'the offsets written again under the new key',
+      });
     } finally {
       await killGames(again ?? own);
       await again?.close();

@@ -63,9 +63,14 @@ describe("play a mission now, and a message to every player: the game's own comm
     async () => {
       const { s, rcon } = await runningServer();
       assert.match(expectError(await play(s.id, { name: 'co99_Nothing.Altis' }), 404, 'NOT_FOUND').message, /co99_Nothing\.Altis/);
-      assert.match(
+      assert.equal(
         expectError(await play(s.id, { name: 'co10_Escape.Altis', difficulty: 'Nightmare' }), 400, 'VALIDATION_ERROR').message,
-        /difficulty/,
+        `field 'difficulty': "Nightmare" is none of "", "Recruit", "Regular", "Veteran", "Custom" (in any case)`,
+      );
+      assert.equal(
+        expectError(await play(s.id, { name: 'co10_Escape.Altis', size: 'large' }), 400, 'VALIDATION_ERROR').message,
+        "unknown field 'size'",
+        'an option the game has not',
       );
       expectError(await play(s.id, { name: 'co10_Escape.Altis' }, h.viewerToken), 403, 'FORBIDDEN');
       expectError(await play(s.id, {}), 400, 'VALIDATION_ERROR');

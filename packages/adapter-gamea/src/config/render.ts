@@ -2,12 +2,12 @@ import type { ConfigValues, RenderedFile, ServerContext } from '@garrison/core';
 import { ConfigWriter, type Value } from './syntax.js';
 import { layout } from '../layout.js';
 import { PROFILE_CLASSES, PROFILE_KEYS } from './profile.js';
+import { DIFFICULTIES, DIFFICULTY_NAMES } from '../missions.js';
 
 export { PROFILE_OPTIONS } from './profile.js';
 
 const HEADER = 'Written by Garrison: edit the settings in Garrison, changes made here are overwritten on the next start.';
 const EXTRA_HEADER = "Extra lines, written as they were given in Garrison's extra_lines field:";
-const DIFFICULTY_NAMES = ['Recruit', 'Regular', 'Veteran', 'Custom'];
 
 export type Section = Record<string, unknown>;
 const num = (s: Section, k: string) => s[k] as number;
@@ -80,10 +80,10 @@ const SERVER_KEYS: Key[] = [
   {
     key: 'forcedDifficulty',
     fields: ['forced_difficulty'],
-    value: (s) => DIFFICULTY_NAMES[num(s, 'forced_difficulty')] ?? 'Regular',
+    value: (s) => DIFFICULTIES[num(s, 'forced_difficulty')] ?? 'Regular',
     read: (v) => {
-      const index = DIFFICULTY_NAMES.findIndex((d) => d.toLowerCase() === String(v).toLowerCase());
-      return index < 0 ? `${JSON.stringify(v)} is no difficulty (Recruit, Regular, Veteran or Custom)` : { forced_difficulty: index };
+      const index = DIFFICULTIES.findIndex((d) => d.toLowerCase() === String(v).toLowerCase());
+      return index < 0 ? `${JSON.stringify(v)} is no difficulty (${DIFFICULTY_NAMES})` : { forced_difficulty: index };
     },
   },
   scalar('disableVoN', 'disable_von'),

@@ -1,5 +1,5 @@
 import { configSection, Field, Type } from '@garrison/core';
-import { MAX_MISSION_NAME, MISSION_NAME_PATTERN } from '../missions.js';
+import { DIFFICULTIES, MAX_MISSION_NAME, MISSION_NAME_PATTERN, RotationDifficulty } from '../missions.js';
 import { MAX_MOD_NAME, MOD_FOLDER_PATTERN } from '../mods.js';
 
 /**
@@ -8,13 +8,10 @@ import { MAX_MOD_NAME, MOD_FOLDER_PATTERN } from '../mods.js';
  * documented defaults except where the spec's samples say otherwise.
  */
 
-export const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
-const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
-
 export const RotationEntry = Type.Object(
   {
     name: Type.String({ minLength: 3, maxLength: MAX_MISSION_NAME, pattern: MISSION_NAME_PATTERN }),
-    difficulty: Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d))),
+    difficulty: RotationDifficulty,
   },
   { additionalProperties: false },
 );

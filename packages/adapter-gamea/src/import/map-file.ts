@@ -1,7 +1,8 @@
 import { isSensitive, sectionDefaults, TypeCompiler, type ImportSettingAt, type TObject, type TSchema, expectOnly } from '@garrison/core';
 import { ConfigWriter, NotWritable, type Value } from '../config/syntax.js';
 import { GENERATED_FILES, type GeneratedFile, type Key } from '../config/render.js';
-import { DIFFICULTIES, RotationEntry } from '../config/sections.js';
+import { RotationEntry } from '../config/sections.js';
+import { DIFFICULTIES, DIFFICULTY_NAMES } from '../missions.js';
 import { extraLinesProblem } from '../config/extra-lines.js';
 import type { CfgAssignment, CfgClassNode, CfgDocument, CfgNode, CfgValue } from './cfg-reader.js';
 
@@ -256,7 +257,7 @@ function rotationOf(node: CfgClassNode, out: ImportedFile): { name: string; diff
       refuse(
         written,
         `Missions.${mission.name}.difficulty`,
-        `${JSON.stringify(difficulty)} is no difficulty (Recruit, Regular, Veteran or Custom): the mission is kept without one`,
+        `${JSON.stringify(difficulty)} is no difficulty (${DIFFICULTY_NAMES}): the mission is kept without one`,
       );
     for (const e of mission.entries) {
       const key = e.kind === 'value' ? e.key : e.name;

@@ -12,10 +12,14 @@ export interface ImportDraft {
   rcon_port: number | null;
   /** Per section, only the values read (each already checked against its field). */
   sections: ConfigValues;
-  rotation: { name: string; difficulty: string }[];
+  /** The rotation read: each mission with its rotation options in their stored form (`{name, difficulty}`). */
+  rotation: ({ name: string } & Record<string, string>)[];
   mods: (EnabledMod & { installed: boolean })[];
-  /** The game's ban file found for this installation (taken over as it is), and the bans it holds. */
-  bans: { file: string | null; count: number };
+  /**
+   * The game's ban file found for this installation (taken over as it is), the bans it holds, and the
+   * identity kind whose file it is (for a game with a file per kind; the first declared kind when absent).
+   */
+  bans: { file: string | null; count: number; kind?: string };
   missions: string[];
   files: { role: string; path: string; found: boolean }[];
   unknown: ImportSettingAt[];

@@ -21,7 +21,9 @@ export interface RotationOptions {
   readonly schema: TObject;
   /**
    * An entry's options as sent (`{difficulty: 'veteran'}`) in their stored form (`{difficulty: 'Veteran'}`,
-   * absent ones as their default), or a string saying what is wrong (`difficulty must be one of …`).
+   * absent ones as their default), or a string saying what is wrong that starts with the option's name and
+   * a colon (`difficulty: "x" is none of …`), so that the service can say where it was sent. The service
+   * refuses an option the schema does not name before it calls this.
    */
   normalize(options: Record<string, unknown>): Record<string, string> | string;
 }

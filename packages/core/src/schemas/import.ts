@@ -70,7 +70,12 @@ export const ImportPlan = Type.Object(
     sections: Type.Record(Type.String(), Type.Record(Type.String(), Type.Unknown()), {
       description: 'Per config section, the values read from the files (passwords masked); the rest stays at the defaults.',
     }),
-    rotation: Type.Array(Type.Object({ name: Type.String(), difficulty: Type.String() })),
+    rotation: Type.Array(
+      Type.Object({ name: Type.String(), difficulty: Type.Optional(Type.String()) }, { additionalProperties: Type.String() }),
+      {
+        description: "The rotation read, each mission with the game's rotation options (`GET /games/{game}`).",
+      },
+    ),
     mods: Type.Array(Type.Object({ name: Type.String(), is_server_mod: Type.Boolean(), installed: Type.Boolean() })),
     bans: Type.Object({ count: Type.Integer({ minimum: 0 }), file: Type.Union([Type.String(), Type.Null()]) }),
     missions: Type.Array(Type.String(), { description: 'Mission files found in the game folder.' }),

@@ -6,8 +6,16 @@ const MissionWarning = Type.Optional(
   Type.String({ description: 'The game loads it, but maybe not as meant (a version number read as the terrain).' }),
 );
 
+/**
+ * What else a game's mission file names carry beside the name (`GET /games/{game}` says which game has
+ * which): the first game's `terrain`, the last part of its names; none for a game whose missions are maps.
+ */
+const Terrain = Type.Optional(
+  Type.String({ description: 'The terrain part of the name (`Altis`), for a game whose mission names carry one.' }),
+);
+
 export const MissionFile = Type.Object(
-  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Type.String(), warning: MissionWarning },
+  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Terrain, warning: MissionWarning },
   { $id: 'MissionFile' },
 );
 
@@ -17,42 +25,46 @@ export const MissionList = Type.Object(
 );
 
 export const UploadedMission = Type.Object(
-  { filename: Type.String(), mission_name: Type.String(), terrain: Type.String(), file_size: Type.Integer(), warning: MissionWarning },
+  { filename: Type.String(), mission_name: Type.String(), terrain: Terrain, file_size: Type.Integer(), warning: MissionWarning },
   { $id: 'UploadedMission' },
 );
 
 export const MissionUpload = Type.Object(
-  { file: Type.String({ format: 'binary', description: 'The mission file (name.Terrain.pbo); its name is reduced to its base name.' }) },
+  {
+    file: Type.String({
+      format: 'binary',
+      description: 'The mission file, named as the game names its missions (`GET /games/{game}`); its name is reduced to its base name.',
+    }),
+  },
   { $id: 'MissionUpload' },
 );
 
-export const ROTATION_DIFFICULTIES = ['', 'Recruit', 'Regular', 'Veteran', 'Custom'] as const;
-export type RotationDifficulty = (typeof ROTATION_DIFFICULTIES)[number];
-export const RotationDifficulty = Type.Union(ROTATION_DIFFICULTIES.map((d) => Type.Literal(d)));
-
-/** A difficulty as configs write it (`regular`, `VETERAN`) in its stored form, `''` when absent; null when it is none. */
-export function canonicalDifficulty(value: string | undefined): RotationDifficulty | null {
-  if (value === undefined) return '';
-  return ROTATION_DIFFICULTIES.find((d) => d.toLowerCase() === value.trim().toLowerCase()) ?? null;
-}
+/**
+ * A rotation entry's options besides its name, each a string: the game's rotation options
+ * (`GET /games/{game}`, `missions.rotation_options`), checked and put in their stored form by the game.
+ */
+const RotationOptionValue = Type.String({ maxLength: 64 });
+const DIFFICULTY_AS_SENT =
+  'The difficulty, for a game whose rotation options have one (`GET /games/{game}` lists its values), in any case; ' +
+  "absent: the game's default.";
 
 export const RotationEntry = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }), difficulty: RotationDifficulty },
-  { additionalProperties: false, $id: 'RotationEntry' },
-);
-
-/** A rotation entry as sent: the difficulty in any case, or left out for the default `""`. */
-export const RotationEntryInput = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     difficulty: Type.Optional(
-      Type.String({
-        maxLength: 16,
-        description: '`""`, Recruit, Regular, Veteran or Custom, in any case; stored capitalised. Absent: `""`.',
-      }),
+      Type.String({ description: 'The difficulty, for a game whose rotation options have one: `""` is the server\'s own.' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: RotationOptionValue, $id: 'RotationEntry', description: "A mission and the game's rotation options for it." },
+);
+
+/** A rotation entry as sent: the options in any form the game reads, or left out for their defaults. */
+export const RotationEntryInput = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    difficulty: Type.Optional(Type.String({ maxLength: 16, description: DIFFICULTY_AS_SENT })),
+  },
+  { additionalProperties: RotationOptionValue },
 );
 
 export const Rotation = Type.Object(
@@ -86,19 +98,19 @@ export const PlayMissionRequest = Type.Object(
       maxLength: 200,
       description: 'An installed mission, as `GET /missions` names it (`co10_Escape.Altis`).',
     }),
-    difficulty: Type.Optional(
-      Type.String({ maxLength: 16, description: '`""` (the server\'s own), Recruit, Regular, Veteran or Custom, in any case.' }),
-    ),
+    difficulty: Type.Optional(Type.String({ maxLength: 16, description: DIFFICULTY_AS_SENT })),
   },
-  { additionalProperties: false },
+  { additionalProperties: RotationOptionValue, description: "The mission and the game's rotation options to play it with." },
 );
 export const MissionPlaying = Type.Object(
   {
     message: Type.String(),
     name: Type.String(),
-    difficulty: Type.String({ description: 'As sent to the game, capitalised; `""` when none was given.' }),
+    difficulty: Type.Optional(
+      Type.String({ description: 'As sent to the game, capitalised; `""` when none was given (a game with a difficulty).' }),
+    ),
   },
-  { $id: 'MissionPlaying' },
+  { additionalProperties: RotationOptionValue, $id: 'MissionPlaying', description: 'The mission and its options as sent to the game.' },
 );
 
 export const Mod = Type.Object(

@@ -32,8 +32,8 @@ export const ScheduleStep = Type.Object(
       Type.Record(Type.String(), Type.Unknown(), {
         description:
           "rcon_say `{message}` (`{minutes}` and `{seconds}` say the time until the run's restart or stop); rcon_command " +
-          '`{command}`; backup `{include_missions?}`; set_mission `{name, difficulty?}`; wait_until_empty `{max_wait_s, ' +
-          'on_timeout: "proceed" | "abort"}`.',
+          "`{command}`; backup `{include_missions?}`; set_mission `{name, ...options}` with the game's rotation options, as a " +
+          'rotation entry takes them (`{name, difficulty?}`); wait_until_empty `{max_wait_s, on_timeout: "proceed" | "abort"}`.',
       }),
     ),
     continue_on_failure: Type.Optional(Type.Boolean({ default: false })),

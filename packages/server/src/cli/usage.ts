@@ -155,11 +155,12 @@ ${flagLines('data')}`,
                       [--command-line TEXT | --command-line-file FILE] [--name NAME]
                       [--game-port PORT] [--rcon-port PORT] [--dry-run] [--json] [flags]
 
-Reads the server beside PATH (server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt, the
-start command line) and makes a Garrison server of it; every file must be inside PATH's folder. With
---dry-run, prints what it would do and writes nothing. Safe while the service runs.
+Reads the server beside PATH (its config files, profile, remote-admin config and ban file, the start
+command line, as the game's adapter knows them) and makes a Garrison server of it; every file must be
+inside PATH's folder. With --dry-run, prints what it would do and writes nothing. Safe while the
+service runs.
 
-  --exe PATH          the server's executable (gameaserver_x64.exe)
+  --exe PATH          the server's executable, in the game's installation folder
   --config PATH       server.cfg (default: -config= of the command line, or beside the executable)
   --basic PATH        basic.cfg (default: -cfg= of the command line, or beside the executable)
   --profile PATH      the server profile (default: found from -profiles= and -name=)

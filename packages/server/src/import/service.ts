@@ -1,5 +1,5 @@
 import { copyFile, mkdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject, injectable } from 'tsyringe';
 import {
@@ -115,7 +115,7 @@ export class ImportService {
       sections,
     );
     try {
-      await this.takeOverBanFile(adapter, made.id, draft.bans.file);
+      await this.takeOverBanFile(adapter, made.id, draft.bans);
     } catch (err) {
       const undone = await this.servers.delete(made.id, actor).then(
         () => 'nothing was imported',
@@ -238,10 +238,14 @@ export class ImportService {
    * The installation's ban file, copied as it is (every line, every byte) to where the game will read
    * it under Garrison; the ban-file pass then takes each ban over as `source: file`.
    */
-  private async takeOverBanFile(adapter: AdapterDefinition, serverId: number, from: string | null): Promise<void> {
+  private async takeOverBanFile(adapter: AdapterDefinition, serverId: number, found: ImportDraft['bans']): Promise<void> {
     const manager = adapter.capabilities.ban_manager;
+    const from = found.file;
     if (!from || !manager) return;
-    const to = manager.banFilePath(serverContext(await this.servers.row(serverId), this.settings.dataDir));
+    const kind = found.kind ?? adapter.identities?.[0]?.kind ?? '';
+    const to = manager.banFilePath(serverContext(await this.servers.row(serverId), this.settings.dataDir), kind);
+    // A game that keeps its ban files in its own folder reads them there already.
+    if (resolve(from) === resolve(to)) return void (await this.bans.sync(serverId));
     await mkdir(dirname(to), { recursive: true });
     const temp = `${to}.${randomBytes(6).toString('hex')}.tmp`;
     try {

@@ -4,7 +4,7 @@ import { inject, injectable } from 'tsyringe';
 import { ApiError, type Actor, type LogParser } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { AuditService } from '../audit/service.js';
-import { fileInFolder, filesInFolder, notFoundIfUnseen } from '../files/in-folder.js';
+import { fileInFolder, filesInFolder, notFoundIfUnseen, type FileKind } from '../files/in-folder.js';
 import { openFiles } from '../processes/proc.js';
 
 /** The game's own log files (in the folder the adapter names for the server): listed, streamed, deleted. */
@@ -15,14 +15,14 @@ export class LogFileService {
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
-  private async folder(serverId: number): Promise<{ dir: string; parser: LogParser; pid: number | null }> {
+  private async folder(serverId: number): Promise<{ dir: string; logs: FileKind; pid: number | null }> {
     const { row, capability: parser, ctx } = await this.servers.withCapability(serverId, 'log_parser');
-    return { dir: parser.logDirectory(ctx), parser, pid: row.pid };
+    return { dir: parser.logDirectory(ctx), logs: logFilesOf(parser), pid: row.pid };
   }
 
   async list(serverId: number): Promise<{ filename: string; size_bytes: number; modified_at: string }[]> {
-    const { dir, parser } = await this.folder(serverId);
-    return (await filesInFolder(dir, parser.logFileExtension)).map((f) => ({
+    const { dir, logs } = await this.folder(serverId);
+    return (await filesInFolder(dir, logs)).map((f) => ({
       filename: f.name,
       size_bytes: f.size,
       modified_at: f.modified.toISOString(),
@@ -31,15 +31,15 @@ export class LogFileService {
 
   /** The file as a stream: opened before answering, so a file gone meanwhile is a 404, not a broken answer. */
   async open(serverId: number, filename: string): Promise<Readable> {
-    const { dir, parser } = await this.folder(serverId);
-    const path = await fileInFolder(dir, filename, parser.logFileExtension);
+    const { dir, logs } = await this.folder(serverId);
+    const path = await fileInFolder(dir, filename, logs);
     const handle = await open(path, 'r').catch(notFoundIfUnseen(`no file ${JSON.stringify(filename)}`));
     return handle.createReadStream();
   }
 
   async delete(serverId: number, filename: string, actor: Actor): Promise<void> {
-    const { dir, parser, pid } = await this.folder(serverId);
-    const path = await fileInFolder(dir, filename, parser.logFileExtension);
+    const { dir, logs, pid } = await this.folder(serverId);
+    const path = await fileInFolder(dir, filename, logs);
     if (pid !== null && (await openFiles(pid)).includes(path)) {
       throw new ApiError('CONFLICT', `${filename} is the log the running game is writing; stop the server first`);
     }
@@ -47,3 +47,6 @@ export class LogFileService {
     await this.audit.recordAlone({ serverId, type: 'log_file_deleted', actor, detail: { filename } });
   }
 }
+
+/** The game's log files, as the adapter picks them. */
+const logFilesOf = (parser: LogParser): FileKind => ({ label: 'log', accepts: (name) => parser.isLogFile(name) });

@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { extname } from 'node:path';
+import { basename } from 'node:path';
 import type { LogLevel, LogLineReader } from '@garrison/core';
 import { FileFollower } from './follow.js';
 import { openFiles } from '../processes/proc.js';
@@ -38,13 +38,20 @@ class TwoSourceDedupe {
   }
 }
 
+/** The game's own log files: in the adapter's folder, each one the adapter calls a log. */
+export interface GameLogFolder {
+  dir: string;
+  isLogFile(fileName: string): boolean;
+}
+
 /**
  * The log of one running game: its output file, and the log file the process itself holds open in the
  * adapter's log folder (found through /proc, since several servers may share that folder). Lines are
  * parsed by the adapter and throttled to `perSecond`, with a notice of what was dropped.
  */
 export class LogCollector {
-  private rpt: FileFollower | null = null;
+  /** The game's own log file, once found. */
+  private gameLog: FileFollower | null = null;
   private readonly watchers: FSWatcher[] = [];
   /** Set while a read for this collector is queued, so that a burst of writes queues one. */
   queued = false;
@@ -62,13 +69,13 @@ export class LogCollector {
     readonly output: FileFollower,
     /** A reader per source: each file's lines are read in their own order (a continuation follows its entry). */
     newReader: () => LogLineReader,
-    private readonly logFolder: { dir: string; extension: string } | null,
+    private readonly logFolder: GameLogFolder | null,
     private readonly perSecond: number,
-    rptResume: { path: string; offset: number } | null,
+    gameLogResume: { path: string; offset: number } | null,
     private readonly clock: Clock,
   ) {
     this.windowStart = clock.now();
-    if (rptResume) this.rpt = new FileFollower(rptResume.path, rptResume.offset);
+    if (gameLogResume) this.gameLog = new FileFollower(gameLogResume.path, gameLogResume.offset);
     this.readers = [newReader(), newReader()];
   }
 
@@ -79,7 +86,7 @@ export class LogCollector {
   watchFiles(onWrite: () => void): void {
     this.onWrite = onWrite;
     this.watchFile(this.output.path, 0);
-    if (this.rpt) this.watchFile(this.rpt.path, 1);
+    if (this.gameLog) this.watchFile(this.gameLog.path, 1);
   }
 
   private onWrite: (() => void) | null = null;
@@ -105,11 +112,11 @@ export class LogCollector {
   close(): void {
     for (const w of this.watchers.splice(0)) w.close();
     this.output.close();
-    this.rpt?.close();
+    this.gameLog?.close();
   }
 
-  get rptPosition(): { path: string; offset: number } | null {
-    return this.rpt && { path: this.rpt.path, offset: this.rpt.offset };
+  get gameLogPosition(): { path: string; offset: number } | null {
+    return this.gameLog && { path: this.gameLog.path, offset: this.gameLog.offset };
   }
 
   /**
@@ -118,11 +125,11 @@ export class LogCollector {
    * both: each write would otherwise read both files twice).
    */
   async collect(onlyChanged = false): Promise<CollectedLine[]> {
-    await this.findRpt();
+    await this.findGameLog();
     const out: CollectedLine[] = [];
     const sources: [0 | 1, FileFollower | null][] = [
       [0, this.output],
-      [1, this.rpt],
+      [1, this.gameLog],
     ];
     const wanted = new Set(onlyChanged ? this.changed : [0, 1]);
     this.changed.clear();
@@ -165,12 +172,12 @@ export class LogCollector {
     this.droppedInWindow = 0;
   }
 
-  /** The process's open log file: the one in the adapter's folder, with its extension. */
-  private async findRpt(): Promise<void> {
-    if (this.rpt || !this.logFolder) return;
+  /** The process's open log file: one in the adapter's folder that the adapter calls a log. */
+  private async findGameLog(): Promise<void> {
+    if (this.gameLog || !this.logFolder) return;
     for (const target of await openFiles(this.pid)) {
-      if (target.startsWith(this.logFolder.dir + '/') && extname(target).toLowerCase() === this.logFolder.extension.toLowerCase()) {
-        this.rpt = new FileFollower(target, 0);
+      if (target.startsWith(this.logFolder.dir + '/') && this.logFolder.isLogFile(basename(target))) {
+        this.gameLog = new FileFollower(target, 0);
         this.watchFile(target, 1);
         return;
       }

@@ -41,7 +41,8 @@ const OFFSETS_FILE = 'log-offsets.json';
 interface Offsets {
   pid: number;
   output: number;
-  rpt: { path: string; offset: number } | null;
+  /** Where the game's own log file was read up to (`rpt` in the files older versions wrote: still read). */
+  gameLog: { path: string; offset: number } | null;
 }
 
 type LogQuery = Static<typeof LogQuerySchema>;
@@ -152,9 +153,9 @@ export class LogService implements ProcessWatch, Lifecycle {
       process.pid,
       new FileFollower(outputPath, outputOffset),
       () => parser?.reader?.() ?? (parser ? (line) => parser.parseLine(line) : (line) => ({ level: 'info', message: line })),
-      parser ? { dir: parser.logDirectory(serverContext(row, this.settings.dataDir)), extension: parser.logFileExtension } : null,
+      parser ? { dir: parser.logDirectory(serverContext(row, this.settings.dataDir)), isLogFile: (name) => parser.isLogFile(name) } : null,
       this.settings.logLinesPerSecond,
-      resume?.rpt ?? null,
+      resume?.gameLog ?? null,
       this.clock,
     );
   }
@@ -196,7 +197,7 @@ export class LogService implements ProcessWatch, Lifecycle {
       // Saved at most once a second, and on letting go: a flood must not become a flood of small writes.
       if (!final && (!lines.length || this.clock.now() - collector.savedAt < 1000)) continue;
       collector.savedAt = this.clock.now();
-      const offsets: Offsets = { pid: collector.pid, output: collector.output.offset, rpt: collector.rptPosition };
+      const offsets: Offsets = { pid: collector.pid, output: collector.output.offset, gameLog: collector.gameLogPosition };
       const path = join(serverDir(this.settings.dataDir, collector.serverId), OFFSETS_FILE);
       const serverId = collector.serverId;
       // Not kept (the server's folder deleted with it, a full disk): its log is read again from the offsets kept before.
@@ -256,7 +257,11 @@ export class LogService implements ProcessWatch, Lifecycle {
 
 async function readOffsets(dir: string): Promise<Offsets | null> {
   try {
-    return JSON.parse(await readFile(join(dir, OFFSETS_FILE), 'utf8')) as Offsets;
+    const saved = JSON.parse(await readFile(join(dir, OFFSETS_FILE), 'utf8')) as (Offsets & { rpt?: Offsets['gameLog'] }) | null;
+    if (!saved) return null;
+    // Older versions named the game's log file's position by the first game's file extension: read under either name.
+    const { pid, output, gameLog, rpt: formerName } = saved;
+    return { pid, output, gameLog: gameLog ?? formerName ?? null };
   } catch (err) {
     if (!isMissing(err)) expectOnly(err, SyntaxError); // none kept yet, or half written
     return null;

@@ -1,11 +1,12 @@
 import { inject, injectable } from 'tsyringe';
-import { ApiError, canonicalDifficulty, ROTATION_DIFFICULTIES, type Actor } from '@garrison/core';
+import { ApiError, type Actor } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { AuditService } from '../audit/service.js';
 import { MissionService } from './service.js';
+import { rotationOptionsOf } from './options.js';
 
-/** "Play this mission now": an installed mission, in the command the game's adapter names for it. */
+/** "Play this mission now": an installed mission, with the game's rotation options, by the game's remote admin. */
 @injectable()
 export class MissionPlay {
   constructor(
@@ -15,28 +16,28 @@ export class MissionPlay {
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
 
+  /** `sent`: the options as the request gave them (in any form the game reads), checked and stored by the game's rule. */
   async play(
     serverId: number,
     name: string,
-    difficultyIn: string | undefined,
+    sent: Record<string, unknown>,
     actor: Actor,
-  ): Promise<{ message: string; name: string; difficulty: string }> {
-    const command = (await this.servers.adapterOf(serverId)).capabilities.remote_admin?.missionCommand;
-    if (!command) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to play a mission now');
-    const difficulty = canonicalDifficulty(difficultyIn ?? '');
-    if (difficulty === null) {
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `field 'difficulty': ${JSON.stringify(difficultyIn)} is none ` +
-          `of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
-      );
-    }
+  ): Promise<{ message: string; name: string } & Record<string, string>> {
+    const adapter = await this.servers.adapterOf(serverId);
+    const remote = adapter.capabilities.remote_admin;
+    const manager = adapter.capabilities.mission_manager;
+    if (!remote?.playMission || !manager) throw new ApiError('NOT_SUPPORTED', 'this game type has no command to play a mission now');
+    const options = rotationOptionsOf(manager, sent, {
+      problem: (option) => (option === null ? 'request body' : `field '${option}'`),
+      path: (option) => option,
+    });
     // Only a mission the game has: a name the game does not know would leave the players on a stopped mission.
     const { missions } = await this.missions.list(serverId);
     if (!missions.some((m) => m.name === name))
       throw new ApiError('NOT_FOUND', `no mission ${JSON.stringify(name)} is installed on server ${serverId}`);
-    await this.remoteAdmin.command(serverId, command(name, difficulty || undefined));
-    await this.audit.recordAlone({ serverId, type: 'mission_played', actor, detail: { name, difficulty } });
-    return { message: `playing ${name}${difficulty ? ` (${difficulty})` : ''}`, name, difficulty };
+    await remote.playMission((text) => this.remoteAdmin.command(serverId, text), name, options);
+    await this.audit.recordAlone({ serverId, type: 'mission_played', actor, detail: { name, ...options } });
+    const shown = Object.values(options).filter(Boolean).join(', ');
+    return { message: `playing ${name}${shown ? ` (${shown})` : ''}`, name, ...options };
   }
 }

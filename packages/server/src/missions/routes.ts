@@ -12,8 +12,8 @@ export function missionRoutes(routes: RouteTable, missions: MissionService, play
   routes.implement(endpoints.setRotation, async ({ params, body, actor }) =>
     missions.setRotation(params.server_id, body.missions, body.config_version, actor),
   );
-  routes.implement(endpoints.playMission, async ({ params, body, actor }) =>
-    play.play(params.server_id, body.name, body.difficulty, actor),
+  routes.implement(endpoints.playMission, async ({ params, body: { name, ...options }, actor }) =>
+    play.play(params.server_id, name, options, actor),
   );
   routes.implement(endpoints.deleteMission, async ({ params, actor }) => {
     await missions.delete(params.server_id, params.filename, actor);

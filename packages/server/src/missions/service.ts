@@ -3,8 +3,6 @@ import { unlink } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
 import {
   ApiError,
-  canonicalDifficulty,
-  ROTATION_DIFFICULTIES,
   type MissionManager,
   type MissionName,
   type RotationEntry as RotationEntrySchema,
@@ -20,6 +18,7 @@ import { ConfigService } from '../config/service.js';
 import { AuditService } from '../audit/service.js';
 import { fileInFolder, filesInFolder, notFoundIfUnseen } from '../files/in-folder.js';
 import { keepFile, receiveFile } from './upload.js';
+import { optionsSent, rotationOptionsOf } from './options.js';
 
 type RotationEntry = Static<typeof RotationEntrySchema>;
 
@@ -55,7 +54,7 @@ export class MissionService {
         expectOnly(err, ApiError);
         continue; // a file the game would not load either
       }
-      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, terrain: parsed.terrain, ...warningOf(parsed) });
+      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, ...parsed.parts, ...warningOf(parsed) });
     }
     return { server_id: serverId, total: missions.length, missions };
   }
@@ -78,7 +77,7 @@ export class MissionService {
     return {
       filename: received.filename,
       mission_name: parsed.name,
-      terrain: parsed.terrain,
+      ...parsed.parts,
       file_size: received.size,
       ...warningOf(parsed),
     };
@@ -111,7 +110,7 @@ export class MissionService {
 
   /**
    * Replaces the rotation through the config section it lives in: its version guards the change. Each
-   * name is checked by the mission rule (as the file it names), each difficulty read in any case.
+   * name is checked by the mission rule (as the file it names), its options by the game's rotation options.
    */
   async setRotation(serverId: number, entries: Static<typeof RotationEntryInput>[], configVersion: number, actor: Actor) {
     const { manager } = await this.manager(serverId);
@@ -121,15 +120,11 @@ export class MissionService {
       } catch (err) {
         refusedAs(`missions[${i}].name`, err);
       }
-      const difficulty = canonicalDifficulty(entry.difficulty);
-      if (difficulty === null) {
-        throw new ApiError(
-          'VALIDATION_ERROR',
-          `missions[${i}].difficulty: ${JSON.stringify(entry.difficulty)} is none ` +
-            `of ${ROTATION_DIFFICULTIES.map((d) => JSON.stringify(d)).join(', ')} (in any case)`,
-        );
-      }
-      return { name: entry.name, difficulty };
+      const options = rotationOptionsOf(manager, optionsSent(entry), {
+        problem: (option) => `missions[${i}]${option === null ? '' : `.${option}`}`,
+        path: (option) => `missions.${i}.${option}`,
+      });
+      return { name: entry.name, ...options };
     });
     try {
       const updated = await this.config.update(

@@ -54,7 +54,7 @@ export function unaccountedCfg(
   original: CfgDocument,
   rendered: string,
   refused: Refusal[],
-  rotation: { name: string; difficulty: string }[] = [],
+  rotation: ({ name: string } & Record<string, string>)[] = [],
 ): string[] {
   const written = new Map<string, unknown[]>();
   const appended = new Set<string>();

@@ -58,6 +58,24 @@ describe('the settings, declared by each feature', () => {
     });
   });
 
+  it('read a variable under its former name when the current one is unset: the default game type', () => {
+    assert.equal(resolveSettings().defaultGameType, 'gamea', 'the first game, when nothing is set');
+    assert.deepEqual(settingsFromEnv({ GARRISON_DEFAULT_GAME: 'gameb' }), { defaultGameType: 'gameb' });
+    assert.deepEqual(settingsFromEnv({ GARRISON_DEFAULT_GAME_TYPE: 'gameb' }), { defaultGameType: 'gameb' }, 'the former name');
+    assert.deepEqual(
+      settingsFromEnv({ GARRISON_DEFAULT_GAME: 'gamec', GARRISON_DEFAULT_GAME_TYPE: 'gameb' }),
+      { defaultGameType: 'gamec' },
+      'the current name wins',
+    );
+    assert.deepEqual(settingsFromEnv({ GARRISON_DEFAULT_GAME: '', GARRISON_DEFAULT_GAME_TYPE: 'gameb' }), { defaultGameType: 'gameb' });
+    const formerClash = declareSettings<{ betaMs: number }>({
+      feature: 'beta',
+      defaults: { betaMs: 1 },
+      specs: [{ key: 'betaMs', env: 'GARRISON_BETA_MS', formerEnv: 'GARRISON_ALPHA_POLL_MS', meaning: 'beta', parse: integer(1) }],
+    });
+    assert.throws(() => composeSettings([alpha, formerClash]), /GARRISON_ALPHA_POLL_MS is declared twice: by alpha and by beta/);
+  });
+
   it('are the table of docs/configuration.md, as npm run settings-table writes it', async () => {
     const doc = await readFile(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     assert.equal(doc, withSettingsTable(doc), 'docs/configuration.md differs from the declared settings: npm run settings-table');

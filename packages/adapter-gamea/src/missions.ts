@@ -55,7 +55,7 @@ export function parseMissionFilename(filename: string): MissionName {
 /** The game's difficulties as its configs and `#mission` name them: the one list (sections, rotation, import, render). */
 export const DIFFICULTIES = ['Recruit', 'Regular', 'Veteran', 'Custom'] as const;
 /** A rotation entry's difficulty: one of them, or `""` for the server's own. */
-export const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
+const ROTATION_DIFFICULTIES = ['', ...DIFFICULTIES] as const;
 export type RotationDifficulty = (typeof ROTATION_DIFFICULTIES)[number];
 /** The difficulties as a sentence names them: `Recruit, Regular, Veteran or Custom`. */
 export const DIFFICULTY_NAMES = `${DIFFICULTIES.slice(0, -1).join(', ')} or ${DIFFICULTIES[DIFFICULTIES.length - 1]}`;
@@ -68,7 +68,7 @@ const difficultyOf = (options?: { description: string }) =>
 export const RotationDifficulty = difficultyOf();
 
 /** A difficulty as configs write it (`regular`, `VETERAN`) in its stored form, `''` when absent; null when it is none. */
-export function canonicalDifficulty(value: string | undefined): RotationDifficulty | null {
+function canonicalDifficulty(value: string | undefined): RotationDifficulty | null {
   if (value === undefined) return '';
   return ROTATION_DIFFICULTIES.find((d) => d.toLowerCase() === value.trim().toLowerCase()) ?? null;
 }

@@ -12,7 +12,7 @@ import {
   encodeReplyParts,
   nextSequence,
   PartCollector,
-} from '../src/battleye/index.js';
+} from '../src/index.js';
 
 // Vectors written out from the protocol description (CRC32 LE over everything from 0xFF on).
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');

@@ -31,7 +31,7 @@ export const KNOWN_COMMANDS: readonly string[] = [
  * Text that goes into a command composed for the admin (a kick reason, a message): on one line, and
  * without `;` or `"`, with which the game would end the command there and read the rest as another.
  */
-export function flatText(text: string): string {
+function flatText(text: string): string {
   return text
     .replace(/[\r\n\t]+/g, ' ')
     .replace(/;/g, ',')

@@ -8,7 +8,7 @@ export const MAP_EXTENSION = '.bsp';
  * take the name as one word), quotes and `;` (they end or split a command), path separators.
  */
 const MAP_NAME = /^[A-Za-z0-9_\-.+]+$/;
-export const MAX_MAP_NAME = 64;
+const MAX_MAP_NAME = 64;
 /** The same rule as a JSON Schema pattern, for the rotation kept in the config. */
 export const MAP_NAME_PATTERN = '^[A-Za-z0-9_\\-.+]{1,64}$';
 

@@ -28,7 +28,7 @@ export interface Statement {
 }
 
 /** The text of a line before its `//` comment (a `//` inside quotes is part of a value, as in a URL). */
-export function withoutComment(line: string): string {
+function withoutComment(line: string): string {
   let quoted = false;
   for (let i = 0; i < line.length; i += 1) {
     if (line[i] === '"') quoted = !quoted;

@@ -4,9 +4,9 @@ import { MAP_NAME_PATTERN } from '../maps.js';
 /** A cvar value goes between quotes, which the game's syntax cannot escape: no quote and no line break in it. */
 const CVAR_TEXT = '^[^"\\u0000-\\u001f\\u007f]*$';
 /** The RCON password: printable, without quotes, spaces or `;` (which would end or split the command that sets it). */
-export const RCON_PASSWORD_PATTERN = '^[!#-:<-~]{0,64}$';
+const RCON_PASSWORD_PATTERN = '^[!#-:<-~]{0,64}$';
 
-export const MapcycleEntry = Type.Object(
+const MapcycleEntry = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 64, pattern: MAP_NAME_PATTERN }) },
   { additionalProperties: false },
 );

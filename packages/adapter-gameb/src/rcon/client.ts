@@ -79,7 +79,7 @@ export class SourceRconClient implements RemoteAdminSession {
 const MAX_COMMAND_BYTES = MAX_PACKET_SIZE - 2 * PACKET_OVERHEAD;
 
 /** Why a command cannot go into one packet as it is (too long, a NUL byte that would end it early), or null. */
-export function commandTextProblem(text: string): string | null {
+function commandTextProblem(text: string): string | null {
   if (text.includes('\0')) return 'a command cannot contain a NUL character';
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_COMMAND_BYTES) return `a command has at most ${MAX_COMMAND_BYTES} bytes, not ${bytes}`;

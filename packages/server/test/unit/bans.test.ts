@@ -29,7 +29,7 @@ describe('bans: validation, expiry and the ban file', () => {
   const banFile = async () => {
     const row = await u.resolve(ServerService).row(serverId);
     // No file yet: no bans written.
-    return readFile(gamea.capabilities.ban_manager!.banFilePath(serverContext(row, u.settings.dataDir), 'GUID'), 'utf8').catch(
+    return readFile(gamea.capabilities.ban_manager.banFilePath(serverContext(row, u.settings.dataDir), 'GUID'), 'utf8').catch(
       (err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return '';
         throw err;

@@ -11,10 +11,11 @@ import { useGame, type IdentityKind } from '../../games.js';
 
 const PAGE = 50;
 
-/** An IPv4 address, or anything with a colon (an IPv6 one): the server checks it exactly. */
-const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || text.includes(':');
-
-type BanType = Parameters<typeof client.bans.create>[1]['ban_type'];
+/**
+ * An IPv4 address, or hexadecimal digits with colons (an IPv6 one): the server checks it exactly. Other
+ * identities hold colons too (`STEAM_0:1:1234`), so a colon alone does not make an address.
+ */
+const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || /^[0-9a-f]*:[0-9a-f:.]*$/i.test(text.trim());
 
 /** The kind a value typed looks like: the address kind for an address, else the game's default (its first kind). */
 const kindOf = (kinds: readonly IdentityKind[], text: string) =>
@@ -105,7 +106,7 @@ export function BansTab({ server }: TabProps) {
             const reason = fieldText(form, 'reason');
             await client.bans.create(server.id, {
               player_uid: fieldText(form, 'player_uid'),
-              ban_type: banType as BanType,
+              ban_type: banType,
               ...(reason ? { reason } : {}),
               duration_minutes: minutes ? Number(minutes) : 0,
             });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { ADAPTER_API_VERSION } from '@garrison/core';
 import { PluginLoadError, startServer } from '../src/index.js';
 import { createServer, expectError, freshPort, startHarness, type Harness } from './helpers.js';
 
@@ -122,20 +123,20 @@ describe('adapter loading failures stop start-up and name the step', () => {
           version: '1.0.0',
           type: 'module',
           exports: { '.': { import: './main.js' } },
-          garrison: { adapter: true, apiVersion: 1 },
+          garrison: { adapter: true, apiVersion: ADAPTER_API_VERSION },
         }),
       );
       const identity = "{ game_type: 'gamec', display_name: 'Game C', version: '1.0.0', schema_version: '1' }";
       await writeFile(
         join(pkgDir, 'main.js'),
         `export default Object.assign(
-          { apiVersion: 1, identity: ${identity}, capabilities: {} },
+          { apiVersion: ${ADAPTER_API_VERSION}, identity: ${identity}, capabilities: {} },
           { [Symbol.for('garrison.adapter')]: true });\n`,
       );
       const h = await startHarness({ projectRoot: project });
       try {
         const games = (await h.api('GET', '/games')).body.data.map((g: { game_type: string }) => g.game_type);
-        assert.deepEqual(games, ['gamea', 'gamec']);
+        assert.deepEqual(games, ['gamea', 'gameb', 'gamec']);
       } finally {
         await h.close();
       }
@@ -146,12 +147,12 @@ describe('adapter loading failures stop start-up and name the step', () => {
           version: '1.0.0',
           type: 'module',
           main: 'main.js',
-          garrison: { adapter: true, apiVersion: 2 },
+          garrison: { adapter: true, apiVersion: ADAPTER_API_VERSION + 1 },
         }),
       );
       const err = await failure([], project);
       assert.equal(err.phase, 'check');
-      assert.match(err.message, /apiVersion 2/);
+      assert.match(err.message, new RegExp(`apiVersion ${ADAPTER_API_VERSION + 1}`));
     } finally {
       await rm(project, { recursive: true, force: true });
     }

@@ -93,13 +93,12 @@ describe('a third game, added as a package alone', () => {
     });
     assert.equal(uploaded.status, 201, await uploaded.text());
     assert.equal(await readFile(join(install, 'levels', 'forest_2.lvl'), 'utf8'), 'level data');
-    expectError(
-      await api('PUT', '/missions/rotation', { rotation: [{ name: 'forest_2', difficulty: 'Veteran' }] }),
-      400,
-      'VALIDATION_ERROR',
-    );
-    const rotation = await api('PUT', '/missions/rotation', { rotation: [{ name: 'forest_2', mode: 'PVP' }] });
+    const { config_version } = (await api('GET', '/missions/rotation')).body.data;
+    const setRotation = (missions: unknown[]) => api('PUT', '/missions/rotation', { missions, config_version });
+    expectError(await setRotation([{ name: 'forest_2', difficulty: 'Veteran' }]), 400, 'VALIDATION_ERROR');
+    const rotation = await setRotation([{ name: 'forest_2', mode: 'PVP' }]);
     assert.equal(rotation.status, 200, JSON.stringify(rotation.body));
+    assert.deepEqual(rotation.body.data.missions, [{ name: 'forest_2', mode: 'pvp' }], 'options in the stored form the game gives them');
 
     await waitFor(
       async () => {

@@ -158,7 +158,7 @@ export class Supervisor {
       current_mission: null,
       ...(options.resetRestarts ? { restart_count: 0 } : {}),
     } as const;
-    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, false);
+    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, { announce: false });
     if (!claimed) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} changed state meanwhile`);
 
     let spawned: { handle: ProcessHandle; outputOffset: number };
@@ -171,8 +171,11 @@ export class Supervisor {
         outputPath,
       });
     } catch (err) {
-      await this.states.set(serverId, ended('error'));
-      await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message } });
+      await this.states.set(serverId, ended('error'), {
+        type: 'start_failed',
+        actor: SYSTEM_ACTOR,
+        detail: { reason: (err as Error).message },
+      });
       throw new ApiError('EXE_NOT_FOUND', `could not start ${row.exe_path}: ${(err as Error).message}`, { cause: err });
     }
     const { handle, outputOffset } = spawned;
@@ -245,15 +248,11 @@ export class Supervisor {
     if (this.processes.handle(serverKey(serverId)) === handle) this.processes.forget(serverKey(serverId));
     if (this.attached.delete(serverId) && !this.closed) this.tell((w) => w.detached(serverId, 'gone'));
     if (handle.stopRequested || this.closed) return;
-    // An exit nobody asked for: a crash. Marked only if the process row still names this process.
-    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed')))) return;
+    // An exit nobody asked for: a crash. Marked (with its entry) only if the process row still names this process.
+    const crash = { type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal } } as const;
+    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed'), { entry: crash })))
+      return;
     this.logger.warn({ serverId, pid: handle.pid, ...exit }, 'game process exited unexpectedly');
-    await this.audit.recordAlone({
-      serverId,
-      type: 'crashed',
-      actor: SYSTEM_ACTOR,
-      detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal },
-    });
     await this.headless.stopAll(serverId, 'kill');
     await this.remoteAdmin.drop(serverId);
     await this.scheduleAutoRestart(serverId);

@@ -87,9 +87,11 @@ export class ServerStates {
   /** The state as this transaction leaves it, published once it has committed (nothing when it rolls back). */
   private async announceOnCommit(serverId: number, trx: Knex.Transaction): Promise<void> {
     const row = await this.repos.servers.find(serverId, trx);
+    // Rolled back (or lost to a deadlock and run again): nothing happened to tell. The failure is the
+    // transition's to retry or throw; here it is only noted.
     trx.executionPromise.then(
       () => row && this.announce(row),
-      () => undefined, // rolled back (or lost to a deadlock and run again): nothing happened to tell
+      (rolledBack: unknown) => this.logger.debug({ err: rolledBack, serverId }, 'state change rolled back: nothing announced'),
     );
   }
 

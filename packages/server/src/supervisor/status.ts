@@ -21,7 +21,7 @@ export const ended = (status: ServerStatus): StateChange => ({ status, game: { s
 /** A transition's entry in the audit trail (its server is the transition's). */
 export type TransitionEntry = Omit<AuditRecord, 'serverId'>;
 
-export interface TransitionOptions {
+interface TransitionOptions {
   /** Announced as a `server_status` event once committed (the default); false when the caller announces it later. */
   announce?: boolean;
   /** Its entry in the audit trail, written in the transition's transaction: the change and its entry are both written, or neither. */

@@ -14,7 +14,7 @@ import { WebhookOutbox } from '../webhooks/outbox.js';
 import { happeningsOf, TOLD_TO_WEBHOOKS } from '../webhooks/from-audit.js';
 
 /** What an entry says: what happened, who did it, on which server, to what. */
-interface AuditRecord {
+export interface AuditRecord {
   type: AuditEventType;
   actor: Actor;
   /** The server it happened on or is about; null for the service's own resources. */

@@ -10,15 +10,10 @@ const ATTEMPTS = 3;
  * that lost a deadlock is run again (up to three times in all), so that an audit entry is never dropped
  * because a delivering worker touched the same table at the same moment.
  */
-export function inTransaction<T>(db: Database, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return transact(db.knex, work);
-}
-
-/** inTransaction on a connection, for the repositories (which hold a knex, not the Database). */
-export async function transact<T>(knex: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Database, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await knex.transaction(work);
+      return await db.knex.transaction(work);
     } catch (err) {
       if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
     }

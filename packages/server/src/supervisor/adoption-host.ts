@@ -87,7 +87,7 @@ export class SupervisorAdoption implements AdoptionHost {
     }
   }
 
-  settle(serverId: number, status: 'stopped' | 'crashed'): Promise<void> {
+  settle(serverId: number, status: 'stopped'): Promise<void> {
     return this.deps.states.set(serverId, ended(status));
   }
 
@@ -99,7 +99,7 @@ export class SupervisorAdoption implements AdoptionHost {
     // A crash like any other (its webhook, its entry), only noticed late: when is the time it was found.
     // Recorded before the auto-restart is planned, so that the trail and the webhooks have it first.
     const found = { pid: server.pid, exit_code: null, signal: null, found_at_start: true, found_at: isoNow(this.deps.clock) };
-    await this.deps.audit.recordAlone({ serverId: server.id, type: 'crashed', actor: SYSTEM_ACTOR, detail: found });
+    await this.deps.states.set(server.id, ended('crashed'), { type: 'crashed', actor: SYSTEM_ACTOR, detail: found });
     await this.care.scheduleAutoRestart(server.id);
   }
 }

@@ -20,11 +20,14 @@ export interface AdoptionHost {
   resume(server: ServerRow, handle: ProcessHandle, headless: ProcessRow[]): Promise<void>;
   /** Headless clients left without their game: gone, their rows say so. */
   endHeadless(serverId: number, headless: ProcessRow[]): Promise<void>;
-  /** The server and its game's process row come to rest in `status`, in one transaction. */
-  settle(serverId: number, status: 'stopped' | 'crashed'): Promise<void>;
+  /** The server and its game's process row come to rest stopped, in one transaction. */
+  settle(serverId: number, status: 'stopped'): Promise<void>;
   /** Only the game's process row comes to rest (the server's record already is). */
   endGame(serverId: number, status: 'crashed'): Promise<void>;
-  /** A game that died while the service was down: a crash like any other (its entry, its auto-restart), found late. */
+  /**
+   * A game that died while the service was down: a crash like any other, found late: the server and its
+   * game's process row marked crashed with its entry, in one transaction; then its auto-restart.
+   */
   crashedWhileDown(server: ServerRow): Promise<void>;
 }
 
@@ -60,9 +63,7 @@ async function adoptServer(host: AdoptionHost, serverId: number, processes: Proc
   // No game of this instance's runs for it: its headless clients go too.
   await host.endHeadless(serverId, headless);
   if (!active) return game ? host.endGame(serverId, 'crashed') : undefined;
-  const stopping = server.status === 'stopping';
-  await host.settle(serverId, stopping ? 'stopped' : 'crashed');
-  if (stopping) return;
+  if (server.status === 'stopping') return host.settle(serverId, 'stopped');
   host.logger.warn({ serverId, pid: server.pid }, 'a game recorded as running died while the service was down');
   await host.crashedWhileDown(server);
 }

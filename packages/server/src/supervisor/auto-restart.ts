@@ -6,7 +6,6 @@ import type { SupervisorSettings } from './settings.js';
 import type { JobRunner } from '../jobs/runner.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
-import { AuditService } from '../audit/service.js';
 import { ServerStates } from './status.js';
 
 /**
@@ -33,7 +32,6 @@ export class AutoRestarts {
     @inject(TOKENS.Jobs) private readonly jobs: JobRunner,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
-    @inject(AuditService) private readonly audit: AuditService,
     @inject(ServerStates) private readonly states: ServerStates,
   ) {}
 
@@ -50,24 +48,24 @@ export class AutoRestarts {
           const current = await this.servers.row(serverId).catch(ifApiError('NOT_FOUND', null));
           if (!current || current.status !== 'crashed' || this.stopped) return; // someone acted meanwhile
           const attempt = current.restart_count + 1;
-          await this.states.transition(serverId, {}, { restart_count: attempt }, false);
-          await this.audit.recordAlone({
+          await this.states.transition(
             serverId,
-            type: 'auto_restart',
-            actor: SYSTEM_ACTOR,
-            detail: { attempt, max_restarts: current.max_restarts, after_ms: wait },
-          });
+            {},
+            { restart_count: attempt },
+            {
+              announce: false, // the start announces it
+              entry: { type: 'auto_restart', actor: SYSTEM_ACTOR, detail: { attempt, max_restarts: current.max_restarts, after_ms: wait } },
+            },
+          );
           try {
             await start();
           } catch (err) {
             this.logger.warn({ serverId, err: (err as Error).message }, 'auto-restart failed');
-            await this.states.set(serverId, { status: 'error' });
-            await this.audit.recordAlone({
+            await this.states.set(
               serverId,
-              type: 'start_failed',
-              actor: SYSTEM_ACTOR,
-              detail: { reason: (err as Error).message, attempt },
-            });
+              { status: 'error' },
+              { type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message, attempt } },
+            );
           }
         }),
       ),

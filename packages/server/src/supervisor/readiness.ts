@@ -9,7 +9,6 @@ import type { Clock } from '../jobs/clock.js';
 import { ServerService } from '../servers/service.js';
 import { ServerLocks } from '../servers/locks.js';
 import { serverContext } from '../servers/context.js';
-import { AuditService } from '../audit/service.js';
 import { ProcessService } from '../processes/service.js';
 import type { ProcessHandle } from '../processes/handle.js';
 import { HeadlessClients } from './headless.js';
@@ -35,7 +34,6 @@ export class ReadinessProbe {
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ServerLocks) private readonly locks: ServerLocks,
-    @inject(AuditService) private readonly audit: AuditService,
     @inject(ProcessService) private readonly processes: ProcessService,
     @inject(HeadlessClients) private readonly headless: HeadlessClients,
     @inject(ServerStates) private readonly states: ServerStates,
@@ -64,9 +62,7 @@ export class ReadinessProbe {
         await this.locks.run(serverId, async () => {
           if (this.processes.handle(serverKey(serverId)) !== handle) return;
           await handle.kill();
-          await this.states.set(serverId, ended('error'));
-          await this.audit.recordAlone({
-            serverId,
+          await this.states.set(serverId, ended('error'), {
             type: 'start_failed',
             actor: SYSTEM_ACTOR,
             detail: { reason: `not ready within ${this.settings.readyTimeoutMs} ms` },
@@ -78,15 +74,9 @@ export class ReadinessProbe {
     }
     await this.locks.run(serverId, async () => {
       if (this.processes.handle(serverKey(serverId)) !== handle || handle.stopRequested) return;
-      if (
-        !(await this.states.transition(
-          serverId,
-          { from: ['starting'], pid: handle.pid },
-          { status: 'running', game: { status: 'running' } },
-        ))
-      )
-        return;
-      await this.audit.recordAlone({ serverId, type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } });
+      const ready = { type: 'running', actor: SYSTEM_ACTOR, detail: { pid: handle.pid } } as const;
+      const running = { status: 'running', game: { status: 'running' } } as const;
+      if (!(await this.states.transition(serverId, { from: ['starting'], pid: handle.pid }, running, { entry: ready }))) return;
       await this.headless.startAll(await this.servers.row(serverId), config);
     });
   }

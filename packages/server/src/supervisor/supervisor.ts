@@ -22,7 +22,7 @@ import { OUTPUT_FILE } from '../processes/output.js';
 import { assertHostPortsFree } from './host-ports.js';
 import { ProcessWatchers, type ProcessWatch } from './watchers.js';
 import { HeadlessClients } from './headless.js';
-import { ended, serverKey, ServerStates } from './status.js';
+import { ended, serverKey, ServerStates, type TransitionEntry } from './status.js';
 import { Background } from './background.js';
 import type { AdoptionHost } from './adoption.js';
 import { SupervisorAdoption } from './adoption-host.js';
@@ -98,13 +98,8 @@ export class Supervisor {
 
   stop(serverId: number, actor: Actor, options: { force?: boolean; reason?: string | null } = {}): Promise<{ status: 'stopped' }> {
     return this.locks.run(serverId, async () => {
-      await this.stopLocked(serverId, options.force ? 'force' : 'graceful');
-      await this.audit.recordAlone({
-        serverId,
-        type: 'stop',
-        actor,
-        detail: { force: Boolean(options.force), reason: options.reason ?? null },
-      });
+      const entry = { type: 'stop', actor, detail: { force: Boolean(options.force), reason: options.reason ?? null } } as const;
+      await this.stopLocked(serverId, options.force ? 'force' : 'graceful', entry);
       return { status: 'stopped' as const };
     });
   }
@@ -126,9 +121,11 @@ export class Supervisor {
     this.headless.killNow(serverId, row.headless_clients);
     void process?.kill();
     return this.locks.run(serverId, async () => {
+      const entry = { type: 'kill', actor, detail: { pid: process?.pid ?? row.pid } } as const;
       const current = await this.servers.row(serverId);
-      if (ACTIVE_STATUSES.includes(current.status)) await this.stopLocked(serverId, 'kill');
-      await this.audit.recordAlone({ serverId, type: 'kill', actor, detail: { pid: process?.pid ?? row.pid } });
+      // Stopped meanwhile (by the exit of the process killed): the kill is still the actor's, its entry alone.
+      if (ACTIVE_STATUSES.includes(current.status)) await this.stopLocked(serverId, 'kill', entry);
+      else await this.audit.recordAlone({ serverId, ...entry });
       return { status: 'stopped' as const };
     });
   }
@@ -158,7 +155,7 @@ export class Supervisor {
       current_mission: null,
       ...(options.resetRestarts ? { restart_count: 0 } : {}),
     } as const;
-    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, false);
+    const claimed = await this.states.transition(serverId, { from: IDLE_STATUSES }, claim, { announce: false });
     if (!claimed) throw new ApiError('SERVER_ALREADY_RUNNING', `server ${serverId} changed state meanwhile`);
 
     let spawned: { handle: ProcessHandle; outputOffset: number };
@@ -171,8 +168,11 @@ export class Supervisor {
         outputPath,
       });
     } catch (err) {
-      await this.states.set(serverId, ended('error'));
-      await this.audit.recordAlone({ serverId, type: 'start_failed', actor: SYSTEM_ACTOR, detail: { reason: (err as Error).message } });
+      await this.states.set(serverId, ended('error'), {
+        type: 'start_failed',
+        actor: SYSTEM_ACTOR,
+        detail: { reason: (err as Error).message },
+      });
       throw new ApiError('EXE_NOT_FOUND', `could not start ${row.exe_path}: ${(err as Error).message}`, { cause: err });
     }
     const { handle, outputOffset } = spawned;
@@ -185,7 +185,8 @@ export class Supervisor {
   }
   // --- stop ---------------------------------------------------------------------------------------
 
-  private async stopLocked(serverId: number, how: 'graceful' | 'force' | 'kill'): Promise<void> {
+  /** `entry`: the action's audit entry, written with the server's coming to rest as stopped. */
+  private async stopLocked(serverId: number, how: 'graceful' | 'force' | 'kill', entry?: TransitionEntry): Promise<void> {
     this.restarts.cancel(serverId);
     const row = await this.servers.row(serverId);
     if (!ACTIVE_STATUSES.includes(row.status)) throw notRunning(row);
@@ -208,7 +209,7 @@ export class Supervisor {
       if (!process.gone) this.logger.error({ serverId, pid: process.pid }, 'the game survived SIGKILL for 10 s');
     }
     await this.remoteAdmin.drop(serverId);
-    await this.states.set(serverId, ended('stopped'));
+    await this.states.set(serverId, ended('stopped'), entry);
   }
 
   /** The adapter's shutdown through remote admin; SIGTERM when it has none or it cannot be sent. */
@@ -245,15 +246,11 @@ export class Supervisor {
     if (this.processes.handle(serverKey(serverId)) === handle) this.processes.forget(serverKey(serverId));
     if (this.attached.delete(serverId) && !this.closed) this.tell((w) => w.detached(serverId, 'gone'));
     if (handle.stopRequested || this.closed) return;
-    // An exit nobody asked for: a crash. Marked only if the process row still names this process.
-    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed')))) return;
+    // An exit nobody asked for: a crash. Marked (with its entry) only if the process row still names this process.
+    const crash = { type: 'crashed', actor: SYSTEM_ACTOR, detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal } } as const;
+    if (!(await this.states.transition(serverId, { from: ['starting', 'running'], pid: handle.pid }, ended('crashed'), { entry: crash })))
+      return;
     this.logger.warn({ serverId, pid: handle.pid, ...exit }, 'game process exited unexpectedly');
-    await this.audit.recordAlone({
-      serverId,
-      type: 'crashed',
-      actor: SYSTEM_ACTOR,
-      detail: { pid: handle.pid, exit_code: exit.code, signal: exit.signal },
-    });
     await this.headless.stopAll(serverId, 'kill');
     await this.remoteAdmin.drop(serverId);
     await this.scheduleAutoRestart(serverId);

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { ACTIVE_STATUSES, IDLE_STATUSES, type ServerStatus } from '@garrison/core';
-import { transact } from '../transaction.js';
 
 /** A server as the services know it. Its game process is a row of the processes table; `pid` and `started_at` are read from it. */
 export interface ServerRow {
@@ -235,32 +234,31 @@ export class ServerRepository {
 
   /**
    * Changes the record only while it is still as expected (a status among `from`, the game process
-   * `pid`), and the game's process row with it, in one transaction: the compare-and-set every state change
-   * of the supervisor rests on. True when it changed.
+   * `pid`), and the game's process row with it, in the caller's transaction (which holds the change's audit
+   * entry too): the compare-and-set every state change of the supervisor rests on. True when it changed.
    */
   async transition(
     id: number,
     expect: { from?: readonly ServerStatus[]; pid?: number },
     patch: ServerPatch,
-    game?: GameProcessPatch,
+    game: GameProcessPatch | undefined,
+    trx: Knex.Transaction,
   ): Promise<boolean> {
-    return transact(this.knex, async (trx) => {
-      const query = trx('servers').where({ id });
-      if (expect.from) query.whereIn('status', expect.from);
-      if (expect.pid !== undefined) {
-        query.whereExists((q) => {
-          q.select(1)
-            .from('processes')
-            .where({ server_id: id, ...GAME, pid: expect.pid });
-        });
-      }
-      if (!((await query.update(toStored(patch))) > 0)) return false;
-      if (game)
-        await trx('processes')
-          .where({ server_id: id, ...GAME })
-          .update({ ...game, ...(game.pid === null ? { start_time: null } : {}) });
-      return true;
-    });
+    const query = trx('servers').where({ id });
+    if (expect.from) query.whereIn('status', expect.from);
+    if (expect.pid !== undefined) {
+      query.whereExists((q) => {
+        q.select(1)
+          .from('processes')
+          .where({ server_id: id, ...GAME, pid: expect.pid });
+      });
+    }
+    if (!((await query.update(toStored(patch))) > 0)) return false;
+    if (game)
+      await trx('processes')
+        .where({ server_id: id, ...GAME })
+        .update({ ...game, ...(game.pid === null ? { start_time: null } : {}) });
+    return true;
   }
 
   /** Deletes a server without a process (a start racing the delete leaves it alone). */

@@ -78,12 +78,17 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
       const project = await mkdtemp(join(tmpdir(), 'garrison-adapter-author-'));
       dirs.push(packs, project);
 
-      await ok('npm', ['pack', '--silent', '-w', 'packages/core', '-w', 'packages/testkit', '--pack-destination', packs], ROOT);
-      const tarballs = ['core', 'testkit'].map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
-      const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[1], 'package/package.json'], packs)) as {
+      const kit = ['core', 'battleye', 'testkit'];
+      await ok('npm', ['pack', '--silent', ...kit.flatMap((p) => ['-w', `packages/${p}`]), '--pack-destination', packs], ROOT);
+      const tarballs = kit.map((p) => join(packs, `garrison-${p}-1.0.0.tgz`));
+      const testkitManifest = JSON.parse(await ok('tar', ['-xzOf', tarballs[2], 'package/package.json'], packs)) as {
         dependencies: Record<string, string>;
       };
-      assert.deepEqual(Object.keys(testkitManifest.dependencies).sort(), ['@garrison/core'], 'the testkit needs nothing of ours but core');
+      assert.deepEqual(
+        Object.keys(testkitManifest.dependencies).sort(),
+        ['@garrison/battleye', '@garrison/core'],
+        'the testkit needs nothing of ours but core and the BattlEye client its fake speaks',
+      );
 
       await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'garrison-adapter-othergame', private: true, type: 'module' }));
       await ok('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--save-dev', ...tarballs], project, INSTALL_TIMEOUT_MS);
@@ -93,7 +98,7 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
         .sort();
       assert.deepEqual(
         ours,
-        ['node_modules/@garrison/core', 'node_modules/@garrison/testkit'],
+        ['node_modules/@garrison/battleye', 'node_modules/@garrison/core', 'node_modules/@garrison/testkit'],
         'no server, no adapter, no database driver',
       );
 

@@ -43,7 +43,11 @@ export class RconConnection {
   private constructor(
     private readonly socket: Socket,
     private readonly where: string,
-  ) {
+  ) {}
+
+  /** Reads what the socket brings, from the moment `open` has made the connection. */
+  private listen(): void {
+    const { socket, where } = this;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', (err) => {
@@ -59,6 +63,7 @@ export class RconConnection {
     return new Promise<RconConnection>((resolve, reject) => {
       const socket = tcpConnect({ host: target.host, port: target.port });
       const connection = new RconConnection(socket, where);
+      connection.listen();
       const timer = setTimeout(() => connection.fail(rconError(`no answer from RCON at ${where} within ${timeoutMs} ms`)), timeoutMs);
       const done = (error?: Error) => {
         clearTimeout(timer);

@@ -23,30 +23,34 @@ export const GameDetail = Type.Object(
     allowed_executables: Type.Array(Type.String()),
     identity_kinds: Type.Array(
       Type.Object({
-        kind: Type.String({ description: 'As `ban_type` names it (`GUID`, `IP`, `STEAMID`).' }),
+        kind: Type.String(),
         label: Type.String(),
         example: Type.String(),
-        address: Type.Boolean({ description: 'A value of this kind is the address a player connects from.' }),
+        address: Type.Boolean(),
       }),
-      { description: 'How the game knows players and what a ban takes; the first is the default of a ban.' },
     ),
     remote_admin_operations: Type.Array(Type.Union(REMOTE_ADMIN_OPERATIONS.map((op) => Type.Literal(op)))),
     missions: Type.Union([
       Type.Object({
-        extension: Type.String({ description: 'The file extension of a mission (`.pbo`, `.bsp`).' }),
-        label: Type.String({ description: 'What a person calls one (`Mission`, `Map`).' }),
-        rotation_options: Type.Object({}, { additionalProperties: true, description: 'JSON Schema of a rotation entry besides its name.' }),
+        extension: Type.String(),
+        label: Type.String(),
+        rotation_options: Type.Object({}, { additionalProperties: true }),
       }),
       Type.Null(),
     ]),
     presentation: Type.Object({
       example_exe_path: Type.Optional(Type.String()),
-      backup_contents: Type.Optional(Type.String({ description: "What a restore overwrites of a server, after `<server>'s`." })),
-      import_files: Type.Optional(Type.String({ description: 'The files an import reads from the folder of the executable.' })),
-      example_command_line: Type.Optional(Type.String({ description: 'A start command an import reads ports, paths and mods from.' })),
+      backup_contents: Type.Optional(Type.String()),
+      import_files: Type.Optional(Type.String()),
+      example_command_line: Type.Optional(Type.String()),
     }),
   },
-  { $id: 'GameDetail' },
+  {
+    $id: 'GameDetail',
+    description:
+      '`identity_kinds`: what a ban takes (`ban_type`), the first by default; `missions.rotation_options`: JSON Schema of an entry ' +
+      "besides its name; `presentation`: the console's words for the game.",
+  },
 );
 
 export const GameCommands = Type.Array(Type.String(), {

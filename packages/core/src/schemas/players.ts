@@ -9,8 +9,7 @@ export const Player = Type.Object(
     guid: Type.Optional(
       Nullable(
         Type.String({
-          description:
-            'Admins only: the identity the game reported for the player (what a ban takes: a GUID, a SteamID), null until it has.',
+          description: 'Admins only: the identity the game reported (what a ban takes), null until it has.',
         }),
       ),
     ),
@@ -43,7 +42,7 @@ export const PlayerHistoryRecord = Type.Object(
   { id: Type.Integer(), player_name: Type.String(), guid: Type.String(), joined_at: Timestamp, left_at: Nullable(Timestamp) },
   {
     $id: 'PlayerHistoryRecord',
-    description: "`guid`: the player's identity as the game reported it (a GUID, a SteamID), empty until then; `left_at`: null while on.",
+    description: '`guid`: the identity the game reported, empty until then; `left_at`: null while on.',
   },
 );
 
@@ -69,18 +68,14 @@ export const PlayerBanRequest = Type.Object(
 const identityKindName = (description: string) => Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]*$', maxLength: 32, description });
 
 /** An identity kind of the server's game, as its adapter declares them (`GUID`, `IP`, `STEAMID`). */
-export const BanType = identityKindName(
-  "One of the identity kinds the server's game declares (`GET /games/{game_type}` lists them as `identity_kinds`), " +
-    'such as `GUID` or `IP`.',
-);
+export const BanType = identityKindName('An identity kind of the game (`identity_kinds` of `GET /games/{game_type}`): `GUID`, `IP`…');
 
 export const Ban = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
     guid: Type.String({
-      description:
-        'What is banned, a value of the kind `ban_type` names (normalized as the game says: a GUID in lower case); sent as `player_uid`.',
+      description: '`player_uid` as the game normalizes it (a GUID in lower case).',
     }),
     name: Nullable(Type.String()),
     reason: Type.String(),
@@ -103,11 +98,9 @@ export const CreateBanRequest = Type.Object(
     player_uid: Type.String({
       minLength: 1,
       maxLength: 64,
-      description: 'Who is banned: a value of the kind `ban_type` names (a GUID, an address…), as the game declares the kind.',
+      description: 'A value of the kind `ban_type` names.',
     }),
-    ban_type: Type.Optional(
-      identityKindName("The identity kind of `player_uid`, one the server's game declares; the default is the game's first."),
-    ),
+    ban_type: Type.Optional(identityKindName("The kind of `player_uid`; the default is the game's first.")),
     reason: Type.Optional(Reason),
     duration_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 52_560_000, description: '0: permanent' })),
   },
@@ -118,7 +111,7 @@ export const CreatedBan = Type.Object(
   {
     id: Type.Integer(),
     server_id: Type.Integer(),
-    guid: Type.String({ description: 'What is banned, as sent in `player_uid` (normalized: a GUID in lower case).' }),
+    guid: Type.String({ description: '`player_uid` as the game normalizes it.' }),
     reason: Type.String(),
     ban_type: BanType,
     expires_at: Nullable(Timestamp),

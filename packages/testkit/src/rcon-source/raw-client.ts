@@ -17,24 +17,30 @@ import { MAX_REPLY_BODY } from './codec.js';
  */
 export class RawSourceConnection {
   readonly packets: SourcePacket[] = [];
-  readonly closed: Promise<void>;
   private readonly reader = new PacketReader(MAX_REPLY_BODY + 10);
   private waiters: (() => void)[] = [];
 
-  private constructor(private readonly socket: Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.packets.push(...this.reader.push(chunk));
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-    socket.on('error', () => {});
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
-    void this.closed.then(() => this.waiters.splice(0).forEach((wake) => wake()));
-  }
+  private constructor(
+    private readonly socket: Socket,
+    /** Settles when the socket closes: `open` ties it to the socket's `close`. */
+    readonly closed: Promise<void>,
+  ) {}
 
   static async open(host: string, port: number): Promise<RawSourceConnection> {
     const socket = connect({ host, port });
     await once(socket, 'connect');
-    return new RawSourceConnection(socket);
+    const connection = new RawSourceConnection(socket, new Promise((resolve) => socket.once('close', () => resolve())));
+    connection.listen();
+    return connection;
+  }
+
+  private listen(): void {
+    this.socket.on('data', (chunk: Buffer) => {
+      this.packets.push(...this.reader.push(chunk));
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.socket.on('error', () => {});
+    void this.closed.then(() => this.waiters.splice(0).forEach((wake) => wake()));
   }
 
   get isClosed(): boolean {

@@ -5,6 +5,7 @@ import {
   MAX_REQUEST_SIZE,
   MIRROR_TRAILER_BODY,
   PacketReader,
+  PacketSizeError,
   SERVERDATA_AUTH,
   SERVERDATA_AUTH_RESPONSE,
   SERVERDATA_EXECCOMMAND,
@@ -133,7 +134,8 @@ export class SourceRconServer {
       let packets: SourcePacket[];
       try {
         packets = conn.reader.push(chunk);
-      } catch {
+      } catch (err) {
+        if (!(err instanceof PacketSizeError)) throw err;
         return void socket.destroy(); // unframeable: srcds drops the connection
       }
       for (const packet of packets) conn.queue = conn.queue.then(() => this.handle(conn, packet));

@@ -11,8 +11,11 @@ import { useGame, type IdentityKind } from '../../games.js';
 
 const PAGE = 50;
 
-/** An IPv4 address, or anything with a colon (an IPv6 one): the server checks it exactly. */
-const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || text.includes(':');
+/**
+ * An IPv4 address, or hex digits with colons (an IPv6 one): the server checks it exactly. Not any text
+ * with a colon, as some games' player IDs have colons (`STEAM_0:1:1234`).
+ */
+const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || /^[0-9a-f.]*:[0-9a-f:.]*$/i.test(text.trim());
 
 type BanType = Parameters<typeof client.bans.create>[1]['ban_type'];
 

@@ -138,7 +138,7 @@ export function MissionsTab({ server }: TabProps) {
                         class="quiet"
                         ariaLabel={`Play ${m.name} now`}
                         title={`Play ${m.name} now?`}
-                        message="Every player on the server is taken to this mission at once; the rotation is left as it is."
+                        message={`Every player on the server is taken to this ${label.toLowerCase()} at once; the rotation is left as it is.`}
                         disabled={server.status !== 'running'}
                         onConfirm={() =>
                           action

@@ -74,7 +74,10 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
     await page.getByRole('heading', { name: 'Dust Nights' }).waitFor();
     const tabs = await page.getByRole('navigation', { name: 'Server sections' }).getByRole('link').allInnerTexts();
     assert.ok(!tabs.includes('Mods'), `no Mods tab for a game without a mod manager: ${tabs.join(', ')}`);
-    assert.ok(['Console', 'Players', 'Bans', 'Missions'].every((t) => tabs.includes(t)), tabs.join(', '));
+    assert.ok(
+      ['Console', 'Players', 'Bans', 'Maps'].every((t) => tabs.includes(t)),
+      tabs.join(', '),
+    );
 
     await page.getByRole('button', { name: 'Start' }).click();
     let seen: unknown;
@@ -89,19 +92,30 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
     });
     // The game's own log lines, read from logs/L*.log, on the console.
     const log = page.getByRole('log', { name: 'Game log' });
-    await log.getByText(/Started map "de_dust2"/).first().waitFor({ timeout: 60_000 });
+    await log
+      .getByText(/Started map "de_dust2"/)
+      .first()
+      .waitFor({ timeout: 60_000 });
     // RCON over TCP answers from the console's line (retried: remote admin may still be connecting).
     const answers = page.getByRole('list', { name: 'Command answers' });
     await waitFor(
       async () => {
         if ((await answers.getByText(/map\s+: de_dust2/).count()) > 0) return true;
         await rcon(page, 'status');
-        await answers.locator('pre').last().filter({ hasNotText: '…' }).waitFor({ timeout: 10_000 }).catch(() => {});
+        await answers
+          .locator('pre')
+          .last()
+          .filter({ hasNotText: '…' })
+          .waitFor({ timeout: 10_000 })
+          .catch(() => {});
         return false;
       },
       { timeoutMs: 60_000, intervalMs: 500, what: 'an answer to status' },
     );
-    const status = answers.locator('pre').filter({ hasText: /map\s+: de_dust2/ }).first();
+    const status = answers
+      .locator('pre')
+      .filter({ hasText: /map\s+: de_dust2/ })
+      .first();
     assert.match(await status.innerText(), /# userid\s+name\s+uniqueid\s+connected\s+ping\s+loss\s+state\s+adr/);
     await screenshot(page, 'gameb-console');
     assert.deepEqual(errors, []);
@@ -111,7 +125,11 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
     assert.ok(serverId, 'the server of the first test');
     // Alice by the console's RCon line, Bob and Carol through the API.
     await rcon(page, `testkit.join Alice ${STEAM_ALICE} 10.0.0.5`);
-    await page.getByRole('list', { name: 'Command answers' }).getByText(/joined userid \d+/).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('list', { name: 'Command answers' })
+      .getByText(/joined userid \d+/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     for (const [name, steam, ip] of [
       ['Bob', STEAM_BOB, '10.0.0.6'],
       ['Carol', STEAM_CAROL, '10.0.0.7'],
@@ -145,7 +163,7 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
     assert.deepEqual(errors, []);
   });
 
-  it('shows the bans in the Bans tab, adds one by SteamID, and keeps them in the game\'s ban file', { timeout: 90_000 }, async () => {
+  it("shows the bans in the Bans tab, adds one by SteamID, and keeps them in the game's ban file", { timeout: 90_000 }, async () => {
     assert.ok(serverId, 'the server of the first test');
     await tab(page, 'Bans');
     const bans = page.getByRole('table', { name: /Bans of/ });
@@ -191,8 +209,11 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
 
   it('uploads a map on the Maps tab and saves the map cycle, with no difficulty', { timeout: 90_000 }, async () => {
     assert.ok(serverId, 'the server of the first test');
-    await tab(page, 'Missions');
-    await page.getByRole('table', { name: /Map files of/ }).getByRole('cell', { name: 'de_dust2', exact: true }).waitFor();
+    await tab(page, 'Maps');
+    await page
+      .getByRole('table', { name: /Map files of/ })
+      .getByRole('cell', { name: 'de_dust2', exact: true })
+      .waitFor();
     const inferno = { name: 'de_inferno.bsp', mimeType: 'application/octet-stream', buffer: Buffer.alloc(64 * 1024, 3) };
     await page.getByLabel(/Upload a map/).setInputFiles([inferno]);
     await page
@@ -211,25 +232,52 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
     assert.equal(await entries.locator('select').count(), 0, 'a map cycle entry has no options');
     assert.equal(await page.getByLabel(/^Difficulty/).count(), 0);
     await page.getByRole('button', { name: 'Save rotation' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved. It applies at the next map change or start.' }).waitFor();
+    // The game's word throughout: nothing on the tab speaks of missions.
+    const panel = await page.locator('.tab-panel').innerText();
+    assert.ok(!/mission/i.test(panel), panel);
     const saved = (await api('GET', `/servers/${serverId}/missions/rotation`)).body.data;
     assert.deepEqual(
       saved.missions.map((m: { name: string }) => m.name),
       ['de_inferno', 'de_dust2'],
     );
     await screenshot(page, 'gameb-maps');
+
+    // Played now, by the game's changelevel: the game's log says so, and the page's figure names the map.
+    await page.getByRole('button', { name: 'Play de_inferno now' }).click();
+    const play = page.getByRole('dialog', { name: 'Play de_inferno now?' });
+    assert.match(await play.innerText(), /taken to this map at once/);
+    await play.getByRole('button', { name: 'Play now' }).click();
+    await page.getByRole('status').filter({ hasText: 'Playing de_inferno' }).waitFor();
+    await page
+      .locator('dl.figures div')
+      .filter({ has: page.locator('dt', { hasText: /^Map$/ }) })
+      .filter({ hasText: 'de_inferno' })
+      .waitFor({ timeout: 30_000 });
     assert.deepEqual(errors, []);
   });
 
-  it('restarts the server on the map cycle\'s first map, then stops it, from its page', { timeout: 150_000 }, async () => {
+  it("restarts the server on the map cycle's first map, then stops it, from its page", { timeout: 150_000 }, async () => {
     assert.ok(serverId, 'the server of the first test');
     const status = async () => (await api('GET', `/servers/${serverId}`)).body.data.status as string;
     await tab(page, 'Console');
+    // The map cycle is written for the game at its start, and its first map is the one it starts on.
+    const search = `/servers/${serverId}/logs?search=${encodeURIComponent('Started map "de_inferno"')}`;
+    const startedOnInferno = async () => (await api('GET', search)).body.data.total as number;
+    const before = await waitFor(async () => await startedOnInferno(), { what: "the changelevel's line stored" });
     await page.getByRole('button', { name: 'Restart', exact: true }).click();
     await page.getByRole('dialog', { name: 'Restart Dust Nights?' }).getByRole('button', { name: 'Restart' }).click();
-    // The map cycle is written for the game at its start, and its first map is the one it starts on.
-    const log = page.getByRole('log', { name: 'Game log' });
-    await log.getByText(/Started map "de_inferno"/).first().waitFor({ timeout: 90_000 });
+    await waitFor(async () => (await startedOnInferno()) > before, {
+      timeoutMs: 90_000,
+      intervalMs: 1_000,
+      what: 'the restart on de_inferno',
+    });
+    // Shown live on the console.
+    await page
+      .getByRole('log', { name: 'Game log' })
+      .getByText(/Started map "de_inferno"/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     assert.equal(await readFile(join(installed().dir, 'mapcycle.txt'), 'utf8'), 'de_inferno\nde_dust2\n');
     await waitFor(async () => (await status()) === 'running', { timeoutMs: 60_000, intervalMs: 1_000, what: 'running again' });
 

@@ -46,7 +46,6 @@ describe('a gameb server in a real Chromium: create, start, console, players, ba
   let errors: string[];
 
   it('creates the server with the New server dialog, starts it, and shows its log and an RCon answer', { timeout: 150_000 }, async () => {
-    const { g: h } = suite;
     ({ page, errors } = await suite.signedInPage());
     await page.getByRole('button', { name: 'New server' }).click();
     const dialog = page.getByRole('dialog');

@@ -36,6 +36,8 @@ export type SectionRead = SectionData & Static<typeof ConfigSectionRead>;
 
 /** Section fields that live on the server record rather than in the stored JSON. */
 const RECORD_FIELDS: Record<string, (keyof ServerRow)[]> = { rcon: ['rcon_port'] };
+/** Those of a section whose schema has them: a game whose RCon listens on the game port has no rcon_port field. */
+const recordFieldsOf = (schema: TObject, section: string) => (RECORD_FIELDS[section] ?? []).filter((f) => f in schema.properties);
 
 @injectable()
 export class ConfigService {
@@ -75,7 +77,7 @@ export class ConfigService {
     const schema = this.schemaOf(adapter, section);
     const out = sectionDefaults(schema);
     for (const field of Object.keys(out)) if (field in stored) out[field] = stored[field];
-    for (const field of RECORD_FIELDS[section] ?? []) out[field] = server[field];
+    for (const field of recordFieldsOf(schema, section)) out[field] = server[field];
     return out;
   }
 
@@ -251,7 +253,7 @@ export class ConfigService {
     const problem = this.generatorOf(adapter)?.checkSection?.(section, merged);
     if (problem) throw new ApiError('INVALID_CONFIG', problem);
 
-    const recordFields = RECORD_FIELDS[section] ?? [];
+    const recordFields = recordFieldsOf(schema, section);
     const stored = Object.fromEntries(Object.entries(merged).filter(([k]) => !recordFields.includes(k as keyof ServerRow)));
     const recordChanges = Object.fromEntries(recordFields.filter((f) => merged[f] !== server[f]).map((f) => [f, merged[f]]));
     const write = async () => {

@@ -21,6 +21,8 @@ type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'war
 @injectable()
 export class ServerGlance implements Lifecycle {
   private readonly missingExes = new Set<number>();
+  /** Each server's game, which never changes: a log line is matched without a read of the record. */
+  private readonly gameTypes = new Map<number, string>();
   private job: Job | null = null;
   private unsubscribe: (() => void) | null = null;
   /** Moves when a server's executable appears or goes, so that a reused list is made again. */
@@ -48,10 +50,17 @@ export class ServerGlance implements Lifecycle {
   }
 
   private async noteMission(serverId: number, message: string): Promise<void> {
-    if (!/mission/i.test(message)) return; // most lines: not worth a look at the adapter
+    // The adapter's rule first (each game words it its own way: a mission, a map), the record only for a match.
+    let gameType = this.gameTypes.get(serverId);
+    if (gameType === undefined) {
+      const found = await this.repos.servers.find(serverId);
+      if (!found) return;
+      this.gameTypes.set(serverId, (gameType = found.game_type));
+    }
+    const mission = this.adapters.get(gameType).capabilities.log_parser?.missionOf?.(message);
+    if (!mission) return;
     const row = await this.repos.servers.find(serverId);
-    const mission = row && this.adapters.get(row.game_type).capabilities.log_parser?.missionOf?.(message);
-    if (!mission || mission === row.current_mission) return;
+    if (!row || mission === row.current_mission) return;
     await this.repos.servers.update(serverId, { current_mission: mission });
     this.events.publish({ type: 'server_mission', server_id: serverId, data: { mission } });
   }
@@ -66,6 +75,7 @@ export class ServerGlance implements Lifecycle {
   }
 
   forget(serverId: number): void {
+    this.gameTypes.delete(serverId);
     if (this.missingExes.delete(serverId)) this.version += 1;
   }
 

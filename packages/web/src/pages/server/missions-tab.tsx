@@ -20,6 +20,7 @@ export function MissionsTab({ server }: TabProps) {
   const playable = can(game, 'remote_admin');
   // The game's word for one (`Mission`, `Map`) and what its files end in.
   const label = missionLabel(game);
+  const noun = label.toLowerCase();
   const extension = game?.missions?.extension;
   const { data, error, reload } = useQuery(`missions:${server.id}:`, () => client.missions.list(server.id));
   const [upload, setUpload] = useState<Upload | null>(null);
@@ -138,7 +139,7 @@ export function MissionsTab({ server }: TabProps) {
                         class="quiet"
                         ariaLabel={`Play ${m.name} now`}
                         title={`Play ${m.name} now?`}
-                        message="Every player on the server is taken to this mission at once; the rotation is left as it is."
+                        message={`Every player on the server is taken to this ${noun} at once; the rotation is left as it is.`}
                         disabled={server.status !== 'running'}
                         onConfirm={() =>
                           action

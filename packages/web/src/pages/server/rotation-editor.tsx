@@ -205,7 +205,7 @@ export function RotationEditor({ server, game, missions }: { server: ServerRecor
           )}
           {saved && !dirty && (
             <span role="status" class="small">
-              Saved. It applies at the next mission change or start.
+              Saved. It applies at the next {noun} change or start.
               {warnings.length > 0 &&
                 ` ${warnings.length === 1 ? 'One entry names' : `${warnings.length} entries name`} no installed ${noun}.`}
             </span>

@@ -21,7 +21,7 @@ import { BackupsTab } from './backups-tab.js';
 import { ConfigTab } from './config-tab.js';
 import { ProcessesPanel } from './processes-panel.js';
 import { lazy } from '../../components/lazy.js';
-import { can, useGame, type GameType } from '../../games.js';
+import { can, missionLabel, useGame, type GameType } from '../../games.js';
 import type { ComponentType } from 'preact';
 
 // The charts library is the console's largest part: it loads when the metrics tab is first opened.
@@ -36,11 +36,16 @@ export interface TabProps {
  * The server page's tabs, each at its own address (`#/servers/3/missions`), so that a link or a reload
  * keeps it; each shown only when the server's game can do what it is about.
  */
-const TABS: { id: string; label: string; Tab: ComponentType<TabProps>; shown?: (game: GameType) => boolean }[] = [
+const TABS: {
+  id: string;
+  label: string | ((game: GameType) => string);
+  Tab: ComponentType<TabProps>;
+  shown?: (game: GameType) => boolean;
+}[] = [
   { id: 'console', label: 'Console', Tab: ConsoleTab },
   { id: 'players', label: 'Players', Tab: PlayersTab, shown: (g) => can(g, 'remote_admin') },
   { id: 'bans', label: 'Bans', Tab: BansTab, shown: (g) => can(g, 'ban_manager') || can(g, 'remote_admin') },
-  { id: 'missions', label: 'Missions', Tab: MissionsTab, shown: (g) => can(g, 'mission_manager') },
+  { id: 'missions', label: (g) => `${missionLabel(g)}s`, Tab: MissionsTab, shown: (g) => can(g, 'mission_manager') },
   { id: 'mods', label: 'Mods', Tab: ModsTab, shown: (g) => can(g, 'mod_manager') },
   { id: 'schedules', label: 'Schedules', Tab: SchedulesTab, shown: (g) => can(g, 'process_config') },
   { id: 'backups', label: 'Backups', Tab: BackupsTab, shown: (g) => can(g, 'process_config') },
@@ -87,7 +92,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <Figure label="CPU" value={cpuText(server.cpu_percent)} />
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Connect" value={connectAddress(server)} />
-        {server.mission && <Figure label="Mission" value={server.mission} />}
+        {server.mission && <Figure label={missionLabel(game)} value={server.mission} />}
         {can(game, 'remote_admin') && <Figure label="RCon port" value={server.rcon_port} />}
         <Figure label="Game" value={game.display_name} />
         {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}
@@ -105,7 +110,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
       <nav class="tabs" aria-label="Server sections">
         {tabs.map((t) => (
           <a key={t.id} href={`#/servers/${id}/${t.id}`} aria-current={t.id === current.id ? 'page' : undefined}>
-            {t.label}
+            {typeof t.label === 'string' ? t.label : t.label(game)}
           </a>
         ))}
       </nav>

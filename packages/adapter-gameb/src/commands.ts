@@ -39,9 +39,15 @@ function flatText(text: string): string {
     .trim();
 }
 
-/** The audit trail's form of a command: the password `rcon_password` or `sv_password` sets is masked. */
+/**
+ * The audit trail's form of a command: the password `rcon_password` or `sv_password` sets is masked, in
+ * each of the commands a line holds (the game runs `echo x; rcon_password y` as two).
+ */
 export function redactCommand(command: string): string {
-  return command.replace(/^(\s*(?:rcon_password|sv_password)\s+)\S.*$/i, '$1***');
+  return command
+    .split(';')
+    .map((part) => part.replace(/^(\s*(?:rcon_password|sv_password)\s+)\S.*$/i, '$1***'))
+    .join(';');
 }
 
 /** What is wrong with a command the game would take wrongly, or null: `changelevel`/`map` of a name that is no map name. */

@@ -117,6 +117,7 @@ describe('gameb status', () => {
     assert.equal(remote.redactCommand('rcon_password hunter2'), 'rcon_password ***');
     assert.equal(remote.redactCommand('  sv_password "a b"'), '  sv_password ***');
     assert.equal(remote.redactCommand('say my password'), 'say my password');
+    assert.equal(remote.redactCommand('echo hi; rcon_password hunter2; status'), 'echo hi; rcon_password ***; status');
     assert.ok(remote.knownCommands.includes('changelevel <map>'));
     assert.ok(remote.knownCommands.includes('kickid <userid> [reason]'));
     assert.ok(!remote.knownCommands.some((c) => c.startsWith('rcon_password')));

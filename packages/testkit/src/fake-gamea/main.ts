@@ -4,45 +4,18 @@ import { readGameConfig } from './config-files.js';
 import { FakeGame } from './game.js';
 import { LaunchError, parseLaunchArguments } from './options.js';
 import { runHeadlessClient } from './headless.js';
+import { envCount, watchOwner } from '../fake-process/environment.js';
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-/**
- * `GAMEA_FAKE_WATCH_PID`: the fake exits once that process is gone. A test runner sets it to its own pid,
- * so a fake that a crashed or killed test left behind (or that a service started in a process group of
- * its own) cannot keep running, and holding its ports, after the run.
- */
-function watchOwner(game: FakeGame): void {
-  watchOwnerOf(() => void game.exit(0, `The process this fake watches is gone, shutting down.`));
-}
-
-function watchOwnerOf(onGone: () => void): void {
-  const pid = envInt('GAMEA_FAKE_WATCH_PID', 0);
-  if (!pid) return;
-  const timer = setInterval(() => {
-    try {
-      process.kill(pid, 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPERM') return; // alive, someone else's
-      clearInterval(timer);
-      onGone();
-    }
-  }, 500);
-  timer.unref();
-}
+const envInt = (name: string, fallback: number) => envCount(name, fallback, (message) => new LaunchError(message));
+/** `GAMEA_FAKE_WATCH_PID`: the test runner this fake goes with (see watchOwner). */
+const ownerPid = () => envInt('GAMEA_FAKE_WATCH_PID', 0);
 
 export async function main(exePath: string, argv: string[]): Promise<void> {
   try {
     const options = parseLaunchArguments(argv);
     if (options.client) {
       runHeadlessClient(exePath, options);
-      watchOwnerOf(() => process.exit(0));
+      watchOwner(ownerPid(), () => process.exit(0));
       return;
     }
     const config = readGameConfig(options);
@@ -54,7 +27,7 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     await game.start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const)
       process.once(signal, () => void game.exit(0, `Received ${signal}, shutting down.`));
-    watchOwner(game);
+    watchOwner(ownerPid(), () => void game.exit(0, `The process this fake watches is gone, shutting down.`));
   } catch (err) {
     const reason =
       err instanceof LaunchError

@@ -2,34 +2,11 @@
 // The fake gameb dedicated server: `gamebserver -console -port … +map …` (installed by `garrison-testkit install-fake-gameb`).
 import { FakeGameB } from './game.js';
 import { LaunchError, parseLaunchArguments } from './options.js';
+import { envCount, watchOwner } from '../fake-process/environment.js';
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new LaunchError(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
-  return n;
-}
-
-/**
- * The fake exits once the process `GAMEB_FAKE_WATCH_PID` names is gone (or `GAMEA_FAKE_WATCH_PID`, which
- * the test runner sets for every fake it may start), so that no fake a crashed test left behind keeps
- * running and holding its ports.
- */
-function watchOwner(onGone: () => void): void {
-  const pid = envInt('GAMEB_FAKE_WATCH_PID', envInt('GAMEA_FAKE_WATCH_PID', 0));
-  if (!pid) return;
-  const timer = setInterval(() => {
-    try {
-      process.kill(pid, 0);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EPERM') return; // alive, someone else's
-      clearInterval(timer);
-      onGone();
-    }
-  }, 500);
-  timer.unref();
-}
+const envInt = (name: string, fallback: number) => envCount(name, fallback, (message) => new LaunchError(message));
+/** The test runner this fake goes with: `GAMEB_FAKE_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
+const ownerPid = () => envInt('GAMEB_FAKE_WATCH_PID', envInt('GAMEA_FAKE_WATCH_PID', 0));
 
 export async function main(exePath: string, argv: string[]): Promise<void> {
   try {
@@ -42,7 +19,7 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     await game.start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const)
       process.once(signal, () => void game.exit(0, `Received ${signal}, shutting down.`));
-    watchOwner(() => void game.exit(0, 'The process this fake watches is gone, shutting down.'));
+    watchOwner(ownerPid(), () => void game.exit(0, 'The process this fake watches is gone, shutting down.'));
   } catch (err) {
     const reason =
       err instanceof LaunchError

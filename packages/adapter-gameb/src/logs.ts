@@ -20,11 +20,20 @@ function levelOf(message: string): LogLevel {
   return 'info';
 }
 
-/** A log line (`L 11/27/2026 - 02:07:19: message`) or a line of the console output (no prefix: read as it is). */
+/** `rcon from "127.0.0.1:53012": command "rcon_password x"`: what a server with `sv_rcon_log 1` logs of each command. */
+const RCON_COMMAND = /^(rcon from "[^"]*": command ")(.*)"$/;
+
+/**
+ * A log line (`L 11/27/2026 - 02:07:19: message`) or a line of the console output (no prefix: read as it
+ * is). An RCON command the game logged keeps only its first word: its arguments may set a password,
+ * and the log is every viewer's to read (the audit trail keeps the command, masked).
+ */
 export function parseLogLine(raw: string): LogEntry | null {
   const line = raw.replace(/\r$/, '');
   const prefix = PREFIX.exec(line);
-  const message = prefix ? line.slice(prefix[0].length) : line;
+  const said = prefix ? line.slice(prefix[0].length) : line;
+  const rcon = RCON_COMMAND.exec(said);
+  const message = rcon ? `${rcon[1]}${rcon[2].trim().split(/[\s;"]/)[0]} …"` : said;
   if (!message.trim()) return null;
   const entry: LogEntry = { level: levelOf(message), message };
   if (prefix) {

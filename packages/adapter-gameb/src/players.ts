@@ -10,6 +10,14 @@ import { isSteamId, normalizeSteamId } from './identity.js';
  * runs to the last quote that a uniqueid follows.
  */
 const ROW = /^#\s*(\d+)\s+(?:\d+\s+)?"(.*)"\s+(STEAM_[0-5]:[01]:\d+|\[U:\d+:\d+\]|BOT|STEAM_ID_PENDING|STEAM_ID_LAN|\S+)(?:\s+(.*))?$/i;
+/**
+ * A row longer than any the game prints (a name has at most 32 characters) is not read, nor lines past
+ * the first 1024: the row pattern backtracks over the name, and a hostile answer of endless lines full
+ * of quotes would otherwise hold the service's loop. More rows than a server has slots are not players.
+ */
+const MAX_ROW = 256;
+const MAX_LINES = 1024;
+const MAX_PLAYERS = 256;
 const ADDRESS = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/;
 const TIME = /^\d+(?::\d{2}){1,2}$/;
 
@@ -21,9 +29,10 @@ function identityOf(uniqueId: string): PlayerIdentity | null {
 /** Reads the answer of `status`: one player a row of its table; the header block and anything else are passed over. */
 export function parseStatus(answer: string): LivePlayer[] {
   const players: LivePlayer[] = [];
-  for (const raw of answer.split(/\r?\n/)) {
+  for (const raw of answer.split(/\r?\n|\r|\u2028|\u2029/, MAX_LINES)) {
+    if (players.length >= MAX_PLAYERS) break;
     const line = raw.trim();
-    if (!line.startsWith('#') || /^#\s*userid\b/i.test(line)) continue;
+    if (line.length > MAX_ROW || !line.startsWith('#') || /^#\s*userid\b/i.test(line)) continue;
     const match = ROW.exec(line);
     if (!match) continue;
     const [, userid, name, uniqueId, rest = ''] = match as unknown as [string, string, string, string, string | undefined];

@@ -54,6 +54,7 @@ describe('gameb config', () => {
         'mapcyclefile "mapcycle.txt"',
         'sv_logsdir "logs"',
         'log on',
+        'sv_rcon_log 0',
         'exec banned_user.cfg',
         'exec banned_ip.cfg',
         '',

@@ -57,6 +57,15 @@ describe('gameb identities', () => {
 });
 
 describe('gameb status', () => {
+  it('reads a hostile answer in bounded time and rows: lines longer than a row, endless quotes, more rows than slots', () => {
+    const row = (n: number) => `#      ${n} "P${n}"    STEAM_0:1:${n}  05:12   67    0 active 10.0.${n >> 8}.${n & 255}:27005`;
+    const many = Array.from({ length: 2000 }, (_, i) => row(i + 1)).join('\n');
+    assert.equal(parseStatus(many).length, 256);
+    // Read at once: before the row cap, backtracking over this answer took longer than the test's time-out.
+    const quotes = '# 1 "' + '" aaaa aaaa'.repeat(400_000) + '\rx\ry';
+    assert.deepEqual(parseStatus(quotes), []);
+  });
+
   it('reads players from the status table: names with spaces and quotes, bots, both SteamID forms', () => {
     assert.deepEqual<LivePlayer[]>(parseStatus(STATUS_STEAM2), [
       { slot_id: '2', name: 'Player One', ping: 67, id: { kind: 'STEAMID', value: 'STEAM_0:1:1234' }, ip: '1.2.3.4' },
@@ -209,6 +218,14 @@ describe('gameb logs', () => {
     assert.equal(parseLogLine('L 11/27/2026 - 02:07:19: '), null);
   });
 
+  it('keeps only the first word of an RCON command the game logged: its arguments may set a password', () => {
+    const logged = (command: string) => parseLogLine(`L 11/27/2026 - 02:07:19: rcon from "127.0.0.1:53012": command "${command}"`)?.message;
+    assert.equal(logged('rcon_password NewPw1'), 'rcon from "127.0.0.1:53012": command "rcon_password …"');
+    assert.equal(logged('echo x; sv_password nightpw'), 'rcon from "127.0.0.1:53012": command "echo …"');
+    assert.equal(logged('status'), 'rcon from "127.0.0.1:53012": command "status …"');
+    assert.doesNotMatch(logged('"rcon_password" Secret9') ?? '', /Secret9/);
+  });
+
   it('names its log files and the map the game loads', () => {
     assert.ok(logs.isLogFile('L1127000.log'));
     assert.ok(logs.isLogFile('l0101012.LOG'));
@@ -224,7 +241,19 @@ describe('gameb maps', () => {
   it('reads map file names and refuses what the game would not load', () => {
     assert.deepEqual(missions.parseMissionFilename('de_dust2.bsp'), { name: 'de_dust2', parts: {} });
     assert.deepEqual(missions.parseMissionFilename('ze_FFVII_Mako_v5.3.BSP'), { name: 'ze_FFVII_Mako_v5.3', parts: {} });
-    for (const bad of ['', '.bsp', 'de dust.bsp', '../x.bsp', 'a\\b.bsp', 'readme.txt', 'map.bspx', 'de_"x".bsp']) {
+    // A leading - or + would be a switch or a command on the game's command line (`+map -insecure`).
+    for (const bad of [
+      '',
+      '.bsp',
+      'de dust.bsp',
+      '../x.bsp',
+      'a\\b.bsp',
+      'readme.txt',
+      'map.bspx',
+      'de_"x".bsp',
+      '-insecure.bsp',
+      '+quit.bsp',
+    ]) {
       assert.throws(
         () => missions.parseMissionFilename(bad),
         (e: unknown) => e instanceof ApiError && e.code === 'ADAPTER_ERROR',

@@ -23,6 +23,7 @@ export const MANAGED: ReadonlyMap<string, string> = new Map([
   ['mapcyclefile', ''],
   ['log', ''],
   ['sv_logsdir', ''],
+  ['sv_rcon_log', ''],
 ]);
 
 /** cfg/server.cfg: the fields as cvars, the server's own map cycle, log folder and ban lists, then the extra lines. */
@@ -42,6 +43,8 @@ export function renderServerCfg(config: ConfigValues, ctx: ServerContext): strin
     cvarLine('mapcyclefile', names.mapcycle),
     cvarLine('sv_logsdir', names.logs),
     'log on',
+    // The game would log every RCON command as sent, a password set by one included, where any viewer reads the log.
+    cvarLine('sv_rcon_log', 0),
     `exec ${names.bannedUser}`,
     `exec ${names.bannedIp}`,
   ];

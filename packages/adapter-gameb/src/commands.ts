@@ -40,14 +40,13 @@ function flatText(text: string): string {
 }
 
 /**
- * The audit trail's form of a command: the password `rcon_password` or `sv_password` sets is masked, in
- * each of the commands a line holds (the game runs `echo x; rcon_password y` as two).
+ * The audit trail's form of a command: everything after the first `rcon_password` or `sv_password` is
+ * masked, wherever it stands — quoted (`"rcon_password" x`), in an alias, after `;` or a line break — as
+ * the game's own reading of quotes and statements would find it there.
  */
 export function redactCommand(command: string): string {
-  return command
-    .split(';')
-    .map((part) => part.replace(/^(\s*(?:rcon_password|sv_password)\s+)\S.*$/i, '$1***'))
-    .join(';');
+  const found = /(rcon|sv)_password"?/i.exec(command);
+  return found ? `${command.slice(0, found.index + found[0].length)} ***` : command;
 }
 
 /** What is wrong with a command the game would take wrongly, or null: `changelevel`/`map` of a name that is no map name. */

@@ -126,7 +126,15 @@ describe('gameb status', () => {
     assert.equal(remote.redactCommand('rcon_password hunter2'), 'rcon_password ***');
     assert.equal(remote.redactCommand('  sv_password "a b"'), '  sv_password ***');
     assert.equal(remote.redactCommand('say my password'), 'say my password');
-    assert.equal(remote.redactCommand('echo hi; rcon_password hunter2; status'), 'echo hi; rcon_password ***; status');
+    for (const [typed, kept] of [
+      ['echo hi; rcon_password hunter2; status', 'echo hi; rcon_password ***'],
+      ['"rcon_password" NewSecret1', '"rcon_password" ***'],
+      ['alias x "rcon_password NewSecret2"; x', 'alias x "rcon_password ***'],
+      ['rcon_password "ab;cd"', 'rcon_password ***'],
+      ['echo x\nRCON_PASSWORD NEW', 'echo x\nRCON_PASSWORD ***'],
+    ]) {
+      assert.equal(remote.redactCommand(typed), kept, typed);
+    }
     assert.ok(remote.knownCommands.includes('changelevel <map>'));
     assert.ok(remote.knownCommands.includes('kickid <userid> [reason]'));
     assert.ok(!remote.knownCommands.some((c) => c.startsWith('rcon_password')));

@@ -152,6 +152,12 @@ describe('schedules on a fake clock', () => {
       /either/,
     );
     assert.match(expectError(await create(s.id, { name: 'x', cron: '0 3 * * *' }), 400, 'VALIDATION_ERROR').message, /steps/);
+    // One line of text, as the RCon endpoint takes it: a line break would run a second command.
+    const twoLines = [{ at_s: 0, action: 'rcon_command', payload: { command: 'echo x\nrcon_password y' } }];
+    assert.match(
+      expectError(await create(s.id, { name: 'x', cron: '0 3 * * *', steps: twoLines }), 400, 'VALIDATION_ERROR').message,
+      /control characters/,
+    );
     assert.match(
       expectError(
         await create(s.id, { name: 'x', cron: '0 3 * * *', steps: [{ at_s: 0, action: 'rcon_say', payload: {} }] }),

@@ -33,6 +33,9 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
     case 'rcon_command': {
       const command = text(p, 'command').trim();
       if (!command || command.length > 500) return `${at}.payload.command: a command of 1 to 500 characters`;
+      // One line, as the RCon endpoint takes it: a line break would be a second command the audit trail does not show as one.
+      // eslint-disable-next-line no-control-regex -- control characters are what this pattern is for
+      if (/[\x00-\x1f\x7f]/.test(command)) return `${at}.payload.command: one line of text, without control characters`;
       if (!remote) return `${at}: this game has no remote admin`;
       const problem = remote.commandProblem?.(command);
       return problem ? `${at}.payload.command: ${problem}` : null;

@@ -1,24 +1,30 @@
 import { isIPv4 } from 'node:net';
 import type { BanEntry, BanFileEntry, ServerContext } from '@garrison/core';
 import { layout } from './layout.js';
-import { isSteamId, normalizeSteamId } from './identity.js';
+import { isSteamId, normalizeSteamId, steamIdForms } from './identity.js';
 
 /**
  * The game's ban lists, cfg/banned_user.cfg (`banid <minutes> <SteamID>`) and cfg/banned_ip.cfg
  * (`addip <minutes> <IPv4>`), which the game's `writeid`/`writeip` write (`banid 0.0 STEAM_0:1:1234` in
  * some versions) and server.cfg execs at start. Minutes are counted from when the line is executed:
- * 0 is permanent. The format holds no reason.
+ * 0 is permanent. The format holds no reason. Garrison writes a SteamID ban as one line of two statements,
+ * `banid 0 STEAM_0:1:1234;banid 0 STEAM_1:1:1234`, one per universe form (see steamIdForms).
  */
-const BAN_LINE = /^\s*(banid|addip)\s+(\d+(?:\.\d*)?)\s+(\S+)(?:\s+kick)?\s*(?:\/\/.*)?$/i;
+const BAN_STATEMENT = /^\s*(banid|addip)\s+(\d+(?:\.\d*)?)\s+(\S+)(?:\s+kick)?\s*$/i;
 
 export function banFilePath(ctx: ServerContext, kind: string): string {
   const paths = layout(ctx);
   return String(kind ?? '').toUpperCase() === 'IP' ? paths.bannedIp : paths.bannedUser;
 }
 
-/** `banid 0 STEAM_0:1:1234`, `banid 0.0 [U:1:2469]`, `addip 30 1.2.3.4 // note`; null for any other line. */
-export function parseBanLine(line: string, readAt: Date): BanFileEntry | null {
-  const match = BAN_LINE.exec(line.replace(/\r$/, ''));
+interface Statement {
+  kind: 'IP' | 'STEAMID';
+  value: string;
+  minutes: number;
+}
+
+function parseStatement(text: string): Statement | null {
+  const match = BAN_STATEMENT.exec(text);
   if (!match) return null;
   const [, command, minutesText, rawId] = match as unknown as [string, string, string, string];
   const ip = command.toLowerCase() === 'addip';
@@ -26,8 +32,20 @@ export function parseBanLine(line: string, readAt: Date): BanFileEntry | null {
   if (ip ? !isIPv4(id) : !isSteamId(id)) return null;
   const minutes = Number(minutesText);
   if (!Number.isFinite(minutes)) return null;
-  const kind = ip ? 'IP' : 'STEAMID';
-  const value = ip ? id : normalizeSteamId(id);
+  return { kind: ip ? 'IP' : 'STEAMID', value: ip ? id : normalizeSteamId(id), minutes };
+}
+
+/**
+ * `banid 0 STEAM_0:1:1234`, `banid 0.0 [U:1:2469]`, `addip 30 1.2.3.4 // note`, or statements of one ban
+ * joined by `;` (the forms of one SteamID); null for any other line.
+ */
+export function parseBanLine(line: string, readAt: Date): BanFileEntry | null {
+  const code = line.replace(/\r$/, '').replace(/\/\/.*$/, '');
+  const statements = code.split(';').filter((part) => part.trim() !== '');
+  const parsed = statements.map(parseStatement);
+  const first = parsed[0];
+  if (!first || parsed.some((s) => !s || s.kind !== first.kind || s.value !== first.value || s.minutes !== first.minutes)) return null;
+  const { kind, value, minutes } = first;
   // Minutes count from reading: the key holds them as written, so that the line read again later is the same ban.
   return {
     id: { kind, value },
@@ -45,5 +63,8 @@ export function banMinutes(ban: Pick<BanEntry, 'expires_at'>, now = Date.now()):
 
 export function formatBanLine(ban: BanEntry): string {
   const minutes = banMinutes(ban);
-  return ban.id.kind.toUpperCase() === 'IP' ? `addip ${minutes} ${ban.id.value}` : `banid ${minutes} ${normalizeSteamId(ban.id.value)}`;
+  if (ban.id.kind.toUpperCase() === 'IP') return `addip ${minutes} ${ban.id.value}`;
+  return steamIdForms(ban.id.value)
+    .map((form) => `banid ${minutes} ${form}`)
+    .join(';');
 }

@@ -1,6 +1,6 @@
 import { ApiError, type BanEntry, type PlayerIdentity, type RunCommand } from '@garrison/core';
 import { banMinutes } from './bans.js';
-import { ipKind, steamIdKind } from './identity.js';
+import { ipKind, steamIdForms, steamIdKind } from './identity.js';
 import { mapNameProblem } from './maps.js';
 import { parseStatus } from './players.js';
 
@@ -57,13 +57,31 @@ export function commandProblem(command: string): string | null {
   return mapNameProblem(words[1]);
 }
 
-/** The identity as the game's command takes it; a value that is not one (which could carry a second command) is refused. */
-function identityArgument(id: PlayerIdentity): { ip: boolean; value: string } {
+/**
+ * The identity as the game's commands take it: an address, or a SteamID in each universe form
+ * (`steamIdForms`); a value that is not one (which could carry a second command) is refused.
+ */
+function identityArguments(id: PlayerIdentity): { ip: boolean; values: string[] } {
   const ip = id.kind.toUpperCase() === 'IP';
   const kind = ip ? ipKind : steamIdKind;
   const problem = kind.problem(id.value);
   if (problem) throw new ApiError('VALIDATION_ERROR', `${JSON.stringify(id.value)} is not ${problem}`);
-  return { ip, value: kind.normalize(id.value) };
+  return ip ? { ip, values: [kind.normalize(id.value)] } : { ip, values: steamIdForms(id.value) };
+}
+
+/** The ban the game keeps of several of one identity (it holds one per identity): a permanent one, else the longest. */
+function strongest(bans: readonly BanEntry[]): BanEntry | null {
+  let best: BanEntry | null = null;
+  for (const ban of bans) {
+    if (!ban.expires_at) return ban;
+    if (!best || (best.expires_at && ban.expires_at > best.expires_at)) best = ban;
+  }
+  return best;
+}
+
+async function holdBan(run: RunCommand, ban: BanEntry): Promise<void> {
+  const { ip, values } = identityArguments(ban.id);
+  for (const value of values) await run(`${ip ? 'addip' : 'banid'} ${banMinutes(ban)} ${value}`);
 }
 
 const slotOf = (slotId: string) => {
@@ -85,15 +103,18 @@ export const operations = {
   },
   /**
    * Bans in the game's memory what the service has already written to the ban file. No `writeid` or
-   * `writeip`: the service owns the file's lines, and the game would write the whole file over.
+   * `writeip`: the service owns the file's lines, and the game would write the whole file over. The game
+   * holds one ban per identity (a second `banid` replaces the first), so it gets the strongest the file holds.
    */
-  async ban(run: RunCommand, ban: BanEntry) {
-    const { ip, value } = identityArgument(ban.id);
-    await run(`${ip ? 'addip' : 'banid'} ${banMinutes(ban)} ${value}`);
+  async ban(run: RunCommand, ban: BanEntry, held: readonly BanEntry[] = []) {
+    await holdBan(run, strongest([ban, ...held])!);
   },
-  async unban(run: RunCommand, id: PlayerIdentity) {
-    const { ip, value } = identityArgument(id);
-    await run(`${ip ? 'removeip' : 'removeid'} ${value}`);
+  /** Lifts the ban in the game's memory, or, while the file still holds another ban of the identity, holds the strongest of those. */
+  async unban(run: RunCommand, id: PlayerIdentity, held: readonly BanEntry[] = []) {
+    const remaining = strongest(held);
+    if (remaining) return holdBan(run, { ...remaining, id });
+    const { ip, values } = identityArguments(id);
+    for (const value of values) await run(`${ip ? 'removeip' : 'removeid'} ${value}`);
   },
   async shutdown(run: RunCommand) {
     await run('quit');

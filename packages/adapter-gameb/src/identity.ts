@@ -25,6 +25,16 @@ export function normalizeSteamId(value: string): string {
   return id === null ? value.trim() : `STEAM_0:${id % 2}:${Math.floor(id / 2)}`;
 }
 
+/**
+ * The SteamID in both universe forms, `STEAM_0:Y:Z` and `STEAM_1:Y:Z`. The game matches a `banid` by the
+ * universe digit too, and prints (so expects) 0 or 1 depending on its engine branch; the older branches
+ * cannot read `[U:1:N]` at all. A ban given in both forms holds on either.
+ */
+export function steamIdForms(value: string): string[] {
+  const legacy = normalizeSteamId(value);
+  return [legacy, legacy.replace(/^STEAM_0:/, 'STEAM_1:')];
+}
+
 export function isSteamId(value: string): boolean {
   return accountIdOf(value) !== null;
 }

@@ -92,19 +92,32 @@ describe('gameb status', () => {
     };
     assert.equal((await remote.listPlayers(run)).length, 2);
     await remote.kick(run, '12', 'bye; quit\n"now"');
-    await remote.ban(run, { id: { kind: 'STEAMID', value: '[U:1:2469]' }, reason: 'x', expires_at: null });
-    await remote.ban(run, { id: { kind: 'IP', value: '1.2.3.4' }, reason: '', expires_at: new Date(Date.now() + 90 * 60_000 - 1000) });
-    await remote.unban(run, { kind: 'STEAMID', value: 'STEAM_0:1:1234' });
-    await remote.unban(run, { kind: 'IP', value: '1.2.3.4' });
+    const permanent = { id: { kind: 'STEAMID', value: '[U:1:2469]' }, reason: 'x', expires_at: null };
+    const timed = { id: { kind: 'STEAMID', value: 'STEAM_0:1:1234' }, reason: '', expires_at: new Date(Date.now() + 30 * 60_000 - 1000) };
+    await remote.ban(run, permanent, [permanent]);
+    // A timed ban beside a permanent one of the same player: the game keeps one ban per player, the permanent.
+    await remote.ban(run, timed, [permanent, timed]);
+    await remote.ban(run, { id: { kind: 'IP', value: '1.2.3.4' }, reason: '', expires_at: new Date(Date.now() + 90 * 60_000 - 1000) }, []);
+    // The permanent one lifted while the timed one stays in the file: the game holds that one.
+    await remote.unban(run, { kind: 'STEAMID', value: 'STEAM_0:1:1234' }, [timed]);
+    await remote.unban(run, { kind: 'STEAMID', value: 'STEAM_0:1:1234' }, []);
+    await remote.unban(run, { kind: 'IP', value: '1.2.3.4' }, []);
     await remote.say(run, 'restart in 5; quit');
     await remote.shutdown(run);
     await remote.playMission(run, 'de_inferno', {});
     assert.deepEqual(sent, [
       'status',
       "kickid 12 bye, quit 'now'",
+      // Each SteamID in both universe forms: the game compares the digit it prints.
       'banid 0 STEAM_0:1:1234',
+      'banid 0 STEAM_1:1:1234',
+      'banid 0 STEAM_0:1:1234',
+      'banid 0 STEAM_1:1:1234',
       'addip 90 1.2.3.4',
+      'banid 30 STEAM_0:1:1234',
+      'banid 30 STEAM_1:1:1234',
       'removeid STEAM_0:1:1234',
+      'removeid STEAM_1:1:1234',
       'removeip 1.2.3.4',
       'say restart in 5, quit',
       'quit',
@@ -192,9 +205,17 @@ describe('gameb ban lines', () => {
       { id: { kind: 'IP', value: '203.0.113.7' }, reason: '', expires_at: null },
       { id: { kind: 'STEAMID', value: 'STEAM_0:0:5' }, reason: '', expires_at: new Date(Date.now() + 60 * 60_000) },
     ];
-    assert.equal(bans.formatBanLine(cases[0]), 'banid 0 STEAM_0:1:1234');
+    assert.equal(bans.formatBanLine(cases[0]), 'banid 0 STEAM_0:1:1234;banid 0 STEAM_1:1:1234');
     assert.equal(bans.formatBanLine(cases[1]), 'addip 0 203.0.113.7');
-    assert.equal(bans.formatBanLine(cases[2]), 'banid 60 STEAM_0:0:5');
+    assert.equal(bans.formatBanLine(cases[2]), 'banid 60 STEAM_0:0:5;banid 60 STEAM_1:0:5');
+    // The game's own `writeid` line of the same ban, in either universe, has the same key.
+    const key = bans.parseBanLine(bans.formatBanLine(cases[0]), readAt)!.key;
+    assert.equal(bans.parseBanLine('banid 0 STEAM_1:1:1234', readAt)!.key, key);
+    assert.equal(bans.parseBanLine('banid 0.0 STEAM_0:1:1234 // old', readAt)!.key, key);
+    // Statements of different bans, or a ban and another command, make no ban line: it stays as it is.
+    assert.equal(bans.parseBanLine('banid 0 STEAM_0:1:1234;banid 0 STEAM_0:1:1', readAt), null);
+    assert.equal(bans.parseBanLine('banid 0 STEAM_0:1:1234;banid 5 STEAM_1:1:1234', readAt), null);
+    assert.equal(bans.parseBanLine('banid 0 STEAM_0:1:1234; quit', readAt), null);
     for (const ban of cases) {
       const line = bans.formatBanLine(ban);
       const read = bans.parseBanLine(line, readAt)!;

@@ -49,11 +49,15 @@ export interface RemoteAdmin {
   say?(run: RunCommand, message: string): Promise<void>;
   /**
    * Makes the running game hold a ban its ban file now has (the service has written the file): reload the
-   * file, or ban the identity in the game's memory.
+   * file, or ban the identity in the game's memory. `held` is every ban of that identity the file now
+   * holds, this one included: a game that keeps one ban per identity keeps the strongest of them.
    */
-  ban?(run: RunCommand, ban: BanEntry): Promise<void>;
-  /** Makes the running game drop a ban its ban file no longer has. */
-  unban?(run: RunCommand, id: PlayerIdentity): Promise<void>;
+  ban?(run: RunCommand, ban: BanEntry, held: readonly BanEntry[]): Promise<void>;
+  /**
+   * Makes the running game drop a ban its ban file no longer has. `held` is the bans of that identity the
+   * file still holds (other lines): a game that keeps one ban per identity goes on holding the strongest.
+   */
+  unban?(run: RunCommand, id: PlayerIdentity, held: readonly BanEntry[]): Promise<void>;
   /** Asks the game to shut down cleanly; without it a stop sends SIGTERM. */
   shutdown?(run: RunCommand): Promise<void>;
   /** Makes the game play a mission of its folder now (a schedule's `set_mission`), with rotation options. */

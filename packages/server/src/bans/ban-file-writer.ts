@@ -59,15 +59,9 @@ export class BanFileWriter {
           return done;
         }
         const parsed = (texts: string[]) => texts.flatMap((t) => codec.parseBanLine(t, now) ?? []);
-        if (
-          !(await this.reload(
-            row,
-            remote,
-            [...parsed(plan.added), ...owed],
-            parsed(plan.removed).map((e) => e.id),
-          ))
-        )
-          return done;
+        const holding = parsed(splitLines(plan.bytes).map((l) => l.text));
+        const change = { added: [...parsed(plan.added), ...owed], removed: parsed(plan.removed).map((e) => e.id) };
+        if (!(await this.reload(row, remote, change, holding))) return done;
         const late = replaced ? await replaced.catchUp() : { appended: null, rewrite: null };
         owed = late.appended ? parsed(splitLines(late.appended).map((l) => l.text)) : [];
         if (!late.appended && !late.rewrite && (await this.stands(plan, path))) return done;
@@ -88,14 +82,21 @@ export class BanFileWriter {
 
   /**
    * Has a running game take the change: each added ban (`remote.ban`, which may reload the whole file)
-   * and each removed one (`remote.unban`). False when the game does not run, has neither operation for
-   * the change, or did not answer: it reads the file at its next start then.
+   * and each removed one (`remote.unban`), each with the bans of its identity the file holds now (`holding`),
+   * of which a game that keeps one ban per identity keeps the strongest. False when the game does not run,
+   * has neither operation for the change, or did not answer: it reads the file at its next start then.
    */
-  private async reload(row: ServerRow, remote: RemoteAdmin | undefined, added: BanEntry[], removed: PlayerIdentity[]): Promise<boolean> {
+  private async reload(
+    row: ServerRow,
+    remote: RemoteAdmin | undefined,
+    { added, removed }: { added: BanEntry[]; removed: PlayerIdentity[] },
+    holding: BanEntry[],
+  ): Promise<boolean> {
     if (!remote || !ACTIVE_STATUSES.includes(row.status)) return false;
+    const heldFor = (id: PlayerIdentity) => holding.filter((b) => b.id.kind === id.kind && b.id.value === id.value);
     const calls = [
-      ...(remote.ban ? added.map((ban) => (run: RunCommand) => remote.ban!(run, ban)) : []),
-      ...(remote.unban ? removed.map((id) => (run: RunCommand) => remote.unban!(run, id)) : []),
+      ...(remote.ban ? added.map((ban) => (run: RunCommand) => remote.ban!(run, ban, heldFor(ban.id))) : []),
+      ...(remote.unban ? removed.map((id) => (run: RunCommand) => remote.unban!(run, id, heldFor(id))) : []),
     ];
     if (!calls.length) return false;
     const run: RunCommand = (text) => this.remoteAdmin.command(row.id, text);

@@ -181,11 +181,21 @@ export function remoteAdminConformance(adapter: AdapterDefinition, remote: Remot
         const line = manager.formatBanLine(ban);
         await rewrite(path, (lines) => [...lines, line]);
         if (!remote.ban) continue; // the game reads the file at its next start
-        await remote.ban(game.run, ban);
-        await waitFor(() => fake.holdsBan(game.run, id), { timeoutMs: SETTLE_MS, what: `the game holding the ${kind.kind} ban` });
+        await remote.ban(game.run, ban, [ban]);
+        const holds = (what: string) => waitFor(() => fake.holdsBan(game.run, id), { timeoutMs: SETTLE_MS, what });
+        await holds(`the game holding the ${kind.kind} ban`);
+        // A second, timed ban of the same identity: the game goes on holding one while the file holds one.
+        const timed: BanEntry = { id, reason: 'conformance timed ban', expires_at: new Date(Date.now() + 3_600_000) };
+        const timedLine = manager.formatBanLine(timed);
+        await rewrite(path, (lines) => [...lines, timedLine]);
+        await remote.ban(game.run, timed, [ban, timed]);
+        await holds(`the game holding the ${kind.kind} bans`);
         await rewrite(path, (lines) => lines.filter((l) => l !== line));
         if (!remote.unban) continue;
-        await remote.unban(game.run, id);
+        await remote.unban(game.run, id, [timed]);
+        await holds(`the game holding the timed ${kind.kind} ban the file still has`);
+        await rewrite(path, (lines) => lines.filter((l) => l !== timedLine));
+        await remote.unban(game.run, id, []);
         await waitFor(async () => !(await fake.holdsBan(game.run, id)), { timeoutMs: SETTLE_MS, what: `the ${kind.kind} ban lifted` });
       }
     });

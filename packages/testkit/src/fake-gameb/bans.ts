@@ -1,11 +1,11 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { steamIdText } from './steamid.js';
+import type { SteamId } from './steamid.js';
 
 export interface Ban {
-  /** The account number for an ID ban, the address for an IP ban. */
+  /** `universe:account` for an ID ban (the engine compares both), the address for an IP ban. */
   key: string;
-  /** What `listid`/`listip` and the ban files show: `STEAM_0:Y:Z` or the address. */
+  /** What `listid`/`listip` and the ban files show: `STEAM_X:Y:Z` or the address. */
   shown: string;
   /** Unix milliseconds, or null for a permanent ban. */
   expiresAt: number | null;
@@ -30,8 +30,12 @@ export class BanLists {
       for (const [key, ban] of list) if (ban.expiresAt !== null && ban.expiresAt <= now) list.delete(key);
   }
 
-  banId(account: number, minutes: number): Ban {
-    const ban = { key: String(account), shown: steamIdText(account), expiresAt: BanLists.expiry(minutes) };
+  private static idKey(id: SteamId): string {
+    return `${id.universe}:${id.account}`;
+  }
+
+  banId(id: SteamId, minutes: number): Ban {
+    const ban = { key: BanLists.idKey(id), shown: id.text, expiresAt: BanLists.expiry(minutes) };
     this.ids.set(ban.key, ban);
     return ban;
   }
@@ -42,17 +46,17 @@ export class BanLists {
     return ban;
   }
 
-  removeId(account: number): boolean {
-    return this.ids.delete(String(account));
+  removeId(id: SteamId): boolean {
+    return this.ids.delete(BanLists.idKey(id));
   }
 
   removeIp(ip: string): boolean {
     return this.ips.delete(ip);
   }
 
-  idBanned(account: number): boolean {
+  idBanned(id: SteamId): boolean {
     this.prune();
-    return this.ids.has(String(account));
+    return this.ids.has(BanLists.idKey(id));
   }
 
   ipBanned(ip: string): boolean {
@@ -79,7 +83,7 @@ export class BanLists {
     return `${kind} filter list: ${bans.length} entr${bans.length === 1 ? 'y' : 'ies'}\n${rows.join('')}`;
   }
 
-  /** `cfg/banned_user.cfg` as `writeid` leaves it: one `banid 0 STEAM_0:Y:Z` line per permanent ban. */
+  /** `cfg/banned_user.cfg` as `writeid` leaves it: one `banid 0 STEAM_X:Y:Z` line per permanent ban. */
   writeIds(path: string): void {
     writeWhole(
       path,

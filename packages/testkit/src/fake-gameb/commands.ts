@@ -70,9 +70,9 @@ export function installCommands(game: FakeGameB, handlers: Map<string, ConsoleHa
     const minutes = minutesOf(minutesWord);
     if (minutes === null || !ref) return 'Usage:  banid <minutes> <userid | uniqueid> { kick }\n';
     const player = /^#?\d+$/.test(ref) ? game.findPlayer(ref) : undefined;
-    const steamId = player?.steamId ?? parseSteamId(ref);
+    const steamId = player?.steamId ?? parseSteamId(ref, game.universe);
     if (!steamId) return `banid:  couldn't parse "${ref}" as a userid or SteamID\n`;
-    game.bans.banId(steamId.account, minutes);
+    game.bans.banId(steamId, minutes);
     const present = player ?? game.players.find((p) => p.steamId.account === steamId.account);
     const who = present ? logName(present) : `"<><${steamId.text}><>"`;
     game.log.write(`Banid: ${who} was banned "${minutes > 0 ? `for ${minutes.toFixed(2)} minutes` : 'permanently'}" by "Console"`);
@@ -80,9 +80,9 @@ export function installCommands(game: FakeGameB, handlers: Map<string, ConsoleHa
     return '';
   });
   on('removeid', ([ref]) => {
-    const steamId = ref === undefined ? null : parseSteamId(ref);
+    const steamId = ref === undefined ? null : parseSteamId(ref, game.universe);
     if (!steamId) return `removeid:  couldn't parse "${ref ?? ''}" as a SteamID\n`;
-    if (!game.bans.removeId(steamId.account)) return `removeid:  couldn't find ${steamId.text}\n`;
+    if (!game.bans.removeId(steamId)) return `removeid:  couldn't find ${steamId.text}\n`;
     game.log.write(`Removeid: "<><${steamId.text}><>" was unbanned by "Console"`);
     return '';
   });

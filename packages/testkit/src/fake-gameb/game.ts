@@ -8,7 +8,7 @@ import { installCommands, type ConsoleHandler } from './commands.js';
 import { GameLog } from './game-log.js';
 import { LaunchError, type LaunchOptions } from './options.js';
 import { logName, type Player } from './players.js';
-import { parseSteamId } from './steamid.js';
+import { parseSteamId, steamIdText } from './steamid.js';
 import { installTestCommands } from './test-commands.js';
 
 export interface GameEnvironment {
@@ -18,6 +18,8 @@ export interface GameEnvironment {
   readyMs: number;
   /** Milliseconds between two packets of one RCON answer (`GAMEB_FAKE_PACKET_GAP_MS`, default 0). */
   packetGapMs: number;
+  /** The universe digit the engine prints in `STEAM_X:Y:Z` and compares in bans (`GAMEB_FAKE_UNIVERSE`, 0 or 1). */
+  universe?: number;
 }
 
 export const VERSION = '1.0.0.0';
@@ -60,6 +62,10 @@ export class FakeGameB {
   private nextUserId = 2;
   private exiting = false;
   private execDepth = 0;
+
+  get universe(): number {
+    return this.env.universe ?? 0;
+  }
 
   constructor(
     exePath: string,
@@ -192,14 +198,16 @@ export class FakeGameB {
 
   /** A player connects: refused (and logged) when banned, the server is full, no map runs, or the ID is on already. */
   join(name: string, id: string, address: string): Player {
-    const steamId = parseSteamId(id);
-    if (!steamId) throw new Error(`not a SteamID: ${id}`);
+    const given = parseSteamId(id);
+    if (!given) throw new Error(`not a SteamID: ${id}`);
+    // The engine names every player in its own universe, whatever form the test named him in.
+    const steamId = { account: given.account, universe: this.universe, text: steamIdText(given.account, this.universe) };
     const [ip, port = '27005'] = address.split(':');
     const refuse = (why: string) => {
       this.log.write(`Rejected connection from "${name}<${steamId.text}>" (${ip}:${port}): ${why}`);
       return new Error(`refused: ${why}`);
     };
-    if (this.bans.idBanned(steamId.account)) throw refuse('You have been banned from this server (STEAM ID)');
+    if (this.bans.idBanned(steamId)) throw refuse('You have been banned from this server (STEAM ID)');
     if (this.bans.ipBanned(ip)) throw refuse('You have been banned from this server (IP)');
     if (!this.map) throw refuse('Server is not running a map');
     if (this.players.length >= this.options.maxPlayers) throw refuse('Server is full');

@@ -15,6 +15,7 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
       host: process.env.GAMEB_FAKE_HOST || '127.0.0.1',
       readyMs: envInt('GAMEB_FAKE_READY_MS', 0),
       packetGapMs: envInt('GAMEB_FAKE_PACKET_GAP_MS', 0),
+      universe: Math.min(1, envInt('GAMEB_FAKE_UNIVERSE', 0)),
     });
     await game.start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const)

@@ -1,30 +1,36 @@
 /**
  * SteamIDs as srcds takes them: `STEAM_X:Y:Z` (the legacy form; X is 0 or 1 depending on the game, Y the
  * low bit, Z the rest of the account number) and `[U:1:N]` (the Steam3 form, N = 2Z + Y). Both name
- * the same account; the fake keeps the account number and shows the `STEAM_0` form, as the `status` of
- * the older Source games does.
+ * the same account. Like the engine, the fake keeps the universe digit X of a legacy ID and compares it:
+ * `banid 0 STEAM_0:1:1234` does not ban the player an engine of universe 1 shows as `STEAM_1:1:1234`.
+ * Which digit the engine prints is `GAMEB_FAKE_UNIVERSE` (0, as the older Source games, or 1).
  */
 export interface SteamId {
   account: number;
-  /** `STEAM_0:Y:Z`. */
+  universe: number;
+  /** `STEAM_X:Y:Z`. */
   text: string;
 }
 
 const MAX_ACCOUNT = 2 ** 32 - 1;
 
-export function parseSteamId(input: string): SteamId | null {
-  const legacy = /^STEAM_[0-5]:([01]):(\d{1,10})$/i.exec(input);
+/** `engineUniverse` is the digit a `[U:1:N]` ID gets: the engine's own. */
+export function parseSteamId(input: string, engineUniverse = 0): SteamId | null {
+  const legacy = /^STEAM_([0-5]):([01]):(\d{1,10})$/i.exec(input);
   const steam3 = /^\[U:1:(\d{1,10})\]$/i.exec(input);
   let account: number;
-  if (legacy) account = Number(legacy[2]) * 2 + Number(legacy[1]);
-  else if (steam3) account = Number(steam3[1]);
+  let universe = engineUniverse;
+  if (legacy) {
+    account = Number(legacy[3]) * 2 + Number(legacy[2]);
+    universe = Number(legacy[1]);
+  } else if (steam3) account = Number(steam3[1]);
   else return null;
   if (account > MAX_ACCOUNT) return null;
-  return { account, text: steamIdText(account) };
+  return { account, universe, text: steamIdText(account, universe) };
 }
 
-export function steamIdText(account: number): string {
-  return `STEAM_0:${account % 2}:${Math.floor(account / 2)}`;
+export function steamIdText(account: number, universe = 0): string {
+  return `STEAM_${universe}:${account % 2}:${Math.floor(account / 2)}`;
 }
 
 export function steam3Text(account: number): string {

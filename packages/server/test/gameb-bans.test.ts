@@ -1,0 +1,83 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { freeGamePorts, installFakeGamebTemp, waitFor } from '@garrison/testkit';
+import { startHarness, type Harness } from './helpers.js';
+import { FAST_SUPERVISION, killGames, statusBecomes } from './games.js';
+
+// The fake exits with this process; it prints (and compares in bans) STEAM_1, as the newer engine branches do.
+process.env.GAMEB_FAKE_WATCH_PID = String(process.pid);
+process.env.GAMEB_FAKE_UNIVERSE = '1';
+
+const PLAYER = 'STEAM_1:1:1234';
+
+// The second game's bans through the service: one ban per player in the game's memory, SteamIDs compared with their universe digit.
+describe('gameb bans through the service, on an engine that prints STEAM_1', { timeout: 120_000 }, () => {
+  let h: Harness;
+  let fake: Awaited<ReturnType<typeof installFakeGamebTemp>>;
+  let serverId = 0;
+  const api = (method: string, path: string, body?: unknown) => h.api(method, path, { token: h.adminToken, body });
+  const command = async (text: string) =>
+    (await api('POST', `/servers/${serverId}/rcon/command`, { command: text })).body.data?.response as string;
+  /** Whether the game refuses the player for his SteamID; a player let in goes again. */
+  const refused = async () => {
+    const answer = await command(`testkit.join Alice ${PLAYER} 10.0.0.9`);
+    const joined = /joined userid (\d+)/.exec(answer ?? '');
+    if (joined) await command(`testkit.leave ${joined[1]}`);
+    assert.ok(joined || /banned from this server \(STEAM ID\)/.test(answer), answer);
+    return !joined;
+  };
+  const ban = async (player_uid: string, duration_minutes: number) => {
+    const res = await api('POST', `/servers/${serverId}/bans`, { player_uid, ban_type: 'STEAMID', reason: 'test', duration_minutes });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    return res.body.data.id as number;
+  };
+  const start = async () => {
+    assert.equal((await api('POST', `/servers/${serverId}/start`)).status, 200);
+    await statusBecomes(h, serverId, 'running', 60_000);
+    await waitFor(async () => typeof (await command('status')) === 'string', { timeoutMs: 30_000, what: 'RCON answering' });
+  };
+
+  before(async () => {
+    fake = await installFakeGamebTemp();
+    await writeFile(join(fake.dir, 'maps', 'de_dust2.bsp'), 'VBSP');
+    h = await startHarness(FAST_SUPERVISION);
+    const { game_port } = await freeGamePorts();
+    const res = await api('POST', '/servers', { name: 'Bans B', game_type: 'gameb', exe_path: fake.exePath, game_port });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    serverId = res.body.data.id;
+  });
+  after(async () => {
+    await killGames(h);
+    await h.close();
+    await fake.remove();
+  });
+
+  it('holds the strongest ban the file has, and lifts a player’s last one only', async () => {
+    await start();
+    assert.equal(await refused(), false);
+    const permanent = await ban('[U:1:2469]', 0);
+    await waitFor(refused, { what: 'the permanent ban held by the game' });
+    const timed = await ban(PLAYER, 30);
+    assert.equal(await refused(), true);
+
+    // The permanent ban lifted: the timed one of the same player is still in the file, and the game holds it.
+    assert.equal((await api('DELETE', `/servers/${serverId}/bans/${permanent}`)).status, 200);
+    assert.equal(await refused(), true);
+    assert.match(await command('listid'), /STEAM_1:1:1234 : \d+\.\d+ min/);
+    assert.equal((await api('DELETE', `/servers/${serverId}/bans/${timed}`)).status, 200);
+    await waitFor(async () => !(await refused()), { what: 'the last ban lifted' });
+  });
+
+  it('keeps a ban over a restart: the game reads it from its ban file', async () => {
+    await ban('STEAM_0:1:1234', 0);
+    await waitFor(refused, { what: 'the ban held by the game' });
+    const file = await readFile(join(fake.dir, 'cfg', 'banned_user.cfg'), 'utf8');
+    assert.match(file, /^banid 0 STEAM_0:1:1234;banid 0 STEAM_1:1:1234$/m);
+    assert.equal((await api('POST', `/servers/${serverId}/stop`)).status, 200);
+    await statusBecomes(h, serverId, 'stopped', 30_000);
+    await start();
+    assert.equal(await refused(), true);
+  });
+});

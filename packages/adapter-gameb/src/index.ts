@@ -82,6 +82,8 @@ export const gameb = defineAdapter({
     },
     log_parser: { logDirectory, isLogFile, parseLine: parseLogLine, missionOf },
     remote_admin: {
+      // RCON over TCP on the game port: the server's rcon_port is its game port.
+      port: 'game',
       connect: (target: RemoteAdminTarget) => SourceRconClient.connect(target),
       target: remoteAdminTarget,
       ...operations,

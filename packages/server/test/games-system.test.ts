@@ -34,7 +34,7 @@ describe('games, system and the HTTP edges', () => {
   it('describes one game type, and 404 GAME_TYPE_NOT_FOUND for an unknown one', async () => {
     const res = await h.api('GET', '/games/gamea');
     assert.equal(res.status, 200);
-    const { identity_kinds, remote_admin_operations, missions, presentation, ...identity } = res.body.data;
+    const { identity_kinds, remote_admin_operations, remote_admin_port, missions, presentation, ...identity } = res.body.data;
     assert.deepEqual(identity, {
       game_type: 'gamea',
       display_name: 'Gamea',
@@ -46,6 +46,7 @@ describe('games, system and the HTTP edges', () => {
       allowed_executables: ['gameaserver_x64.exe', 'gameaserver.exe'],
     });
     assert.ok(identity_kinds && remote_admin_operations && missions && presentation, 'what the console reads of the game');
+    assert.equal(remote_admin_port, 'own', 'BattlEye listens on a port of its own');
     for (const path of ['/games/nope', '/games/nope/config-schema', '/games/nope/defaults']) {
       expectError(await h.api('GET', path), 404, 'GAME_TYPE_NOT_FOUND');
     }

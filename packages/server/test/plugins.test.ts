@@ -36,6 +36,7 @@ describe('adapter plugins', () => {
       allowed_executables: ['gamezd'],
       identity_kinds: [],
       remote_admin_operations: [],
+      remote_admin_port: null,
       missions: null,
       presentation: {},
     });

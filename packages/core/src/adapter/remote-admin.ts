@@ -38,6 +38,11 @@ export type RemoteAdminOperation = (typeof REMOTE_ADMIN_OPERATIONS)[number];
  * service never sends a game's command text itself, it calls these operations with a `run` that sends one.
  */
 export interface RemoteAdmin {
+  /**
+   * Where the game takes remote admin: on a port of its own, the server's `rcon_port` (the default), or on
+   * its game port, when the server's `rcon_port` is its `game_port`.
+   */
+  readonly port?: 'own' | 'game';
   connect(target: RemoteAdminTarget): Promise<RemoteAdminSession>;
   /** Where the remote-admin password and port live in the config. */
   target(config: ConfigValues, ctx: ServerContext): RemoteAdminTarget | null;

@@ -30,6 +30,9 @@ export const GameDetail = Type.Object(
       }),
     ),
     remote_admin_operations: Type.Array(Type.Union(REMOTE_ADMIN_OPERATIONS.map((op) => Type.Literal(op)))),
+    remote_admin_port: Type.Union([Type.Literal('own'), Type.Literal('game'), Type.Null()], {
+      description: "own: the server's rcon_port; game: on the game port (rcon_port is game_port); null: no remote admin",
+    }),
     missions: Type.Union([
       Type.Object({
         extension: Type.String(),

@@ -262,7 +262,7 @@ export class ConfigService {
           this.repos.servers,
           { game_port: server.game_port, rcon_port: recordChanges.rcon_port as number },
           server.node_id ?? '',
-          serverId,
+          { exceptServerId: serverId },
         );
       }
       const patch = Object.keys(recordChanges).length ? { ...recordChanges, updated_at: isoNow(this.clock) } : {};

@@ -64,6 +64,7 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry, defaul
         address: k.address === true,
       })),
       remote_admin_operations: remote ? remoteAdminOperations(remote) : [],
+      remote_admin_port: remote ? (remote.port ?? 'own') : null,
       missions: missionsOf(adapter.capabilities.mission_manager),
       presentation: presentationOf(adapter.presentation ?? {}),
     };

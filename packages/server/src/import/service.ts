@@ -22,7 +22,7 @@ import type { Repositories } from '../db/repositories/index.js';
 import type { AdapterRegistry } from '../plugins/registry.js';
 import { ServerService } from '../servers/service.js';
 import { serverContext } from '../servers/context.js';
-import { assertPortsFree } from '../servers/ports.js';
+import { assertPortsFree, recordPorts, remoteAdminOnGamePort, type ServerPorts } from '../servers/ports.js';
 import { hostPortsInUse } from '../supervisor/host-ports.js';
 import { sharingWarning, sharingWith } from '../servers/installation.js';
 import { isWithin, realPathOf } from '../servers/game-roots.js';
@@ -66,12 +66,7 @@ export class ImportService {
     const game_port = request.game_port ?? draft.game_port;
     if (game_port === null)
       throw new ApiError('VALIDATION_ERROR', "field 'command_line': the game port could not be read; give it as -port= or as game_port");
-    const rcon_port = request.rcon_port ?? draft.rcon_port ?? game_port + 3;
-    if (rcon_port > 65535)
-      throw new ApiError(
-        'VALIDATION_ERROR',
-        `field 'command_line': the RCon port would be ${rcon_port} (game port + 3), above 65535; give rcon_port`,
-      );
+    const { rcon_port } = recordPorts(adapter, game_port, request.rcon_port ?? draft.rcon_port);
     const server = {
       name: (request.name ?? draft.name ?? basename(files.root)).slice(0, 100),
       game_type: adapter.identity.game_type,
@@ -81,7 +76,7 @@ export class ImportService {
     };
     const warnings = [
       ...portsGiven(request, draft),
-      ...(await this.portConflicts(server, request.dry_run === true)),
+      ...(await this.portConflicts(server, remoteAdminOnGamePort(adapter), request.dry_run === true)),
       ...draft.warnings,
       ...(sharing.length ? [sharingWarning(adapter, request.exe_path, sharing)] : []),
       ...(secretsLeft.length
@@ -142,10 +137,10 @@ export class ImportService {
    * stopped, another program): 409 `PORT_IN_USE` for the import, a line of the plan for a dry run, which
    * is shown whatever it finds; the ports can then be given in the request.
    */
-  private async portConflicts(server: { game_port: number; rcon_port: number }, dryRun: boolean): Promise<string[]> {
+  private async portConflicts(server: ServerPorts, shared: boolean, dryRun: boolean): Promise<string[]> {
     const found: string[] = [];
     try {
-      await assertPortsFree(this.repos.servers, server, this.nodeId);
+      await assertPortsFree(this.repos.servers, server, this.nodeId, { shared });
     } catch (err) {
       if (!(err instanceof ApiError) || !dryRun) throw err;
       found.push(`PORT_IN_USE: ${err.message}; give other ports (game_port, rcon_port) to import`);

@@ -26,7 +26,7 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { serverContext, serverDir } from './context.js';
 import { LiveFigures } from '../metrics/live-values.js';
-import { assertPortsFree } from './ports.js';
+import { assertPortsFree, recordPorts, remoteAdminOnGamePort, type ServerPorts } from './ports.js';
 import { ServerLocks } from './locks.js';
 import { ServerGlance } from './glance.js';
 import { NodeService } from '../nodes/service.js';
@@ -159,9 +159,7 @@ export class ServerService {
     const adapter = this.adapters.get(input.game_type ?? this.settings.defaultGameType, 400);
     this.assertExecutableAllowed(adapter, input.exe_path);
     this.assertHeadlessClients(adapter, input.headless_clients);
-    const ports = { game_port: input.game_port, rcon_port: input.rcon_port ?? input.game_port + 3 };
-    if (ports.rcon_port > 65535)
-      throw new ApiError('VALIDATION_ERROR', `rcon_port defaults to game_port + 3 = ${ports.rcon_port}, above 65535; give rcon_port`);
+    const ports = recordPorts(adapter, input.game_port, input.rcon_port);
 
     const generator = adapter.capabilities.config_generator;
     const credentials = generator?.generateCredentials() ?? {};
@@ -178,7 +176,7 @@ export class ServerService {
     const nodeId = await this.nodes.placement(input.node_id);
     let sharedWith: { id: number; name: string }[] = [];
     const row = await this.portLock.runExclusive(async () => {
-      await assertPortsFree(this.repos.servers, ports, nodeId);
+      await assertPortsFree(this.repos.servers, ports, nodeId, { shared: remoteAdminOnGamePort(adapter) });
       const stamp = isoNow(this.clock);
       sharedWith = sharingWith({ exe_path: input.exe_path, node_id: nodeId }, await this.repos.servers.installations([nodeId]));
       return this.audit.inTransaction(async (trx) => {
@@ -227,15 +225,18 @@ export class ServerService {
       const row = await this.row(id);
       if (patch.exe_path !== undefined) this.assertExecutableAllowed(this.adapters.get(row.game_type), patch.exe_path);
       this.assertHeadlessClients(this.adapters.get(row.game_type), patch.headless_clients);
+      const adapter = this.adapters.get(row.game_type);
+      const shared = remoteAdminOnGamePort(adapter);
+      let ports: ServerPorts | null = null;
       if (patch.game_port !== undefined || patch.rcon_port !== undefined) {
-        await assertPortsFree(
-          this.repos.servers,
-          { game_port: patch.game_port ?? row.game_port, rcon_port: patch.rcon_port ?? row.rcon_port },
-          row.node_id ?? this.nodes.nodeId,
-          id,
-        );
+        const game_port = patch.game_port ?? row.game_port;
+        ports = shared ? recordPorts(adapter, game_port, patch.rcon_port) : { game_port, rcon_port: patch.rcon_port ?? row.rcon_port };
+        await assertPortsFree(this.repos.servers, ports, row.node_id ?? this.nodes.nodeId, { exceptServerId: id, shared });
       }
-      const changes: Record<string, unknown> = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const changes: Record<string, unknown> = {
+        ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+        ...ports,
+      };
       // Moved onto an installation another server uses: folders of its own there, as a new server gets.
       if (
         patch.exe_path !== undefined &&

@@ -244,6 +244,9 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
         if (target) {
           assert.equal(typeof target.host, 'string');
           assert.ok(Number.isInteger(target.port) && target.port > 0 && target.port < 65536);
+          // On the game port, the target's port is the server's game port; on its own, the server's rcon_port.
+          assert.ok(remote.port === undefined || remote.port === 'own' || remote.port === 'game', 'port: own, game or absent');
+          assert.equal(target.port, remote.port === 'game' ? ctx.server.game_port : ctx.server.rcon_port, 'the target port');
         }
         assert.equal(typeof remote.listPlayers, 'function');
         for (const op of ['kick', 'say', 'ban', 'unban', 'shutdown', 'playMission'] as const)

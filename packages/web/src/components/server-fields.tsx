@@ -1,11 +1,12 @@
 import { Port, MaxRestarts, HeadlessClients, type CreateServerRequest } from '@garrison/core';
-import { can, type GameType } from '../games.js';
+import type { GameType } from '../games.js';
 
 type Fields = Omit<CreateServerRequest, 'game_type'>;
 
 /**
  * The fields of a server record, for the new-server form and the edit form alike, as the server's game
- * has them: its executables as the hint (its example path as the placeholder), an RCon port only for a game with remote admin.
+ * has them: its executables as the hint (its example path as the placeholder), an RCon port only for a game
+ * whose remote admin has a port of its own.
  */
 export function ServerFields({ initial, game }: { initial?: Partial<Fields>; game: GameType | undefined }) {
   const executables = game?.allowed_executables ?? [];
@@ -37,7 +38,7 @@ export function ServerFields({ initial, game }: { initial?: Partial<Fields>; gam
             defaultValue={initial?.game_port?.toString()}
           />
         </label>
-        {can(game, 'remote_admin') && (
+        {game?.remote_admin_port === 'own' && (
           <label>
             RCon port (optional)
             <input

@@ -93,7 +93,7 @@ export function ServerPage({ id, tab }: { id: number; tab: string }) {
         <Figure label="Memory" value={memoryText(server.ram_mb)} />
         <Figure label="Connect" value={connectAddress(server)} />
         {server.mission && <Figure label={missionLabel(game)} value={server.mission} />}
-        {can(game, 'remote_admin') && <Figure label="RCon port" value={server.rcon_port} />}
+        {game.remote_admin_port === 'own' && <Figure label="RCon port" value={server.rcon_port} />}
         <Figure label="Game" value={game.display_name} />
         {server.headless_clients > 0 && <Figure label="Headless clients" value={server.headless_clients} />}
       </dl>

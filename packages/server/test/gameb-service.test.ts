@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freeGamePorts, installFakeGamebTemp, waitFor } from '@garrison/testkit';
-import { startHarness, type Harness } from './helpers.js';
+import { expectError, startHarness, type Harness } from './helpers.js';
 import { FAST_SUPERVISION, killGames, statusBecomes } from './games.js';
 
 // The fake exits with this process; it prints (and compares in bans) STEAM_1, as the newer engine branches do.
@@ -13,7 +13,7 @@ process.env.GAMEB_FAKE_UNIVERSE = '1';
 const PLAYER = 'STEAM_1:1:1234';
 
 // The second game's bans through the service: one ban per player in the game's memory, SteamIDs compared with their universe digit.
-describe('gameb bans through the service, on an engine that prints STEAM_1', { timeout: 120_000 }, () => {
+describe('a gameb server through the service, on an engine that prints STEAM_1', { timeout: 120_000 }, () => {
   let h: Harness;
   let fake: Awaited<ReturnType<typeof installFakeGamebTemp>>;
   let serverId = 0;
@@ -52,6 +52,41 @@ describe('gameb bans through the service, on an engine that prints STEAM_1', { t
     await killGames(h);
     await h.close();
     await fake.remove();
+  });
+
+  it('takes remote admin on the game port: rcon_port is the game port, follows it, and no other is taken', async () => {
+    const made = (await api('GET', `/servers/${serverId}`)).body.data;
+    assert.equal(made.rcon_port, made.game_port);
+    const game = (await api('GET', '/games/gameb')).body.data;
+    assert.equal(game.remote_admin_port, 'game');
+    const { game_port } = await freeGamePorts();
+    expectError(
+      await api('POST', '/servers', { name: 'Other B', game_type: 'gameb', exe_path: fake.exePath, game_port, rcon_port: game_port + 1 }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const moved = await api('PUT', `/servers/${serverId}`, { game_port });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    assert.deepEqual([moved.body.data.game_port, moved.body.data.rcon_port], [game_port, game_port]);
+  });
+
+  it('imports a server that ran without Garrison, its RCON on its game port', async () => {
+    const other = await installFakeGamebTemp();
+    try {
+      await mkdir(join(other.dir, 'cfg'), { recursive: true });
+      await writeFile(join(other.dir, 'cfg', 'server.cfg'), 'hostname "Imported B"\nrcon_password "old-secret"\n');
+      const { game_port } = await freeGamePorts();
+      const res = await api('POST', '/servers/import', {
+        exe_path: other.exePath,
+        command_line: `-console -port ${game_port} +maxplayers 12 +map de_dust2 +exec server.cfg`,
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const made = res.body.data.server;
+      assert.deepEqual([made.game_type, made.game_port, made.rcon_port], ['gameb', game_port, game_port]);
+      assert.equal((await api('DELETE', `/servers/${made.id}`)).status, 204);
+    } finally {
+      await other.remove();
+    }
   });
 
   it('holds the strongest ban the file has, and lifts a player’s last one only', async () => {

@@ -49,8 +49,13 @@ export function redactCommand(command: string): string {
   return found ? `${command.slice(0, found.index + found[0].length)} ***` : command;
 }
 
-/** What is wrong with a command the game would take wrongly, or null: `changelevel`/`map` of a name that is no map name. */
+/**
+ * What is wrong with a command the game would take wrongly, or null: `changelevel`/`map` of a name that is no
+ * map name, or a new `rcon_password`.
+ */
 export function commandProblem(command: string): string | null {
+  // Set over RCON, the password would no longer be the one Garrison logs in with, until a restart.
+  if (/rcon_password/i.test(command)) return 'rcon_password is set in the server config, where Garrison logs in with it';
   const words = command.trim().split(/\s+/);
   if (!/^(?:changelevel|map)$/i.test(words[0] ?? '')) return null;
   if (words.length !== 2) return `usage: ${words[0]} <map> (a map name has no spaces)`;

@@ -136,6 +136,9 @@ describe('gameb status', () => {
     assert.match(remote.commandProblem('changelevel ../secret') ?? '', /path separator/);
     assert.match(remote.commandProblem('changelevel de dust') ?? '', /usage/);
     assert.equal(remote.commandProblem('status'), null);
+    // However it is written, a new RCON password would lock Garrison out until a restart.
+    for (const typed of ['rcon_password x', '"rcon_password"NewPass', 'echo hi;RCON_PASSWORD x', 'alias a "rcon_password x"'])
+      assert.match(remote.commandProblem(typed) ?? '', /server config/, typed);
     assert.equal(remote.redactCommand('rcon_password hunter2'), 'rcon_password ***');
     assert.equal(remote.redactCommand('  sv_password "a b"'), '  sv_password ***');
     assert.equal(remote.redactCommand('say my password'), 'say my password');

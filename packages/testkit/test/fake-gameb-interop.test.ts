@@ -61,11 +61,12 @@ describe('rcon-srcds, an independent client, against the fake gameb', () => {
     const sent = sentBy(c);
     const answer = await withDeadline(c.execute('testkit.bigreply 20000'), 10_000, 'rcon-srcds split answer');
     assert.equal(answer, bigReplyText(20_000));
-    // Its end-of-answer probe ran: every full packet (4096 bytes of body) made it send an empty RESPONSE_VALUE.
-    assert.deepEqual(
-      sent.map((p) => [p.type, p.id === ID_TERM ? 'term' : 'command', p.body]),
-      [[2, 'command', 'testkit.bigreply 20000'], ...Array.from({ length: 4 }, () => [0, 'term', ''])],
-    );
+    // Its end-of-answer probe ran: a full packet (4096 bytes of body) it read makes it send an empty
+    // RESPONSE_VALUE, one per read, so fewer when a busy machine hands it several packets at once.
+    const [command, ...probes] = sent.map((p) => [p.type, p.id === ID_TERM ? 'term' : 'command', p.body]);
+    assert.deepEqual(command, [2, 'command', 'testkit.bigreply 20000']);
+    assert.ok(probes.length >= 1 && probes.length <= 4, `${probes.length} probes`);
+    for (const probe of probes) assert.deepEqual(probe, [0, 'term', '']);
     await c.disconnect();
   });
 

@@ -91,7 +91,13 @@ export class RconConnection {
     const id = this.id();
     const endId = this.id();
     return new Promise<string>((resolve, reject) => {
-      const label = JSON.stringify(text.trim().split(/\s/)[0]);
+      // The command's first word only, up to a quote or `;`: what follows may set a password.
+      const label = JSON.stringify(
+        text
+          .trim()
+          .split(/[\s;"]/)
+          .find(Boolean) ?? '',
+      );
       const timer = setTimeout(
         () => this.fail(rconError(`no whole answer to RCON command ${label} from ${this.where} within ${timeoutMs} ms`)),
         timeoutMs,

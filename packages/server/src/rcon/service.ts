@@ -80,7 +80,8 @@ export class RemoteAdminService implements Lifecycle {
     const response = await this.command(serverId, text);
     // The whole line, as the game's rule redacts it (a password it sets becomes ***), at most AUDITED_LINE.
     const line = (remote?.redactCommand ?? redactPasswords)(text.trim()).slice(0, AUDITED_LINE);
-    await this.audit.recordAlone({ serverId, type: 'command', actor, detail: { command: text.trim().split(/\s/)[0], line } });
+    // The command's name from the redacted line, up to a quote or a `;` too: `"rcon_password"x` is no name to keep whole.
+    await this.audit.recordAlone({ serverId, type: 'command', actor, detail: { command: line.split(/[\s;"]/).find(Boolean) ?? '', line } });
     return response;
   }
 
@@ -109,6 +110,8 @@ export class RemoteAdminService implements Lifecycle {
       this.instruments.rconCommand(serverId, (performance.now() - started) / 1000, true);
       return answer;
     } catch (err) {
+      // Refused before it was sent (a command the protocol cannot carry): the connection lost nothing.
+      if (err instanceof ApiError && err.code === 'VALIDATION_ERROR') throw err;
       if (this.sessions.has(serverId)) {
         // Lost only after it had answered: a game still booting has not lost anything.
         if (this.answered.get(serverId) === true && !this.lost.has(serverId)) {

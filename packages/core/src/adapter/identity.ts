@@ -23,9 +23,3 @@ export interface PlayerIdentity {
   kind: string;
   value: string;
 }
-
-/** The declared kind named `kind` (case-insensitive), or undefined for a kind the game does not have. */
-export function identityKindOf(kinds: readonly IdentityKind[], kind: string): IdentityKind | undefined {
-  const wanted = kind.toUpperCase();
-  return kinds.find((k) => k.kind === wanted);
-}

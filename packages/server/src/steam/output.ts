@@ -29,6 +29,7 @@ export class LineSplitter {
   feed(chunk: string): string[] {
     const lines: string[] = [];
     for (const part of chunk.split(/(\r\n|\r|\n)/)) {
+      if (part === '') continue;
       if (part === '\n' && this.afterCR) {
         this.afterCR = false; // the \n of a \r\n cut between two chunks: the line already ended
         continue;
@@ -37,7 +38,7 @@ export class LineSplitter {
       if (part === '\r' || part === '\n' || part === '\r\n') {
         lines.push(this.partial);
         this.partial = '';
-      } else if (part !== '') {
+      } else {
         this.partial = (this.partial + part).slice(0, MAX_LINE);
       }
     }

@@ -180,7 +180,7 @@ function endFailure(outcome: RunOutcome, o: Resolved, what: string): ApiError {
   return new ApiError('STEAMCMD_FAILED', `SteamCMD ${how} before it ${what} (${last}): read the job's log and retry`);
 }
 
-const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 1000)} s`);
+const minutes = (ms: number) => (ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);
 
 function withoutUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;

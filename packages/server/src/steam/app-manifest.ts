@@ -19,7 +19,7 @@ export interface AppManifest {
   lastUpdated: string | null;
 }
 
-export interface AppBranch {
+interface AppBranch {
   buildid: string;
   /** Seconds since the epoch; null when Steam does not say. */
   timeupdated: number | null;

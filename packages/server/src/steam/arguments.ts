@@ -9,10 +9,10 @@ import { ApiError } from '@garrison/core';
  */
 
 /** Who logs in: Steam's anonymous account, or a user (with a Steam Guard code when Steam asks for one). */
-export type SteamLogin = { anonymous: true } | { anonymous?: false; username: string; password: string; guardCode?: string };
+type SteamLogin = { anonymous: true } | { anonymous?: false; username: string; password: string; guardCode?: string };
 
 /** What one run does, under one login. */
-export type SteamWork =
+type SteamWork =
   /** Installs or updates an app (a dedicated server) into the install folder, from a branch when given. */
   | { kind: 'app_update'; appId: string; branch?: string; branchPassword?: string }
   /** Downloads Workshop items of an app, every item in the same run (one login: Steam limits logins). */
@@ -118,7 +118,7 @@ export function secretsOf(call: SteamCall): string[] {
   return secrets.filter((s): s is string => s !== undefined && s !== '');
 }
 
-export const REDACTED = '***';
+const REDACTED = '***';
 
 /**
  * `text` with every occurrence of every secret replaced: applied to each line that leaves the runner (log,

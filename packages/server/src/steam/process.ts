@@ -28,7 +28,7 @@ export interface ProcessEnd {
 }
 
 /** What a cancelled run rejects with: the same kind of error as a cancelled wait on the clock. */
-export const cancelled = () => Object.assign(new Error('the SteamCMD run was cancelled'), { name: 'AbortError' });
+const cancelled = () => Object.assign(new Error('the SteamCMD run was cancelled'), { name: 'AbortError' });
 
 /**
  * Runs one process to its end, its output handed to `onOutput` as it comes. It runs in a process group

@@ -32,7 +32,7 @@ export interface SteamRunOptions extends Partial<ProcessLimits> {
   onProgress?: (fraction: number) => void;
 }
 
-export const STEAM_RUN_DEFAULTS: Required<ProcessLimits> & { retries: number; retryDelayMs: number; maxRetryDelayMs: number } = {
+const STEAM_RUN_DEFAULTS: Required<ProcessLimits> & { retries: number; retryDelayMs: number; maxRetryDelayMs: number } = {
   timeoutMs: 6 * 60 * 60_000,
   // A big Workshop item downloads without a line for a long time: the idle limit is for a stuck run.
   idleTimeoutMs: 30 * 60_000,
@@ -42,7 +42,7 @@ export const STEAM_RUN_DEFAULTS: Required<ProcessLimits> & { retries: number; re
   maxRetryDelayMs: 5 * 60_000,
 };
 
-export type ItemResult =
+type ItemResult =
   | { itemId: string; status: 'downloaded'; path: string; bytes: number; attempts: number }
   | { itemId: string; status: 'failed'; error: ApiError; attempts: number };
 

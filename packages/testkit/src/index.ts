@@ -58,3 +58,10 @@ export type {
   AppFault,
   WorldFaults,
 } from './fake-steamcmd/state.js';
+export {
+  startFakeSteamWebApi,
+  type FakeSteamWebApi,
+  type FakeSteamWebApiOptions,
+  type SteamWebApiFault,
+  type SteamWebApiEndpoint,
+} from './fake-steam-web-api/server.js';

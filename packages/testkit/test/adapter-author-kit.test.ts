@@ -85,7 +85,9 @@ describe('an adapter author with only @garrison/core and @garrison/testkit', () 
         dependencies: Record<string, string>;
       };
       assert.deepEqual(
-        Object.keys(testkitManifest.dependencies).sort(),
+        Object.keys(testkitManifest.dependencies)
+          .filter((name) => name.startsWith('@garrison/'))
+          .sort(),
         ['@garrison/battleye', '@garrison/core'],
         'the testkit needs nothing of ours but core and the BattlEye client its fake speaks',
       );

@@ -37,7 +37,7 @@ describe('the fake steamcmd', () => {
     const usage = await run(process.execPath, ['--conditions=@garrison/source', '--import', 'tsx', cli]).catch(
       (err: { stderr: string }) => err,
     );
-    assert.match((usage as { stderr: string }).stderr, /install-fake-steamcmd DIR/);
+    assert.match(usage.stderr, /install-fake-steamcmd DIR/);
   });
 
   it('installs a branch with its password: banner, login, progress, success, the files and the app manifest', async () => {

@@ -43,7 +43,7 @@ export function metaCpp(id: string, title: string, timeUpdated: number): string 
   return `protocol = 1;\npublishedid = ${id};\nname = ${cfgString(title)};\ntimestamp = ${fileTime(timeUpdated)};\n`;
 }
 
-export function modCpp(name: string): string {
+function modCpp(name: string): string {
   return `name = ${cfgString(name)};\npicture = "logo_ca.paa";\nactionName = "Website";\noverview = "A fake mod.";\n`;
 }
 

@@ -85,7 +85,7 @@ export interface SteamWorldState {
   change_number: number;
 }
 
-export class StateError extends Error {}
+class StateError extends Error {}
 
 /** The state as it is now on disk. */
 export function readState(path: string): SteamWorldState {

@@ -1,10 +1,15 @@
 #!/usr/bin/env node
-import { installFakeGamea, installFakeGameb } from './install.js';
+import { installFakeGamea, installFakeGameb, installFakeSteamcmd } from './install.js';
 
-const USAGE = 'usage: garrison-testkit install-fake-gamea DIR\n       garrison-testkit install-fake-gameb DIR';
+const USAGE = [
+  'usage: garrison-testkit install-fake-gamea DIR',
+  '       garrison-testkit install-fake-gameb DIR',
+  '       garrison-testkit install-fake-steamcmd DIR',
+].join('\n');
 const INSTALLERS: Record<string, (dir: string) => Promise<{ executables: string[] }>> = {
   'install-fake-gamea': installFakeGamea,
   'install-fake-gameb': installFakeGameb,
+  'install-fake-steamcmd': installFakeSteamcmd,
 };
 
 const [command, dir, ...rest] = process.argv.slice(2);

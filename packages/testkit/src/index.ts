@@ -17,6 +17,7 @@ export {
   installFakeGameaTemp,
   installFakeGameb,
   installFakeGamebTemp,
+  installFakeSteamcmd,
   FAKE_EXECUTABLES,
   FAKE_GAMEB_EXECUTABLES,
 } from './install.js';
@@ -45,3 +46,22 @@ export { startNatsServer } from './suite/nats.js';
 export { connectRcon } from './suite/rcon-ready.js';
 export { adapterConformance, type ConformanceOptions } from './conformance/adapter-conformance.js';
 export type { RemoteAdminFake } from './conformance/remote-admin-conformance.js';
+export { FakeSteamWorld, APP_UPDATE_STATES, type SteamFault, type SteamInvocation, type NewItem } from './fake-steamcmd/world.js';
+export { FAKE_STEAM_IDS, FAKE_STEAM_ACCOUNTS } from './fake-steamcmd/default-world.js';
+export type {
+  SteamWorldState,
+  SteamAccount,
+  SteamApp,
+  SteamBranch,
+  WorkshopItem,
+  ItemFaults,
+  AppFault,
+  WorldFaults,
+} from './fake-steamcmd/state.js';
+export {
+  startFakeSteamWebApi,
+  type FakeSteamWebApi,
+  type FakeSteamWebApiOptions,
+  type SteamWebApiFault,
+  type SteamWebApiEndpoint,
+} from './fake-steam-web-api/server.js';

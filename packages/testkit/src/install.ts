@@ -6,29 +6,33 @@ import { fileURLToPath } from 'node:url';
 export const FAKE_EXECUTABLES = ['gameaserver_x64.exe', 'gameaserver.exe'] as const;
 export const FAKE_GAMEB_EXECUTABLES = ['gamebserver', 'gamebserver.exe'] as const;
 
+type Fake = 'fake-gamea' | 'fake-gameb' | 'fake-steamcmd';
+const DESCRIPTIONS: Record<Fake, string> = {
+  'fake-gamea': 'Fake gamea dedicated server',
+  'fake-gameb': 'Fake gameb dedicated server',
+  'fake-steamcmd': 'Fake steamcmd (its Steam is the JSON file FAKE_STEAMCMD_STATE names)',
+};
+
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
- * The command that runs a fake (`fake-gamea` or `fake-gameb`): this package's built entry, or, when the
+ * The command that runs a fake (`fake-gamea`, `fake-gameb`, `fake-steamcmd`): this package's built entry, or, when the
  * testkit itself runs from TypeScript source (its own tests), the source entry through the same loader.
  */
-function fakeCommand(fake: 'fake-gamea' | 'fake-gameb'): string[] {
+function fakeCommand(fake: Fake): string[] {
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = fileURLToPath(new URL(`./${fake}/main.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   const loader = fromSource ? ['--conditions=@garrison/source', '--import', import.meta.resolve('tsx')] : [];
   return [process.execPath, ...loader, entry];
 }
 
-async function writeLaunchers(dir: string, fake: 'fake-gamea' | 'fake-gameb', names: readonly string[]): Promise<string[]> {
+async function writeLaunchers(dir: string, fake: Fake, names: readonly string[]): Promise<string[]> {
   const command = fakeCommand(fake).map(shellQuote).join(' ');
   const executables: string[] = [];
   for (const name of names) {
     const path = join(dir, name);
     // The launcher passes its own path first, so the fake finds its folder (logs, missions) as the real one would.
-    await writeFile(
-      path,
-      `#!/bin/sh\n# Fake ${fake.slice(5)} dedicated server, installed by garrison-testkit.\nexec ${command} "$0" "$@"\n`,
-    );
+    await writeFile(path, `#!/bin/sh\n# ${DESCRIPTIONS[fake]}, installed by garrison-testkit.\nexec ${command} "$0" "$@"\n`);
     await chmod(path, 0o755);
     executables.push(path);
   }
@@ -67,4 +71,14 @@ export async function installFakeGamebTemp(): Promise<{ dir: string; exePath: st
   const dir = await mkdtemp(join(tmpdir(), 'garrison-fake-gameb-'));
   const { executables } = await installFakeGameb(dir);
   return { dir, exePath: executables[0], remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Writes `DIR/steamcmd`, a launcher of the fake steamcmd, which keeps its logs in `DIR/logs/` and, without
+ * `+force_install_dir`, downloads into `DIR/steamapps/`. Returns the executable's path.
+ */
+export async function installFakeSteamcmd(dir: string): Promise<{ dir: string; executables: string[] }> {
+  const target = resolve(dir);
+  await mkdir(target, { recursive: true });
+  return { dir: target, executables: await writeLaunchers(target, 'fake-steamcmd', ['steamcmd']) };
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// The fake steamcmd: `steamcmd +login … +app_update … +quit` (installed by `garrison-testkit install-fake-steamcmd`).
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ArgumentError, maskSecrets, parseCommands } from './args.js';
+import { runCommands } from './commands.js';
+import { EXIT, SteamConsole } from './context.js';
+import { envCount, watchOwner } from '../fake-process/environment.js';
+
+const BANNER = [
+  '[  0%] Checking for available updates...',
+  '[----] Verifying installation...',
+  'Steam Console Client (c) Valve Corporation - version 1716242052',
+  "-- type 'quit' to exit --",
+  'Loading Steam API...OK',
+  '',
+];
+
+const write = (text: string) => process.stdout.write(text);
+
+/** The test runner this fake goes with: `FAKE_STEAMCMD_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
+function ownerPid(): number {
+  const refuse = (message: string) => new ArgumentError(message);
+  return envCount('FAKE_STEAMCMD_WATCH_PID', envCount('GAMEA_FAKE_WATCH_PID', 0, refuse), refuse);
+}
+
+export async function main(exePath: string, argv: string[]): Promise<void> {
+  const started = new Date().toISOString();
+  let finished = false;
+  /** Logs the run (secrets masked) once, then exits: by a signal's own death, so that the parent sees it. */
+  const finish = (code: number | NodeJS.Signals): void => {
+    if (finished) return;
+    finished = true;
+    const log = process.env.FAKE_STEAMCMD_LOG;
+    if (log) {
+      const entry = { argv: maskSecrets(argv), time: started, exit_code: code, pid: process.pid };
+      appendFileSync(log, `${JSON.stringify(entry)}\n`);
+    }
+    if (typeof code === 'number') process.exit(code);
+    process.removeAllListeners(code);
+    process.kill(process.pid, code);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => finish(signal));
+
+  const exeDir = dirname(exePath);
+  const logs = join(exeDir, 'logs');
+  write(`Redirecting stderr to '${join(logs, 'stderr.txt')}'\n`);
+  try {
+    watchOwner(ownerPid(), () => finish('SIGTERM'));
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, 'stderr.txt'), '');
+    const statePath = process.env.FAKE_STEAMCMD_STATE;
+    if (!statePath) throw new ArgumentError('FAKE_STEAMCMD_STATE is not set (FakeSteamWorld.env() gives it)');
+    const commands = parseCommands(argv);
+    for (const line of BANNER) write(`${line}\n`);
+    const steam = new SteamConsole(statePath, exeDir, write);
+    const ran = await runCommands(steam, commands);
+    if (ran.code !== null) return finish(ran.code);
+    finish(await prompt(steam, ran.lastFailure));
+  } catch (err) {
+    process.stderr.write(`steamcmd (fake): ${err instanceof ArgumentError ? err.message : String(err)}\n`);
+    finish(EXIT.error);
+  }
+}
+
+/**
+ * Without `+quit` the real steamcmd stays at its `Steam>` prompt, reading commands from stdin, until `quit` or the
+ * end of its input: a caller that forgets `+quit` and keeps stdin open waits for ever, here as there.
+ */
+async function prompt(steam: SteamConsole, lastFailure: number): Promise<number> {
+  write('\nSteam>');
+  const lines = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of lines) {
+    const words = line.trim().split(/\s+/).filter(Boolean);
+    if (words.length === 0) {
+      write('Steam>');
+      continue;
+    }
+    const ran = await runCommands(steam, [{ name: words[0], args: words.slice(1) }], lastFailure);
+    if (ran.code !== null) return ran.code;
+    lastFailure = ran.lastFailure;
+    write('Steam>');
+  }
+  write('\n');
+  return lastFailure;
+}
+
+// The installed launcher passes its own path first, so the fake knows its folder (logs, default downloads).
+const [exePath, ...args] = process.argv.slice(2);
+if (exePath) void main(exePath, args);

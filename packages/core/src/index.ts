@@ -30,6 +30,7 @@ export * from './adapter/bans.js';
 export * from './adapter/import.js';
 export * from './adapter/config-fields.js';
 export * from './adapter/validate.js';
+export * from './adapter/steam.js';
 export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/games.js';

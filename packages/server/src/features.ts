@@ -24,6 +24,7 @@ import { logFilesModule } from './logfiles/module.js';
 import { missionsModule } from './missions/module.js';
 import { modsModule } from './mods/module.js';
 import { importModule } from './import/module.js';
+import { steamModule } from './steam/module.js';
 
 /**
  * Every feature of the service, each its folder's module: a new feature is its import and one entry
@@ -54,4 +55,5 @@ export const FEATURES = [
   missionsModule,
   modsModule,
   importModule,
+  steamModule,
 ] as const;

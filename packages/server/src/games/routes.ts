@@ -66,6 +66,7 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry, defaul
       remote_admin_operations: remote ? remoteAdminOperations(remote) : [],
       missions: missionsOf(adapter.capabilities.mission_manager),
       presentation: presentationOf(adapter.presentation ?? {}),
+      steam: adapter.steam ?? null,
     };
   });
   routes.implement(endpoints.getGameCommands, async ({ params }) => [

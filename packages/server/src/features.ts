@@ -25,6 +25,7 @@ import { missionsModule } from './missions/module.js';
 import { modsModule } from './mods/module.js';
 import { importModule } from './import/module.js';
 import { steamModule } from './steam/module.js';
+import { backgroundJobsModule } from './background-jobs/module.js';
 
 /**
  * Every feature of the service, each its folder's module: a new feature is its import and one entry
@@ -37,6 +38,7 @@ export const FEATURES = [
   auditModule,
   prometheusModule,
   webhooksModule,
+  backgroundJobsModule,
   rconModule,
   processesModule,
   logsModule,

@@ -6,6 +6,7 @@ import { ProcessStatusEventData } from '../schemas/processes.js';
 import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
 import { WebhookDelivery } from '../schemas/webhooks.js';
+import { JobProgressEventData } from '../schemas/jobs.js';
 
 /** The WebSocket channels events travel on. */
 export const EVENT_CHANNELS = ['status', 'log', 'players', 'metrics', 'event'] as const;
@@ -71,6 +72,13 @@ export const EventCatalogue = {
     data: BackupEventData,
     channel: 'event',
     description: 'A backup of the server is being written (its bytes so far), is done, or failed.',
+  },
+  job_progress: {
+    data: JobProgressEventData,
+    channel: 'status',
+    description:
+      "A background job of the server (an install, a download) was queued, started, moved on, or ended; `server_id` 0 for a job " +
+      'of no server. Progress is told at most about once a second; `GET /jobs/{id}` has its error and log.',
   },
   audit: {
     data: AuditEvent,

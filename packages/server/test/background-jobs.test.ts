@@ -47,7 +47,10 @@ describe('background jobs', () => {
       const id = await enqueue(h, { server_id: server.id });
       await feature.gate(id).started;
       const told = (status: string, progress?: number) => (m: any) =>
-        m.type === 'job_progress' && m.data.job_id === id && m.data.status === status && (progress === undefined || m.data.progress === progress);
+        m.type === 'job_progress' &&
+        m.data.job_id === id &&
+        m.data.status === status &&
+        (progress === undefined || m.data.progress === progress);
       const queued = await ws.next(told('queued'), 'queued');
       assert.equal(queued.server_id, server.id);
       assert.deepEqual(queued.data, { job_id: id, server_id: server.id, kind: 'test.gated', status: 'queued', progress: 0 });
@@ -197,7 +200,7 @@ describe('background jobs', () => {
     const left = await withDatabase(first, async (knex) => {
       const row = await knex('background_jobs').where({ id }).first();
       const [leftId] = await knex('background_jobs').insert({ ...row, id: undefined, status: 'running', error_code: null });
-      return leftId as number;
+      return leftId;
     });
     const { h: second } = await harness({ dataDir: first.dataDir, databaseUrl: first.databaseUrl });
     for (const which of [id, left]) {
@@ -224,7 +227,7 @@ describe('background jobs', () => {
         started_at: iso(0),
       };
       const [made] = await knex('background_jobs').insert(row);
-      return made as number;
+      return made;
     });
     await clock.advance(SWEEP_MS);
     assert.equal((await job(h, id)).status, 'running', 'its lease still holds');

@@ -1,6 +1,6 @@
 import { defineEndpoint, Nullable, Type } from '@garrison/core';
 import type { FeatureModule } from '../src/modules/feature-module.js';
-import { JobExecutors, JobFailure } from '../src/background-jobs/executors.js';
+import { JobExecutors, JobFailure, type JobContext } from '../src/background-jobs/executors.js';
 import { BackgroundJobService } from '../src/background-jobs/service.js';
 
 /**
@@ -9,7 +9,7 @@ import { BackgroundJobService } from '../src/background-jobs/service.js';
  * A `test.gated` job reports half its progress and a line, then waits for the test to release it (or
  * for its signal); its payload may make it fail with a code, or ignore its signal.
  */
-export const enqueueTestJob = defineEndpoint({
+const enqueueTestJob = defineEndpoint({
   operationId: 'enqueueTestJob',
   method: 'POST',
   path: '/test-jobs',
@@ -64,7 +64,7 @@ export function jobKindsFeature() {
         {
           start: () =>
             c.resolve(JobExecutors).register('test.gated', {
-              execute: async ({ jobId, payload, signal, progress, log }) => {
+              execute: async ({ jobId, payload, signal, progress, log }: JobContext) => {
                 const g = gate(jobId);
                 // A chatty job: many reports, of which the database sees at most one a heartbeat.
                 for (let i = 0; i < Number(payload.chatty ?? 0); i += 1) log(`chatter ${i} ${'x'.repeat(600)}`);

@@ -19,7 +19,7 @@ const SECRET_KEY = /pass|secret|token|guard|key$/i;
 const ENTRY: Record<JobEnd['status'], AuditEventType> = { done: 'job_done', failed: 'job_failed', cancelled: 'job_cancelled' };
 
 /** The API's view of a job. */
-export function jobView(row: BackgroundJobRow): Job {
+function jobView(row: BackgroundJobRow): Job {
   return {
     id: row.id,
     kind: row.kind,

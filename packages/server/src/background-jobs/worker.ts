@@ -13,7 +13,7 @@ import { BackgroundJobService, INTERRUPTED } from './service.js';
 /** How long a claim holds without renewal: past it, the sweep of any node fails the job (its node is gone). */
 export const LEASE_MS = 60_000;
 /** How often a running job's lease is renewed, its progress and log written and its cancel flag read: the throttle. */
-export const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_MS = 1_000;
 /** How often the node looks for jobs queued for it by another node (one queued here starts at once). */
 const POLL_MS = 2_000;
 /** How long a stop waits for an executor to heed its signal before the job is ended all the same. */

@@ -65,7 +65,11 @@ export class BackgroundJobRepository {
   /** The oldest queued job of this node, of a kind it can run: null when none. */
   async oldestQueued(nodeId: string, kinds: readonly string[]): Promise<BackgroundJobRow | null> {
     if (!kinds.length) return null;
-    const row = await this.knex('background_jobs').where({ node_id: nodeId, status: 'queued' }).whereIn('kind', kinds).orderBy('id').first();
+    const row = await this.knex('background_jobs')
+      .where({ node_id: nodeId, status: 'queued' })
+      .whereIn('kind', kinds)
+      .orderBy('id')
+      .first();
     return row ? toJob(row) : null;
   }
 

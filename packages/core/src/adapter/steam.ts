@@ -1,13 +1,13 @@
 import { Type, Value, type Static } from '../typebox.js';
 import { Nullable } from '../schemas/common.js';
 
-const AppId = (description: string) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, description });
+const AppId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** One branch (beta) of the dedicated server's Steam app. */
 export const SteamBranch = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$', description: 'As SteamCMD takes it: `-beta <name>`.' }),
-    password_required: Type.Boolean({ description: 'SteamCMD needs `-betapassword` for it.' }),
+    name: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' }),
+    password_required: Type.Boolean(),
     description: Type.String({ maxLength: 500 }),
   },
   { additionalProperties: false },
@@ -21,19 +21,17 @@ export const SteamBranch = Type.Object(
  */
 export const SteamDeclaration = Type.Object(
   {
-    server_app_id: AppId("The dedicated server's Steam app (`+app_update <id>`)."),
-    workshop_app_id: Nullable(AppId("The game's Workshop app (`+workshop_download_item <id> …`); null: no Workshop.")),
-    anonymous_server: Type.Boolean({ description: 'An anonymous login may download the dedicated server.' }),
-    branches: Type.Array(SteamBranch, { minItems: 1, maxItems: 50, description: 'The first is the default branch.' }),
-    mod_folder_prefix: Type.String({ maxLength: 8, description: 'What an installed mod folder starts with (`@`), or empty.' }),
+    server_app_id: AppId,
+    workshop_app_id: Nullable(AppId),
+    anonymous_server: Type.Boolean(),
+    branches: Type.Array(SteamBranch, { minItems: 1, maxItems: 50 }),
+    mod_folder_prefix: Type.String({ maxLength: 8 }),
     key_file_extension: Nullable(Type.String({ minLength: 2, maxLength: 16, pattern: '^\\.[A-Za-z0-9]+$' })),
     keys_folder: Nullable(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' })),
-    protected_keys: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
-      maxItems: 100,
-      description: 'Key files of the game itself, never removed with a mod.',
-    }),
-    lower_case_on_linux: Type.Boolean({ description: 'The game loads mod folders and files on Linux only in lower case.' }),
+    protected_keys: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 100 }),
+    lower_case_on_linux: Type.Boolean(),
   },
+  // What each member means: docs/adapters.md (descriptions here would weigh on the console's first load).
   { $id: 'SteamDeclaration', additionalProperties: false },
 );
 export type SteamDeclaration = Static<typeof SteamDeclaration>;

@@ -76,9 +76,7 @@ export const EventCatalogue = {
   job_progress: {
     data: JobProgressEventData,
     channel: 'status',
-    description:
-      'A background job of the server (an install, a download) was queued, started, moved on, or ended; `server_id` 0 for a job ' +
-      'of no server. Progress is told at most about once a second; `GET /jobs/{id}` has its error and log.',
+    description: 'A background job moved on or ended (`server_id` 0: of no server).',
   },
   audit: {
     data: AuditEvent,

@@ -52,8 +52,7 @@ export const GameDetail = Type.Object(
     $id: 'GameDetail',
     description:
       '`identity_kinds`: what a ban takes (`ban_type`), the first by default; `missions.rotation_options`: JSON Schema of an entry ' +
-      "besides its name; `presentation`: the console's words for the game; `steam`: its Steam apps (null: not installed " +
-      'through Steam).',
+      "besides its name; `presentation`: the console's words for the game; `steam`: its Steam apps or null.",
   },
 );
 

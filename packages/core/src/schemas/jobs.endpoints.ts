@@ -8,8 +8,7 @@ export const jobEndpoints = {
     method: 'GET',
     path: '/jobs/{job_id}',
     tag: 'jobs',
-    summary: 'A background job: its status, progress, error and last log lines',
-    notes: 'A key limited to some servers sees only their jobs. The WebSocket tells the same as `job_progress` events.',
+    summary: 'A background job',
     access: 'any',
     scope: 'servers:read',
     params: JobIdParams,
@@ -23,9 +22,7 @@ export const jobEndpoints = {
     path: '/jobs/{job_id}',
     tag: 'jobs',
     summary: 'Cancel a background job',
-    notes:
-      'A queued job is cancelled at once; a running one is asked to stop (`cancel_requested`) and ends `cancelled` within seconds, ' +
-      'whichever node runs it. A job already ended: 409 `CONFLICT`.',
+    notes: 'Queued: cancelled at once; running: asked to stop (`cancel_requested`), it ends `cancelled`.',
     access: 'admin',
     scope: 'servers:control',
     params: JobIdParams,

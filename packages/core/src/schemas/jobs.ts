@@ -16,26 +16,18 @@ export const JOB_LOG_LINE_LENGTH = 500;
 export const Job = Type.Object(
   {
     id: Type.Integer(),
-    kind: Type.String({ description: 'What the job does, as the feature that runs it names it.' }),
+    kind: Type.String(),
     server_id: Nullable(Type.Integer()),
     status: JobStatusSchema,
     progress: Type.Number({ minimum: 0, maximum: 1 }),
-    cancel_requested: Type.Boolean({ description: 'A cancel was asked for while it ran: it ends `cancelled` shortly.' }),
+    cancel_requested: Type.Boolean(),
     created_at: Timestamp,
     started_at: Nullable(Timestamp),
     finished_at: Nullable(Timestamp),
-    error: Type.Optional(
-      Type.Object({
-        code: Type.String({ description: 'JOB_INTERRUPTED: the service stopped during the job; others are the job kind’s own.' }),
-        message: Type.String(),
-      }),
-    ),
-    log: Type.Array(Type.String({ maxLength: JOB_LOG_LINE_LENGTH }), {
-      maxItems: JOB_LOG_LINES,
-      description: `Its last lines (at most ${JOB_LOG_LINES}), oldest first, never a password.`,
-    }),
+    error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
+    log: Type.Array(Type.String({ maxLength: JOB_LOG_LINE_LENGTH }), { maxItems: JOB_LOG_LINES }),
   },
-  { $id: 'Job' },
+  { $id: 'Job', description: '`error.code` `JOB_INTERRUPTED`: the service stopped during the job. `log`: its last lines.' },
 );
 export type Job = Static<typeof Job>;
 

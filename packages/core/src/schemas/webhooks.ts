@@ -86,7 +86,7 @@ export const WebhookEventCatalogue = {
   },
   'job.failed': {
     severity: 'bad',
-    description: 'A background job (an install, a download) failed, or was cut short by a stop of the service.',
+    description: 'A background job failed.',
     data: Type.Object({
       server_id: Nullable(Type.Integer()),
       server_name: Nullable(Type.String()),

@@ -24,6 +24,7 @@ import { importer } from './import/installation.js';
 import { formatBanLine, parseBanLine } from './bans.js';
 import { remoteAdmin } from './remote-admin.js';
 import { IDENTITIES } from './identities.js';
+import { steam } from './steam.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -44,6 +45,7 @@ export const gamea = defineAdapter({
     importFiles: "server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt",
     exampleCommandLine: 'gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace',
   },
+  steam,
   capabilities: {
     config_generator: {
       sections,

@@ -20,6 +20,7 @@ import { commandProblem, KNOWN_COMMANDS, operations, redactCommand } from './com
 import { banFilePath, formatBanLine, parseBanLine } from './bans.js';
 import { isLogFile, logDirectory, missionOf, parseLogLine } from './logs.js';
 import { MAP_EXTENSION, parseMapFilename, rotationOptions } from './maps.js';
+import { steam } from './steam.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -44,6 +45,7 @@ export const gameb = defineAdapter({
   identity: { game_type: 'gameb', display_name: 'Game B', version, schema_version: '1.0' },
   identities: IDENTITIES,
   presentation: { exampleExePath: '/srv/gameb/gamebserver', backupContents: 'config files, ban lists and map cycle' },
+  steam,
   capabilities: {
     config_generator: defineConfigGenerator({
       sections,

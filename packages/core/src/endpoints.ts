@@ -16,6 +16,7 @@ import { playerEndpoints } from './schemas/players.endpoints.js';
 import { configEndpoints } from './schemas/config.endpoints.js';
 import { rconEndpoints } from './schemas/rcon.endpoints.js';
 import { auditEndpoints } from './schemas/audit.endpoints.js';
+import { jobEndpoints } from './schemas/jobs.endpoints.js';
 
 /**
  * The HTTP contract, one entry per endpoint: each feature's table, kept beside its schemas
@@ -39,6 +40,7 @@ export const endpoints = {
   ...modEndpoints,
   ...scheduleEndpoints,
   ...backupEndpoints,
+  ...jobEndpoints,
   ...playerEndpoints,
   ...configEndpoints,
   ...rconEndpoints,

@@ -24,6 +24,8 @@ import { logFilesModule } from './logfiles/module.js';
 import { missionsModule } from './missions/module.js';
 import { modsModule } from './mods/module.js';
 import { importModule } from './import/module.js';
+import { steamModule } from './steam/module.js';
+import { backgroundJobsModule } from './background-jobs/module.js';
 
 /**
  * Every feature of the service, each its folder's module: a new feature is its import and one entry
@@ -36,6 +38,7 @@ export const FEATURES = [
   auditModule,
   prometheusModule,
   webhooksModule,
+  backgroundJobsModule,
   rconModule,
   processesModule,
   logsModule,
@@ -54,4 +57,5 @@ export const FEATURES = [
   missionsModule,
   modsModule,
   importModule,
+  steamModule,
 ] as const;

@@ -34,7 +34,7 @@ describe('games, system and the HTTP edges', () => {
   it('describes one game type, and 404 GAME_TYPE_NOT_FOUND for an unknown one', async () => {
     const res = await h.api('GET', '/games/gamea');
     assert.equal(res.status, 200);
-    const { identity_kinds, remote_admin_operations, remote_admin_port, missions, presentation, ...identity } = res.body.data;
+    const { identity_kinds, remote_admin_operations, remote_admin_port, missions, presentation, steam, ...identity } = res.body.data;
     assert.deepEqual(identity, {
       game_type: 'gamea',
       display_name: 'Gamea',
@@ -45,7 +45,7 @@ describe('games, system and the HTTP edges', () => {
       config_sections: ['server', 'basic', 'profile', 'launch', 'rcon'],
       allowed_executables: ['gameaserver_x64.exe', 'gameaserver.exe'],
     });
-    assert.ok(identity_kinds && remote_admin_operations && missions && presentation, 'what the console reads of the game');
+    assert.ok(identity_kinds && remote_admin_operations && missions && presentation && steam, 'what the console reads of the game');
     assert.equal(remote_admin_port, 'own', 'BattlEye listens on a port of its own');
     for (const path of ['/games/nope', '/games/nope/config-schema', '/games/nope/defaults']) {
       expectError(await h.api('GET', path), 404, 'GAME_TYPE_NOT_FOUND');
@@ -78,6 +78,24 @@ describe('games, system and the HTTP edges', () => {
       import_files: "server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt",
       example_command_line: 'gameaserver_x64.exe -port=2302 -config=server.cfg -mod=@CBA_A3;@ace',
     });
+  });
+
+  it('says what each game declares of its Steam apps, as the adapter gives it', async () => {
+    const first = (await h.api('GET', '/games/gamea')).body.data.steam;
+    assert.deepEqual(
+      [first.server_app_id, first.workshop_app_id, first.anonymous_server, first.mod_folder_prefix, first.keys_folder],
+      [233780, 107410, false, '@', 'keys'],
+    );
+    assert.deepEqual(
+      first.branches.map((b: { name: string }) => b.name),
+      ['public', 'profiling', 'performance', 'contact', 'creatordlc'],
+    );
+    assert.deepEqual([first.key_file_extension, first.protected_keys, first.lower_case_on_linux], ['.bikey', ['a3.bikey'], true]);
+    const second = (await h.api('GET', '/games/gameb')).body.data.steam;
+    assert.deepEqual(
+      [second.server_app_id, second.workshop_app_id, second.anonymous_server, second.keys_folder, second.branches.length],
+      [232330, null, true, null, 1],
+    );
   });
 
   it("lists the game's remote-admin commands for command lines to offer", async () => {

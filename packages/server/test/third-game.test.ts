@@ -49,6 +49,7 @@ describe('a third game, added as a package alone', () => {
       ['coop', 'pvp'],
     );
     assert.equal(game.presentation.example_exe_path, '/srv/gamec/gamec_server');
+    assert.equal(game.steam, null, 'a game that declares no Steam apps');
   });
 
   it('runs a server: players, kick, ban by its own identity kind, say, levels with their options, logs, a clean stop', async () => {

@@ -5,6 +5,7 @@ import type { ServerImporter } from './import.js';
 import type { LogParser } from './logs.js';
 import type { MissionManager } from './missions.js';
 import type { RemoteAdmin } from './remote-admin.js';
+import type { SteamDeclaration } from './steam.js';
 
 /** Bumped whenever the adapter contract changes incompatibly; the loader refuses adapters built for another. */
 export const ADAPTER_API_VERSION = 2;
@@ -250,6 +251,7 @@ export interface AdapterDefinition {
    */
   identities?: readonly IdentityKind[];
   presentation?: GamePresentation;
+  /** Its Steam apps, to install the server and its Workshop mods (optional: no version bump). */ steam?: SteamDeclaration;
   /** The capabilities this adapter has, each by its spec name, with its implementation. */
   capabilities: Partial<CapabilityMap>;
 }

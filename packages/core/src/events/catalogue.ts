@@ -6,6 +6,7 @@ import { ProcessStatusEventData } from '../schemas/processes.js';
 import { ScheduleRunEventData } from '../schemas/schedules.js';
 import { BackupEventData } from '../schemas/backups.js';
 import { WebhookDelivery } from '../schemas/webhooks.js';
+import { JobProgressEventData } from '../schemas/jobs.js';
 
 /** The WebSocket channels events travel on. */
 export const EVENT_CHANNELS = ['status', 'log', 'players', 'metrics', 'event'] as const;
@@ -71,6 +72,11 @@ export const EventCatalogue = {
     data: BackupEventData,
     channel: 'event',
     description: 'A backup of the server is being written (its bytes so far), is done, or failed.',
+  },
+  job_progress: {
+    data: JobProgressEventData,
+    channel: 'status',
+    description: 'A background job moved on or ended (`server_id` 0: of no server).',
   },
   audit: {
     data: AuditEvent,

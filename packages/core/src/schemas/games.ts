@@ -1,6 +1,8 @@
 import { Type } from '../typebox.js';
 import { CAPABILITIES } from '../adapter/contract.js';
 import { REMOTE_ADMIN_OPERATIONS } from '../adapter/remote-admin.js';
+import { SteamDeclaration } from '../adapter/steam.js';
+import { Nullable } from './common.js';
 
 export const CapabilityName = Type.Union(CAPABILITIES.map((c) => Type.Literal(c)));
 
@@ -47,12 +49,13 @@ export const GameDetail = Type.Object(
       import_files: Type.Optional(Type.String()),
       example_command_line: Type.Optional(Type.String()),
     }),
+    steam: Nullable(SteamDeclaration),
   },
   {
     $id: 'GameDetail',
     description:
       '`identity_kinds`: what a ban takes (`ban_type`), the first by default; `missions.rotation_options`: JSON Schema of an entry ' +
-      "besides its name; `presentation`: the console's words for the game.",
+      "besides its name; `presentation`: the console's words for the game; `steam`: its Steam apps or null.",
   },
 );
 

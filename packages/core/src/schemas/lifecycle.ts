@@ -82,6 +82,12 @@ export const AuditEventType = Type.Union(
       'webhook_redelivered',
       'node_drained',
       'node_undrained',
+      'job_queued',
+      'job_started',
+      'job_done',
+      'job_failed',
+      'job_cancel_requested',
+      'job_cancelled',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

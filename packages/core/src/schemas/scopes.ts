@@ -9,8 +9,9 @@ export type Scope = KeyScope | 'account' | 'admin';
 
 export const SCOPE_MEANINGS: Record<Scope, string> = {
   'servers:read':
-    'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups and events',
-  'servers:control': 'start, stop, restart and kill servers; run a schedule now',
+    'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups, events ' +
+    'and background jobs',
+  'servers:control': 'start, stop, restart and kill servers; run a schedule now; cancel a background job (admins)',
   'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups',
   rcon: 'remote-admin commands, messages to every player, a mission played now',
   'players:moderate': 'kick and ban players, add and revoke bans',

@@ -84,6 +84,18 @@ export const WebhookEventCatalogue = {
     description: 'A backup failed.',
     data: Type.Object({ ...server, backup_id: Type.Integer(), reason: Nullable(Type.String()) }),
   },
+  'job.failed': {
+    severity: 'bad',
+    description: 'A background job failed.',
+    data: Type.Object({
+      server_id: Nullable(Type.Integer()),
+      server_name: Nullable(Type.String()),
+      job_id: Type.Integer(),
+      kind: Type.String(),
+      code: Type.String(),
+      message: Type.String(),
+    }),
+  },
   'rcon.lost': {
     severity: 'warning',
     description: 'Remote admin stopped answering while the server runs.',

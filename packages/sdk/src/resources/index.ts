@@ -13,6 +13,7 @@ import { missions } from './missions.js';
 import { mods } from './mods.js';
 import { schedules } from './schedules.js';
 import { backups } from './backups.js';
+import { jobs } from './jobs.js';
 import { players } from './players.js';
 import { bans } from './bans.js';
 import { rcon } from './rcon.js';
@@ -38,6 +39,7 @@ export function resources(c: Caller) {
     mods: mods(c),
     schedules: schedules(c),
     backups: backups(c),
+    jobs: jobs(c),
     players: players(c),
     bans: bans(c),
     rcon: rcon(c),

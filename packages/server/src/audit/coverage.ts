@@ -53,6 +53,8 @@ export const ENDPOINT_AUDIT: { readonly [K in MutatingEndpointId]?: readonly Aud
   updateBackup: ['backup_updated'],
   restoreBackup: ['backup_restored'],
   deleteBackup: ['backup_deleted'],
+  // A queued job is cancelled at once; a running one is asked to stop (its end, `job_cancelled`, is the worker's).
+  cancelJob: ['job_cancelled', 'job_cancel_requested'],
   kickPlayer: ['kick'],
   banPlayer: ['ban'],
   createBan: ['ban'],

@@ -67,6 +67,7 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry, defaul
       remote_admin_port: remote ? (remote.port ?? 'own') : null,
       missions: missionsOf(adapter.capabilities.mission_manager),
       presentation: presentationOf(adapter.presentation ?? {}),
+      steam: adapter.steam ?? null,
     };
   });
   routes.implement(endpoints.getGameCommands, async ({ params }) => [

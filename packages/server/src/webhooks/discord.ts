@@ -29,6 +29,7 @@ const what: { [K in WebhookEventType]: (data: Extract<WebhookPayload, { type: K 
   'schedule.skipped': (d) => `schedule ${d.schedule_id} skipped${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
   'backup.completed': (d) => `backup ${d.backup_id} written (${Math.round(d.bytes / 1024)} KiB)`,
   'backup.failed': (d) => `backup ${d.backup_id} failed${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
+  'job.failed': (d) => `job ${d.job_id} (${escapeMarkdown(d.kind)}) failed: ${escapeMarkdown(d.code)} ${escapeMarkdown(d.message)}`,
   'rcon.lost': () => 'remote admin stopped answering',
   'rcon.restored': () => 'remote admin answers again',
   'node.offline': (d) => `node ${escapeMarkdown(d.node_id)} is offline`,

@@ -7,6 +7,7 @@ import {
   TypeCompiler,
   adapterDefinitionProblem,
   sectionDefaults,
+  steamDeclarationProblem,
   type AdapterDefinition,
   type ConfigValues,
   type ServerContext,
@@ -81,6 +82,16 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
       assert.ok(adapter.identity.display_name.trim().length > 0, 'display_name');
       assert.match(adapter.identity.version, /^\d+\.\d+\.\d+/, 'version: semver');
     });
+
+    if (adapter.steam !== undefined) {
+      const steam = adapter.steam;
+      it('steam: a well-formed declaration of its apps, branches and mod layout', () => {
+        assert.equal(steamDeclarationProblem(steam), null, steamDeclarationProblem(steam) ?? '');
+        if (steam.workshop_app_id !== null) assert.ok(caps.mod_manager, 'Workshop mods need a mod_manager: where mods go');
+        const extension = steam.key_file_extension;
+        for (const key of steam.protected_keys) assert.ok(extension && key.endsWith(extension), `${key}: a key file (${extension})`);
+      });
+    }
 
     if (caps.config_generator) {
       const generator = caps.config_generator;

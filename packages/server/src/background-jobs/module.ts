@@ -1,0 +1,37 @@
+import { jobEndpoints } from '@garrison/core';
+import type { FeatureModule } from '../modules/feature-module.js';
+import { BackgroundJobRepository } from '../db/repositories/background-jobs.js';
+import { backgroundJobsTable } from './migration.js';
+import { JobExecutors } from './executors.js';
+import { BackgroundJobService } from './service.js';
+import { BackgroundJobWorker } from './worker.js';
+import { jobRoutes } from './routes.js';
+
+const repositories = { backgroundJobs: BackgroundJobRepository };
+
+/** How often any node fails the running jobs whose lease ran out (their node died without ending them). */
+export const SWEEP_MS = 30_000;
+
+/**
+ * Background jobs (an install, a download): queued, run by the owning node's worker one at a time, followed
+ * over `GET /jobs/{id}` and `job_progress` events. Not the periodic jobs of jobs/: those run its sweep.
+ */
+export const backgroundJobsModule: FeatureModule<typeof repositories> = {
+  name: 'background-jobs',
+  // It records and tells webhooks of failures; its servers' rows cascade its own away.
+  needs: ['jobs', 'audit', 'webhooks'],
+  repositories,
+  services: [JobExecutors, BackgroundJobService, BackgroundJobWorker],
+  migrations: [['001_background_jobs', backgroundJobsTable]],
+  endpoints: Object.values(jobEndpoints),
+  routes: (routes, c) => jobRoutes(routes, c.resolve(BackgroundJobService)),
+  parts: (c) => [['background jobs', c.resolve(BackgroundJobWorker)]],
+  jobs: (c) => [
+    {
+      name: 'background-jobs.sweep',
+      everyMs: SWEEP_MS,
+      startNow: false,
+      run: async () => void (await c.resolve(BackgroundJobService).failExpired()),
+    },
+  ],
+};

@@ -1,0 +1,127 @@
+import type { Knex } from 'knex';
+import type { JobStatus } from '@garrison/core';
+
+export interface BackgroundJobRow {
+  id: number;
+  kind: string;
+  server_id: number | null;
+  node_id: string;
+  status: JobStatus;
+  progress: number;
+  payload: Record<string, unknown>;
+  error_code: string | null;
+  error_message: string | null;
+  log: string[];
+  cancel_requested: boolean;
+  lease_until: string | null;
+  created_by: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type NewBackgroundJob = Pick<BackgroundJobRow, 'kind' | 'server_id' | 'node_id' | 'payload' | 'created_by' | 'created_at'>;
+
+/** How a job ended: the outcome written once, by whoever ends it first. */
+export interface JobEnd {
+  status: 'done' | 'failed' | 'cancelled';
+  error_code?: string | null;
+  error_message?: string | null;
+  finished_at: string;
+}
+
+type Stored = Record<string, unknown>;
+
+/** The stored row: the payload and log as JSON text, the flag 0/1 on both databases. */
+const toJob = (row: Stored): BackgroundJobRow => ({
+  ...(row as unknown as BackgroundJobRow),
+  progress: Number(row.progress),
+  payload: JSON.parse(row.payload as string),
+  log: JSON.parse(row.log as string),
+  cancel_requested: Boolean(row.cancel_requested),
+});
+
+/** The background_jobs table. Every change of status is guarded on the status it leaves: two ends never both win. */
+export class BackgroundJobRepository {
+  constructor(private readonly knex: Knex) {}
+
+  async create(job: NewBackgroundJob, trx?: Knex.Transaction): Promise<number> {
+    const [id] = await (trx ?? this.knex)('background_jobs').insert({
+      ...job,
+      payload: JSON.stringify(job.payload),
+      status: 'queued',
+      progress: 0,
+      log: '[]',
+      cancel_requested: false,
+    });
+    return id;
+  }
+
+  async find(id: number, trx?: Knex.Transaction): Promise<BackgroundJobRow | undefined> {
+    const row = await (trx ?? this.knex)('background_jobs').where({ id }).first();
+    return row ? toJob(row) : undefined;
+  }
+
+  /** The oldest queued job of this node, of a kind it can run: null when none. */
+  async oldestQueued(nodeId: string, kinds: readonly string[]): Promise<BackgroundJobRow | null> {
+    if (!kinds.length) return null;
+    const row = await this.knex('background_jobs')
+      .where({ node_id: nodeId, status: 'queued' })
+      .whereIn('kind', kinds)
+      .orderBy('id')
+      .first();
+    return row ? toJob(row) : null;
+  }
+
+  /** Queued → running under a lease: false when the job was no longer queued (cancelled meanwhile). */
+  async claim(id: number, startedAt: string, leaseUntil: string, trx: Knex.Transaction): Promise<boolean> {
+    const n = await trx('background_jobs')
+      .where({ id, status: 'queued' })
+      .update({ status: 'running', started_at: startedAt, lease_until: leaseUntil });
+    return n === 1;
+  }
+
+  /**
+   * A running job's lease renewed, with what it reported since (its progress, its log), in one write;
+   * answers whether a cancel was asked for (by any node), or null when it no longer runs.
+   */
+  async heartbeat(id: number, leaseUntil: string, report: { progress?: number; log?: string[] }): Promise<{ cancel: boolean } | null> {
+    const patch: Stored = { lease_until: leaseUntil };
+    if (report.progress !== undefined) patch.progress = report.progress;
+    if (report.log !== undefined) patch.log = JSON.stringify(report.log);
+    const n = await this.knex('background_jobs').where({ id, status: 'running' }).update(patch);
+    if (n !== 1) return null;
+    const row = await this.knex('background_jobs').where({ id }).first('cancel_requested');
+    return { cancel: Boolean(row?.cancel_requested) };
+  }
+
+  /** Ends a job that is still in `from` (with its last progress and log): false when another end came first. */
+  async end(
+    id: number,
+    from: 'queued' | 'running',
+    end: JobEnd & { progress?: number; log?: string[] },
+    trx: Knex.Transaction,
+    leaseExpiredBefore?: string,
+  ): Promise<boolean> {
+    const { log, ...rest } = end;
+    const query = trx('background_jobs').where({ id, status: from });
+    if (leaseExpiredBefore !== undefined) query.where('lease_until', '<', leaseExpiredBefore);
+    const n = await query.update({ ...rest, lease_until: null, ...(log ? { log: JSON.stringify(log) } : {}) });
+    return n === 1;
+  }
+
+  /** Marks a running job's cancel as asked for: false when it no longer runs. */
+  async requestCancel(id: number, trx: Knex.Transaction): Promise<boolean> {
+    return (await trx('background_jobs').where({ id, status: 'running' }).update({ cancel_requested: true })) === 1;
+  }
+
+  /** Running jobs whose lease ran out before `now`: their node stopped renewing it. */
+  async expired(now: string): Promise<BackgroundJobRow[]> {
+    return (await this.knex('background_jobs').where({ status: 'running' }).where('lease_until', '<', now).orderBy('id')).map(toJob);
+  }
+
+  /** The running jobs of a node: at its start, none of them runs any more. */
+  async runningOf(nodeId: string): Promise<BackgroundJobRow[]> {
+    return (await this.knex('background_jobs').where({ node_id: nodeId, status: 'running' }).orderBy('id')).map(toJob);
+  }
+}

@@ -39,6 +39,7 @@ describe('adapter plugins', () => {
       remote_admin_port: null,
       missions: null,
       presentation: {},
+      steam: null,
     });
     assert.deepEqual((await h.api('GET', '/games/gamez/config-schema')).body.data, {});
     assert.deepEqual((await h.api('GET', '/games/gamez/defaults')).body.data, {});

@@ -88,9 +88,7 @@ export const EventCatalogue = {
     channel: 'event',
     adminsOnly: true,
     description:
-      'Admins only: a webhook delivery was queued (a test, a redelivery) or attempted (delivered, to be retried, or failed): ' +
-      "the delivery as its log lists it, without the endpoint's URL or secret. `server_id` is the server it is about, or 0 " +
-      'when none.',
+      'Admins only: a webhook delivery queued or attempted, as its log lists it (no URL or secret); `server_id` 0: of no server.',
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -16,8 +16,7 @@ export const auditEndpoints = {
     response: AuditEntryPage,
     errors: ['VALIDATION_ERROR'],
     notes:
-      'Newest first, filtered by actor, server, target kind, event type and time. `?format=jsonl` (or `Accept: application/x-ndjson`) ' +
-      'exports every matching entry, oldest first, as JSON lines (`application/x-ndjson`), streamed; `limit` and `offset` do not apply ' +
-      'to it. Each entry carries `hash` and `prev_hash`: `garrison audit verify` checks the chain.',
+      'Newest first, filtered. `?format=jsonl` (or `Accept: application/x-ndjson`) streams every match, oldest first, as JSON lines ' +
+      '(no `limit`/`offset`). `hash` and `prev_hash` chain the entries: `garrison audit verify`.',
   }),
 } as const;

@@ -46,9 +46,8 @@ export const signInEndpoints = {
     // Codes are guessed as passwords are: the same limit per address, besides the account's own pause.
     rateLimit: 'login',
     notes:
-      "A first step's `mfa_token` is good for one successful second step. After 10 wrong codes in a row for an account (over any number " +
-      'of `mfa_token`s), its second steps pause: 429 `RATE_LIMITED` with `Retry-After`, 1 minute, doubling with each further wrong code ' +
-      'up to an hour; a right code ends the count.',
+      "A first step's `mfa_token` is good for one successful second step; 10 wrong codes in a row pause an account's second steps " +
+      '(429 `RATE_LIMITED`, `Retry-After`; docs/security.md).',
   }),
 } as const;
 

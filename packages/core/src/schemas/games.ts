@@ -54,8 +54,7 @@ export const GameDetail = Type.Object(
   {
     $id: 'GameDetail',
     description:
-      '`identity_kinds`: what a ban takes (`ban_type`), the first by default; `missions.rotation_options`: JSON Schema of an entry ' +
-      "besides its name; `presentation`: the console's words for the game; `steam`: its Steam apps or null.",
+      "`identity_kinds`: what a ban takes, the first by default; `missions.rotation_options`: JSON Schema of an entry's options.",
   },
 );
 

@@ -27,7 +27,7 @@ export const Job = Type.Object(
     error: Type.Optional(Type.Object({ code: Type.String(), message: Type.String() })),
     log: Type.Array(Type.String({ maxLength: JOB_LOG_LINE_LENGTH }), { maxItems: JOB_LOG_LINES }),
   },
-  { $id: 'Job', description: '`error.code` `JOB_INTERRUPTED`: the service stopped during the job. `log`: its last lines.' },
+  { $id: 'Job', description: '`log`: its last lines (docs/operations.md).' },
 );
 export type Job = Static<typeof Job>;
 

@@ -38,18 +38,9 @@ export const serverEndpoints = {
     tag: 'servers',
     summary: 'Adopt an existing installation: its config, ports, mods, bans and missions',
     notes:
-      "Reads the files of a server that ran without Garrison (server.cfg, basic.cfg, the profile, BattlEye's config and bans.txt, the " +
-      'start command line), all inside the folder of `exe_path`, and makes a Garrison server of them. With `dry_run` it answers the plan ' +
-      '(200) and writes nothing; otherwise it makes the server (201) and answers the same report, with the server made and the ' +
-      "credentials read (shown only here). A file that is not the game's syntax answers `INVALID_CONFIG` with its file, line and column " +
-      '(never its text). Every key of every file read is in the plan: in a section field, as an extra line, or in `refused` with its ' +
-      "reason. A mod not installed is listed and not enabled. The ports are those the installation's files name (the adapter reads " +
-      'them) unless `game_port`/`rcon_port` are given; a port another server or another process of the host holds is a line of a dry ' +
-      "run's `warnings` (`PORT_IN_USE: …`) and 409 `PORT_IN_USE` for the import. With `GARRISON_GAME_ROOTS` set, the executable and " +
-      "every file read must be inside one of them; the service's own folders never, nor a file in the folder of another installation " +
-      'Garrison runs. An installation a server of this node runs already is imported beside it (`shares_installation` in `warnings`) ' +
-      "without the passwords its files hold, which may be that server's: new ones are made. A signed-in admin's act: no API key scope " +
-      'grants it.',
+      "Reads the files of a server that ran without Garrison (those its game's adapter reads), all inside the folder of `exe_path`, " +
+      'and makes a Garrison server of them (201); with `dry_run` it answers the plan (200) and writes nothing. Ports, game roots, a ' +
+      "shared installation's passwords and the errors: docs/import.md. A signed-in admin's act: no API key scope grants it.",
     // Reads files of the host that no server record names yet: a signed-in admin's act, never a key's.
     access: 'admin',
     scope: 'admin',

@@ -73,11 +73,8 @@ export const ServerListItem = Type.Object(
     node_online: Type.Boolean({ description: 'Whether that node is alive; while it is not, `status` is `unknown`.' }),
     warnings: Type.Array(ServerWarning, {
       description:
-        'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (crashed and gave up restarting), ' +
-        '`restart_needed` (the config changed since the running process started), `shares_installation` (in the answer of a ' +
-        'creation or an import only: another server of the node runs from the same installation, named in ' +
-        '`installation_shared_with`; each has its own profile and config folders, but the missions and mod folders of the ' +
-        'installation are shared, as the game reads them).',
+        'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (gave up restarting), `restart_needed` (config ' +
+        'changed since the start), `shares_installation` (creation or import only: see `installation_shared_with`).',
     }),
   },
   { $id: 'ServerListItem' },
@@ -99,9 +96,7 @@ export type ServerDetail = Static<typeof ServerDetail>;
 export const InstallationSharedWith = Type.Array(
   Type.Object({ id: Type.Integer(), name: Type.String() }, { additionalProperties: false }),
   {
-    description:
-      'The other servers of the node that run from the same installation (the folder of the executable); present only when ' +
-      'there are some (with the `shares_installation` warning).',
+    description: 'The servers of the node on the same installation, when there are some (`shares_installation`).',
   },
 );
 

@@ -105,6 +105,25 @@ describe('a gameb server through the service, on an engine that prints STEAM_1',
     await waitFor(async () => !(await refused()), { what: 'the last ban lifted' });
   });
 
+  it('follows the game log into the new file each map starts', async () => {
+    await writeFile(join(fake.dir, 'maps', 'cs_office.bsp'), 'VBSP');
+    const offsets = async () =>
+      JSON.parse(await readFile(join(h.dataDir, 'servers', String(serverId), 'log-offsets.json'), 'utf8').catch(() => '{}')) as {
+        gameLog?: { path: string } | null;
+      };
+    const first = await waitFor(async () => (await offsets()).gameLog?.path, { what: 'the game log followed' });
+    await command('changelevel cs_office');
+    const next = await waitFor(
+      async () => {
+        await command(`testkit.log still here`); // a write, so that the read position is saved again
+        const path = (await offsets()).gameLog?.path;
+        return path !== first && path;
+      },
+      { timeoutMs: 20_000, intervalMs: 200, what: 'the new log file followed' },
+    );
+    assert.match(next, /logs\/L\d{7}\.log$/);
+  });
+
   it('keeps a ban over a restart: the game reads it from its ban file', async () => {
     await ban('STEAM_0:1:1234', 0);
     await waitFor(refused, { what: 'the ban held by the game' });

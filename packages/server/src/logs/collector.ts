@@ -8,6 +8,8 @@ import { errnoOf } from '@garrison/core';
 
 /** Read per source and tick (5 a second): a flood is read over several ticks, never whole into memory. */
 const READ_PER_TICK = 1024 * 1024;
+/** How often a found game log is checked to still be the one the game writes. */
+const RELOOK_MS = 2000;
 const DEDUPE_MEMORY = 4000;
 
 export interface CollectedLine {
@@ -52,6 +54,10 @@ export interface GameLogFolder {
 export class LogCollector {
   /** The game's own log file, once found. */
   private gameLog: FileFollower | null = null;
+  /** The log file the game let go of for a new one (a game that starts a file per map): read to its end, then closed. */
+  private retired: FileFollower | null = null;
+  /** When the process's open files were last looked through for its log. */
+  private lookedAt = 0;
   private readonly watchers: FSWatcher[] = [];
   /** Set while a read for this collector is queued, so that a burst of writes queues one. */
   queued = false;
@@ -112,6 +118,7 @@ export class LogCollector {
   close(): void {
     for (const w of this.watchers.splice(0)) w.close();
     this.output.close();
+    this.retired?.close();
     this.gameLog?.close();
   }
 
@@ -127,15 +134,22 @@ export class LogCollector {
   async collect(onlyChanged = false): Promise<CollectedLine[]> {
     await this.findGameLog();
     const out: CollectedLine[] = [];
+    // The file the game let go of is read to its end first, whatever changed: its last lines come before the new file's.
     const sources: [0 | 1, FileFollower | null][] = [
       [0, this.output],
+      [1, this.retired],
       [1, this.gameLog],
     ];
     const wanted = new Set(onlyChanged ? this.changed : [0, 1]);
     this.changed.clear();
     for (const [source, follower] of sources) {
-      if (!follower || !wanted.has(source)) continue;
-      for (const raw of await follower.readLines(READ_PER_TICK)) {
+      if (!follower || (!wanted.has(source) && follower !== this.retired)) continue;
+      const raws = await follower.readLines(READ_PER_TICK);
+      if (follower === this.retired && raws.length === 0) {
+        this.retired.close();
+        this.retired = null;
+      }
+      for (const raw of raws) {
         const line = raw.replace(/\r$/, '');
         if (!line.trim()) continue;
         // Every line goes through its source's reader, a copy too: the reader follows where each entry begins.
@@ -172,15 +186,21 @@ export class LogCollector {
     this.droppedInWindow = 0;
   }
 
-  /** The process's open log file: one in the adapter's folder that the adapter calls a log. */
+  /**
+   * The process's open log file: one in the adapter's folder that the adapter calls a log. Looked for
+   * again every few seconds once found, since a game may start a new file (one per map) and let go of the old.
+   */
   private async findGameLog(): Promise<void> {
-    if (this.gameLog || !this.logFolder) return;
-    for (const target of await openFiles(this.pid)) {
-      if (target.startsWith(this.logFolder.dir + '/') && this.logFolder.isLogFile(basename(target))) {
-        this.gameLog = new FileFollower(target, 0);
-        this.watchFile(target, 1);
-        return;
-      }
+    if (!this.logFolder || (this.gameLog && this.clock.now() - this.lookedAt < RELOOK_MS)) return;
+    this.lookedAt = this.clock.now();
+    const folder = this.logFolder;
+    const open = (await openFiles(this.pid)).filter((t) => t.startsWith(folder.dir + '/') && folder.isLogFile(basename(t)));
+    if (!open.length || (this.gameLog && open.includes(this.gameLog.path))) return;
+    if (this.gameLog) {
+      this.retired?.close();
+      this.retired = this.gameLog;
     }
+    this.gameLog = new FileFollower(open[0], 0);
+    this.watchFile(open[0], 1);
   }
 }

@@ -25,6 +25,7 @@ export const remoteAdmin: Omit<RemoteAdmin, 'target'> = {
   },
   ban: (run) => loadBans(run),
   unban: (run) => loadBans(run),
+  reloadBans: (run) => loadBans(run),
   shutdown: async (run) => {
     await run('#shutdown');
   },

@@ -63,6 +63,11 @@ export interface RemoteAdmin {
    * file still holds (other lines): a game that keeps one ban per identity goes on holding the strongest.
    */
   unban?(run: RunCommand, id: PlayerIdentity, held: readonly BanEntry[]): Promise<void>;
+  /**
+   * Makes the running game read its ban file again, whole: for a game that does, a change of several bans
+   * is one reload instead of a `ban`/`unban` each.
+   */
+  reloadBans?(run: RunCommand): Promise<void>;
   /** Asks the game to shut down cleanly; without it a stop sends SIGTERM. */
   shutdown?(run: RunCommand): Promise<void>;
   /** Makes the game play a mission of its folder now (a schedule's `set_mission`), with rotation options. */

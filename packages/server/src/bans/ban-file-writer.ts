@@ -81,8 +81,8 @@ export class BanFileWriter {
   }
 
   /**
-   * Has a running game take the change: each added ban (`remote.ban`, which may reload the whole file)
-   * and each removed one (`remote.unban`), each with the bans of its identity the file holds now (`holding`),
+   * Has a running game take the change: one reload of the whole file (`remote.reloadBans`) where the game
+   * has one; otherwise each added ban (`remote.ban`) and each removed one (`remote.unban`), each with the bans of its identity the file holds now (`holding`),
    * of which a game that keeps one ban per identity keeps the strongest. False when the game does not run,
    * has neither operation for the change, or did not answer: it reads the file at its next start then.
    */
@@ -94,10 +94,14 @@ export class BanFileWriter {
   ): Promise<boolean> {
     if (!remote || !ACTIVE_STATUSES.includes(row.status)) return false;
     const heldFor = (id: PlayerIdentity) => holding.filter((b) => b.id.kind === id.kind && b.id.value === id.value);
-    const calls = [
-      ...(remote.ban ? added.map((ban) => (run: RunCommand) => remote.ban!(run, ban, heldFor(ban.id))) : []),
-      ...(remote.unban ? removed.map((id) => (run: RunCommand) => remote.unban!(run, id, heldFor(id))) : []),
-    ];
+    const reload = remote.reloadBans;
+    const calls =
+      reload && (added.length || removed.length)
+        ? [(run: RunCommand) => reload(run)]
+        : [
+            ...(remote.ban ? added.map((ban) => (run: RunCommand) => remote.ban!(run, ban, heldFor(ban.id))) : []),
+            ...(remote.unban ? removed.map((id) => (run: RunCommand) => remote.unban!(run, id, heldFor(id))) : []),
+          ];
     if (!calls.length) return false;
     const run: RunCommand = (text) => this.remoteAdmin.command(row.id, text);
     try {

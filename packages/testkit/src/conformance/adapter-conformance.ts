@@ -260,7 +260,7 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
           assert.equal(target.port, remote.port === 'game' ? ctx.server.game_port : ctx.server.rcon_port, 'the target port');
         }
         assert.equal(typeof remote.listPlayers, 'function');
-        for (const op of ['kick', 'say', 'ban', 'unban', 'shutdown', 'playMission'] as const)
+        for (const op of ['kick', 'say', 'ban', 'unban', 'reloadBans', 'shutdown', 'playMission'] as const)
           assert.ok(remote[op] === undefined || typeof remote[op] === 'function', `${op}: a function or absent`);
       });
       if (options.remoteAdmin) {

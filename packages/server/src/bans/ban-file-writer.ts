@@ -82,8 +82,9 @@ export class BanFileWriter {
 
   /**
    * Has a running game take the change: one reload of the whole file (`remote.reloadBans`) where the game
-   * has one; otherwise each added ban (`remote.ban`) and each removed one (`remote.unban`), each with the bans of its identity the file holds now (`holding`),
-   * of which a game that keeps one ban per identity keeps the strongest. False when the game does not run,
+   * has one; otherwise each added ban (`remote.ban`) and each removed one (`remote.unban`), each with the
+   * bans of its identity the file holds now (`holding`), of which a game that keeps one ban per identity
+   * keeps the strongest. False when the game does not run,
    * has neither operation for the change, or did not answer: it reads the file at its next start then.
    */
   private async reload(

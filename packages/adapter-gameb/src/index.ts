@@ -44,7 +44,12 @@ export const gameb = defineAdapter({
   apiVersion: ADAPTER_API_VERSION,
   identity: { game_type: 'gameb', display_name: 'Game B', version, schema_version: '1.0' },
   identities: IDENTITIES,
-  presentation: { exampleExePath: '/srv/gameb/gamebserver', backupContents: 'config files, ban lists and map cycle' },
+  presentation: {
+    exampleExePath: '/srv/gameb/gamebserver',
+    backupContents: 'config files, ban lists and map cycle',
+    importFiles: 'cfg/server.cfg, the ban lists and mapcycle.txt',
+    exampleCommandLine: 'gamebserver -console -port 27015 +maxplayers 24 +map de_dust2 +exec server.cfg',
+  },
   steam,
   capabilities: {
     config_generator: defineConfigGenerator({

@@ -11,7 +11,7 @@ export type IdentityKind = GameType['identity_kinds'][number];
  * What a game can do changes only with its adapter, that is with a restart of the service: no live event
  * makes these reads out of date, so they have no cache rule (cache/rules) and are kept for a day.
  */
-const GAMES_MAX_AGE_MS = 24 * 60 * 60_000;
+export const GAMES_MAX_AGE_MS = 24 * 60 * 60_000;
 
 /** The games the service runs (public reads: they do not count against the rate limit). */
 export const useGames = () => useQuery('games:list', () => client.games.list(), GAMES_MAX_AGE_MS);

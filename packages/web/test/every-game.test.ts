@@ -48,6 +48,10 @@ describe('the console for every game, not just gamea', () => {
         // gamea first: its executables as the hint, and an RCon port.
         await dialog.getByText(/gameaserver_x64\.exe/).waitFor();
         assert.equal(await dialog.getByLabel('RCon port (optional)').count(), 1);
+        // Game B takes RCON on its game port: no RCon port to give.
+        await game.selectOption({ label: 'Game B' });
+        await dialog.getByText(/gamebserver or gamebserver\.exe/).waitFor();
+        assert.equal(await dialog.getByLabel('RCon port (optional)').count(), 0, 'RCON on the game port');
 
         await game.selectOption({ label: 'Game C' });
         await dialog.getByText("The full path of the game's server program: gamec_server.").waitFor();
@@ -91,6 +95,21 @@ describe('the console for every game, not just gamea', () => {
         await page.getByRole('heading', { name: 'Alpha' }).waitFor();
         assert.deepEqual(await tabsOf(), ALL_TABS);
         await page.getByLabel('RCon command').waitFor();
+
+        // An import's words follow the executable typed: the files and the command line of its game.
+        await page.goto(`${h.url}/#/`);
+        await page.getByRole('button', { name: 'Import existing server' }).click();
+        const importing = page.getByRole('dialog', { name: 'Import an existing server' });
+        await importing
+          .getByText(/basic\.cfg/)
+          .first()
+          .waitFor();
+        assert.equal(await importing.getByLabel(/^RCon port/).count(), 1);
+        await importing.getByLabel('Executable').fill('/srv/gameb/gamebserver');
+        await importing.getByText(/mapcycle\.txt/).waitFor();
+        assert.equal(await importing.getByLabel(/^RCon port/).count(), 0, 'gameb takes RCON on its game port');
+        assert.match((await importing.getByLabel(/Start command line/).getAttribute('placeholder')) ?? '', /\+map de_dust2/);
+        assert.ok(!(await importing.innerText()).includes('basic.cfg'), "nothing of the first game's files left");
         assert.deepEqual(errors, []);
       } finally {
         await context.close();

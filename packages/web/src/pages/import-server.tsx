@@ -5,7 +5,8 @@ import { Problem, useAction } from '../components/problem.js';
 import { useModal } from '../components/modal.js';
 import { humanise, optionsSuffix } from '../format.js';
 import { Credentials } from './create-server.js';
-import { useDefaultGameType, useGame } from '../games.js';
+import { GAMES_MAX_AGE_MS, useDefaultGameType, useGame, type GameType } from '../games.js';
+import { useQuery } from '../cache/use-query.js';
 
 type Plan = ResponseOf<Endpoints['importServer']>;
 type Request = Parameters<typeof client.servers.import>[0];
@@ -35,14 +36,31 @@ function readRequest(form: HTMLFormElement): Request {
  * the service answers to a dry run — what maps where, what is kept as extra lines, what is refused and
  * why — and only then the import, whose answer holds the credentials read, shown this once.
  */
+/** Every game with its details, for a form that tells the game from the executable typed. */
+export const useGameDetails = () =>
+  useQuery(
+    'games:details',
+    async () => Promise.all((await client.games.list()).map((g) => client.games.get(g.game_type))),
+    GAMES_MAX_AGE_MS,
+  ).data;
+
+/** The game whose server program `exePath` names, if one does. */
+export const gameOfExecutable = (games: readonly GameType[] | undefined, exePath: string): GameType | undefined => {
+  const name = exePath.split(/[\\/]/).pop() ?? '';
+  return games?.find((g) => g.allowed_executables.includes(name));
+};
+
 export function ImportServer({ onClose, onImported }: { onClose: () => void; onImported: (server: Made) => void }) {
   const dialog = useModal();
   const action = useAction();
   const [request, setRequest] = useState<Request | null>(null);
   const [plan, setPlan] = useState<Plan | null>(null);
   const [busy, setBusy] = useState(false);
-  // The game of an import is the one whose executable it names; the form's words and examples are the default game's.
-  const game = useGame(useDefaultGameType());
+  // The game of an import is the one whose executable it names: the form's words follow the executable
+  // typed (the default game's until it names one).
+  const [exePath, setExePath] = useState(request?.exe_path ?? '');
+  const fallback = useGame(useDefaultGameType());
+  const game = gameOfExecutable(useGameDetails(), exePath) ?? fallback;
   const presentation = game?.presentation ?? {};
 
   const check = async (event: Event) => {
@@ -83,6 +101,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
               placeholder={presentation.example_exe_path}
               autocomplete="off"
               defaultValue={request?.exe_path}
+              onInput={(event) => setExePath(event.currentTarget.value)}
             />
           </label>
           <label>
@@ -91,7 +110,7 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
           </label>
           <div class="row">
             <label>
-              Game port <span class="small">(optional: instead of -port=)</span>
+              Game port <span class="small">(optional: instead of the command line's)</span>
               <input
                 name="game_port"
                 type="number"
@@ -102,18 +121,20 @@ export function ImportServer({ onClose, onImported }: { onClose: () => void; onI
                 defaultValue={request?.game_port?.toString()}
               />
             </label>
-            <label>
-              RCon port <span class="small">(optional: instead of the one in the game's files)</span>
-              <input
-                name="rcon_port"
-                type="number"
-                min={1024}
-                max={65535}
-                step={1}
-                placeholder="from the game's files"
-                defaultValue={request?.rcon_port?.toString()}
-              />
-            </label>
+            {game?.remote_admin_port !== 'game' && (
+              <label>
+                RCon port <span class="small">(optional: instead of the one in the game's files)</span>
+                <input
+                  name="rcon_port"
+                  type="number"
+                  min={1024}
+                  max={65535}
+                  step={1}
+                  placeholder="from the game's files"
+                  defaultValue={request?.rcon_port?.toString()}
+                />
+              </label>
+            )}
           </div>
           <details>
             <summary>Other paths and the name</summary>

@@ -1,6 +1,9 @@
+import 'reflect-metadata';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrationSource } from '../src/db/migrations/index.js';
+import { featureModules } from '../src/compose.js';
+import { moduleMigrations } from '../src/modules/assembly.js';
 import { down as beforeProcessState } from '../src/db/migrations/021_process_state_on_processes.js';
 import { down as beforeNodeNames } from '../src/db/migrations/022_node_names.js';
 import { ServerRepository } from '../src/db/repositories/servers.js';
@@ -43,7 +46,8 @@ describe('the process state on the processes table only (migration 021)', () => 
           updated_at: '2026-11-27T11:00:00.000Z',
         });
 
-        await knex.migrate.latest({ migrationSource: migrationSource() });
+        // The modules' migrations too: the service had recorded them.
+        await knex.migrate.latest({ migrationSource: migrationSource(moduleMigrations(featureModules())) });
 
         const columns = Object.keys(await knex('servers').columnInfo());
         assert.deepEqual(

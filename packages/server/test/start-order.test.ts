@@ -68,6 +68,9 @@ describe('the start order of feature modules', () => {
           'history retention',
           'prometheus',
           'webhooks',
+          // Background jobs after what they tell (the audit, the webhooks): a job that fails is said.
+          'background jobs',
+          'background-jobs jobs',
           'remote admin',
           'processes',
           'logs',

@@ -1,22 +1,14 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { FAKE_STEAM_ACCOUNTS as ACCOUNTS, FAKE_STEAM_IDS as IDS, waitFor, withDeadline } from '../src/index.js';
-import { loginArgs, steamcmdBench, type SteamcmdBench } from './steamcmd-run.js';
+import { loginArgs, steamcmdBenches } from './steamcmd-run.js';
 
 const ownerLogin = [ACCOUNTS.owner.username, ACCOUNTS.owner.password];
 
-const benches: SteamcmdBench[] = [];
-after(async () => {
-  for (const bench of benches) await bench.remove();
-});
-async function bench(): Promise<SteamcmdBench> {
-  const b = await steamcmdBench();
-  benches.push(b);
-  return b;
-}
+const bench = steamcmdBenches();
 
 describe('the fake steamcmd as a process', () => {
   it('shows progress step by step with the delay of the state, and exits within a second on SIGTERM', async () => {

@@ -1,24 +1,16 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from '@node-steam/vdf';
 import { FAKE_STEAM_ACCOUNTS as ACCOUNTS, FAKE_STEAM_IDS as IDS } from '../src/index.js';
-import { loginArgs, steamcmdBench, type SteamcmdBench } from './steamcmd-run.js';
+import { loginArgs, steamcmdBenches } from './steamcmd-run.js';
 
 const { owner, poor } = ACCOUNTS;
 const ownerLogin = [owner.username, owner.password];
 const game = IDS.gameApp;
 
-const benches: SteamcmdBench[] = [];
-after(async () => {
-  for (const bench of benches) await bench.remove();
-});
-async function bench(): Promise<SteamcmdBench> {
-  const b = await steamcmdBench();
-  benches.push(b);
-  return b;
-}
+const bench = steamcmdBenches();
 
 /** Every file under `dir`, relative, `/` separated, sorted. */
 async function tree(dir: string): Promise<string[]> {

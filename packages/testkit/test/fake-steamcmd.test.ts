@@ -1,4 +1,4 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { access, constants, readFile } from 'node:fs/promises';
@@ -7,22 +7,14 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { parse } from '@node-steam/vdf';
 import { APP_UPDATE_STATES, FAKE_STEAM_ACCOUNTS as ACCOUNTS, FAKE_STEAM_IDS as IDS } from '../src/index.js';
-import { loginArgs, steamcmdBench, type SteamcmdBench } from './steamcmd-run.js';
+import { loginArgs, steamcmdBenches } from './steamcmd-run.js';
 
 const run = promisify(execFile);
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const { owner, guarded, poor } = ACCOUNTS;
 const ownerLogin = [owner.username, owner.password];
 
-const benches: SteamcmdBench[] = [];
-after(async () => {
-  for (const bench of benches) await bench.remove();
-});
-async function bench(): Promise<SteamcmdBench> {
-  const b = await steamcmdBench();
-  benches.push(b);
-  return b;
-}
+const bench = steamcmdBenches();
 
 const manifest = async (dir: string, app: string) =>
   (parse(await readFile(join(dir, 'steamapps', `appmanifest_${app}.acf`), 'utf8')) as { AppState: Record<string, any> }).AppState;

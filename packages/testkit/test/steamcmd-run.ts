@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { after } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeSteamWorld, installFakeSteamcmd, startProcess, withDeadline, type TestProcess } from '../src/index.js';
@@ -45,4 +46,17 @@ export async function steamcmdBench(): Promise<SteamcmdBench> {
 /** `+@NoPromptForPassword 1 +@ShutdownOnFailedCommand 1 +force_install_dir DIR +login …`, as Garrison's runner starts. */
 export function loginArgs(installDir: string, login: string[]): string[] {
   return ['+@NoPromptForPassword', '1', '+@ShutdownOnFailedCommand', '1', '+force_install_dir', installDir, '+login', ...login];
+}
+
+/** A bench per call, each removed (its processes killed, its folder gone) after the file's tests. */
+export function steamcmdBenches(): () => Promise<SteamcmdBench> {
+  const benches: SteamcmdBench[] = [];
+  after(async () => {
+    for (const bench of benches) await bench.remove();
+  });
+  return async () => {
+    const bench = await steamcmdBench();
+    benches.push(bench);
+    return bench;
+  };
 }

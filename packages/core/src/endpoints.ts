@@ -17,6 +17,7 @@ import { configEndpoints } from './schemas/config.endpoints.js';
 import { rconEndpoints } from './schemas/rcon.endpoints.js';
 import { auditEndpoints } from './schemas/audit.endpoints.js';
 import { jobEndpoints } from './schemas/jobs.endpoints.js';
+import { steamEndpoints } from './schemas/steam.endpoints.js';
 
 /**
  * The HTTP contract, one entry per endpoint: each feature's table, kept beside its schemas
@@ -41,6 +42,7 @@ export const endpoints = {
   ...scheduleEndpoints,
   ...backupEndpoints,
   ...jobEndpoints,
+  ...steamEndpoints,
   ...playerEndpoints,
   ...configEndpoints,
   ...rconEndpoints,

@@ -29,6 +29,7 @@ export const ErrorCodes = {
   RATE_LIMITED: 429,
   MISSION_IN_ROTATION: 409,
   // SteamCMD's failures (docs/workshop.md): a job's error carries them; the status says whose move it is.
+  STEAM_ACCOUNT_REQUIRED: 409,
   STEAM_GUARD_REQUIRED: 409,
   STEAM_LOGIN_FAILED: 422,
   STEAM_RATE_LIMITED: 503,

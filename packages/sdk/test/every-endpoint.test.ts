@@ -178,6 +178,17 @@ describe('the SDK on every endpoint', () => {
     await assert.rejects(client.jobs.get(2_000_000), (err: GarrisonApiError) => err.status === 404 && err.code === 'NOT_FOUND');
     await assert.rejects(client.jobs.cancel(2_000_000), (err: GarrisonApiError) => err.status === 404 && err.code === 'NOT_FOUND');
 
+    // SteamCMD: the account, and an install refused before any job (an undeclared branch), so that nothing runs here.
+    await assert.rejects(client.steam.account(), (err: GarrisonApiError) => err.status === 404 && err.code === 'NOT_FOUND');
+    assert.equal((await client.steam.setAccount({ username: 'sdk_bot', password: 'Sdk-Pass-1' })).password_set, true);
+    assert.equal((await client.steam.account()).username, 'sdk_bot');
+    await assert.rejects(
+      client.steam.install(s.id, { branch: 'no-such-branch' }),
+      (err: GarrisonApiError) => err.status === 400 && err.code === 'VALIDATION_ERROR',
+    );
+    assert.equal((await client.steam.installState(s.id)).build_id, null);
+    assert.equal(typeof (await client.steam.deleteAccount()).message, 'string');
+
     await client.missions.upload(s.id, new Blob(['m']), 'co10_Every.Altis.pbo');
     const form = new FormData();
     form.append('file', new Blob(['n']), 'co10_Alias.Altis.pbo');

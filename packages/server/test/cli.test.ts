@@ -9,7 +9,7 @@ import { freeGamePorts, freePort, installFakeGameaTemp, killAll, startProcess, w
 import { apiClient, freshMysqlDatabase } from '@garrison/testkit/harness';
 import { SETTINGS } from '../src/settings.js';
 import { COMMANDS } from '../src/cli/usage.js';
-import { ADMIN_PASSWORD, onMysql, startHarness, type Harness } from './helpers.js';
+import { ADMIN_PASSWORD, onMysql, startHarness, withDatabase, type Harness } from './helpers.js';
 import { CLI, cliEnv, garrison, listeningUrl, serveProcess } from './cli-run.js';
 
 // Each test runs the command as processes, several times over: minutes, not seconds, on a loaded machine.
@@ -272,6 +272,9 @@ describe('the garrison command', () => {
       const code = (at: number) =>
         TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: at });
       assert.equal((await h.api('POST', '/auth/2fa/enable', { token: totpUser.token, body: { code: code(Date.now()) } })).status, 200);
+      // The Steam account's password and pending Guard code are sealed with a key of the signing secret too.
+      const steamAccount = { username: 'rotate_bot', password: 'Rotate-Steam-1', guard_code: 'R0T8X' };
+      assert.equal((await h.api('PUT', '/steam/account', { token: h.adminToken, body: steamAccount })).status, 200);
 
       const rotated = await garrison(['admin', 'rotate-jwt-secret', ...flags]);
       assert.equal(rotated.code, 0, rotated.stderr);
@@ -281,6 +284,13 @@ describe('the garrison command', () => {
       assert.ok(newSecret.length >= 48);
       assert.equal(await mode(secretFile), '600');
       assert.doesNotMatch(rotated.stdout + rotated.stderr, new RegExp(newSecret), 'the secret in its file is not printed');
+      assert.match(rotated.stdout, /the Steam account sealed with the new secret/);
+      const { Sealer } = await import('../src/auth/sealing.js');
+      const { STEAM_SEAL_PURPOSE } = await import('../src/steam/account/service.js');
+      const sealed = await withDatabase(h, (knex) => knex('steam_account').first());
+      const opener = new Sealer(newSecret, STEAM_SEAL_PURPOSE);
+      assert.equal(opener.open(sealed.password_sealed), steamAccount.password);
+      assert.equal(opener.open(sealed.guard_code_sealed), steamAccount.guard_code);
 
       // The service signs with the secret it read at start: a second instance on the same database with the
       // new secret stands for the restart (a data dir of its own: the running one holds its own).

@@ -5,7 +5,18 @@ import { AuditEvent, AuditEventType } from './lifecycle.js';
 import { QueryTimestamp } from './live.js';
 
 /** What an entry of the trail is about: a server, a user, a key, a webhook, a node… kept as text, so that it outlives what it names. */
-export const AUDIT_TARGET_KINDS = ['server', 'user', 'api_key', 'session', 'webhook', 'node', 'backup', 'schedule', 'job'] as const;
+export const AUDIT_TARGET_KINDS = [
+  'server',
+  'user',
+  'api_key',
+  'session',
+  'webhook',
+  'node',
+  'backup',
+  'schedule',
+  'job',
+  'steam_account',
+] as const;
 export type AuditTargetKind = (typeof AUDIT_TARGET_KINDS)[number];
 export const AuditTargetKindSchema = Type.Union(AUDIT_TARGET_KINDS.map((k) => Type.Literal(k)));
 

@@ -88,6 +88,8 @@ export const AuditEventType = Type.Union(
       'job_failed',
       'job_cancel_requested',
       'job_cancelled',
+      'steam_account_set',
+      'steam_account_removed',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

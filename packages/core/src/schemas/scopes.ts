@@ -12,11 +12,13 @@ export const SCOPE_MEANINGS: Record<Scope, string> = {
     'list and read servers, their config, players, bans, missions, mods, logs, metrics history, schedules, backups, events ' +
     'and background jobs',
   'servers:control': 'start, stop, restart and kill servers; run a schedule now; cancel a background job (admins)',
-  'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups',
+  'servers:write': 'create, update and delete servers; config, rotation, mods, schedules and backups; install the dedicated server',
   rcon: 'remote-admin commands, messages to every player, a mission played now',
   'players:moderate': 'kick and ban players, add and revoke bans',
   files: 'upload, download and delete files: missions, log files, backup archives; the rendered config files (with their passwords)',
   metrics: 'GET /metrics (Prometheus)',
   account: "signing in and out, one's own password, keys and sessions: never a key's",
-  admin: "users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail: never a key's",
+  admin:
+    'users, webhooks, nodes and integrations, importing a server (it reads files of the host), the audit trail, the Steam account: ' +
+    "never a key's",
 };

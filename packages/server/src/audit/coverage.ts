@@ -55,6 +55,11 @@ export const ENDPOINT_AUDIT: { readonly [K in MutatingEndpointId]?: readonly Aud
   deleteBackup: ['backup_deleted'],
   // A queued job is cancelled at once; a running one is asked to stop (its end, `job_cancelled`, is the worker's).
   cancelJob: ['job_cancelled', 'job_cancel_requested'],
+  // Never the password nor the Guard code: the username, and whether a code was given.
+  setSteamAccount: ['steam_account_set'],
+  deleteSteamAccount: ['steam_account_removed'],
+  // The job's own entries follow it: job_started, then job_done or job_failed.
+  installServer: ['job_queued'],
   kickPlayer: ['kick'],
   banPlayer: ['ban'],
   createBan: ['ban'],

@@ -6,6 +6,7 @@ import { inTransaction } from '../db/transaction.js';
 import { loadOrCreateSecret } from '../auth/tokens.js';
 import { Sealer } from '../auth/sealing.js';
 import { TOTP_SEAL_PURPOSE } from '../auth/two-factor.js';
+import { STEAM_SEAL_PURPOSE } from '../steam/account/service.js';
 import type { Store } from './store.js';
 
 /**
@@ -23,6 +24,10 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   // opened stops the rotation before anything changed.
   const [before, after] = [new Sealer(previous, TOTP_SEAL_PURPOSE), new Sealer(secret, TOTP_SEAL_PURPOSE)];
   const anew = (sealed: string | null) => (sealed === null ? null : after.seal(before.open(sealed)));
+  // The Steam account's password and pending Guard code likewise, with their own purpose's key.
+  const [steamBefore, steamAfter] = [new Sealer(previous, STEAM_SEAL_PURPOSE), new Sealer(secret, STEAM_SEAL_PURPOSE)];
+  const steamAnew = (sealed: string) => steamAfter.seal(steamBefore.open(sealed));
+  let steamResealed = false;
   let ended = 0;
   let resealed: { id: number }[] = [];
   await inTransaction(store.db, async (trx) => {
@@ -34,6 +39,12 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
       totp_pending: anew(row.totp_pending),
     }));
     await twoFactor.reseal(resealed as { id: number; totp_secret: string | null; totp_pending: string | null }[], trx);
+    const steam = await bindRepositories(trx).steamAccount.get(trx);
+    if (steam) {
+      const guard = steam.guard_code_sealed === null ? null : steamAnew(steam.guard_code_sealed);
+      await bindRepositories(trx).steamAccount.reseal({ password_sealed: steamAnew(steam.password_sealed), guard_code_sealed: guard }, trx);
+      steamResealed = true;
+    }
     ended = await bindRepositories(trx).sessions.endEveryone(new Date().toISOString());
     await bindRepositories(trx).users.endAllTokens();
     // The new secret is in place before the transaction commits: a failed write leaves both as they were.
@@ -42,7 +53,8 @@ export async function rotateJwtSecret(store: Store): Promise<void> {
   const resealedNote = resealed.length
     ? `; the two-factor secrets of ${resealed.length} user${resealed.length === 1 ? '' : 's'} sealed with the new secret`
     : '';
-  console.log(`${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealedNote}`);
+  const steamNote = steamResealed ? '; the Steam account sealed with the new secret' : '';
+  console.log(`${ended} session${ended === 1 ? '' : 's'} ended; every user signs in again${resealedNote}${steamNote}`);
   if (fromEnvironment) {
     console.log(
       'GARRISON_JWT_SECRET is set, so the new secret is not kept here. ' +

@@ -124,4 +124,11 @@ export class BackgroundJobRepository {
   async runningOf(nodeId: string): Promise<BackgroundJobRow[]> {
     return (await this.knex('background_jobs').where({ node_id: nodeId, status: 'running' }).orderBy('id')).map(toJob);
   }
+
+  /** The queued or running jobs of a kind for a server (an install under way keeps a second one and a start out). */
+  async activeOf(serverId: number, kind: string): Promise<BackgroundJobRow[]> {
+    return (
+      await this.knex('background_jobs').where({ server_id: serverId, kind }).whereIn('status', ['queued', 'running']).orderBy('id')
+    ).map(toJob);
+  }
 }

@@ -1,0 +1,46 @@
+import { Type, type Static } from '../typebox.js';
+import { Nullable, Timestamp } from './common.js';
+
+/**
+ * The Steam account SteamCMD logs in with, and the dedicated server's install through it. Their meaning
+ * is in docs/workshop.md (every core schema ships in the console's first load: descriptions stay short).
+ */
+export const SteamAccountUpdate = Type.Object(
+  {
+    username: Type.String({ maxLength: 64, pattern: '^\\w+$' }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+    guard_code: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{5,8}$' })),
+  },
+  { additionalProperties: false },
+);
+export type SteamAccountUpdate = Static<typeof SteamAccountUpdate>;
+
+/** Never the password: whether one is set, and whether a Guard code waits for the next login. */
+export const SteamAccount = Type.Object(
+  { username: Type.String(), password_set: Type.Boolean(), guard_code_pending: Type.Boolean(), updated_at: Timestamp },
+  { $id: 'SteamAccount' },
+);
+export type SteamAccount = Static<typeof SteamAccount>;
+
+export const InstallRequest = Type.Object(
+  {
+    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' })),
+    branch_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+export type InstallRequest = Static<typeof InstallRequest>;
+
+export const JobQueued = Type.Object({ job_id: Type.Integer() }, { $id: 'JobQueued' });
+
+/** What is installed (from its app manifest) and whether Steam has a newer build of that branch (null: unknown). */
+export const InstallState = Type.Object(
+  {
+    build_id: Nullable(Type.String()),
+    branch: Nullable(Type.String()),
+    installed_at: Nullable(Timestamp),
+    update_available: Nullable(Type.Boolean()),
+  },
+  { $id: 'InstallState' },
+);
+export type InstallState = Static<typeof InstallState>;

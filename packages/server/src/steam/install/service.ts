@@ -1,0 +1,139 @@
+import { inject, injectable } from 'tsyringe';
+import type { Logger } from 'pino';
+import { ApiError, IDLE_STATUSES, type Actor, type InstallRequest, type InstallState, type SteamDeclaration } from '@garrison/core';
+import { TOKENS } from '../../tokens.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { ServerRow } from '../../db/repositories/servers.js';
+import type { AdapterRegistry } from '../../plugins/registry.js';
+import { isoNow, type Clock } from '../../jobs/clock.js';
+import { ServerLocks } from '../../servers/locks.js';
+import { installationOf } from '../../servers/installation.js';
+import { BackgroundJobService } from '../../background-jobs/service.js';
+import { JobFailure } from '../../background-jobs/executors.js';
+import { steamArguments } from '../arguments.js';
+import { parseAppInfo, readAppManifest } from '../app-manifest.js';
+import { SteamCmdService, accountRequired } from '../steamcmd-service.js';
+import { BranchPasswords } from './branch-passwords.js';
+import type { SteamSettings } from '../settings.js';
+
+export const INSTALL_JOB = 'steam.install';
+/** Steam is asked for an app's builds at most this often; between two asks the stored answer is used. */
+const APP_INFO_MAX_AGE_MS = 10 * 60_000;
+/** An app's info is a few KB: a run that takes longer than this is stuck. */
+const APP_INFO_TIMEOUT_MS = 2 * 60_000;
+
+/** What an install works on: the server, its game's Steam apps, and the installation (its executable's folder). */
+export interface InstallTarget {
+  row: ServerRow;
+  steam: SteamDeclaration;
+  appId: string;
+  installDir: string;
+}
+
+/**
+ * Installing and updating a server's dedicated server with SteamCMD: queued as a `steam.install` job on
+ * the node that owns the server (its executor: executor.ts), and the installed build read back from the
+ * app manifest SteamCMD leaves, compared with the newest Steam has for that branch.
+ */
+@injectable()
+export class InstallService {
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
+    @inject(TOKENS.Settings) private readonly settings: SteamSettings,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
+    @inject(ServerLocks) private readonly locks: ServerLocks,
+    @inject(BackgroundJobService) private readonly jobs: BackgroundJobService,
+    @inject(SteamCmdService) private readonly steamcmd: SteamCmdService,
+    @inject(BranchPasswords) private readonly passwords: BranchPasswords,
+  ) {}
+
+  async target(serverId: number): Promise<InstallTarget> {
+    const row = await this.repos.servers.find(serverId);
+    if (!row) throw new ApiError('NOT_FOUND', `no server ${serverId}`);
+    const steam = this.adapters.get(row.game_type).steam;
+    if (!steam) throw new ApiError('NOT_SUPPORTED', `${row.game_type} declares no Steam app: its server is not installed through Steam`);
+    return { row, steam, appId: String(steam.server_app_id), installDir: installationOf(row.exe_path) };
+  }
+
+  /** POST /servers/{id}/install: the job queued, under the server's lock (a start cannot slip in between). */
+  request(serverId: number, body: InstallRequest | undefined, actor: Actor): Promise<{ job_id: number }> {
+    return this.locks.run(serverId, async () => {
+      const { row, steam, appId, installDir } = await this.target(serverId);
+      if (!IDLE_STATUSES.includes(row.status))
+        throw new ApiError('SERVER_NOT_STOPPED', `server ${serverId} is ${row.status}; stop it before installing`);
+      const branch = body?.branch ?? 'public';
+      const declared = steam.branches.find((b) => b.name === branch);
+      if (!declared) {
+        const names = steam.branches.map((b) => b.name).join(', ');
+        throw new ApiError('VALIDATION_ERROR', `branch: ${row.game_type} has no branch ${JSON.stringify(branch)}; it has ${names}`);
+      }
+      const branchPassword = body?.branch_password;
+      if (declared.password_required && branchPassword === undefined)
+        throw new ApiError('VALIDATION_ERROR', `branch_password: branch ${branch} is protected by a password`);
+      // Refuses, without repeating it, a value SteamCMD would misread (a leading +, a quote, a line break).
+      steamArguments({ installDir, login: { anonymous: true }, work: { kind: 'app_update', appId, branch, branchPassword } });
+      if (!steam.anonymous_server && !(await this.repos.steamAccount.get())) throw accountRequired();
+      if ((await this.repos.backgroundJobs.activeOf(serverId, INSTALL_JOB)).length)
+        throw new ApiError('CONFLICT', `an install of server ${serverId} is queued or running already`);
+      const ref = branchPassword === undefined ? null : this.passwords.hold(branchPassword);
+      try {
+        const payload = { app_id: appId, branch, ...(ref === null ? {} : { protected_branch_ref: ref }) };
+        return { job_id: (await this.jobs.enqueue(INSTALL_JOB, payload, serverId, actor)).id };
+      } catch (err) {
+        if (ref !== null) this.passwords.take(ref);
+        throw err;
+      }
+    });
+  }
+
+  /** A start of a server refused while its install is queued or running (registered before each start's files). */
+  async assertNotInstalling(serverId: number): Promise<void> {
+    if ((await this.repos.backgroundJobs.activeOf(serverId, INSTALL_JOB)).length)
+      throw new ApiError('CONFLICT', `server ${serverId} is being installed or updated: start it once the install job ended`);
+  }
+
+  /** GET /servers/{id}/install. */
+  async state(serverId: number): Promise<InstallState> {
+    const { appId, installDir } = await this.target(serverId);
+    const manifest = await readAppManifest(installDir, appId);
+    const newest = manifest ? await this.newestBuilds(appId) : null;
+    const latest = manifest && newest ? newest[manifest.branch] : undefined;
+    return {
+      build_id: manifest?.buildId ?? null,
+      branch: manifest?.branch ?? null,
+      installed_at: manifest?.lastUpdated ?? null,
+      update_available: manifest && latest !== undefined ? latest !== manifest.buildId : null,
+    };
+  }
+
+  /**
+   * Steam's current build of each branch of an app: the stored answer while younger than `maxAgeMs`, else
+   * asked anew (`+app_info_print`, logged in anonymously: an app's info is public) when SteamCMD is free.
+   * Null when unknown: never asked, and SteamCMD busy or failing.
+   */
+  async newestBuilds(appId: string, maxAgeMs = APP_INFO_MAX_AGE_MS): Promise<Record<string, string> | null> {
+    const stored = await this.repos.steamAppInfo.get(appId);
+    if (stored && this.clock.now() - Date.parse(stored.checked_at) < maxAgeMs) return stored.builds;
+    if (!this.steamcmd.idle) return stored?.builds ?? null;
+    const quiet = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
+    try {
+      const work = { kind: 'app_info', appId } as const;
+      const ran = await this.steamcmd.run({ installDir: this.settings.steamDir, work }, quiet, {
+        anonymousAllowed: true,
+        anonymousOnly: true,
+        timeoutMs: APP_INFO_TIMEOUT_MS,
+      });
+      const info = ran.appInfo === null ? null : parseAppInfo(ran.appInfo);
+      if (!info) return stored?.builds ?? null;
+      const builds = Object.fromEntries(Object.entries(info.branches).map(([name, b]) => [name, b.buildid]));
+      await this.repos.steamAppInfo.put({ app_id: appId, builds, checked_at: isoNow(this.clock) });
+      return builds;
+    } catch (err) {
+      if (!(err instanceof JobFailure)) throw err;
+      this.logger.warn({ app_id: appId, code: err.code, reason: err.message }, "Steam's builds of the app could not be read");
+      return stored?.builds ?? null;
+    }
+  }
+}

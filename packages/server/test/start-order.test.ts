@@ -83,6 +83,8 @@ describe('the start order of feature modules', () => {
           'backups',
           'database backups',
           'schedules',
+          // Its job executors registered once the background jobs run.
+          'steam',
         ],
       );
     } finally {

@@ -16,7 +16,7 @@ export interface SteamcmdBench {
   remove(): Promise<void>;
 }
 
-export async function steamcmdBench(): Promise<SteamcmdBench> {
+async function steamcmdBench(): Promise<SteamcmdBench> {
   const dir = mkdtempSync(join(tmpdir(), 'garrison-steamcmd-test-'));
   const world = FakeSteamWorld.create({ dir: join(dir, 'world') });
   const { executables } = await installFakeSteamcmd(join(dir, 'steamcmd'));

@@ -37,7 +37,7 @@ function readRequest(form: HTMLFormElement): Request {
  * why — and only then the import, whose answer holds the credentials read, shown this once.
  */
 /** Every game with its details, for a form that tells the game from the executable typed. */
-export const useGameDetails = () =>
+const useGameDetails = () =>
   useQuery(
     'games:details',
     async () => Promise.all((await client.games.list()).map((g) => client.games.get(g.game_type))),
@@ -45,7 +45,7 @@ export const useGameDetails = () =>
   ).data;
 
 /** The game whose server program `exePath` names, if one does. */
-export const gameOfExecutable = (games: readonly GameType[] | undefined, exePath: string): GameType | undefined => {
+const gameOfExecutable = (games: readonly GameType[] | undefined, exePath: string): GameType | undefined => {
   const name = exePath.split(/[\\/]/).pop() ?? '';
   return games?.find((g) => g.allowed_executables.includes(name));
 };

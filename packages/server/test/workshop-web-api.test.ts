@@ -97,7 +97,11 @@ describe('the Steam Web API client', () => {
     assert.equal(workshopIdOf('https://steamcommunity.com/sharedfiles/filedetails/?id=450814997'), '450814997');
     assert.equal(workshopIdOf('https://steamcommunity.com/workshop/filedetails/?l=german&id=463939057&searchtext='), '463939057');
     for (const bad of ['', 'abc', '12 +quit', '+login', 'https://example.com/?x=1', '1'.repeat(21), '-1']) {
-      assert.throws(() => workshopIdOf(bad), (err) => code(err, 'VALIDATION_ERROR'), bad);
+      assert.throws(
+        () => workshopIdOf(bad),
+        (err) => code(err, 'VALIDATION_ERROR'),
+        bad,
+      );
     }
   });
 });

@@ -17,6 +17,7 @@ import { configEndpoints } from './schemas/config.endpoints.js';
 import { rconEndpoints } from './schemas/rcon.endpoints.js';
 import { auditEndpoints } from './schemas/audit.endpoints.js';
 import { jobEndpoints } from './schemas/jobs.endpoints.js';
+import { workshopEndpoints } from './schemas/workshop.endpoints.js';
 
 /**
  * The HTTP contract, one entry per endpoint: each feature's table, kept beside its schemas
@@ -38,6 +39,7 @@ export const endpoints = {
   ...liveEndpoints,
   ...missionEndpoints,
   ...modEndpoints,
+  ...workshopEndpoints,
   ...scheduleEndpoints,
   ...backupEndpoints,
   ...jobEndpoints,

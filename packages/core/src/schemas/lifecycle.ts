@@ -88,6 +88,7 @@ export const AuditEventType = Type.Union(
       'job_failed',
       'job_cancel_requested',
       'job_cancelled',
+      'workshop_item_removed',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

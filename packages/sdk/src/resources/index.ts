@@ -14,6 +14,7 @@ import { mods } from './mods.js';
 import { schedules } from './schedules.js';
 import { backups } from './backups.js';
 import { jobs } from './jobs.js';
+import { workshop } from './workshop.js';
 import { players } from './players.js';
 import { bans } from './bans.js';
 import { rcon } from './rcon.js';
@@ -40,6 +41,7 @@ export function resources(c: Caller) {
     schedules: schedules(c),
     backups: backups(c),
     jobs: jobs(c),
+    workshop: workshop(c),
     players: players(c),
     bans: bans(c),
     rcon: rcon(c),

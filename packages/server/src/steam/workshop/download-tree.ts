@@ -13,7 +13,7 @@ export const unsafe = (id: string, why: string) => new ApiError('WORKSHOP_UNSAFE
 export const lstatOrNull = (path: string) => lstat(path).catch(ifMissing(null));
 
 /** Whether `path` is `root` or inside it. */
-export const isInside = (root: string, path: string) => {
+const isInside = (root: string, path: string) => {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !rel.startsWith(sep) && !/^[A-Za-z]:/.test(rel));
 };

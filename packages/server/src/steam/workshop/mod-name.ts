@@ -4,7 +4,7 @@ import { ifUnreadable } from '@garrison/core';
 import { lstatOrNull } from './download-tree.js';
 
 /** The longest mod folder name made, its prefix included. */
-export const MAX_FOLDER_LENGTH = 64;
+const MAX_FOLDER_LENGTH = 64;
 /** The files a Workshop download names itself in, in this order (its launcher writes the first, its author the second). */
 const NAME_FILES = ['meta.cpp', 'mod.cpp'];
 /** They are a few lines: a bigger file is not one of them. */

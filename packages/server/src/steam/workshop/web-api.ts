@@ -7,7 +7,7 @@ import { ApiError } from '@garrison/core';
  */
 
 /** Steam takes up to 100 ids a call in practice; more go into further calls. */
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** 100 items with Steam's longest descriptions (8,000 characters each) stay well below this. */
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -63,7 +63,7 @@ const unavailable = (why: string, cause?: unknown) =>
 /** The answer's text, cut off (and refused) past `maxBytes`: Steam's answer is read as it streams. */
 async function boundedText(res: Response, maxBytes: number): Promise<string> {
   if (!res.body) return '';
-  const reader = res.body.getReader();
+  const reader = res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {

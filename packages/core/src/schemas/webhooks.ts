@@ -98,7 +98,7 @@ export const WebhookEventCatalogue = {
   },
   'workshop.updated': {
     severity: 'info',
-    description: "Workshop items of the server were updated on Steam: they are outdated until they're downloaded again.",
+    description: 'Workshop items were updated on Steam.',
     data: Type.Object({ ...server, items: Type.Array(Type.Object({ workshop_id: Type.String(), name: Type.String() })) }),
   },
   'rcon.lost': {

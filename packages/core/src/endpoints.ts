@@ -18,6 +18,7 @@ import { rconEndpoints } from './schemas/rcon.endpoints.js';
 import { auditEndpoints } from './schemas/audit.endpoints.js';
 import { jobEndpoints } from './schemas/jobs.endpoints.js';
 import { steamEndpoints } from './schemas/steam.endpoints.js';
+import { workshopEndpoints } from './schemas/workshop.endpoints.js';
 
 /**
  * The HTTP contract, one entry per endpoint: each feature's table, kept beside its schemas
@@ -39,6 +40,7 @@ export const endpoints = {
   ...liveEndpoints,
   ...missionEndpoints,
   ...modEndpoints,
+  ...workshopEndpoints,
   ...scheduleEndpoints,
   ...backupEndpoints,
   ...jobEndpoints,

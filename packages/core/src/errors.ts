@@ -41,6 +41,13 @@ export const ErrorCodes = {
   STEAM_ITEM_FAILED: 502,
   STEAMCMD_NOT_FOUND: 503,
   STEAMCMD_FAILED: 502,
+  // The Workshop's items (docs/workshop.md): Steam's Web API, and installing a download into a server.
+  STEAM_API_UNAVAILABLE: 502,
+  WORKSHOP_ITEM_NOT_FOUND: 404,
+  WORKSHOP_WRONG_APP: 422,
+  WORKSHOP_KEY_CONFLICT: 409,
+  WORKSHOP_UNSAFE_ITEM: 422,
+  MOD_IN_USE: 409,
   INTERNAL_ERROR: 500,
 } as const;
 

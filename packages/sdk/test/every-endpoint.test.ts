@@ -136,6 +136,10 @@ describe('the SDK on every endpoint', () => {
     assert.match(await client.config.download(s.id, 'server.cfg'), /Everything/);
     assert.ok((await client.mods.list(s.id)).mods.some((m) => m.name === '@ace'));
     assert.equal((await client.mods.setEnabled(s.id, { mods: [{ name: '@ace', is_server_mod: false }] })).enabled_mods.length, 1);
+    // Workshop items: none installed (the download job installs them), none to remove; a check asks Steam for nothing.
+    assert.deepEqual(await client.workshop.list(s.id), []);
+    await assert.rejects(client.workshop.remove(s.id, '1'), (err: GarrisonApiError) => err.code === 'WORKSHOP_ITEM_NOT_FOUND');
+    assert.deepEqual(await client.workshop.check(s.id), { checked: 0, newly_outdated: [], items: [] });
     const exported = await client.mods.exportPreset(s.id);
     assert.match(exported, /arma:Type/);
     const diff = await client.mods.importPreset(s.id, exported, { apply: true });

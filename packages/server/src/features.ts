@@ -25,6 +25,7 @@ import { missionsModule } from './missions/module.js';
 import { modsModule } from './mods/module.js';
 import { importModule } from './import/module.js';
 import { steamModule } from './steam/module.js';
+import { workshopModule } from './steam/workshop/module.js';
 import { backgroundJobsModule } from './background-jobs/module.js';
 
 /**
@@ -58,4 +59,5 @@ export const FEATURES = [
   modsModule,
   importModule,
   steamModule,
+  workshopModule,
 ] as const;

@@ -22,8 +22,8 @@ describe('mods', () => {
     assert.deepEqual(
       before.mods,
       [
-        { name: '@ace', folder_path: join(suite.fake.dir, '@ace'), enabled: false, is_server_mod: false },
-        { name: '@CBA_A3', folder_path: join(suite.fake.dir, '@CBA_A3'), enabled: false, is_server_mod: false },
+        { name: '@ace', folder_path: join(suite.fake.dir, '@ace'), enabled: false, is_server_mod: false, source: 'local' },
+        { name: '@CBA_A3', folder_path: join(suite.fake.dir, '@CBA_A3'), enabled: false, is_server_mod: false, source: 'local' },
       ],
       'in the order people read names: case aside',
     );
@@ -72,7 +72,7 @@ describe('mods', () => {
     const mods = (await list(s.id)).mods;
     assert.deepEqual(
       mods.find((m: { name: string }) => m.name === '@ace'),
-      { name: '@ace', folder_path: join(suite.fake.dir, '@ace'), enabled: true, is_server_mod: false },
+      { name: '@ace', folder_path: join(suite.fake.dir, '@ace'), enabled: true, is_server_mod: false, source: 'local' },
     );
   });
 

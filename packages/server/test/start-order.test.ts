@@ -85,6 +85,7 @@ describe('the start order of feature modules', () => {
           'schedules',
           // Its job executors registered once the background jobs run.
           'steam',
+          'workshop jobs',
         ],
       );
     } finally {

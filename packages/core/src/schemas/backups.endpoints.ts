@@ -25,9 +25,7 @@ export const backupEndpoints = {
     path: '/servers/{server_id}/backups',
     tag: 'backups',
     summary: "Back up the server's state (profile, generated files, BattlEye's folder with the bans; missions when asked)",
-    notes:
-      'Answers at once with the backup, `running`; `backup` events follow its progress, and its status becomes `done` (with size and ' +
-      'SHA-256) or `failed` (with the reason). A running server may be backed up: the manifest says so.',
+    notes: 'Answers at once with the backup, `running`; `backup` events follow it to `done` or `failed` (docs/operations.md).',
     access: 'admin',
     scope: 'servers:write',
     params: ServerIdParams,

@@ -90,6 +90,7 @@ export const AuditEventType = Type.Union(
       'job_cancelled',
       'steam_account_set',
       'steam_account_removed',
+      'workshop_item_removed',
     ] as const
   ).map((t) => Type.Literal(t)),
 );

@@ -121,6 +121,8 @@ export const Mod = Type.Object(
     is_server_mod: Type.Boolean(),
     workshop_id: Type.Optional(Type.String({ description: "The mod's Workshop id, when its folder says (meta.cpp's publishedid)." })),
     display_name: Type.Optional(Type.String({ description: "The mod's own name, when its folder says (mod.cpp's or meta.cpp's name)." })),
+    // `workshop`: linked by Garrison from the Workshop (docs/workshop.md); `local`: put there otherwise.
+    source: Type.Union([Type.Literal('workshop'), Type.Literal('local')]),
   },
   { $id: 'Mod', description: '`is_server_mod` is false for a mod that is not enabled.' },
 );

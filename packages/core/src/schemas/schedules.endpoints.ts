@@ -32,11 +32,7 @@ export const scheduleEndpoints = {
     path: '/servers/{server_id}/schedules',
     tag: 'schedules',
     summary: 'Schedule steps (restarts with in-game warnings, commands, waits) on a cron expression in a time zone',
-    notes:
-      'The cron time is when the action happens: give `steps` (offsets in seconds from that time; negative offsets run before it) or a ' +
-      '`template` ("restart_with_warnings": the restart at the cron time, the warnings before it). The cron expression and the time zone ' +
-      'are checked (400 naming each field that is wrong, each also in `details`); the answer holds the expanded steps and the next five ' +
-      'runs.',
+    notes: '`steps` (offsets from the cron time) or a `template`; the answer holds the steps and the next five runs (docs/operations.md).',
     access: 'admin',
     scope: 'servers:write',
     params: ServerIdParams,

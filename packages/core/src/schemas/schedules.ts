@@ -22,18 +22,12 @@ export const ScheduleStep = Type.Object(
     at_s: Type.Integer({
       minimum: -MAX_OFFSET_S,
       maximum: MAX_OFFSET_S,
-      description:
-        "Seconds from the schedule's time (the cron time), not from the step before: negative before it (a warning 15 minutes " +
-        "ahead is -900), 0 at it, positive after it. A run begins at its earliest step, or at the schedule's time when no step " +
-        'comes before it.',
+      description: "Seconds from the schedule's (cron) time, not from the step before: negative before it (docs/operations.md).",
     }),
     action: ScheduleAction,
     payload: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), {
-        description:
-          "rcon_say `{message}` (`{minutes}` and `{seconds}` say the time until the run's restart or stop); rcon_command " +
-          "`{command}`; backup `{include_missions?}`; set_mission `{name, ...options}` with the game's rotation options, as a " +
-          'rotation entry takes them (`{name, difficulty?}`); wait_until_empty `{max_wait_s, on_timeout: "proceed" | "abort"}`.',
+        description: "The action's input, by action: docs/operations.md (Schedules).",
       }),
     ),
     continue_on_failure: Type.Optional(Type.Boolean({ default: false })),

@@ -37,10 +37,7 @@ export const serverEndpoints = {
     path: '/servers/import',
     tag: 'servers',
     summary: 'Adopt an existing installation: its config, ports, mods, bans and missions',
-    notes:
-      "Reads the files of a server that ran without Garrison (those its game's adapter reads), all inside the folder of `exe_path`, " +
-      'and makes a Garrison server of them (201); with `dry_run` it answers the plan (200) and writes nothing. Ports, game roots, a ' +
-      "shared installation's passwords and the errors: docs/import.md. A signed-in admin's act: no API key scope grants it.",
+    notes: 'Reads the files in the folder of `exe_path` and makes a server of them (201); `dry_run`: the plan only (docs/import.md).',
     // Reads files of the host that no server record names yet: a signed-in admin's act, never a key's.
     access: 'admin',
     scope: 'admin',

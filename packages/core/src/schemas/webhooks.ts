@@ -96,6 +96,11 @@ export const WebhookEventCatalogue = {
       message: Type.String(),
     }),
   },
+  'workshop.updated': {
+    severity: 'info',
+    description: 'Workshop items were updated on Steam.',
+    data: Type.Object({ ...server, items: Type.Array(Type.Object({ workshop_id: Type.String(), name: Type.String() })) }),
+  },
   'rcon.lost': {
     severity: 'warning',
     description: 'Remote admin stopped answering while the server runs.',

@@ -15,6 +15,7 @@ import { schedules } from './schedules.js';
 import { backups } from './backups.js';
 import { jobs } from './jobs.js';
 import { steam } from './steam.js';
+import { workshop } from './workshop.js';
 import { players } from './players.js';
 import { bans } from './bans.js';
 import { rcon } from './rcon.js';
@@ -42,6 +43,7 @@ export function resources(c: Caller) {
     backups: backups(c),
     jobs: jobs(c),
     steam: steam(c),
+    workshop: workshop(c),
     players: players(c),
     bans: bans(c),
     rcon: rcon(c),

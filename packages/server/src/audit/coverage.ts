@@ -44,6 +44,7 @@ export const ENDPOINT_AUDIT: { readonly [K in MutatingEndpointId]?: readonly Aud
   setEnabledMods: ['config_changed'],
   // A comparison changes nothing; `?apply=true` enables the preset's mods.
   importModPreset: ['config_changed'],
+  deleteWorkshopItem: ['workshop_item_removed'],
   createSchedule: ['schedule_created'],
   updateSchedule: ['schedule_updated'],
   deleteSchedule: ['schedule_deleted'],
@@ -75,4 +76,6 @@ export const UNAUDITED_ENDPOINTS: { readonly [K in MutatingEndpointId]?: string 
   loginTwoFactor: 'the second step of a sign-in: as login',
   logout: 'changes nothing on the service: the client discards its token',
   setupTwoFactor: 'keeps a pending secret only; two-factor sign-in changes at POST /auth/2fa/enable, which is recorded',
+  checkWorkshopItems:
+    "asks Steam and marks items outdated (Steam's fact, not an admin's change); what it finds is told as workshop.updated",
 };

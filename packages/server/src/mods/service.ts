@@ -1,9 +1,12 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ApiError, enabledModsOf, type Actor, type EnabledMod, type Mod, type ModManager, type Static, ifMissing } from '@garrison/core';
 import { ServerService } from '../servers/service.js';
 import { ConfigService } from '../config/service.js';
+import { TOKENS } from '../tokens.js';
+import type { Repositories } from '../db/repositories/index.js';
 
 export type ModEntry = Static<typeof Mod>;
 
@@ -17,6 +20,7 @@ export class ModService {
   constructor(
     @inject(ServerService) private readonly servers: ServerService,
     @inject(ConfigService) private readonly config: ConfigService,
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
   ) {}
 
   async context(serverId: number): Promise<{ manager: ModManager; dir: string }> {
@@ -26,11 +30,13 @@ export class ModService {
 
   private async folders(manager: ModManager, dir: string): Promise<string[]> {
     const entries = await readdir(dir, { withFileTypes: true }).catch(ifMissing([]));
+    // A link to a folder is a mod folder too (a Workshop item is linked to its download); a dangling one is not.
+    const isFolder = async (e: Dirent) =>
+      e.isDirectory() || (e.isSymbolicLink() && Boolean((await stat(join(dir, e.name)).catch(ifMissing(null)))?.isDirectory()));
+    const mods = entries.filter((e) => manager.isModFolder(e.name));
+    const folders = await Promise.all(mods.map(async (e) => ((await isFolder(e)) ? [e.name] : [])));
     // Case does not order them (`@ace` before `@CUP`): as people read a list of names.
-    return entries
-      .filter((e) => e.isDirectory() && manager.isModFolder(e.name))
-      .map((e) => e.name)
-      .sort(byName);
+    return folders.flat().sort(byName);
   }
 
   private async enabled(serverId: number, manager: ModManager): Promise<{ mods: EnabledMod[]; version: number }> {
@@ -46,18 +52,26 @@ export class ModService {
   /** Each mod folder, whether it is enabled, and what it says of itself (its Workshop id and name), when it says. */
   async described(serverId: number): Promise<ModEntry[]> {
     const { manager, dir } = await this.context(serverId);
-    const [folders, { mods: enabled }] = await Promise.all([this.folders(manager, dir), this.enabled(serverId, manager)]);
+    const [folders, { mods: enabled }, items] = await Promise.all([
+      this.folders(manager, dir),
+      this.enabled(serverId, manager),
+      this.repos.workshopItems.ofServer(serverId),
+    ]);
     const byName = new Map(enabled.map((m) => [m.name, m]));
+    // The folders Garrison linked from the Workshop (steam/workshop): their id is the item's, whatever their files say.
+    const fromWorkshop = new Map(items.filter((i) => i.folder !== null).map((i) => [i.folder!, i.workshop_id]));
     return Promise.all(
       folders.map(async (name) => {
         const about = (await manager.describeMod?.(join(dir, name))) ?? null; // an unreadable mod.cpp says nothing; a failing disk is told
+        const workshopId = fromWorkshop.get(name) ?? about?.workshop_id;
         return {
           name,
           folder_path: join(dir, name),
           enabled: byName.has(name),
           is_server_mod: byName.get(name)?.is_server_mod ?? false,
-          ...(about?.workshop_id ? { workshop_id: about.workshop_id } : {}),
+          ...(workshopId ? { workshop_id: workshopId } : {}),
           ...(about?.display_name ? { display_name: about.display_name } : {}),
+          source: fromWorkshop.has(name) ? ('workshop' as const) : ('local' as const),
         };
       }),
     );

@@ -1,0 +1,37 @@
+import { workshopEndpoints } from '@garrison/core';
+import { TOKENS } from '../../tokens.js';
+import type { FeatureModule } from '../../modules/feature-module.js';
+import { WorkshopItemRepository } from '../../db/repositories/workshop-items.js';
+import { workshopItemsTable } from './migration.js';
+import { workshopSettings, type WorkshopSettings } from './settings.js';
+import { WorkshopService } from './service.js';
+import { WorkshopUpdateCheck } from './update-check.js';
+import { workshopRoutes } from './routes.js';
+
+const repositories = { workshopItems: WorkshopItemRepository };
+
+/**
+ * The Steam Workshop items of each server: recorded, installed into its installation once SteamCMD has
+ * downloaded them, listed with the mods, removed with their keys, and checked against Steam every few
+ * hours (docs/workshop.md). The download is a background job of the steam feature's runner.
+ */
+export const workshopModule: FeatureModule<typeof repositories, WorkshopSettings> = {
+  name: 'workshop',
+  // Its rows cascade with their servers'; it records removals and tells webhooks of updates.
+  needs: ['jobs', 'audit', 'webhooks', 'servers', 'mods'],
+  settings: workshopSettings,
+  repositories,
+  services: [WorkshopService, WorkshopUpdateCheck],
+  migrations: [['001_workshop_items', workshopItemsTable]],
+  endpoints: Object.values(workshopEndpoints),
+  routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck)),
+  jobs: (c) => [
+    {
+      name: 'workshop.check',
+      everyMs: c.resolve(TOKENS.Settings).workshopCheckHours * 3_600_000,
+      // Not at start: a service restarted often would ask Steam each time.
+      startNow: false,
+      run: async () => void (await c.resolve(WorkshopUpdateCheck).run()),
+    },
+  ],
+};

@@ -1,0 +1,207 @@
+import { inject, injectable } from 'tsyringe';
+import { ApiError, IDLE_STATUSES, type Actor, type SteamDeclaration, type WorkshopItem as WorkshopItemView } from '@garrison/core';
+import { TOKENS } from '../../tokens.js';
+import type { Repositories } from '../../db/repositories/index.js';
+import type { WorkshopItemRow } from '../../db/repositories/workshop-items.js';
+import { isoNow, type Clock } from '../../jobs/clock.js';
+import { AuditService } from '../../audit/service.js';
+import { ServerService } from '../../servers/service.js';
+import { installationOf, sharingWith } from '../../servers/installation.js';
+import { ModService } from '../../mods/service.js';
+import type { SteamSettings } from '../settings.js';
+import { installItem, lowerCaseHere, removeInstalledItem, type InstallPlace, type OtherItems } from './install-item.js';
+import { fetchCollectionItems, fetchItemDetails, workshopIdOf, type WorkshopItemDetails } from './web-api.js';
+
+const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+
+/** The API's view of a row. */
+function itemView(row: WorkshopItemRow): WorkshopItemView {
+  return {
+    workshop_id: row.workshop_id,
+    name: row.name,
+    folder: row.folder,
+    status: row.status,
+    time_updated: iso(row.time_updated),
+    installed_at: row.installed_at,
+    size_bytes: row.size_bytes,
+    keys: row.keys,
+    ...(row.error_code ? { error: { code: row.error_code, message: row.error_message ?? '' } } : {}),
+  };
+}
+
+/** What a download job is asked for, resolved: the items Steam gave, and those it would not, with why. */
+export interface ResolvedItems {
+  items: WorkshopItemDetails[];
+  refused: { workshop_id: string; error: ApiError }[];
+}
+
+/**
+ * A server's Workshop items: resolved against Steam, recorded, installed into its installation once
+ * downloaded (install-item.ts), listed and removed. The download itself is a background job's (SteamCMD).
+ */
+@injectable()
+export class WorkshopService {
+  constructor(
+    @inject(TOKENS.Repositories) private readonly repos: Repositories,
+    @inject(TOKENS.Settings) private readonly settings: Pick<SteamSettings, 'steamDir' | 'steamApiUrl'>,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.NodeId) private readonly nodeId: string,
+    @inject(ServerService) private readonly servers: ServerService,
+    @inject(ModService) private readonly mods: ModService,
+    @inject(AuditService) private readonly audit: AuditService,
+  ) {}
+
+  /** The adapter's Steam declaration with a Workshop, or 400 NOT_SUPPORTED. */
+  async steamOf(serverId: number): Promise<SteamDeclaration & { workshop_app_id: number }> {
+    const steam = (await this.servers.adapterOf(serverId)).steam;
+    if (!steam || steam.workshop_app_id === null) throw new ApiError('NOT_SUPPORTED', "this server's game has no Steam Workshop");
+    return steam as SteamDeclaration & { workshop_app_id: number };
+  }
+
+  async list(serverId: number): Promise<WorkshopItemView[]> {
+    await this.steamOf(serverId);
+    return (await this.repos.workshopItems.ofServer(serverId)).map(itemView);
+  }
+
+  /** The Web API's options for this server's game. */
+  apiOptions(workshopAppId: number, signal?: AbortSignal) {
+    return { baseUrl: this.settings.steamApiUrl, workshopAppId, signal };
+  }
+
+  /**
+   * The items a download is asked for (ids or Workshop URLs, and a collection's items), each with Steam's
+   * details; those Steam does not give (unknown, hidden, another game's) with their error.
+   */
+  async resolve(serverId: number, request: { items?: string[]; collection?: string }, signal?: AbortSignal): Promise<ResolvedItems> {
+    const steam = await this.steamOf(serverId);
+    const options = this.apiOptions(steam.workshop_app_id, signal);
+    const ids = (request.items ?? []).map((item, i) => workshopIdOf(item, `items[${i}]`));
+    if (request.collection !== undefined)
+      ids.push(...(await fetchCollectionItems(workshopIdOf(request.collection, 'collection'), options)));
+    if (!ids.length) throw new ApiError('VALIDATION_ERROR', 'no Workshop item: give items, a collection, or both');
+    const answers = await fetchItemDetails(ids, options);
+    const resolved: ResolvedItems = { items: [], refused: [] };
+    for (const [id, answer] of answers) {
+      if (answer.ok) resolved.items.push(answer.details);
+      else resolved.refused.push({ workshop_id: id, error: answer.error });
+    }
+    return resolved;
+  }
+
+  /** Records the resolved items as queued (a row again for one already there: its folder and keys kept), the refused as failed. */
+  async queue(serverId: number, resolved: ResolvedItems): Promise<void> {
+    const server = await this.servers.row(serverId);
+    const now = isoNow(this.clock);
+    await this.audit.inTransaction(async (trx) => {
+      const existing = new Map((await this.repos.workshopItems.ofServer(serverId, trx)).map((r) => [r.workshop_id, r]));
+      const base = (id: string) => {
+        const old = existing.get(id);
+        return {
+          server_id: serverId,
+          workshop_id: id,
+          folder: old?.folder ?? null,
+          installed_at: old?.installed_at ?? null,
+          installed_time_updated: old?.installed_time_updated ?? null,
+          keys: old?.keys ?? [],
+          node_id: server.node_id ?? this.nodeId,
+          created_at: now,
+          updated_at: now,
+        };
+      };
+      for (const item of resolved.items) {
+        const row = { ...base(item.workshop_id), name: item.title, time_updated: item.time_updated, size_bytes: item.size_bytes };
+        await this.repos.workshopItems.put({ ...row, status: 'queued', error_code: null, error_message: null }, trx);
+      }
+      for (const { workshop_id, error } of resolved.refused) {
+        const old = existing.get(workshop_id);
+        const row = { ...base(workshop_id), name: old?.name ?? workshop_id, time_updated: old?.time_updated ?? null };
+        await this.repos.workshopItems.put(
+          { ...row, size_bytes: old?.size_bytes ?? null, status: 'failed', error_code: error.code, error_message: error.message },
+          trx,
+        );
+      }
+    });
+  }
+
+  /** The items a job downloads now. */
+  async markDownloading(serverId: number, workshopIds: readonly string[]): Promise<void> {
+    for (const id of workshopIds)
+      await this.repos.workshopItems.update(serverId, id, { status: 'downloading', updated_at: isoNow(this.clock) });
+  }
+
+  /** An item whose download (or install) failed: its error shown in the list. */
+  async markFailed(serverId: number, workshopId: string, error: { code: string; message: string }): Promise<void> {
+    const change = { status: 'failed' as const, error_code: error.code, error_message: error.message.slice(0, 1000) };
+    await this.repos.workshopItems.update(serverId, workshopId, { ...change, updated_at: isoNow(this.clock) });
+  }
+
+  /** Where this server's items go, and by which rules. */
+  async place(serverId: number): Promise<InstallPlace> {
+    const steam = await this.steamOf(serverId);
+    const row = await this.servers.row(serverId);
+    return { steamDir: this.settings.steamDir, installation: installationOf(row.exe_path), steam, lowerCase: lowerCaseHere(steam) };
+  }
+
+  /** The installed items of every server of this one's installation, this item of this server left out. */
+  private async others(serverId: number, workshopId: string): Promise<OtherItems> {
+    const row = await this.servers.row(serverId);
+    const sharing = sharingWith(row, await this.servers.owned()).map((s) => s.id);
+    const rows = (await this.repos.workshopItems.ofServers([serverId, ...sharing])).filter(
+      (r) => !(r.server_id === serverId && r.workshop_id === workshopId) && r.folder !== null,
+    );
+    return { folders: new Map(rows.map((r) => [r.folder!, r.workshop_id])), keys: new Set(rows.flatMap((r) => r.keys)) };
+  }
+
+  /**
+   * After SteamCMD downloaded an item queued for this server: links it into the installation with its
+   * keys and marks it installed at the version Steam gave when it was queued. On failure the item is
+   * marked failed with the error, which is thrown on (the job reports it). What the download job calls.
+   */
+  async installDownloaded(serverId: number, workshopId: string): Promise<WorkshopItemView> {
+    const row = await this.repos.workshopItems.find(serverId, workshopId);
+    if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId} queued`);
+    try {
+      const place = await this.place(serverId);
+      const item = { workshopId, title: row.name, folder: row.folder, keys: row.keys };
+      const installed = await installItem(place, item, await this.others(serverId, workshopId));
+      const now = isoNow(this.clock);
+      await this.repos.workshopItems.update(serverId, workshopId, {
+        ...installed,
+        status: 'installed',
+        installed_at: now,
+        installed_time_updated: row.time_updated,
+        error_code: null,
+        error_message: null,
+        updated_at: now,
+      });
+    } catch (err) {
+      if (err instanceof ApiError) await this.markFailed(serverId, workshopId, err);
+      throw err;
+    }
+    return itemView((await this.repos.workshopItems.find(serverId, workshopId))!);
+  }
+
+  /** Removes an item: its link and the keys it brought; 409 MOD_IN_USE while the server runs with it enabled. */
+  async remove(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
+    const place = await this.place(serverId);
+    const row = await this.repos.workshopItems.find(serverId, workshopId);
+    if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId}`);
+    const server = await this.servers.row(serverId);
+    if (row.folder && !IDLE_STATUSES.includes(server.status)) {
+      const enabled = (await this.mods.described(serverId)).some((m) => m.name === row.folder && m.enabled);
+      if (enabled)
+        throw new ApiError('MOD_IN_USE', `${row.folder} is enabled on the running server: stop it or take the mod out of the enabled list`);
+    }
+    await removeInstalledItem(place, { workshopId, folder: row.folder, keys: row.keys }, await this.others(serverId, workshopId));
+    await this.audit.inTransaction(async (trx) => {
+      await this.repos.workshopItems.remove(serverId, workshopId, trx);
+      await this.audit.record(trx, {
+        type: 'workshop_item_removed',
+        actor,
+        serverId,
+        detail: { workshop_id: workshopId, name: row.name, folder: row.folder, keys: row.keys },
+      });
+    });
+    return row;
+  }
+}

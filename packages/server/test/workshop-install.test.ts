@@ -1,0 +1,184 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { FAKE_STEAM_IDS, FakeSteamWorld } from '@garrison/testkit';
+import { ApiError, type SteamDeclaration } from '@garrison/core';
+import {
+  installItem,
+  removeInstalledItem,
+  type InstallPlace,
+  type InstalledItem,
+  type OtherItems,
+} from '../src/steam/workshop/install-item.js';
+
+/*
+ * Installing downloads into an installation, on real files: each item's files laid out from the fake
+ * world as SteamCMD leaves them (`<steam dir>/steamapps/workshop/content/<app>/<id>/`, mixed case).
+ */
+
+const { gameApp, coreItem, vehiclesItem, mapItem, soundItem } = FAKE_STEAM_IDS;
+const STEAM: SteamDeclaration = {
+  server_app_id: 1000010,
+  workshop_app_id: Number(gameApp),
+  anonymous_server: false,
+  branches: [{ name: 'public', password_required: false, description: '' }],
+  mod_folder_prefix: '@',
+  key_file_extension: '.bikey',
+  keys_folder: 'keys',
+  protected_keys: ['a3.bikey'],
+  lower_case_on_linux: true,
+};
+
+describe('installing a Workshop download into an installation', () => {
+  let root: string;
+  let world: FakeSteamWorld;
+  let place: InstallPlace;
+  /** What is installed, by id: the others of each next install. */
+  const installed = new Map<string, InstalledItem>();
+
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'garrison-workshop-install-'));
+    world = FakeSteamWorld.create({ dir: join(root, 'world') });
+    place = { steamDir: join(root, 'steam'), installation: join(root, 'server'), steam: STEAM, lowerCase: true };
+    mkdirSync(join(place.installation, 'keys'), { recursive: true });
+    writeFileSync(join(place.installation, 'keys', 'a3.bikey'), 'the game key\n');
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  const download = (id: string) => join(place.steamDir, 'steamapps', 'workshop', 'content', gameApp, id);
+  /** The item's files as SteamCMD writes them (an older download replaced whole). */
+  const lay = (id: string) => {
+    rmSync(download(id), { recursive: true, force: true });
+    for (const [path, text] of Object.entries(world.read().items[id].files)) {
+      mkdirSync(dirname(join(download(id), path)), { recursive: true });
+      writeFileSync(join(download(id), path), text);
+    }
+  };
+  const others = (except: string): OtherItems => {
+    const rest = [...installed].filter(([id]) => id !== except);
+    return { folders: new Map(rest.map(([id, i]) => [i.folder, id])), keys: new Set(rest.flatMap(([, i]) => i.keys)) };
+  };
+  const install = async (id: string, title = world.read().items[id].title) => {
+    const before = installed.get(id);
+    const done = await installItem(place, { workshopId: id, title, folder: before?.folder ?? null, keys: before?.keys ?? [] }, others(id));
+    installed.set(id, done);
+    return done;
+  };
+  const remove = async (id: string) => {
+    const item = installed.get(id)!;
+    installed.delete(id);
+    await removeInstalledItem(place, { workshopId: id, ...item }, others(id));
+  };
+  const tree = async (dir: string) =>
+    (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name)))
+      .sort();
+  const keys = () => readdir(join(place.installation, 'keys')).then((k) => k.sort());
+  const rejectsWith = (code: string) => (err: unknown) => err instanceof ApiError && err.code === code;
+
+  it('links the mod folder named by meta.cpp, lower-cases every name, and copies its key (idempotent)', async () => {
+    lay(coreItem);
+    const done = await install(coreItem);
+    assert.deepEqual(done, { folder: '@core_library_workshop', keys: ['corelib_v3.bikey'] });
+    assert.deepEqual(await tree(download(coreItem)), [
+      'addons/core_functions.pbo',
+      'addons/core_main.pbo',
+      'keys/corelib_v3.bikey',
+      'meta.cpp',
+      'mod.cpp',
+    ]);
+    const link = join(place.installation, '@core_library_workshop');
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal(readlinkSync(link), download(coreItem));
+    assert.deepEqual(await keys(), ['a3.bikey', 'corelib_v3.bikey']);
+    // Again (SteamCMD wrote a new version in mixed case): the same folder, everything lower case again.
+    lay(coreItem);
+    assert.deepEqual(await install(coreItem), done);
+    assert.ok(existsSync(join(download(coreItem), 'addons', 'core_main.pbo')));
+    assert.ok(!existsSync(join(download(coreItem), 'Addons')));
+  });
+
+  it('takes keys from anywhere in the mod; mod.cpp names a mod without meta.cpp, the title one without either', async () => {
+    lay(vehiclesItem);
+    assert.deepEqual(await install(vehiclesItem), { folder: '@tactical_vehicles', keys: ['tv_2024.bikey', 'tv_serveronly.bikey'] });
+    lay(mapItem);
+    assert.deepEqual(await install(mapItem), { folder: '@map_pack_islands_co', keys: ['mappack.bikey'] });
+    world.addItem('2100001', { title: 'Title Only', meta: false, modName: 'From Mod Cpp', files: { 'Addons/X.pbo': 'x\n' } });
+    lay('2100001');
+    assert.deepEqual(await install('2100001'), { folder: '@from_mod_cpp', keys: [] });
+    assert.deepEqual(await keys(), ['a3.bikey', 'corelib_v3.bikey', 'mappack.bikey', 'tv_2024.bikey', 'tv_serveronly.bikey']);
+  });
+
+  it('keeps a key two mods bring until the last of them goes, and never the protected key', async () => {
+    lay(soundItem);
+    // A folder copied in by hand holds the plain name: the item's gets its id.
+    mkdirSync(join(place.installation, '@sound_overhaul'));
+    assert.deepEqual(await install(soundItem), { folder: '@sound_overhaul_2000004', keys: ['corelib_v3.bikey'] });
+    await remove(coreItem);
+    assert.ok(!existsSync(join(place.installation, '@core_library_workshop')), 'its link is gone');
+    assert.ok(existsSync(download(coreItem)), 'its download stays');
+    assert.ok((await keys()).includes('corelib_v3.bikey'), 'the sound mod still lists it');
+    await remove(soundItem);
+    assert.ok(!(await keys()).includes('corelib_v3.bikey'));
+    assert.ok(existsSync(join(place.installation, '@sound_overhaul')), 'the folder not ours stays');
+    for (const id of [vehiclesItem, mapItem, '2100001']) await remove(id);
+    assert.deepEqual(await keys(), ['a3.bikey']);
+    assert.equal(readFileSync(join(place.installation, 'keys', 'a3.bikey'), 'utf8'), 'the game key\n');
+  });
+
+  it("refuses a key that would replace the game's or another mod's, leaving the keys folder as it was", async () => {
+    lay(vehiclesItem);
+    await install(vehiclesItem);
+    world.addItem('2100002', { title: 'Game Key Copy', files: { 'keys/a3.bikey': 'the game key\n' } });
+    lay('2100002');
+    assert.deepEqual(await install('2100002'), { folder: '@game_key_copy', keys: [] }, 'the same bytes: not listed, so never removed');
+    await remove('2100002');
+    world.addItem('2100003', { title: 'Bad Keys', files: { 'Keys/A3.bikey': 'another\n', 'new.bikey': 'n\n' } });
+    lay('2100003');
+    await assert.rejects(install('2100003'), rejectsWith('WORKSHOP_KEY_CONFLICT'));
+    world.addItem('2100004', { title: 'Clash', files: { 'a/tv_2024.bikey': 'not the vehicles key\n', 'b/fresh.bikey': 'f\n' } });
+    lay('2100004');
+    await assert.rejects(install('2100004'), (err) => rejectsWith('WORKSHOP_KEY_CONFLICT')(err) && /another mod/.test(String(err)));
+    assert.deepEqual(await keys(), ['a3.bikey', 'tv_2024.bikey', 'tv_serveronly.bikey']);
+    assert.equal(readFileSync(join(place.installation, 'keys', 'a3.bikey'), 'utf8'), 'the game key\n');
+    await remove(vehiclesItem);
+  });
+
+  it('makes unsafe names safe and short, and refuses a download with a link out of it or none at all', async () => {
+    world.addItem('2100005', { title: '../../etc/passwd', meta: false, files: { 'x.txt': 'x\n' } });
+    lay('2100005');
+    assert.equal((await install('2100005')).folder, '@etc_passwd');
+    world.addItem('2100006', { title: '...', meta: false, files: { 'x.txt': 'x\n' } });
+    lay('2100006');
+    assert.equal((await install('2100006')).folder, '@2100006');
+    world.addItem('2100007', { title: `Ünïcode ${'Long '.repeat(30)}`, meta: false, files: { 'x.txt': 'x\n' } });
+    lay('2100007');
+    const long = (await install('2100007')).folder;
+    assert.match(long, /^@unicode_long_long[a-z_]*$/);
+    assert.ok(long.length <= 64, long);
+    for (const folder of (await readdir(place.installation)).filter((f) => f.startsWith('@')))
+      assert.match(folder, /^@[a-z0-9_.-]+$/, 'no name with a separator, a space or a capital');
+
+    world.addItem('2100008', { title: 'Escape', files: { 'x.txt': 'x\n' } });
+    lay('2100008');
+    symlinkSync('/etc', join(download('2100008'), 'outside'));
+    await assert.rejects(install('2100008'), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
+    assert.ok(!existsSync(join(place.installation, '@escape')));
+    await assert.rejects(install('2199999', 'Never Downloaded'), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
+  });
+
+  it('keeps the names as they are where the game does not need lower case', async () => {
+    world.addItem('2100009', { title: 'Mixed Case', meta: false, files: { 'Keys/Mixed.bikey': 'm\n', 'AddOns/M.txt': 'm\n' } });
+    lay('2100009');
+    const mixed = { ...place, lowerCase: false };
+    const done = await installItem(mixed, { workshopId: '2100009', title: 'Mixed Case', folder: null, keys: [] }, others('2100009'));
+    assert.deepEqual(done, { folder: '@Mixed_Case', keys: ['Mixed.bikey'] });
+    assert.deepEqual(await tree(download('2100009')), ['AddOns/M.txt', 'Keys/Mixed.bikey']);
+    await removeInstalledItem(mixed, { workshopId: '2100009', ...done }, others('2100009'));
+    assert.ok(!(await keys()).includes('Mixed.bikey'));
+  });
+});

@@ -1,0 +1,209 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { FAKE_STEAM_IDS, FakeSteamWorld, installFakeGameaTemp, startFakeSteamWebApi, type FakeSteamWebApi } from '@garrison/testkit';
+import { FakeClock } from '@garrison/server';
+import { gamea } from '@garrison/adapter-gamea';
+import { expectError, setStatus, startHarness, type Harness } from './helpers.js';
+import { advanceUntil, createGameServer, type FakeInstall } from './games.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
+import { workshopTestFeature } from './workshop-feature.js';
+
+/*
+ * The Workshop items of a server over HTTP: the real service with the fake Steam Web API, items laid out
+ * in GARRISON_STEAM_DIR as SteamCMD leaves them, installed by a test feature standing for the download
+ * job, listed, removed, and checked for updates on a fake clock.
+ */
+
+const APP = String(gamea.steam?.workshop_app_id);
+const [A, B, C] = ['2200001', '2200002', '2200003'];
+const COLLECTION = '3200001';
+const TIMEOUT = { timeout: 60_000 };
+
+describe('Workshop items', () => {
+  let world: FakeSteamWorld;
+  let api: FakeSteamWebApi;
+  let fake: FakeInstall;
+  let h: Harness;
+  let receiver: Receiver;
+  let steamDir: string;
+  const clock = new FakeClock(new Date('2030-01-01T00:00:00Z'));
+
+  before(async () => {
+    world = FakeSteamWorld.create();
+    world.addItem(A, { app: APP, title: 'Alpha Core', modName: 'Alpha', files: { 'Addons/Alpha.pbo': 'a\n', 'Keys/Shared.bikey': 's\n' } });
+    world.addItem(B, { app: APP, title: 'Bravo', meta: false, files: { 'AddOns/B.pbo': 'b\n', 'extra/Shared.bikey': 's\n' } });
+    world.addItem(C, { app: APP, title: 'Charlie', files: { 'c.pbo': 'c\n', 'c.bikey': 'c\n' } });
+    world.setCollection(COLLECTION, [B, C]);
+    api = await startFakeSteamWebApi({ world });
+    fake = await installFakeGameaTemp();
+    mkdirSync(join(fake.dir, '@local_mod'));
+    mkdirSync(join(fake.dir, 'keys'), { recursive: true });
+    writeFileSync(join(fake.dir, 'keys', 'a3.bikey'), 'game\n');
+    steamDir = mkdtempSync(join(tmpdir(), 'garrison-steam-dir-'));
+    receiver = await startReceiver();
+    h = await startHarness({ clock, steamApiUrl: api.url, steamDir, webhookAllowPrivate: true, modules: [workshopTestFeature] });
+  });
+  after(async () => {
+    await h?.close();
+    await receiver?.close();
+    await api?.close();
+    await fake?.remove();
+    world?.remove();
+    rmSync(steamDir, { recursive: true, force: true });
+  });
+
+  /** The item's files where SteamCMD puts them: what a download leaves. */
+  const lay = (id: string) => {
+    const dir = join(steamDir, 'steamapps', 'workshop', 'content', APP, id);
+    rmSync(dir, { recursive: true, force: true });
+    for (const [path, text] of Object.entries(world.read().items[id].files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+  };
+  const install = (serverId: number, body: Record<string, unknown>) =>
+    h.api('POST', `/test-workshop/${serverId}`, { token: h.adminToken, body }).then((r) => (assert.equal(r.status, 200), r.body.data));
+  const list = (serverId: number, token = h.viewerToken) => h.api('GET', `/servers/${serverId}/workshop`, { token });
+  const byId = async (serverId: number) =>
+    Object.fromEntries(((await list(serverId)).body.data as { workshop_id: string }[]).map((i) => [i.workshop_id, i])) as Record<
+      string,
+      any
+    >;
+  const keys = () => readdirSync(join(fake.dir, 'keys')).sort();
+
+  it('installs items and a collection, lists them, and shows them among the mods as from the Workshop', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake);
+    for (const id of [A, B, C]) lay(id);
+    assert.deepEqual(await install(s.id, { items: [A, `https://steamcommunity.com/sharedfiles/filedetails/?id=${B}`] }), {
+      installed: [A, B],
+      failed: [],
+    });
+    assert.deepEqual(await install(s.id, { collection: COLLECTION }), { installed: [B, C], failed: [] });
+    const items = await byId(s.id);
+    const a = world.read().items[A];
+    assert.deepEqual(
+      { ...items[A], installed_at: typeof items[A].installed_at },
+      {
+        workshop_id: A,
+        name: 'Alpha Core',
+        folder: '@alpha_core',
+        status: 'installed',
+        time_updated: new Date(a.time_updated * 1000).toISOString(),
+        installed_at: 'string',
+        size_bytes: a.file_size,
+        keys: ['shared.bikey'],
+      },
+    );
+    assert.deepEqual(
+      [items[B].folder, items[B].keys, items[C].folder, items[C].keys],
+      ['@bravo', ['shared.bikey'], '@charlie', ['c.bikey']],
+    );
+    assert.ok(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink());
+    assert.deepEqual(keys(), ['a3.bikey', 'c.bikey', 'shared.bikey']);
+
+    const mods = (await h.api('GET', `/servers/${s.id}/mods`, { token: h.viewerToken })).body.data.mods as any[];
+    assert.deepEqual(
+      mods.map((m) => [m.name, m.source, m.workshop_id ?? null]),
+      [
+        ['@alpha_core', 'workshop', A],
+        ['@bravo', 'workshop', B],
+        ['@charlie', 'workshop', C],
+        ['@local_mod', 'local', null],
+      ],
+    );
+    // Items Steam will not give fail with their reason, in the list.
+    const { coreItem } = FAKE_STEAM_IDS;
+    assert.deepEqual(await install(s.id, { items: [coreItem, '2299999'] }), { installed: [], failed: [coreItem, '2299999'] });
+    const failed = await byId(s.id);
+    assert.equal(failed[coreItem].status, 'failed');
+    assert.equal(failed[coreItem].error.code, 'WORKSHOP_WRONG_APP');
+    assert.equal(failed['2299999'].error.code, 'WORKSHOP_ITEM_NOT_FOUND');
+    expectError(
+      await h.api('POST', `/test-workshop/${s.id}`, { token: h.adminToken, body: { items: ['+quit'] } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('removes an item with its keys, but not while the running server has it enabled', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake, { name: 'Removal' });
+    const [first] = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { id: number }[];
+    // The same installation as the first test's server: its items' keys count.
+    assert.ok(first.id !== s.id);
+    lay(C);
+    await install(s.id, { items: [C] });
+    const enable = await h.api('PUT', `/servers/${s.id}/mods/enabled`, {
+      token: h.adminToken,
+      body: { mods: [{ name: '@charlie', is_server_mod: false }] },
+    });
+    assert.equal(enable.status, 200, JSON.stringify(enable.body));
+    expectError(await h.api('DELETE', `/servers/${s.id}/workshop/${C}`, { token: h.viewerToken }), 403, 'FORBIDDEN');
+    expectError(await h.api('DELETE', `/servers/${s.id}/workshop/2288888`, { token: h.adminToken }), 404, 'WORKSHOP_ITEM_NOT_FOUND');
+    await setStatus(h, s.id, 'running');
+    expectError(await h.api('DELETE', `/servers/${s.id}/workshop/${C}`, { token: h.adminToken }), 409, 'MOD_IN_USE');
+    await setStatus(h, s.id, 'stopped');
+    const removed = await h.api('DELETE', `/servers/${s.id}/workshop/${C}`, { token: h.adminToken });
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.deepEqual(await byId(s.id), {});
+    assert.ok(existsSync(join(fake.dir, '@charlie')), "the first server's item keeps the shared link");
+    assert.ok(keys().includes('c.bikey'), 'and its key');
+    const audit = (await h.api('GET', '/audit?event_type=workshop_item_removed', { token: h.adminToken })).body.data;
+    const entry = (audit.entries ?? audit.events ?? audit).find((e: any) => e.detail?.workshop_id === C);
+    assert.ok(entry, JSON.stringify(audit));
+
+    // The first server's items, removed: the shared key goes with the last of its two mods, the game's key never.
+    for (const id of [A, B, C])
+      assert.equal((await h.api('DELETE', `/servers/${first.id}/workshop/${id}`, { token: h.adminToken })).status, 200);
+    assert.deepEqual(keys(), ['a3.bikey']);
+    assert.ok(!existsSync(join(fake.dir, '@charlie')));
+    for (const id of [A, B, C]) lay(id);
+    await install(first.id, { items: [A, B, C] });
+  });
+
+  it('checks every 6 hours and marks exactly the item updated on Steam; the check can be run now', TIMEOUT, async () => {
+    const [first] = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { id: number; name: string }[];
+    const res = await h.api('POST', '/webhooks', {
+      token: h.adminToken,
+      body: { url: receiver.url, kind: 'generic', events: ['workshop.updated'] },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const updated = world.updateItem(B);
+    const seen = api.requests.length;
+    await advanceUntil(clock, async () => (await byId(first.id))[B].status === 'outdated', 'the update check', 15 * 60_000);
+    const items = await byId(first.id);
+    assert.deepEqual(
+      [A, B, C].map((id) => items[id].status),
+      ['installed', 'outdated', 'installed'],
+    );
+    assert.equal(items[B].time_updated, new Date(updated * 1000).toISOString());
+    assert.ok(
+      api.requests.slice(seen).some((r) => r.ids.includes(A) && r.ids.includes(B) && r.ids.includes(C)),
+      'one batch',
+    );
+    const [told] = await receiver.waitForCount(1, 'workshop.updated');
+    assert.deepEqual(JSON.parse(told.body).data, {
+      server_id: first.id,
+      server_name: first.name,
+      items: [{ workshop_id: B, name: 'Bravo' }],
+    });
+
+    world.updateItem(C);
+    const now = await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.adminToken });
+    assert.equal(now.status, 200, JSON.stringify(now.body));
+    assert.equal(now.body.data.checked, 3);
+    assert.deepEqual(now.body.data.newly_outdated, [C]);
+    const again = await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.adminToken });
+    assert.deepEqual(again.body.data.newly_outdated, [], 'already outdated: not told twice');
+    expectError(await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.viewerToken }), 403, 'FORBIDDEN');
+    api.fault({ status: 500 });
+    expectError(await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.adminToken }), 502, 'STEAM_API_UNAVAILABLE');
+    // Installed again (a new download), the item is current.
+    lay(B);
+    await install(first.id, { items: [B] });
+    assert.equal((await byId(first.id))[B].status, 'installed');
+    assert.equal(receiver.received.length, 2, 'the check that found C told it');
+  });
+});

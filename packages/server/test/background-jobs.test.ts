@@ -7,7 +7,10 @@ import { advanceUntil, wsClient } from './games.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 import { jobKindsFeature } from './job-kinds-feature.js';
 import { LEASE_MS } from '../src/background-jobs/worker.js';
-import { SWEEP_MS } from '../src/background-jobs/module.js';
+import { SWEEP_POLLS } from '../src/background-jobs/settings.js';
+
+const POLL_MS = 2_000;
+const SWEEP_MS = POLL_MS * SWEEP_POLLS;
 
 const TIMEOUT = { timeout: 60_000 };
 
@@ -212,7 +215,7 @@ describe('background jobs', () => {
 
   it('fails, by the periodic sweep, a running job whose lease ran out (its node is gone)', TIMEOUT, async () => {
     const clock = new FakeClock(new Date('2030-01-01T00:00:00Z'));
-    const { h } = await harness({ clock });
+    const { h } = await harness({ clock, backgroundJobPollMs: POLL_MS });
     const iso = (ms: number) => new Date(clock.now() + ms).toISOString();
     const id = await withDatabase(h, async (knex) => {
       const row = {

@@ -109,6 +109,7 @@ export async function startGarrison(options: GarrisonOptions = {}): Promise<Test
     // 86,400 times a day of it. Tests of schedules say how often they want it.
     ...(startOptions.clock && startOptions.schedulePollMs === undefined ? { schedulePollMs: 60_000 } : {}),
     ...(startOptions.clock && startOptions.webhookPollMs === undefined ? { webhookPollMs: 60_000 } : {}),
+    ...(startOptions.clock && startOptions.backgroundJobPollMs === undefined ? { backgroundJobPollMs: 60_000 } : {}),
     ...startOptions,
     dataDir,
     adminPassword,

@@ -6,18 +6,18 @@ import { JobExecutors } from './executors.js';
 import { BackgroundJobService } from './service.js';
 import { BackgroundJobWorker } from './worker.js';
 import { jobRoutes } from './routes.js';
+import { backgroundJobSettings, SWEEP_POLLS, type BackgroundJobSettings } from './settings.js';
+import { TOKENS } from '../tokens.js';
 
 const repositories = { backgroundJobs: BackgroundJobRepository };
-
-/** How often any node fails the running jobs whose lease ran out (their node died without ending them). */
-export const SWEEP_MS = 30_000;
 
 /**
  * Background jobs (an install, a download): queued, run by the owning node's worker one at a time, followed
  * over `GET /jobs/{id}` and `job_progress` events. Not the periodic jobs of jobs/: those run its sweep.
  */
-export const backgroundJobsModule: FeatureModule<typeof repositories> = {
+export const backgroundJobsModule: FeatureModule<typeof repositories, BackgroundJobSettings> = {
   name: 'background-jobs',
+  settings: backgroundJobSettings,
   // It records and tells webhooks of failures; its servers' rows cascade its own away.
   needs: ['jobs', 'audit', 'webhooks'],
   repositories,
@@ -28,8 +28,9 @@ export const backgroundJobsModule: FeatureModule<typeof repositories> = {
   parts: (c) => [['background jobs', c.resolve(BackgroundJobWorker)]],
   jobs: (c) => [
     {
+      // Any node fails the running jobs whose lease ran out (their node died without ending them).
       name: 'background-jobs.sweep',
-      everyMs: SWEEP_MS,
+      everyMs: c.resolve(TOKENS.Settings).backgroundJobPollMs * SWEEP_POLLS,
       startNow: false,
       run: async () => void (await c.resolve(BackgroundJobService).failExpired()),
     },

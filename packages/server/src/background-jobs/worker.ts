@@ -5,6 +5,7 @@ import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { BackgroundJobRow, JobEnd } from '../db/repositories/background-jobs.js';
 import { isoAt, isoNow, settlesWithin, type Clock } from '../jobs/clock.js';
+import type { BackgroundJobSettings } from './settings.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { JobExecutors, JobFailure } from './executors.js';
@@ -15,7 +16,6 @@ export const LEASE_MS = 60_000;
 /** How often a running job's lease is renewed, its progress and log written and its cancel flag read: the throttle. */
 const HEARTBEAT_MS = 1_000;
 /** How often the node looks for jobs queued for it by another node (one queued here starts at once). */
-const POLL_MS = 2_000;
 /** How long a stop waits for an executor to heed its signal before the job is ended all the same. */
 const STOP_WAIT_MS = 10_000;
 
@@ -52,6 +52,7 @@ export class BackgroundJobWorker implements Lifecycle {
     @inject(TOKENS.Logger) private readonly logger: Logger,
     @inject(JobExecutors) private readonly executors: JobExecutors,
     @inject(BackgroundJobService) private readonly service: BackgroundJobService,
+    @inject(TOKENS.Settings) private readonly settings: BackgroundJobSettings,
   ) {}
 
   async start(): Promise<void> {
@@ -62,7 +63,8 @@ export class BackgroundJobWorker implements Lifecycle {
       (jobId) => this.abort(jobId, 'cancel'),
     );
     // Not at once: the features that register executors start after this module.
-    this.poll = this.jobs.every({ name: 'background-jobs.worker', everyMs: POLL_MS, startNow: false, run: () => this.drain() });
+    const everyMs = this.settings.backgroundJobPollMs;
+    this.poll = this.jobs.every({ name: 'background-jobs.worker', everyMs, startNow: false, run: () => this.drain() });
   }
 
   async stop(): Promise<void> {

@@ -100,6 +100,7 @@ describe('adapter loading failures stop start-up and name the step', () => {
     ['identity-kinds/lower-case.ts', 'check', /identities\[0\]\.kind "SteamId" is not an upper-case identifier/],
     ['identity-kinds/not-a-name.ts', 'check', /identities\[0\]\.kind "IP ADDRESS" is not an upper-case identifier/],
     ['identity-kinds/twice.ts', 'check', /identities\[2\]\.kind STEAMID is declared twice/],
+    ['identity-kinds/bad-pattern.ts', 'check', /identities\[0\]\.pattern \(GUID\): Invalid regular expression/],
   ];
   for (const [file, phase, reason] of cases) {
     it(`${file} fails at ${phase}`, async () => {

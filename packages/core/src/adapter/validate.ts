@@ -91,6 +91,22 @@ function identitiesProblem(adapter: AdapterDefinition): AdapterProblem | null {
     seen.add(name);
     if (typeof kind?.problem !== 'function' || typeof kind.normalize !== 'function')
       return { reason: `identities[${i}] (${name}) lacks problem or normalize`, hint };
+    if (kind.pattern !== undefined && patternProblem(kind.pattern) !== null)
+      return {
+        reason: `identities[${i}].pattern (${name}): ${patternProblem(kind.pattern)}`,
+        hint: 'give the source of a RegExp, or none',
+      };
   }
   return null;
+}
+
+/** Why a kind's pattern is no regular expression's source (the console compiles it), or null. */
+function patternProblem(pattern: unknown): string | null {
+  if (typeof pattern !== 'string') return 'not a string';
+  try {
+    new RegExp(pattern);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

@@ -98,7 +98,7 @@ describe('reading a whole installation', () => {
     assert.equal(draft.sections.profile.skill_ai, 0.9);
     assert.equal(draft.sections.rcon.rcon_password, 'Active1', 'the file BattlEye runs from, not the one it renamed');
     assert.deepEqual([draft.game_port, draft.rcon_port], [2400, 2410]);
-    assert.deepEqual(draft.bans, { file: join(root, 'be', 'Bans.txt'), count: 1 });
+    assert.deepEqual(draft.bans, { files: [{ file: join(root, 'be', 'Bans.txt'), kind: 'GUID' }], count: 1 });
     assert.deepEqual(draft.missions, ['a.Altis.pbo']);
     assert.deepEqual(draft.mods, [
       { name: '@cba', is_server_mod: false, installed: true },

@@ -43,6 +43,8 @@ export const steamIdKind: IdentityKind = {
   kind: 'STEAMID',
   label: 'SteamID',
   example: 'STEAM_0:1:1234',
+  // Either form, as written in upper case (the check takes any case).
+  pattern: `${STEAM2.source}|${STEAM3.source}`,
   problem: (value) => (isSteamId(value) ? null : 'a SteamID, as STEAM_0:1:1234 or [U:1:2469]'),
   normalize: normalizeSteamId,
 };
@@ -53,6 +55,7 @@ export const ipKind: IdentityKind = {
   label: 'IP address',
   example: '203.0.113.7',
   address: true,
+  pattern: '^\\d{1,3}(?:\\.\\d{1,3}){3}$',
   problem: (value) => (isIPv4(value.trim()) ? null : 'an IPv4 address, as 203.0.113.7'),
   normalize: (value) => value.trim(),
 };

@@ -64,7 +64,7 @@ export const importer: ServerImporter = {
       sections: {},
       rotation: [],
       mods: [],
-      bans: { file: null, count: 0 },
+      bans: { files: [], count: 0 },
       missions: [],
       files: [],
       unknown: [],
@@ -177,15 +177,18 @@ function readMapcycle(files: ImportFileAccess, name: string, draft: ImportDraft)
   draft.rotation = maps.map((m) => ({ name: m.name, difficulty: '' }));
 }
 
-/** The ban lists, taken over as they are: banned_user.cfg is the file the plan names, both are counted. */
+/** The ban lists, each taken over as it is to the server's list of its kind; the bans of both are counted. */
 function readBans(files: ImportFileAccess, draft: ImportDraft): void {
   const now = new Date();
-  for (const name of ['banned_user.cfg', 'banned_ip.cfg']) {
+  for (const [name, kind] of [
+    ['banned_user.cfg', 'STEAMID'],
+    ['banned_ip.cfg', 'IP'],
+  ] as const) {
     const read = files.readUsual(`cfg/${name}`, name);
     draft.files.push({ role: name, path: read?.path ?? files.join('cfg', name), found: read !== null });
     if (!read) continue;
     const count = read.text.split(/\r\n?|\n/).filter((line) => parseBanLine(line, now) !== null).length;
-    if (name === 'banned_user.cfg') draft.bans = { file: read.path, count, kind: 'STEAMID' };
-    else if (count) draft.warnings.push(`${read.path} holds ${count} address ban(s), taken over with the file`);
+    draft.bans = { files: [...draft.bans.files, { file: read.path, kind }], count: draft.bans.count + count };
+    if (kind === 'IP' && count) draft.warnings.push(`${read.path} holds ${count} address ban(s), taken over with the file`);
   }
 }

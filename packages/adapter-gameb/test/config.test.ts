@@ -226,7 +226,13 @@ describe('gameb import', () => {
         [5, 'bad map'],
       ],
     );
-    assert.deepEqual(draft.bans, { file: join(root, 'cfg', 'banned_user.cfg'), count: 2, kind: 'STEAMID' });
+    assert.deepEqual(draft.bans, {
+      files: [
+        { file: join(root, 'cfg', 'banned_user.cfg'), kind: 'STEAMID' },
+        { file: join(root, 'cfg', 'banned_ip.cfg'), kind: 'IP' },
+      ],
+      count: 3,
+    });
     assert.deepEqual(draft.missions, ['de_dust2.bsp']);
     assert.equal(draft.mods.length, 0);
     // What was read passes the sections' checks.

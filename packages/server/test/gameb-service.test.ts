@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freeGamePorts, installFakeGamebTemp, waitFor } from '@garrison/testkit';
 import { expectError, startHarness, type Harness } from './helpers.js';
@@ -86,6 +86,44 @@ describe('a gameb server through the service, on an engine that prints STEAM_1',
       assert.equal((await api('DELETE', `/servers/${made.id}`)).status, 204);
     } finally {
       await other.remove();
+    }
+  });
+
+  it("imports both ban lists of an installation another server shares: each copied to the server's own names, the bans taken", async () => {
+    const shared = await installFakeGamebTemp();
+    try {
+      const users = 'banid 0 STEAM_0:1:1234\n// kept as it is\n';
+      const ips = 'addip 0 192.0.2.7\naddip 0 192.0.2.8\n';
+      await mkdir(join(shared.dir, 'cfg'), { recursive: true });
+      await writeFile(join(shared.dir, 'cfg', 'banned_user.cfg'), users);
+      await writeFile(join(shared.dir, 'cfg', 'banned_ip.cfg'), ips);
+      const first = await api('POST', '/servers', {
+        name: 'First B',
+        game_type: 'gameb',
+        exe_path: shared.exePath,
+        game_port: (await freeGamePorts()).game_port,
+      });
+      assert.equal(first.status, 201, JSON.stringify(first.body));
+      const { game_port } = await freeGamePorts();
+      const res = await api('POST', '/servers/import', {
+        exe_path: shared.exePath,
+        command_line: `-console -port ${game_port} +map de_dust2`,
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      assert.deepEqual(res.body.data.bans, { count: 3, file: join(shared.dir, 'cfg', 'banned_user.cfg') });
+      const made = res.body.data.server;
+      // The second server on the installation: its ban lists have names of their own, each a copy of the installation's.
+      const own = (await readdir(join(shared.dir, 'cfg'))).filter((f) => /^banned_(user|ip)_.+\.cfg$/.test(f)).sort();
+      assert.equal(own.length, 2, own.join(', '));
+      assert.deepEqual(
+        [await readFile(join(shared.dir, 'cfg', own[0]), 'utf8'), await readFile(join(shared.dir, 'cfg', own[1]), 'utf8')],
+        [ips, users],
+      );
+      const bans = (await api('GET', `/servers/${made.id}/bans`)).body.data as { ban_type: string; guid: string; source: string }[];
+      assert.deepEqual(bans.map((b) => `${b.ban_type} ${b.guid}`).sort(), ['IP 192.0.2.7', 'IP 192.0.2.8', 'STEAMID STEAM_0:1:1234']);
+      for (const id of [made.id, first.body.data.id]) assert.equal((await api('DELETE', `/servers/${id}`)).status, 204);
+    } finally {
+      await shared.remove();
     }
   });
 

@@ -63,6 +63,19 @@ describe('games, system and the HTTP edges', () => {
       ],
     );
     for (const k of game.identity_kinds) assert.ok(k.label && k.example, `${k.kind} has a label and an example`);
+    // The shapes by which the console tells a value's kind: the console holds no game's rule.
+    const fits = (g: { identity_kinds: { kind: string; pattern?: string }[] }, value: string) =>
+      g.identity_kinds.filter((k) => k.pattern !== undefined && new RegExp(k.pattern).test(value)).map((k) => k.kind);
+    assert.equal(game.identity_kinds[0].pattern, '^[0-9a-fA-F]{32}$');
+    assert.deepEqual(
+      ['80a5885ebe2420bab5e1581234567890', '203.0.113.7', '2001:db8::1', 'STEAM_0:1:1234'].map((v) => fits(game, v)),
+      [['GUID'], ['IP'], ['IP'], []],
+    );
+    const gameb = (await h.api('GET', '/games/gameb')).body.data;
+    assert.deepEqual(
+      ['STEAM_0:1:1234', '[U:1:2469]', '203.0.113.7', '2001:db8::1'].map((v) => fits(gameb, v)),
+      [['STEAMID'], ['STEAMID'], ['IP'], []],
+    );
     assert.deepEqual(game.remote_admin_operations, ['players', 'kick', 'ban', 'unban', 'say', 'command']);
     assert.equal(game.missions.extension, '.pbo');
     assert.equal(game.missions.label, 'Mission');

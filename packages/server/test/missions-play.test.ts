@@ -80,6 +80,29 @@ describe("play a mission now, and a message to every player: the game's own comm
     },
   );
 
+  it("a schedule's set_mission: its options checked by the game's rule when saved (400 naming the field), sent normalised", async () => {
+    const { s, rcon } = await runningServer();
+    const schedule = (payload: Record<string, unknown>) =>
+      h.api('POST', `/servers/${s.id}/schedules`, {
+        token: h.adminToken,
+        body: { name: 'Mission', cron: '0 0 1 1 *', steps: [{ at_s: 0, action: 'set_mission', payload }] },
+      });
+    assert.equal(
+      expectError(await schedule({ name: 'co10_Escape.Altis', difficulty: 'Hard' }), 400, 'VALIDATION_ERROR').message,
+      `field 'steps[0].payload.difficulty': "Hard" is none of "", "Recruit", "Regular", "Veteran", "Custom" (in any case)`,
+    );
+    assert.equal(
+      expectError(await schedule({ name: 'co10_Escape.Altis', size: 'large' }), 400, 'VALIDATION_ERROR').message,
+      "unknown field 'steps[0].payload.size'",
+    );
+    const saved = await schedule({ name: 'co10_Escape.Altis', difficulty: 'veteran' });
+    assert.equal(saved.status, 201, JSON.stringify(saved.body));
+    const run = await h.api('POST', `/servers/${s.id}/schedules/${saved.body.data.id}/run`, { token: h.adminToken });
+    assert.equal(run.status, 202, JSON.stringify(run.body));
+    await waitFor(() => rcon.commands.length > 0, { what: 'the mission command' });
+    assert.deepEqual(rcon.commands, ['#mission co10_Escape.Altis Veteran'], 'the difficulty as the game stores it');
+  });
+
   it('says a message to every player through rcon/say, audited', async () => {
     const { s, rcon } = await runningServer();
     const res = await h.api('POST', `/servers/${s.id}/rcon/say`, { token: h.adminToken, body: { message: 'Restart in 10 minutes' } });

@@ -95,6 +95,12 @@ describe('adapter loading failures stop start-up and name the step', () => {
     ['not-an-adapter.ts', 'check', /not an adapter/],
     ['wrong-api-version.ts', 'check', /API version 99/],
     ['incomplete-capability.ts', 'check', /process_config lacks launchArguments/],
+    // Bans and players carry the kinds' names as the API's ban_type: declared, upper case, each once.
+    ['identity-kinds/none.ts', 'check', /with ban_manager declares no identities/],
+    ['identity-kinds/lower-case.ts', 'check', /identities\[0\]\.kind "SteamId" is not an upper-case identifier/],
+    ['identity-kinds/not-a-name.ts', 'check', /identities\[0\]\.kind "IP ADDRESS" is not an upper-case identifier/],
+    ['identity-kinds/twice.ts', 'check', /identities\[2\]\.kind STEAMID is declared twice/],
+    ['identity-kinds/bad-pattern.ts', 'check', /identities\[0\]\.pattern \(GUID\): Invalid regular expression/],
   ];
   for (const [file, phase, reason] of cases) {
     it(`${file} fails at ${phase}`, async () => {

@@ -5,7 +5,6 @@ import { useQuery } from './cache/use-query.js';
 
 export type GameType = ResponseOf<Endpoints['getGame']>;
 export type GameSummary = ResponseOf<Endpoints['listGames']>[number];
-export type IdentityKind = GameType['identity_kinds'][number];
 
 /**
  * What a game can do changes only with its adapter, that is with a restart of the service: no live event

@@ -3,6 +3,7 @@ import { ApiError, type ImportDraft, type ImportFileAccess, type ImportSource, t
 import { sections } from '../config/sections.js';
 import { modNameProblem } from '../mods.js';
 import { parseBanLine } from '../bans.js';
+import { IDENTITIES } from '../identities.js';
 import { MISSION_EXTENSION } from '../missions.js';
 import { readCfg, type CfgDocument, type IncludeReader } from './cfg-reader.js';
 import { readBattlEyeCfg } from './battleye-cfg.js';
@@ -32,7 +33,7 @@ export const importer: ServerImporter = {
       sections: {},
       rotation: [],
       mods: [],
-      bans: { file: null, count: 0 },
+      bans: { files: [], count: 0 },
       missions: [],
       files: [],
       unknown: [],
@@ -218,7 +219,8 @@ function readBattlEye(folder: string, files: ImportFileAccess, draft: ImportDraf
   const bansName = pick((n) => n === 'bans.txt');
   const bans = bansName ? files.readUsual(`${folder}/${bansName}`, 'bepath') : null;
   draft.files.push({ role: 'bans', path: bans?.path ?? files.resolve(`${folder}/bans.txt`), found: bans !== null });
-  if (bans) draft.bans = { file: bans.path, count: countBans(bans.text) };
+  // BattlEye's one file holds the GUID and the IP bans: named by the first kind, whose file is the same.
+  if (bans) draft.bans = { files: [{ file: bans.path, kind: IDENTITIES[0].kind }], count: countBans(bans.text) };
 }
 
 /** How many bans a ban file holds (what the ban-file pass will take over as `source: file`). */

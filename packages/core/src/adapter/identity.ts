@@ -12,6 +12,12 @@ export interface IdentityKind {
   readonly example: string;
   /** Whether a value of this kind is the address a player connects from (a ban of it bans the address). */
   readonly address?: boolean;
+  /**
+   * The shape of a value of this kind, as a regular expression's source compiled without flags
+   * (`^[0-9a-fA-F]{32}$`): the console picks the kind of a value typed by it, the first that matches.
+   * A hint only: `problem` decides.
+   */
+  readonly pattern?: string;
   /** Why a value is not one of this kind (`a 32-character hexadecimal GUID`), or null when it is. */
   problem(value: string): string | null;
   /** The value as stored and compared: a GUID in lower case, a SteamID in one of its forms. */

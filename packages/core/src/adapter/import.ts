@@ -16,10 +16,11 @@ export interface ImportDraft {
   rotation: ({ name: string } & Record<string, string>)[];
   mods: (EnabledMod & { installed: boolean })[];
   /**
-   * The game's ban file found for this installation (taken over as it is), the bans it holds, and the
-   * identity kind whose file it is (for a game with a file per kind; the first declared kind when absent).
+   * The game's ban files found for this installation, each taken over as it is to where the server's
+   * ban file of its identity kind is (`banFilePath(ctx, kind)`: a game with one file for every kind names
+   * it once), and how many bans they hold in all.
    */
-  bans: { file: string | null; count: number; kind?: string };
+  bans: { files: { file: string; kind: string }[]; count: number };
   missions: string[];
   files: { role: string; path: string; found: boolean }[];
   unknown: ImportSettingAt[];

@@ -1,4 +1,13 @@
-import { ADAPTER_API_VERSION, CAPABILITIES, CAPABILITY_MEMBERS, isAdapterDefinition, type Capability } from './contract.js';
+import { BanType } from '../schemas/players.js';
+import {
+  ADAPTER_API_VERSION,
+  CAPABILITIES,
+  CAPABILITY_MEMBERS,
+  isAdapterDefinition,
+  type AdapterDefinition,
+  type Capability,
+} from './contract.js';
+import type { IdentityKind } from './identity.js';
 
 /** What keeps a value from being a usable adapter, and what to do about it. */
 export interface AdapterProblem {
@@ -53,5 +62,51 @@ export function adapterDefinitionProblem(value: unknown): AdapterProblem | null 
       };
     }
   }
+  return identitiesProblem(value);
+}
+
+/** The kind names the API's `ban_type` takes: the contract's pattern and length. */
+const KIND_NAME = new RegExp(BanType.pattern!);
+
+/**
+ * A game that bans or lists players names the kinds of identity it knows them by: the bans, players and
+ * history the service keeps carry those names as `ban_type`, so each is one the API takes, in upper case
+ * (the service compares kinds exactly), and no two are alike.
+ */
+function identitiesProblem(adapter: AdapterDefinition): AdapterProblem | null {
+  // As a plugin gave it: a JavaScript adapter's list may hold anything.
+  const kinds = adapter.identities as unknown;
+  const by = ['remote_admin', 'ban_manager'].filter((c) => Object.hasOwn(adapter.capabilities, c));
+  const hint = 'declare identities: [{ kind, label, example, problem, normalize }], kinds in upper case (GUID, IP, STEAMID), each once';
+  if (kinds !== undefined && !Array.isArray(kinds)) return { reason: 'identities is not a list', hint };
+  if (!kinds?.length) return by.length ? { reason: `an adapter with ${by.join(' and ')} declares no identities`, hint } : null;
+  const seen = new Set<string>();
+  for (const [i, kind] of (kinds as (Partial<IdentityKind> | null)[]).entries()) {
+    const name = kind?.kind;
+    if (typeof name !== 'string' || !KIND_NAME.test(name) || name.length > BanType.maxLength! || name !== name.toUpperCase()) {
+      const reason = `identities[${i}].kind ${JSON.stringify(name)} is not an upper-case identifier of at most ${BanType.maxLength}`;
+      return { reason, hint };
+    }
+    if (seen.has(name)) return { reason: `identities[${i}].kind ${name} is declared twice`, hint };
+    seen.add(name);
+    if (typeof kind?.problem !== 'function' || typeof kind.normalize !== 'function')
+      return { reason: `identities[${i}] (${name}) lacks problem or normalize`, hint };
+    if (kind.pattern !== undefined && patternProblem(kind.pattern) !== null)
+      return {
+        reason: `identities[${i}].pattern (${name}): ${patternProblem(kind.pattern)}`,
+        hint: 'give the source of a RegExp, or none',
+      };
+  }
   return null;
+}
+
+/** Why a kind's pattern is no regular expression's source (the console compiles it), or null. */
+function patternProblem(pattern: unknown): string | null {
+  if (typeof pattern !== 'string') return 'not a string';
+  try {
+    new RegExp(pattern);
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

@@ -29,6 +29,7 @@ export const GameDetail = Type.Object(
         label: Type.String(),
         example: Type.String(),
         address: Type.Boolean(),
+        pattern: Type.Optional(Type.String()),
       }),
     ),
     remote_admin_operations: Type.Array(Type.Union(REMOTE_ADMIN_OPERATIONS.map((op) => Type.Literal(op)))),

@@ -62,6 +62,7 @@ export function gameRoutes(routes: RouteTable, adapters: AdapterRegistry, defaul
         label: k.label,
         example: k.example,
         address: k.address === true,
+        ...(k.pattern === undefined ? {} : { pattern: k.pattern }),
       })),
       remote_admin_operations: remote ? remoteAdminOperations(remote) : [],
       remote_admin_port: remote ? (remote.port ?? 'own') : null,

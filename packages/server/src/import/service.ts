@@ -28,6 +28,7 @@ import { sharingWarning, sharingWith } from '../servers/installation.js';
 import { isWithin, realPathOf } from '../servers/game-roots.js';
 import { maskSections } from '../config/masking.js';
 import { BanService } from '../bans/service.js';
+import { banFilesOf } from '../bans/ban-files.js';
 import { AuditService } from '../audit/service.js';
 
 /**
@@ -94,7 +95,8 @@ export class ImportService {
       sections: maskSections(adapter.capabilities.config_generator!.sections, draft.sections),
       rotation: draft.rotation,
       mods: draft.mods,
-      bans: draft.bans,
+      // The contract's one file: the first the game read (a game with a file per kind says the others in its warnings).
+      bans: { count: draft.bans.count, file: draft.bans.files[0]?.file ?? null },
       missions: draft.missions,
       // Where in the game folder: the report is read beside the folder's own listing.
       unknown: draft.unknown.map((u) => ({ ...u, file: inFolder(u.file) })),
@@ -110,7 +112,7 @@ export class ImportService {
       sections,
     );
     try {
-      await this.takeOverBanFile(adapter, made.id, draft.bans);
+      await this.takeOverBanFiles(adapter, made.id, draft.bans.files);
     } catch (err) {
       const undone = await this.servers.delete(made.id, actor).then(
         () => 'nothing was imported',
@@ -118,7 +120,7 @@ export class ImportService {
       );
       throw new ApiError(
         'VALIDATION_ERROR',
-        `the ban file ${draft.bans.file} could not be taken over: ${(err as Error).message}; ${undone}`,
+        `the ban files (${draft.bans.files.map((f) => f.file).join(', ')}) could not be taken over: ${(err as Error).message}; ${undone}`,
         { cause: err },
       );
     }
@@ -230,24 +232,24 @@ export class ImportService {
   }
 
   /**
-   * The installation's ban file, copied as it is (every line, every byte) to where the game will read
-   * it under Garrison; the ban-file pass then takes each ban over as `source: file`.
+   * The installation's ban files, each copied as it is (every line, every byte) to where the game will
+   * read the server's ban file of its kind under Garrison (a server sharing the installation has files of
+   * its own names); the ban-file pass then takes each ban over as `source: file`.
    */
-  private async takeOverBanFile(adapter: AdapterDefinition, serverId: number, found: ImportDraft['bans']): Promise<void> {
-    const manager = adapter.capabilities.ban_manager;
-    const from = found.file;
-    if (!from || !manager) return;
-    const kind = found.kind ?? adapter.identities?.[0]?.kind ?? '';
-    const to = manager.banFilePath(serverContext(await this.servers.row(serverId), this.settings.dataDir), kind);
-    // A game that keeps its ban files in its own folder reads them there already.
-    if (resolve(from) === resolve(to)) return void (await this.bans.sync(serverId));
-    await mkdir(dirname(to), { recursive: true });
-    const temp = `${to}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await copyFile(from, temp);
-      await rename(temp, to);
-    } finally {
-      await rm(temp, { force: true });
+  private async takeOverBanFiles(adapter: AdapterDefinition, serverId: number, found: ImportDraft['bans']['files']): Promise<void> {
+    if (!found.length || !adapter.capabilities.ban_manager) return;
+    for (const { path: to, kinds } of banFilesOf(adapter, serverContext(await this.servers.row(serverId), this.settings.dataDir))) {
+      const from = found.find((f) => kinds.has(f.kind))?.file;
+      // A game that keeps its ban files in its own folder reads them there already.
+      if (!from || resolve(from) === resolve(to)) continue;
+      await mkdir(dirname(to), { recursive: true });
+      const temp = `${to}.${randomBytes(6).toString('hex')}.tmp`;
+      try {
+        await copyFile(from, temp);
+        await rename(temp, to);
+      } finally {
+        await rm(temp, { force: true });
+      }
     }
     await this.bans.sync(serverId);
   }

@@ -8,6 +8,7 @@ import { Supervisor } from '../supervisor/supervisor.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { PlayerService } from '../players/service.js';
 import { BackupService } from '../backups/service.js';
+import { rotationOptionsOf } from '../missions/options.js';
 import { fillMessage } from './template.js';
 
 /** How often `wait_until_empty` looks at the player list (which the players poll keeps live). */
@@ -19,8 +20,28 @@ export type StepOutcome = { done: true } | { abort: string };
 const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? payload[key] : '');
 
 /**
+ * A `set_mission` step's options in the form the game stores them, by the game's rotation options (as a
+ * rotation entry's and a play's are): an option the game has not, or a value it does not take, is 400 naming
+ * `<at>.<option>` (`steps[0].payload.difficulty`). A game without missions has no options.
+ */
+function missionOptions(adapter: AdapterDefinition, payload: Record<string, unknown>, at: string): Record<string, string> {
+  const { name: _name, ...sent } = payload;
+  const manager = adapter.capabilities.mission_manager;
+  if (!manager) {
+    const option = Object.keys(sent)[0];
+    if (option !== undefined) throw new ApiError('VALIDATION_ERROR', `unknown field '${at}.${option}'`);
+    return {};
+  }
+  return rotationOptionsOf(manager, sent, {
+    problem: (option) => `field '${option === null ? at : `${at}.${option}`}'`,
+    path: (option) => `${at}.${option}`,
+  });
+}
+
+/**
  * Why a step cannot be kept (a payload its action does not take, an action the server's game lacks),
- * or null: checked when a schedule is written, so that a run never meets it.
+ * or null: checked when a schedule is written, so that a run never meets it. A `set_mission`'s options
+ * are refused by the missions feature's own check, which throws its 400 itself.
  */
 export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, index: number): string | null {
   const at = `steps[${index}]`;
@@ -49,9 +70,8 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
       } catch (err) {
         return `${at}.payload.name: ${(err as Error).message}`;
       }
-      // The mission's options (the first game's difficulty) go to the game as they are: each a string.
-      const option = Object.keys(p).find((k) => k !== 'name' && typeof p[k] !== 'string');
-      return option === undefined ? null : `${at}.payload.${option}: a string`;
+      missionOptions(adapter, p, `${at}.payload`);
+      return null;
     }
     case 'wait_until_empty': {
       const max = p.max_wait_s;
@@ -100,12 +120,13 @@ export class ScheduleActions {
         await this.remoteAdmin.adminCommand(serverId, text(p, 'command'), actor);
         return { done: true };
       case 'set_mission': {
-        const remote = this.adapters.get((await this.servers.row(serverId)).game_type).capabilities.remote_admin;
+        const adapter = this.adapters.get((await this.servers.row(serverId)).game_type);
+        const remote = adapter.capabilities.remote_admin;
         if (!remote?.playMission) throw new ApiError('NOT_SUPPORTED', 'this game has no command to change the mission');
-        const { name: _name, ...options } = p;
-        const strings = Object.fromEntries(Object.entries(options).filter((e): e is [string, string] => typeof e[1] === 'string'));
+        // In the form the game stores them (`veteran` is `Veteran`); checked again, as the adapter may have changed since the save.
+        const options = missionOptions(adapter, p, 'payload');
         // Audited as the command the adapter composed, as a command typed by the schedule's actor.
-        await remote.playMission((command) => this.remoteAdmin.adminCommand(serverId, command, actor), text(p, 'name'), strings);
+        await remote.playMission((command) => this.remoteAdmin.adminCommand(serverId, command, actor), text(p, 'name'), options);
         return { done: true };
       }
       case 'restart': {

@@ -213,6 +213,10 @@ export function adapterConformance(adapter: AdapterDefinition, options: Conforma
           assert.ok(kind.label.trim(), `${kind.kind}: a label`);
           assert.equal(kind.problem(kind.example), null, `${kind.kind}: its example is one`);
           const value = kind.normalize(kind.example);
+          // The console picks a value's kind by its pattern: the example, and its stored form, have the shape.
+          if (kind.pattern !== undefined)
+            for (const shaped of [kind.example, value])
+              assert.match(shaped, new RegExp(kind.pattern), `${kind.kind}: ${shaped} fits its pattern`);
           assert.equal(kind.problem(value), null, `${kind.kind}: a normalized value is still one`);
           assert.equal(kind.normalize(value), value, `${kind.kind}: normalize is idempotent`);
           for (const bad of ['', 'not an identity !', '\u0000'])

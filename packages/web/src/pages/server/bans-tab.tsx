@@ -7,19 +7,10 @@ import { Pager } from '../../components/pager.js';
 import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
-import { useGame, type IdentityKind } from '../../games.js';
+import { useGame } from '../../games.js';
+import { kindOf } from '../../identity-kinds.js';
 
 const PAGE = 50;
-
-/**
- * An IPv4 address, or hexadecimal digits with colons (an IPv6 one): the server checks it exactly. Other
- * identities hold colons too (`STEAM_0:1:1234`), so a colon alone does not make an address.
- */
-const looksLikeAddress = (text: string) => /^\d{1,3}(\.\d{1,3}){3}$/.test(text.trim()) || /^[0-9a-f]*:[0-9a-f:.]*$/i.test(text.trim());
-
-/** The kind a value typed looks like: the address kind for an address, else the game's default (its first kind). */
-const kindOf = (kinds: readonly IdentityKind[], text: string) =>
-  (looksLikeAddress(text) ? kinds.find((k) => k.address) : undefined) ?? kinds[0];
 
 /** The server's bans; admins add one by one of the kinds by which the game knows players (its default first), or revoke one. */
 export function BansTab({ server }: TabProps) {

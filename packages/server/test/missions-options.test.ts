@@ -26,14 +26,14 @@ describe("missions: the first game's terrain and difficulty, from its adapter, a
     assert.equal(up.status, 201, JSON.stringify(up.body));
     assert.equal(
       JSON.stringify(up.body.data),
-      '{"filename":"co10_Escape.Altis.pbo","mission_name":"co10_Escape.Altis","terrain":"Altis","file_size":7,"parts":{"terrain":"Altis"}}',
+      '{"filename":"co10_Escape.Altis.pbo","mission_name":"co10_Escape.Altis","terrain":"Altis","file_size":7}',
     );
     const version = await upload(s.id, 'mission_v2.0.pbo');
-    assert.deepEqual(Object.keys(version.body.data), ['filename', 'mission_name', 'terrain', 'file_size', 'warning', 'parts']);
+    assert.deepEqual(Object.keys(version.body.data), ['filename', 'mission_name', 'terrain', 'file_size', 'warning']);
     const list = (await api('GET', `/servers/${s.id}/missions`)).body.data.missions;
     assert.equal(
       JSON.stringify(list.find((m: { name: string }) => m.name === 'co10_Escape.Altis')),
-      '{"name":"co10_Escape.Altis","filename":"co10_Escape.Altis.pbo","size_bytes":7,"terrain":"Altis","parts":{"terrain":"Altis"}}',
+      '{"name":"co10_Escape.Altis","filename":"co10_Escape.Altis.pbo","size_bytes":7,"terrain":"Altis"}',
     );
   });
 

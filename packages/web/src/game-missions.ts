@@ -58,7 +58,22 @@ export const entryToSend = <E extends Record<string, string>>(entry: E, options:
 /** An option's value as a list shows it: the empty value is the game's own default. */
 export const optionText = (value: string): string => value || 'Default';
 
-/** The parts of their names (`parts`) any of these missions has, in the order first seen: a column each. */
-export const missionParts = (missions: readonly { parts: Record<string, string> }[]): string[] => [
-  ...new Set(missions.flatMap((m) => Object.keys(m.parts))),
-];
+/** A mission file's fields that are no part of its name. */
+const MISSION_FILE_FIELDS = ['name', 'filename', 'size_bytes', 'warning', 'parts'];
+
+/**
+ * What a mission file's name carries besides its name, part → value: the string fields the API lists
+ * beside the name, and those of a `parts` object where it has one.
+ */
+export function partsOf(mission: object): Record<string, string> {
+  const { parts } = mission as { parts?: unknown };
+  const nested = parts && typeof parts === 'object' ? Object.entries(parts) : [];
+  return Object.fromEntries(
+    [...Object.entries(mission).filter(([key]) => !MISSION_FILE_FIELDS.includes(key)), ...nested].filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
+
+/** The parts any of these missions has, in the order first seen: a column each. */
+export const missionParts = (missions: readonly object[]): string[] => [...new Set(missions.flatMap((m) => Object.keys(partsOf(m))))];

@@ -6,15 +6,16 @@ const MissionWarning = Type.Optional(
   Type.String({ description: 'The game loads it, but maybe not as meant (a version number read as the terrain).' }),
 );
 
-/** The first game's terrain, the last part of its names, where its contract has it; all of a name's parts are in `parts`. */
+/**
+ * What else a game's mission file names carry beside the name (`GET /games/{game}` says which game has
+ * which): the first game's `terrain`, the last part of its names; none for a game whose missions are maps.
+ */
 const Terrain = Type.Optional(
-  Type.String({ description: 'The terrain part of the name (`Altis`), for a game whose names have one; also in `parts`.' }),
+  Type.String({ description: 'The terrain part of the name (`Altis`), for a game whose mission names carry one.' }),
 );
-/** What else a game's mission file names carry beside the name, part → value: `{}` for a game whose missions are maps. */
-const Parts = Type.Record(Type.String(), Type.String());
 
 export const MissionFile = Type.Object(
-  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Terrain, warning: MissionWarning, parts: Parts },
+  { name: Type.String(), filename: Type.String(), size_bytes: Type.Integer(), terrain: Terrain, warning: MissionWarning },
   { $id: 'MissionFile' },
 );
 
@@ -24,14 +25,7 @@ export const MissionList = Type.Object(
 );
 
 export const UploadedMission = Type.Object(
-  {
-    filename: Type.String(),
-    mission_name: Type.String(),
-    terrain: Terrain,
-    file_size: Type.Integer(),
-    warning: MissionWarning,
-    parts: Parts,
-  },
+  { filename: Type.String(), mission_name: Type.String(), terrain: Terrain, file_size: Type.Integer(), warning: MissionWarning },
   { $id: 'UploadedMission' },
 );
 

@@ -54,14 +54,7 @@ export class MissionService {
         expectOnly(err, ApiError);
         continue; // a file the game would not load either
       }
-      missions.push({
-        name: parsed.name,
-        filename: file.name,
-        size_bytes: file.size,
-        ...contractParts(parsed),
-        ...warningOf(parsed),
-        parts: parsed.parts,
-      });
+      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, ...parsed.parts, ...warningOf(parsed) });
     }
     return { server_id: serverId, total: missions.length, missions };
   }
@@ -84,10 +77,9 @@ export class MissionService {
     return {
       filename: received.filename,
       mission_name: parsed.name,
-      ...contractParts(parsed),
+      ...parsed.parts,
       file_size: received.size,
       ...warningOf(parsed),
-      parts: parsed.parts,
     };
   }
 
@@ -157,9 +149,3 @@ export class MissionService {
 }
 
 const warningOf = (parsed: MissionName) => (parsed.warning ? { warning: parsed.warning } : {});
-
-/**
- * The part the first API has beside a mission's name, `terrain`, where it always was; every part, that
- * one too, is in `parts`: a part spread beside the name could take the place of a field (`name`, `filename`).
- */
-const contractParts = ({ parts }: MissionName) => (typeof parts.terrain === 'string' ? { terrain: parts.terrain } : {});

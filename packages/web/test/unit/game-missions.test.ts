@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@garrison/core';
-import { entryToSend, missionParts, optionText, rotationOptionsOf } from '../../src/game-missions.js';
+import { entryToSend, missionParts, optionText, partsOf, rotationOptionsOf } from '../../src/game-missions.js';
 import { optionsSuffix } from '../../src/format.js';
 
 /** A schema as `GET /games/{game}` serves it: TypeBox's, through JSON. */
@@ -49,11 +49,11 @@ describe("a rotation entry's options, from the game's JSON Schema", () => {
 });
 
 describe("a mission file's parts", () => {
-  it('are those of its `parts` only, a column each: a field beside the name is no part', () => {
-    const listed = { name: 'co_Hold.Isle', filename: 'co_Hold.Isle.x', size_bytes: 3, terrain: 'Isle', parts: { terrain: 'Isle' } };
-    const grouped = { name: 'm', filename: 'm.y', size_bytes: 1, warning: 'w', parts: { map_group: 'A' } };
-    assert.deepEqual(missionParts([listed, grouped]), ['terrain', 'map_group']);
-    const map = { name: 'de_x', filename: 'de_x.y', size_bytes: 1, parts: {} };
-    assert.deepEqual(missionParts([map]), [], 'a map is its name only');
+  it('are the fields the API lists beside its name, and those of a `parts` object: a column each', () => {
+    const listed = { name: 'co_Hold.Isle', filename: 'co_Hold.Isle.x', size_bytes: 3, region: 'Isle', warning: 'w' };
+    assert.deepEqual(partsOf(listed), { region: 'Isle' });
+    assert.deepEqual(partsOf({ name: 'm', filename: 'm.y', size_bytes: 1, parts: { map_group: 'A' } }), { map_group: 'A' });
+    assert.deepEqual(missionParts([listed, { name: 'de_x', filename: 'de_x.y', size_bytes: 1 }]), ['region']);
+    assert.deepEqual(missionParts([{ name: 'de_x', filename: 'de_x.y', size_bytes: 1, parts: {} }]), [], 'a map is its name only');
   });
 });

@@ -8,7 +8,7 @@ import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
 import { can, missionLabel, useGame } from '../../games.js';
-import { missionParts } from '../../game-missions.js';
+import { missionParts, partsOf } from '../../game-missions.js';
 
 type Upload = { name: string; sent: number; total: number | null };
 
@@ -128,7 +128,7 @@ export function MissionsTab({ server }: TabProps) {
               <tr key={m.filename}>
                 <td>{m.name}</td>
                 {missionParts(data.missions).map((part) => (
-                  <td key={part}>{m.parts[part] ?? ''}</td>
+                  <td key={part}>{partsOf(m)[part] ?? ''}</td>
                 ))}
                 <td>{bytes(m.size_bytes)}</td>
                 {admin && (

@@ -93,6 +93,12 @@ describe('a third game, added as a package alone', () => {
       body: upload.body,
     });
     assert.equal(uploaded.status, 201, await uploaded.text());
+    const listed = (await api('GET', '/missions')).body.data.missions;
+    assert.equal(
+      listed.find((m: { name: string }) => m.name === 'forest_2')?.size_bytes,
+      'level data'.length,
+      'a part takes no field’s place',
+    );
     assert.equal(await readFile(join(install, 'levels', 'forest_2.lvl'), 'utf8'), 'level data');
     const { config_version } = (await api('GET', '/missions/rotation')).body.data;
     const setRotation = (missions: unknown[]) => api('PUT', '/missions/rotation', { missions, config_version });

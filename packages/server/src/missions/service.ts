@@ -54,7 +54,13 @@ export class MissionService {
         expectOnly(err, ApiError);
         continue; // a file the game would not load either
       }
-      missions.push({ name: parsed.name, filename: file.name, size_bytes: file.size, ...parsed.parts, ...warningOf(parsed) });
+      missions.push({
+        name: parsed.name,
+        filename: file.name,
+        size_bytes: file.size,
+        ...partsBeside(parsed, LISTED),
+        ...warningOf(parsed),
+      });
     }
     return { server_id: serverId, total: missions.length, missions };
   }
@@ -77,7 +83,7 @@ export class MissionService {
     return {
       filename: received.filename,
       mission_name: parsed.name,
-      ...parsed.parts,
+      ...partsBeside(parsed, UPLOADED),
       file_size: received.size,
       ...warningOf(parsed),
     };
@@ -149,3 +155,14 @@ export class MissionService {
 }
 
 const warningOf = (parsed: MissionName) => (parsed.warning ? { warning: parsed.warning } : {});
+
+/** The fields of a listed and of an uploaded mission, which no part of a name may stand in for. */
+const LISTED = new Set(['name', 'filename', 'size_bytes', 'warning']);
+const UPLOADED = new Set(['filename', 'mission_name', 'file_size', 'warning']);
+
+/**
+ * A name's parts beside its fields, where the first game's contract has its `terrain`: a part named like
+ * one of the answer's own fields is left out rather than put in that field's place.
+ */
+const partsBeside = (parsed: MissionName, fields: ReadonlySet<string>) =>
+  Object.fromEntries(Object.entries(parsed.parts).filter(([part]) => !fields.has(part)));

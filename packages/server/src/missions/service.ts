@@ -161,7 +161,7 @@ const LISTED = new Set(['name', 'filename', 'size_bytes', 'warning']);
 const UPLOADED = new Set(['filename', 'mission_name', 'file_size', 'warning']);
 
 /**
- * A name's parts beside its fields, where the first game's contract has its `terrain`: a part named like
+ * A name's parts beside its fields, where a contract may have them: a part named like
  * one of the answer's own fields is left out rather than put in that field's place.
  */
 const partsBeside = (parsed: MissionName, fields: ReadonlySet<string>) =>

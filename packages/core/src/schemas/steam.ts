@@ -5,11 +5,18 @@ import { Nullable, Timestamp } from './common.js';
  * The Steam account SteamCMD logs in with, and the dedicated server's install through it. Their meaning
  * is in docs/workshop.md (every core schema ships in the console's first load: descriptions stay short).
  */
+/** Steam's rules, declared once: the API checks them, and the SteamCMD runner again before a value reaches its command line. */
+export const STEAM_USERNAME_PATTERN = '^[A-Za-z0-9_]{1,64}$';
+/** Five letters or digits (mail), or the app's five characters. */
+export const STEAM_GUARD_CODE_PATTERN = '^[A-Za-z0-9]{5,8}$';
+/** Letters, digits, `.`, `_`, `-`, not starting with a sign SteamCMD would read. */
+export const STEAM_BRANCH_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+
 export const SteamAccountUpdate = Type.Object(
   {
-    username: Type.String({ maxLength: 64, pattern: '^\\w+$' }),
+    username: Type.String({ maxLength: 64, pattern: STEAM_USERNAME_PATTERN }),
     password: Type.String({ minLength: 1, maxLength: 256 }),
-    guard_code: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9]{5,8}$' })),
+    guard_code: Type.Optional(Type.String({ pattern: STEAM_GUARD_CODE_PATTERN })),
   },
   { additionalProperties: false },
 );
@@ -24,7 +31,7 @@ export type SteamAccount = Static<typeof SteamAccount>;
 
 export const InstallRequest = Type.Object(
   {
-    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._-]+$' })),
+    branch: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: STEAM_BRANCH_PATTERN })),
     branch_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   },
   { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { ApiError } from '@garrison/core';
+import { ApiError, STEAM_BRANCH_PATTERN, STEAM_GUARD_CODE_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
 
 /**
  * The command line of one SteamCMD run. SteamCMD reads every argument that starts with `+` as a new
@@ -28,12 +28,9 @@ export interface SteamCall {
 }
 
 const ID = /^[0-9]{1,20}$/;
-/** Steam's branch names: letters, digits, `.`, `_`, `-`, not starting with a sign SteamCMD would read. */
-const BRANCH = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-/** Steam account names: letters, digits and underscores. */
-const USERNAME = /^[A-Za-z0-9_]{1,64}$/;
-/** Steam Guard codes: five letters or digits (mail), or the app's five characters. */
-const GUARD_CODE = /^[A-Za-z0-9]{5,8}$/;
+const BRANCH = new RegExp(STEAM_BRANCH_PATTERN);
+const USERNAME = new RegExp(STEAM_USERNAME_PATTERN);
+const GUARD_CODE = new RegExp(STEAM_GUARD_CODE_PATTERN);
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
 

@@ -71,23 +71,30 @@ export interface TestGarrison {
 export async function freshMysqlDatabase(url: string) {
   const name = `garrison_t_${randomBytes(6).toString('hex')}`;
   const base = new URL(url);
-  const admin = knexFactory({
-    client: 'mysql2',
-    connection: {
-      host: base.hostname,
-      port: Number(base.port || 3306),
-      user: decodeURIComponent(base.username),
-      password: decodeURIComponent(base.password),
-    },
-  });
-  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  // One connection, opened for the statement and closed after it: suites in parallel hold many servers'
+  // pools at once, and an idle admin connection per database would count against MariaDB's max_connections.
+  const asAdmin = async (sql: string) => {
+    const admin = knexFactory({
+      client: 'mysql2',
+      connection: {
+        host: base.hostname,
+        port: Number(base.port || 3306),
+        user: decodeURIComponent(base.username),
+        password: decodeURIComponent(base.password),
+      },
+      pool: { min: 0, max: 1 },
+    });
+    try {
+      await admin.raw(sql);
+    } finally {
+      await admin.destroy();
+    }
+  };
+  await asAdmin(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
   base.pathname = `/${name}`;
   return {
     url: base.toString(),
-    drop: async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-    },
+    drop: () => asAdmin(`DROP DATABASE IF EXISTS \`${name}\``),
   };
 }
 

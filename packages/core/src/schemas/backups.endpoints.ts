@@ -24,7 +24,7 @@ export const backupEndpoints = {
     method: 'POST',
     path: '/servers/{server_id}/backups',
     tag: 'backups',
-    summary: "Back up the server's state (profile, generated files, BattlEye's folder with the bans; missions when asked)",
+    summary: "Back up the server's state (its profile, generated files and ban files; missions when asked)",
     notes: 'Answers at once with the backup, `running`; `backup` events follow it to `done` or `failed` (docs/operations.md).',
     access: 'admin',
     scope: 'servers:write',

@@ -6,6 +6,7 @@ import { nodeIdOf } from '../data-dir.js';
 import { SystemClock } from '../jobs/clock.js';
 import { ImportService } from '../import/service.js';
 import { AuditService } from '../audit/service.js';
+import { missionWithOptions } from '../missions/options.js';
 import type { Store } from './store.js';
 
 /**
@@ -41,7 +42,7 @@ function report(plan: ImportPlan): string {
     ...plan.files.map((f) => `  ${f.found ? 'read   ' : 'missing'} ${f.role}: ${f.path}`),
     '',
     ...Object.entries(plan.sections).map(([name, values]) => `Section ${name}: ${Object.keys(values).length} settings read`),
-    `Rotation: ${plan.rotation.map(rotationEntry).join(', ') || 'none'}`,
+    `Rotation: ${plan.rotation.map(({ name, ...options }) => missionWithOptions(name, options)).join(', ') || 'none'}`,
     'Mods: ' +
       (plan.mods.map((m) => `${m.name}${m.is_server_mod ? ' [server]' : ''}${m.installed ? '' : ' [not installed]'}`).join(', ') || 'none'),
     `Bans: ${plan.bans.count}${plan.bans.file ? ` from ${plan.bans.file}` : ''}`,
@@ -57,10 +58,4 @@ function report(plan: ImportPlan): string {
     if (secrets.length) lines.push('', 'Credentials (shown once):', ...secrets.map(([k, v]) => `  ${k}: ${String(v)}`));
   }
   return lines.join('\n');
-}
-
-/** A rotation entry with the values of the options it has (`name (value)`), whatever the game's options are. */
-function rotationEntry({ name, ...options }: { name: string } & Record<string, string | undefined>): string {
-  const shown = Object.values(options).filter(Boolean).join(', ');
-  return shown ? `${name} (${shown})` : name;
 }

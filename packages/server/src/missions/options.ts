@@ -38,3 +38,9 @@ export function rotationOptionsOf(manager: MissionManager, sent: Record<string, 
 export function optionsSent(entry: { name: string }): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entry).filter(([key]) => key !== 'name'));
 }
+
+/** A mission with the values of the options it has, as people read it (`name (value, value)`), whatever the game's options are. */
+export function missionWithOptions(name: string, options: Record<string, string | undefined>): string {
+  const shown = Object.values(options).filter(Boolean).join(', ');
+  return shown ? `${name} (${shown})` : name;
+}

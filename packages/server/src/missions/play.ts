@@ -4,7 +4,7 @@ import { ServerService } from '../servers/service.js';
 import { RemoteAdminService } from '../rcon/service.js';
 import { AuditService } from '../audit/service.js';
 import { MissionService } from './service.js';
-import { rotationOptionsOf } from './options.js';
+import { missionWithOptions, rotationOptionsOf } from './options.js';
 
 /** "Play this mission now": an installed mission, with the game's rotation options, by the game's remote admin. */
 @injectable()
@@ -37,7 +37,6 @@ export class MissionPlay {
       throw new ApiError('NOT_FOUND', `no mission ${JSON.stringify(name)} is installed on server ${serverId}`);
     await remote.playMission((text) => this.remoteAdmin.command(serverId, text), name, options);
     await this.audit.recordAlone({ serverId, type: 'mission_played', actor, detail: { name, ...options } });
-    const shown = Object.values(options).filter(Boolean).join(', ');
-    return { message: `playing ${name}${shown ? ` (${shown})` : ''}`, name, ...options };
+    return { message: `playing ${missionWithOptions(name, options)}`, name, ...options };
   }
 }

@@ -10,6 +10,8 @@ export const SCHEDULE_ACTIONS = [
   'backup',
   'set_mission',
   'wait_until_empty',
+  'update_server',
+  'update_mods',
 ] as const;
 export const ScheduleAction = Type.Union(SCHEDULE_ACTIONS.map((a) => Type.Literal(a)));
 export type ScheduleAction = Static<typeof ScheduleAction>;

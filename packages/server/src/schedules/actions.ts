@@ -10,12 +10,12 @@ import { PlayerService } from '../players/service.js';
 import { BackupService } from '../backups/service.js';
 import { rotationOptionsOf } from '../missions/options.js';
 import { fillMessage } from './template.js';
+import { ScheduleActionRegistry, type StepOutcome } from './action-registry.js';
 
 /** How often `wait_until_empty` looks at the player list (which the players poll keeps live). */
 const EMPTY_CHECK_MS = 5_000;
 
-/** What a step's action came to: done, or the run must end here (a wait that gave up with `abort`). */
-export type StepOutcome = { done: true } | { abort: string };
+export type { StepOutcome } from './action-registry.js';
 
 const text = (payload: Record<string, unknown> | undefined, key: string) => (typeof payload?.[key] === 'string' ? payload[key] : '');
 
@@ -43,7 +43,7 @@ function missionOptions(adapter: AdapterDefinition, payload: Record<string, unkn
  * or null: checked when a schedule is written, so that a run never meets it. A `set_mission`'s options
  * are refused by the missions feature's own check, which throws its 400 itself.
  */
-export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, index: number): string | null {
+export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, index: number, more: ScheduleActionRegistry): string | null {
   const at = `steps[${index}]`;
   const remote = adapter.capabilities.remote_admin;
   const p = step.payload ?? {};
@@ -85,8 +85,14 @@ export function stepProblem(step: ScheduleStep, adapter: AdapterDefinition, inde
       return p.include_missions === undefined || typeof p.include_missions === 'boolean'
         ? null
         : `${at}.payload.include_missions: true or false`;
-    default:
+    case 'restart':
+    case 'stop':
+    case 'start':
       return null;
+    default: {
+      const handler = more.get(step.action);
+      return handler ? handler.problem(step, adapter, at) : `${at}.action: ${step.action} is not available on this service`;
+    }
   }
 }
 
@@ -101,15 +107,20 @@ export class ScheduleActions {
     @inject(RemoteAdminService) private readonly remoteAdmin: RemoteAdminService,
     @inject(PlayerService) private readonly players: PlayerService,
     @inject(BackupService) private readonly backups: BackupService,
+    @inject(ScheduleActionRegistry) private readonly more: ScheduleActionRegistry,
   ) {}
 
-  /** Performs one step; throws (with the reason) when it fails. `secondsToRestart`: for a `say`'s `{minutes}`. */
+  /**
+   * Performs one step; throws (with the reason) when it fails. `secondsToRestart`: for a `say`'s `{minutes}`;
+   * `succeeded`: the run's steps before this one that succeeded (what they left for its restart to do).
+   */
   async perform(
     serverId: number,
     step: ScheduleStep,
     actor: Actor,
     secondsToRestart: number | null,
     signal: AbortSignal,
+    succeeded: readonly ScheduleStep[] = [],
   ): Promise<StepOutcome> {
     const p = step.payload ?? {};
     switch (step.action) {
@@ -132,7 +143,16 @@ export class ScheduleActions {
       case 'restart': {
         // A restart brings the server up whatever it was doing: a stopped or crashed server is started.
         const running = ACTIVE_STATUSES.includes((await this.servers.row(serverId)).status);
-        await (running ? this.supervisor.restart(serverId, actor) : this.supervisor.start(serverId, actor));
+        const downtime = this.whileStopped(serverId, succeeded, actor, signal);
+        if (!downtime) {
+          await (running ? this.supervisor.restart(serverId, actor) : this.supervisor.start(serverId, actor));
+          return { done: true };
+        }
+        if (running) await this.supervisor.stop(serverId, actor);
+        await downtime().catch((err: Error) => {
+          throw new Error(`${err.message}; the server stays stopped`);
+        });
+        await this.supervisor.start(serverId, actor);
         return { done: true };
       }
       case 'stop':
@@ -155,7 +175,24 @@ export class ScheduleActions {
         if (backup.status !== 'done') throw new Error(`the backup failed: ${backup.error ?? 'no reason given'}`);
         return { done: true };
       }
+      default: {
+        const handler = this.more.get(step.action);
+        if (!handler) throw new Error(`${step.action} is not available on this service`);
+        return handler.perform(serverId, step, actor, signal);
+      }
     }
+  }
+
+  /** What the earlier steps left for a restart to do while the server is down (an update's install), or null. */
+  private whileStopped(serverId: number, succeeded: readonly ScheduleStep[], actor: Actor, signal: AbortSignal) {
+    const work = succeeded.flatMap((step) => {
+      const handler = this.more.get(step.action);
+      return handler?.whileStopped ? [() => handler.whileStopped!(serverId, step, actor, signal)] : [];
+    });
+    if (!work.length) return null;
+    return async () => {
+      for (const each of work) await each();
+    };
   }
 
   /** Waits while players are in (the live list), up to `maxWaitS`; then proceeds or aborts the run. */

@@ -118,7 +118,15 @@ export class RunExecution {
         Object.assign(result, { status: 'running', at: iso(clock.now()) });
         await this.save({ steps: results });
         try {
-          const outcome = await this.ctx.actions.perform(this.schedule.server_id, step, this.actor, this.secondsToRestart(i), this.signal);
+          const succeeded = this.steps.filter((_, j) => j < i && results[j].status === 'succeeded');
+          const outcome = await this.ctx.actions.perform(
+            this.schedule.server_id,
+            step,
+            this.actor,
+            this.secondsToRestart(i),
+            this.signal,
+            succeeded,
+          );
           if ('abort' in outcome) aborted = outcome.abort;
           Object.assign(result, { status: 'succeeded' });
         } catch (err) {

@@ -19,6 +19,7 @@ import { AuditService } from '../audit/service.js';
 import { assertCalendar, nextSlot, nextTimes, UnreadableCalendar } from './calendar.js';
 import { expandTemplate } from './template.js';
 import { stepProblem } from './actions.js';
+import { ScheduleActionRegistry } from './action-registry.js';
 import { leadOf, stepOf, stepRows } from './steps.js';
 import { ScheduleRunner } from './runner.js';
 
@@ -75,6 +76,7 @@ export class ScheduleService {
     @inject(ServerService) private readonly servers: ServerService,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(ScheduleRunner) private readonly runner: ScheduleRunner,
+    @inject(ScheduleActionRegistry) private readonly actions: ScheduleActionRegistry,
   ) {}
 
   async list(serverId: number): Promise<Schedule[]> {
@@ -217,7 +219,7 @@ export class ScheduleService {
     if (!steps?.length) throw new ApiError('VALIDATION_ERROR', "field 'steps': a schedule needs steps, or a template");
     const adapter = await this.servers.adapterOf(serverId);
     steps.forEach((step, i) => {
-      const problem = stepProblem(step, adapter, i);
+      const problem = stepProblem(step, adapter, i, this.actions);
       if (problem) throw new ApiError('VALIDATION_ERROR', `field '${problem.split(':')[0]}':${problem.slice(problem.indexOf(':') + 1)}`);
     });
     return [...steps].sort((a, b) => a.at_s - b.at_s);

@@ -14,6 +14,8 @@ import { BranchPasswords } from './install/branch-passwords.js';
 import { INSTALL_JOB, InstallService } from './install/service.js';
 import { InstallExecutor } from './install/executor.js';
 import { installRoutes } from './install/routes.js';
+import { UpdateServerAction } from './install/schedule-action.js';
+import { ScheduleActionRegistry } from '../schedules/action-registry.js';
 
 const repositories = { steamAccount: SteamAccountRepository, steamAppInfo: SteamAppInfoRepository };
 
@@ -26,9 +28,9 @@ export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
   name: 'steam',
   settings: steamSettings,
   // Its jobs run on the background-job worker; a start of a server being installed is refused by the supervisor.
-  needs: ['background-jobs', 'audit', 'supervisor'],
+  needs: ['background-jobs', 'audit', 'supervisor', 'schedules'],
   repositories,
-  services: [SteamAccountService, SteamCmdService, BranchPasswords, InstallService, InstallExecutor],
+  services: [SteamAccountService, SteamCmdService, BranchPasswords, InstallService, InstallExecutor, UpdateServerAction],
   migrations: [
     ['001_steam_account', steamAccountTable],
     ['002_steam_app_info', steamAppInfoTable],
@@ -41,6 +43,7 @@ export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
   parts: (c) => {
     const installs = c.resolve(InstallService);
     c.resolve(Supervisor).beforeFiles((id) => installs.assertNotInstalling(id));
+    c.resolve(ScheduleActionRegistry).register('update_server', c.resolve(UpdateServerAction));
     return [['steam', { start: () => c.resolve(JobExecutors).register(INSTALL_JOB, c.resolve(InstallExecutor)) }]];
   },
 };

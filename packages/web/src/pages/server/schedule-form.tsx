@@ -15,6 +15,8 @@ const ACTIONS: { id: Step['action']; label: string; field?: { key: string; label
   { id: 'wait_until_empty', label: 'Wait until empty', field: { key: 'max_wait_s', label: 'At most (s), then go on' } },
   { id: 'set_mission', label: 'Set mission', field: { key: 'name', label: 'Mission (as the Missions tab names it)' } },
   { id: 'backup', label: 'Backup' },
+  { id: 'update_mods', label: 'Update Workshop mods (else end the run)' },
+  { id: 'update_server', label: 'Check for a server update (else end the run)' },
   { id: 'restart', label: 'Restart' },
   { id: 'stop', label: 'Stop' },
   { id: 'start', label: 'Start' },

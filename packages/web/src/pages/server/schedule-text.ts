@@ -48,6 +48,10 @@ export function stepSentence(step: Step, steps: Step[]): string {
     case 'set_mission':
       // The options after the name are the game's (a rotation entry's), whatever they are.
       return `Switch to the mission ${text(p, 'name')}${optionsSuffix(p)}`;
+    case 'update_mods':
+      return 'Download the outdated Workshop mods; none, and the run ends here';
+    case 'update_server':
+      return 'Ask Steam for a newer build of the server, installed at the restart; none, and the run ends here';
     case 'wait_until_empty':
       return (
         `Wait until no one is in, at most ${duration(Number(p.max_wait_s))}, ` +

@@ -50,7 +50,7 @@ function fakeSteamCmd(runs: Step[][], { exec = false } = {}) {
   return {
     executable,
     env: { ...process.env, STEAMCMD_FIXTURE_PLAN: plan },
-    runs: () => read('runs').map((l) => JSON.parse(l) as { pid: number; argv: string[] }),
+    runs: () => read('runs').map((l) => JSON.parse(l) as { pid: number; argv: string[]; cmdline: string[] }),
     pids: () => [...read('runs').map((l) => (JSON.parse(l) as { pid: number }).pid), ...read('children').map(Number)],
   };
 }
@@ -153,6 +153,8 @@ describe('the SteamCMD runner, against a process', () => {
         ],
       );
       assert.ok(runs.every((r) => r.argv.filter((a) => a === '+login').length === 1 && r.argv.includes(PASSWORD)));
+      // The secrets reach SteamCMD through its runscript, never its command line.
+      assert.ok(runs.every((r) => r.cmdline[0] === '+runscript' && !r.cmdline.join(' ').includes(PASSWORD)));
       const shown = [...lines, ...result.log].join('\n');
       assert.ok(!shown.includes(PASSWORD) && !shown.includes(GUARD), shown);
       assert.match(shown, /\+login fixture_user \*\*\* \*\*\*/);

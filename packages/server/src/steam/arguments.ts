@@ -92,7 +92,9 @@ function workArguments(work: SteamWork): string[] {
 
 /** The argv of one run (without the executable). Throws VALIDATION_ERROR for a value SteamCMD would misread. */
 export function steamArguments(call: SteamCall): string[] {
-  if (!isAbsolute(call.installDir) || CONTROL.test(call.installDir)) refuse('install folder', 'must be an absolute path');
+  if (!isAbsolute(call.installDir) || CONTROL.test(call.installDir) || call.installDir.includes('"')) {
+    refuse('install folder', 'must be an absolute path without double quotes');
+  }
   return [
     // Never wait for a password on stdin, and stop at the first failed command instead of going on.
     '+@NoPromptForPassword',
@@ -105,6 +107,20 @@ export function steamArguments(call: SteamCall): string[] {
     ...workArguments(call.work),
     '+quit',
   ];
+}
+
+/**
+ * The runscript of one run: the commands of `steamArguments`, one per line without their `+`, every value
+ * in double quotes (a secret may hold spaces; none holds a quote or a line break, see `secret`). SteamCMD
+ * reads the secrets from this file instead of its command line, which any local user can read in /proc.
+ */
+export function steamScript(args: readonly string[]): string {
+  const lines: string[] = [];
+  for (const word of args) {
+    if (word.startsWith('+')) lines.push(word.slice(1));
+    else lines[lines.length - 1] += ` "${word}"`;
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** The values of a call that must never leave the runner: the password, the Guard code, the beta password. */

@@ -1,6 +1,9 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiError } from '@garrison/core';
 import type { Clock } from '../jobs/clock.js';
-import { redact, secretsOf, steamArguments, type SteamCall } from './arguments.js';
+import { redact, secretsOf, steamArguments, steamScript, type SteamCall } from './arguments.js';
 import { isRetryable } from './failures.js';
 import { OutputTail, SteamOutputReader, type SteamEvent } from './output.js';
 import { runProcess, type ProcessEnd, type ProcessLimits } from './process.js';
@@ -19,6 +22,11 @@ export interface SteamRunOptions extends Partial<ProcessLimits> {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Where each run's runscript (which holds the secrets) goes, in a folder of its own only the service can
+   * read, removed when the run ends: the system's temporary folder when not given.
+   */
+  scriptDir?: string;
   /** How many more runs an item that timed out gets. */
   retries?: number;
   /** The wait before the first retry; it doubles for each one after, up to `maxRetryDelayMs`. */
@@ -160,8 +168,16 @@ async function runOnce(call: SteamCall, o: Resolved, tail: OutputTail, onProgres
     o.onLine?.(line);
     events.forEach(said);
   });
-  const spec = { executable: o.executable, args: steamArguments(call), cwd: o.cwd, env: o.env };
-  outcome.end = await runProcess(spec, o, o.clock, o.signal, (chunk, stream) => reader.feed(chunk, stream));
+  // The commands go in a runscript, not on the command line: /proc/<pid>/cmdline is anyone's to read.
+  const dir = await mkdtemp(join(o.scriptDir ?? tmpdir(), 'steamcmd-')); // 0700
+  try {
+    const script = join(dir, 'run.txt');
+    await writeFile(script, steamScript(steamArguments(call)), { mode: 0o600, flag: 'wx' });
+    const spec = { executable: o.executable, args: ['+runscript', script], cwd: o.cwd, env: o.env };
+    outcome.end = await runProcess(spec, o, o.clock, o.signal, (chunk, stream) => reader.feed(chunk, stream));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   reader.end();
   return outcome;
 }

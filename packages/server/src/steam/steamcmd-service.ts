@@ -1,3 +1,5 @@
+import { chmod, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
@@ -72,6 +74,7 @@ export class SteamCmdService {
         {
           executable: this.settings.steamcmdPath,
           clock: this.clock,
+          scriptDir: await this.privateDir(),
           signal: ctx.signal,
           ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
           onLine: (line) => {
@@ -84,6 +87,14 @@ export class SteamCmdService {
       if (err instanceof ApiError) throw new JobFailure(err.code, err.message);
       throw err;
     }
+  }
+
+  /** Where the runscripts go (they hold the password): a folder of the steam dir only the service may enter. */
+  private async privateDir(): Promise<string> {
+    const dir = join(this.settings.steamDir, 'private');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700); // made by an older version, or with another umask
+    return dir;
   }
 
   private async login(options: SteamLoginOptions): Promise<SteamCall['login']> {

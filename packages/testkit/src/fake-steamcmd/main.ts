@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ArgumentError, maskSecrets, parseCommands } from './args.js';
+import { ArgumentError, commandLine, expandRunscripts, maskSecrets, parseCommands } from './args.js';
 import { runCommands } from './commands.js';
 import { EXIT, SteamConsole } from './context.js';
 import { envCount, watchOwner } from '../fake-process/environment.js';
@@ -28,13 +28,16 @@ function ownerPid(): number {
 export async function main(exePath: string, argv: string[]): Promise<void> {
   const started = new Date().toISOString();
   let finished = false;
+  /** What ran: the command line with any runscript's commands in its place (what the invocation log keeps). */
+  let ran = argv;
   /** Logs the run (secrets masked) once, then exits: by a signal's own death, so that the parent sees it. */
   const finish = (code: number | NodeJS.Signals): void => {
     if (finished) return;
     finished = true;
     const log = process.env.FAKE_STEAMCMD_LOG;
     if (log) {
-      const entry = { argv: maskSecrets(argv), time: started, exit_code: code, pid: process.pid };
+      // `argv` is what ran (a runscript's commands inlined), `cmdline` the process's own arguments.
+      const entry = { argv: maskSecrets(ran), cmdline: maskSecrets(argv), time: started, exit_code: code, pid: process.pid };
       appendFileSync(log, `${JSON.stringify(entry)}\n`);
     }
     if (typeof code === 'number') process.exit(code);
@@ -52,12 +55,13 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     writeFileSync(join(logs, 'stderr.txt'), '');
     const statePath = process.env.FAKE_STEAMCMD_STATE;
     if (!statePath) throw new ArgumentError('FAKE_STEAMCMD_STATE is not set (FakeSteamWorld.env() gives it)');
-    const commands = parseCommands(argv);
+    const commands = expandRunscripts(parseCommands(argv));
+    ran = commandLine(commands);
     for (const line of BANNER) write(`${line}\n`);
     const steam = new SteamConsole(statePath, exeDir, write);
-    const ran = await runCommands(steam, commands);
-    if (ran.code !== null) return finish(ran.code);
-    finish(await prompt(steam, ran.lastFailure));
+    const outcome = await runCommands(steam, commands);
+    if (outcome.code !== null) return finish(outcome.code);
+    finish(await prompt(steam, outcome.lastFailure));
   } catch (err) {
     process.stderr.write(`steamcmd (fake): ${err instanceof ArgumentError ? err.message : String(err)}\n`);
     finish(EXIT.error);

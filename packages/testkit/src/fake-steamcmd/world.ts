@@ -26,7 +26,10 @@ export type SteamFault =
 
 /** One run of the fake steamcmd, from `FAKE_STEAMCMD_LOG`: its arguments with every secret as `***`. */
 export interface SteamInvocation {
+  /** The commands that ran, as a command line: a `+runscript`'s commands in its place. */
   argv: string[];
+  /** The process's own arguments. */
+  cmdline: string[];
   /** ISO time of the start. */
   time: string;
   /** The exit code, or the signal's name. */

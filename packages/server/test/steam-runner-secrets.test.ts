@@ -1,0 +1,93 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError } from '@garrison/core';
+import { FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd } from '@garrison/testkit';
+import { SystemClock } from '../src/jobs/clock.js';
+import { runSteamCmd } from '../src/steam/runner.js';
+import type { SteamCall } from '../src/steam/arguments.js';
+
+/*
+ * What a local user or a log could learn of the Steam account from a SteamCMD run: the runner against the
+ * testkit's fake steamcmd.
+ */
+
+const world = FakeSteamWorld.create();
+const root = mkdtempSync(join(tmpdir(), 'garrison-steam-secrets-'));
+after(() => {
+  world.remove();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const { guarded } = FAKE_STEAM_ACCOUNTS;
+const BRANCH_PASSWORD = 'Legacy-Pass';
+const SECRETS = [guarded.password, guarded.guard_code, BRANCH_PASSWORD];
+
+/** The command lines of the running processes that run `executable` (its launcher passes its path on). */
+function commandLinesOf(executable: string): string[] {
+  const lines: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.includes(executable)) lines.push(cmdline.split('\0').join(' '));
+    } catch (err) {
+      if (!['ENOENT', 'ESRCH', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '')) throw err;
+    }
+  }
+  return lines;
+}
+
+describe('the secrets of a SteamCMD run', () => {
+  it('never reach its command line: they go in a runscript only the service reads, removed after the run', async () => {
+    const { executables } = await installFakeSteamcmd(join(root, 'bin'));
+    const scriptDir = join(root, 'private');
+    mkdirSync(scriptDir);
+    world.setDelay(150); // a run long enough to be seen running
+    const call: SteamCall = {
+      installDir: join(root, 'server'),
+      login: { username: guarded.username, password: guarded.password, guardCode: guarded.guard_code },
+      work: { kind: 'app_update', appId: FAKE_STEAM_IDS.serverApp, branch: 'legacy', branchPassword: BRANCH_PASSWORD },
+    };
+    const seen: string[] = [];
+    let scriptModes: number[] = [];
+    const run = runSteamCmd(call, {
+      executable: executables[0],
+      clock: new SystemClock(),
+      env: { ...process.env, ...world.env() },
+      scriptDir,
+      onLine: () => {
+        seen.push(...commandLinesOf(executables[0]));
+        for (const dir of readdirSync(scriptDir)) {
+          scriptModes = [statSync(join(scriptDir, dir)).mode & 0o777, statSync(join(scriptDir, dir, 'run.txt')).mode & 0o777];
+        }
+      },
+    });
+    const result = await run;
+    assert.equal(result.appInstalled, true);
+    assert.ok(seen.length > 0, 'the fake was seen running');
+    for (const line of seen) for (const secret of SECRETS) assert.ok(!line.includes(secret), `a secret on the command line: ${line}`);
+    assert.ok(seen.every((line) => line.includes('+runscript')));
+    assert.deepEqual(scriptModes, [0o700, 0o600]);
+    assert.deepEqual(readdirSync(scriptDir), [], 'the runscript is removed after the run');
+    // What ran is what the runscript said: the login, the Guard code and the branch password reached SteamCMD.
+    const ran = world.invocations().at(-1)!;
+    assert.deepEqual(ran.argv.slice(ran.argv.indexOf('+login'), ran.argv.indexOf('+login') + 4), [
+      '+login',
+      guarded.username,
+      '***',
+      '***',
+    ]);
+    assert.ok(ran.argv.includes('-betapassword'));
+
+    // A failed run removes its runscript too.
+    world.setDelay(0);
+    const wrong = { ...call, login: { username: guarded.username, password: 'Not-The-Password' } };
+    await assert.rejects(
+      runSteamCmd(wrong, { executable: executables[0], clock: new SystemClock(), env: { ...process.env, ...world.env() }, scriptDir }),
+      (err: ApiError) => err.code === 'STEAM_LOGIN_FAILED',
+    );
+    assert.deepEqual(readdirSync(scriptDir), []);
+  });
+});

@@ -247,9 +247,26 @@ describe('the SteamCMD runner, against a process', () => {
       assert.ok(!err.message.includes(PASSWORD) && err.message.includes('***'), err.message);
       return true;
     });
+    // A failed start is a clean error: not Node's, whose `spawnargs` is the whole command line.
+    const notStarted = (code: string, reason: RegExp) => (err: ApiError) => {
+      assert.ok(err instanceof ApiError, String(err));
+      assert.equal(err.code, code);
+      assert.match(err.message, /^SteamCMD could not be started: /);
+      assert.match(err.message, reason);
+      assert.ok(!('spawnargs' in err) && !JSON.stringify(err).includes(PASSWORD) && !err.message.includes(PASSWORD));
+      return true;
+    };
     await assert.rejects(
       runSteamCmd(appUpdate, { ...o, executable: join(root, 'no-steamcmd-here') }),
-      (err: ApiError) => err.code === 'STEAMCMD_NOT_FOUND',
+      notStarted('STEAMCMD_NOT_FOUND', /\(ENOENT\)/),
+    );
+    const notExecutable = join(root, 'not-executable.sh');
+    writeFileSync(notExecutable, '#!/bin/sh\n');
+    chmodSync(notExecutable, 0o644);
+    await assert.rejects(runSteamCmd(appUpdate, { ...o, executable: notExecutable }), notStarted('STEAMCMD_NOT_FOUND', /\(EACCES\)/));
+    await assert.rejects(
+      runSteamCmd(appUpdate, { ...o, cwd: join(root, 'no-such-folder') }),
+      notStarted('STEAMCMD_NOT_FOUND', /\(ENOENT\)/),
     );
   });
 });

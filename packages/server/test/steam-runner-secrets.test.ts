@@ -1,27 +1,32 @@
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '@garrison/core';
-import { FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd } from '@garrison/testkit';
+import { FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd, waitFor } from '@garrison/testkit';
 import { SystemClock } from '../src/jobs/clock.js';
+import { createServer, startHarness, type Harness } from './helpers.js';
 import { runSteamCmd } from '../src/steam/runner.js';
 import type { SteamCall } from '../src/steam/arguments.js';
 
 /*
- * What a local user or a log could learn of the Steam account from a SteamCMD run: the runner against the
- * testkit's fake steamcmd.
+ * What a local user, a log or a viewer could learn of the Steam account from a SteamCMD run: the runner,
+ * then the service, against the testkit's fake steamcmd.
  */
 
 const world = FakeSteamWorld.create();
+// The fake reads its world from the environment it is spawned with: what the service hands it of its own.
+Object.assign(process.env, world.env());
 const root = mkdtempSync(join(tmpdir(), 'garrison-steam-secrets-'));
 after(() => {
   world.remove();
   rmSync(root, { recursive: true, force: true });
 });
 
-const { guarded } = FAKE_STEAM_ACCOUNTS;
+const { guarded, owner } = FAKE_STEAM_ACCOUNTS;
+/** The first game's dedicated server, as its adapter declares it; the fake world gets an app of that id. */
+const APP = '233780';
 const BRANCH_PASSWORD = 'Legacy-Pass';
 const SECRETS = [guarded.password, guarded.guard_code, BRANCH_PASSWORD];
 
@@ -89,5 +94,60 @@ describe('the secrets of a SteamCMD run', () => {
       (err: ApiError) => err.code === 'STEAM_LOGIN_FAILED',
     );
     assert.deepEqual(readdirSync(scriptDir), []);
+  });
+});
+
+describe('SteamCMD as the service runs it', () => {
+  let h: Harness;
+  let serverId: number;
+  const serviceRoot = join(root, 'service');
+  const api = (method: string, path: string, body?: unknown) => h.api(method, path, { token: h.adminToken, body });
+  const job = async (id: number, token = h.adminToken) => (await h.api('GET', `/jobs/${id}`, { token })).body.data;
+  const ended = (id: number) =>
+    waitFor(async () => (['queued', 'running'].includes((await job(id)).status) ? null : job(id)), {
+      timeoutMs: 30_000,
+      what: `job ${id} ended`,
+    });
+  const install = async () => {
+    const res = await api('POST', `/servers/${serverId}/install`);
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    return res.body.data.job_id as number;
+  };
+
+  before(async () => {
+    world.edit((s) => {
+      s.apps[APP] = { ...s.apps[FAKE_STEAM_IDS.serverApp], branches: { public: { buildid: '10000', timeupdated: 1_700_000_000 } } };
+      for (const account of Object.values(s.accounts)) if (account.owns.includes(FAKE_STEAM_IDS.serverApp)) account.owns.push(APP);
+    });
+    const { executables } = await installFakeSteamcmd(join(serviceRoot, 'bin'));
+    h = await startHarness({ steamcmdPath: executables[0], steamDir: join(serviceRoot, 'steam') });
+    serverId = (await createServer(h, { exe_path: join(serviceRoot, 'server', 'gameaserver_x64.exe') })).id;
+    assert.equal((await api('PUT', '/steam/account', owner)).status, 200);
+  });
+  after(() => h?.close());
+
+  it("gives SteamCMD a minimal environment: nothing of the service's own settings and secrets", async () => {
+    process.env.GARRISON_SECRET_OF_THE_TEST = 'must-not-reach-steamcmd';
+    process.env.SOME_DATABASE_PASSWORD = 'must-not-reach-steamcmd-either';
+    try {
+      const done = await ended(await install());
+      assert.equal(done.status, 'done', JSON.stringify(done));
+    } finally {
+      delete process.env.GARRISON_SECRET_OF_THE_TEST;
+      delete process.env.SOME_DATABASE_PASSWORD;
+    }
+    const { env } = world.invocations().at(-1)!;
+    assert.deepEqual(
+      env.filter((name) => name.startsWith('GARRISON_') || name.includes('PASSWORD') || name.includes('SECRET')),
+      [],
+      env.join(' '),
+    );
+    assert.ok(env.includes('PATH') && env.includes('HOME') && env.includes('STEAMCMD_FAKE_STATE'), env.join(' '));
+    const allowed = /^(PATH|HOME|LANG|LANGUAGE|LC_ALL|LC_CTYPE|LC_MESSAGES|TZ|TMPDIR|USER|LOGNAME|TERM|STEAMCMD_.*)$/;
+    // What the shell of the fake's launcher adds to it (PWD, SHLVL, _) aside.
+    assert.deepEqual(
+      env.filter((name) => !allowed.test(name) && !['PWD', 'OLDPWD', 'SHLVL', '_'].includes(name)),
+      [],
+    );
   });
 });

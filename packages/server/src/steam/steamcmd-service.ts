@@ -8,6 +8,7 @@ import type { JobContext } from '../background-jobs/executors.js';
 import { JobFailure } from '../background-jobs/executors.js';
 import type { SteamCall } from './arguments.js';
 import { runSteamCmd, type SteamRunResult } from './runner.js';
+import { steamcmdEnvironment } from './environment.js';
 import type { SteamSettings } from './settings.js';
 import { SteamAccountService } from './account/service.js';
 
@@ -75,6 +76,7 @@ export class SteamCmdService {
           executable: this.settings.steamcmdPath,
           clock: this.clock,
           scriptDir: await this.privateDir(),
+          env: steamcmdEnvironment(process.env, this.settings.steamDir),
           signal: ctx.signal,
           ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
           onLine: (line) => {

@@ -19,10 +19,13 @@ const BANNER = [
 
 const write = (text: string) => process.stdout.write(text);
 
-/** The test runner this fake goes with: `FAKE_STEAMCMD_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
+/** `STEAMCMD_FAKE_<name>`, or its former name `FAKE_STEAMCMD_<name>` (Garrison passes steamcmd only STEAMCMD_* variables). */
+const envName = (name: string) => (process.env[`STEAMCMD_FAKE_${name}`] !== undefined ? `STEAMCMD_FAKE_${name}` : `FAKE_STEAMCMD_${name}`);
+
+/** The test runner this fake goes with: `STEAMCMD_FAKE_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
 function ownerPid(): number {
   const refuse = (message: string) => new ArgumentError(message);
-  return envCount('FAKE_STEAMCMD_WATCH_PID', envCount('GAMEA_FAKE_WATCH_PID', 0, refuse), refuse);
+  return envCount(envName('WATCH_PID'), envCount('GAMEA_FAKE_WATCH_PID', 0, refuse), refuse);
 }
 
 export async function main(exePath: string, argv: string[]): Promise<void> {
@@ -34,10 +37,11 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
   const finish = (code: number | NodeJS.Signals): void => {
     if (finished) return;
     finished = true;
-    const log = process.env.FAKE_STEAMCMD_LOG;
+    const log = process.env[envName('LOG')];
     if (log) {
       // `argv` is what ran (a runscript's commands inlined), `cmdline` the process's own arguments.
-      const entry = { argv: maskSecrets(ran), cmdline: maskSecrets(argv), time: started, exit_code: code, pid: process.pid };
+      const env = Object.keys(process.env).sort();
+      const entry = { argv: maskSecrets(ran), cmdline: maskSecrets(argv), env, time: started, exit_code: code, pid: process.pid };
       appendFileSync(log, `${JSON.stringify(entry)}\n`);
     }
     if (typeof code === 'number') process.exit(code);
@@ -53,8 +57,8 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     watchOwner(ownerPid(), () => finish('SIGTERM'));
     mkdirSync(logs, { recursive: true });
     writeFileSync(join(logs, 'stderr.txt'), '');
-    const statePath = process.env.FAKE_STEAMCMD_STATE;
-    if (!statePath) throw new ArgumentError('FAKE_STEAMCMD_STATE is not set (FakeSteamWorld.env() gives it)');
+    const statePath = process.env[envName('STATE')];
+    if (!statePath) throw new ArgumentError('STEAMCMD_FAKE_STATE is not set (FakeSteamWorld.env() gives it)');
     const commands = expandRunscripts(parseCommands(argv));
     ran = commandLine(commands);
     for (const line of BANNER) write(`${line}\n`);

@@ -41,6 +41,18 @@ export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
   parts: (c) => {
     const installs = c.resolve(InstallService);
     c.resolve(Supervisor).beforeFiles((id) => installs.assertNotInstalling(id));
-    return [['steam', { start: () => c.resolve(JobExecutors).register(INSTALL_JOB, c.resolve(InstallExecutor)) }]];
+    const steamcmd = c.resolve(SteamCmdService);
+    return [
+      [
+        'steam',
+        {
+          start: async () => {
+            await steamcmd.start();
+            c.resolve(JobExecutors).register(INSTALL_JOB, c.resolve(InstallExecutor));
+          },
+          stop: () => steamcmd.stop(),
+        },
+      ],
+    ];
   },
 };

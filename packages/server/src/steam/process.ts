@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, errnoOf } from '@garrison/core';
 import { settlesWithin, type Clock, type Timer } from '../jobs/clock.js';
 import { signalGroup } from '../processes/proc.js';
+import type { SteamCmdPidFile } from './pid-file.js';
 
 /** The time limits of one SteamCMD process. */
 export interface ProcessLimits {
@@ -19,6 +20,8 @@ export interface ProcessSpec {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Where the running process is recorded, for the next start of the service to end it if it outlived this one. */
+  pidFile?: SteamCmdPidFile;
 }
 
 export interface ProcessEnd {
@@ -77,6 +80,12 @@ export async function runProcess(
     throw notStarted(spec, err);
   }
   const pid = child.pid!;
+  try {
+    spec.pidFile?.record(pid);
+  } catch (err) {
+    signalGroup(pid, 'SIGKILL'); // a run that could not be recorded is not left to run
+    throw err;
+  }
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, sig) => resolve({ code, signal: sig })),
   );
@@ -113,6 +122,7 @@ export async function runProcess(
     if (stopped === 'abort') throw cancelled();
     return { ...end, stopped };
   } finally {
+    spec.pidFile?.clear(pid);
     total.cancel();
     (idle as Timer | null)?.cancel();
     signal?.removeEventListener('abort', onAbort);

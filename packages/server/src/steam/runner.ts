@@ -7,6 +7,7 @@ import { redact, secretsOf, steamArguments, steamScript, type SteamCall } from '
 import { isRetryable } from './failures.js';
 import { OutputTail, SteamOutputReader, type SteamEvent } from './output.js';
 import { runProcess, type ProcessEnd, type ProcessLimits } from './process.js';
+import type { SteamCmdPidFile } from './pid-file.js';
 
 /**
  * One SteamCMD job: a run of the executable, and for Workshop items the runs after it that retry the
@@ -27,6 +28,8 @@ export interface SteamRunOptions extends Partial<ProcessLimits> {
    * read, removed when the run ends: the system's temporary folder when not given.
    */
   scriptDir?: string;
+  /** Where each run's process is recorded while it runs. */
+  pidFile?: SteamCmdPidFile;
   /** How many more runs an item that timed out gets. */
   retries?: number;
   /** The wait before the first retry; it doubles for each one after, up to `maxRetryDelayMs`. */
@@ -173,7 +176,7 @@ async function runOnce(call: SteamCall, o: Resolved, tail: OutputTail, onProgres
   try {
     const script = join(dir, 'run.txt');
     await writeFile(script, steamScript(steamArguments(call)), { mode: 0o600, flag: 'wx' });
-    const spec = { executable: o.executable, args: ['+runscript', script], cwd: o.cwd, env: o.env };
+    const spec = { executable: o.executable, args: ['+runscript', script], cwd: o.cwd, env: o.env, pidFile: o.pidFile };
     outcome.end = await runProcess(spec, o, o.clock, o.signal, (chunk, stream) => reader.feed(chunk, stream));
   } finally {
     await rm(dir, { recursive: true, force: true });

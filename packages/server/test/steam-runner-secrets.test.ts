@@ -126,6 +126,25 @@ describe('SteamCMD as the service runs it', () => {
   });
   after(() => h?.close());
 
+  it("shows viewers nothing of the Steam account: not its name in a job's log, nor in a failed login's error", async () => {
+    const done = await ended(await install());
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.ok(
+      done.log.some((line: string) => line.includes('the Steam account')),
+      done.log.join('\n'),
+    );
+    await api('PUT', '/steam/account', { username: owner.username, password: 'Wrong-Password-7' });
+    const refused = await ended(await install());
+    assert.equal(refused.error.code, 'STEAM_LOGIN_FAILED');
+    for (const id of [done.id, refused.id]) {
+      const seen = JSON.stringify(await job(id, h.viewerToken));
+      assert.ok(seen.includes('"status"'), seen);
+      assert.ok(!seen.includes(owner.username), `the account's name shown to a viewer: ${seen}`);
+      assert.ok(!seen.includes(owner.password) && !seen.includes('Wrong-Password-7'));
+    }
+    await api('PUT', '/steam/account', owner);
+  });
+
   it("gives SteamCMD a minimal environment: nothing of the service's own settings and secrets", async () => {
     process.env.GARRISON_SECRET_OF_THE_TEST = 'must-not-reach-steamcmd';
     process.env.SOME_DATABASE_PASSWORD = 'must-not-reach-steamcmd-either';

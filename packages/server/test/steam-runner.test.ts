@@ -157,7 +157,8 @@ describe('the SteamCMD runner, against a process', () => {
       assert.ok(runs.every((r) => r.cmdline[0] === '+runscript' && !r.cmdline.join(' ').includes(PASSWORD)));
       const shown = [...lines, ...result.log].join('\n');
       assert.ok(!shown.includes(PASSWORD) && !shown.includes(GUARD), shown);
-      assert.match(shown, /\+login fixture_user \*\*\* \*\*\*/);
+      assert.match(shown, /\+login the Steam account \*\*\* \*\*\*/);
+      assert.ok(!shown.includes('fixture_user'), "the account's name is account data");
       assert.equal(progress.at(-1), 1);
     },
   );

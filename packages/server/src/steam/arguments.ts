@@ -142,3 +142,16 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const s of [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
   return out;
 }
+
+/** What a line says in place of the Steam account's name. */
+export const ACCOUNT_NAME_SHOWN = 'the Steam account';
+
+/**
+ * `text` without the name of the account `call` logs in with: account data, while a job's log and error are
+ * read by viewers too. Whole words only (a name is letters, digits and underscores), as SteamCMD prints it.
+ */
+export function withoutAccountName(text: string, call: SteamCall): string {
+  if (call.login.anonymous || call.login.username === '') return text;
+  const name = call.login.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'g'), ACCOUNT_NAME_SHOWN);
+}

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '@garrison/core';
 import type { Clock } from '../jobs/clock.js';
-import { redact, secretsOf, steamArguments, steamScript, type SteamCall } from './arguments.js';
+import { redact, secretsOf, steamArguments, steamScript, withoutAccountName, type SteamCall } from './arguments.js';
 import { isRetryable } from './failures.js';
 import { OutputTail, SteamOutputReader, type SteamEvent } from './output.js';
 import { runProcess, type ProcessEnd, type ProcessLimits } from './process.js';
@@ -12,7 +12,8 @@ import type { SteamCmdPidFile } from './pid-file.js';
 /**
  * One SteamCMD job: a run of the executable, and for Workshop items the runs after it that retry the
  * items that timed out (Steam's big items often do, then succeed), each after a longer wait. Every line
- * that leaves here — the callbacks, the tail, the errors — has the call's secrets masked.
+ * that leaves here — the callbacks, the tail, the errors — has the call's secrets masked, and the account's
+ * name.
  */
 
 export interface SteamRunOptions extends Partial<ProcessLimits> {
@@ -144,7 +145,7 @@ type Resolved = typeof STEAM_RUN_DEFAULTS & SteamRunOptions;
 /** One run of the executable for `call`, its output read into what it said. */
 async function runOnce(call: SteamCall, o: Resolved, tail: OutputTail, onProgress: (fraction: number) => void): Promise<RunOutcome> {
   const secrets = secretsOf(call);
-  const mask = (text: string) => redact(text, secrets);
+  const mask = (text: string) => withoutAccountName(redact(text, secrets), call);
   const outcome: RunOutcome = {
     end: { code: null, signal: null, stopped: null },
     failure: null,

@@ -99,7 +99,8 @@ export class SteamCmdService {
     if (this.stopping.signal.aborted) throw new JobFailure(INTERRUPTED.code, INTERRUPTED.message);
     if (ctx.signal.aborted) throw new JobFailure('JOB_CANCELLED', 'cancelled before SteamCMD started');
     const login = await this.login(options);
-    ctx.log(`Garrison: SteamCMD logs in ${login.anonymous ? 'anonymously' : `as ${login.username}`}`);
+    // Not the account's name: viewers read a job's log.
+    ctx.log(`Garrison: SteamCMD logs in ${login.anonymous ? 'anonymously' : 'with the Steam account'}`);
     try {
       return await runSteamCmd(
         { installDir: work.installDir, login, work: work.work },

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '@garrison/core';
-import { redact, secretsOf, steamArguments, steamScript, type SteamCall } from '../../src/steam/arguments.js';
+import { redact, secretsOf, steamArguments, steamScript, withoutAccountName, type SteamCall } from '../../src/steam/arguments.js';
 import { parseAppInfo, parseAppManifest, readAppManifest } from '../../src/steam/app-manifest.js';
 
 const user = { username: 'fixture_user', password: 'hunter2-Secret' };
@@ -84,6 +84,15 @@ describe('SteamCMD arguments', () => {
   it('redacts every secret in a line, the longest first', () => {
     assert.equal(redact('login u pw pw2 code', ['pw', 'pw2', 'code', '']), 'login u *** *** ***');
     assert.equal(redact('nothing here', []), 'nothing here');
+  });
+
+  it("takes the account's name out of a line, whole words only", () => {
+    const call: SteamCall = { installDir: '/srv', login: { username: 'bot_7', password: 'p' }, work: { kind: 'app_info', appId: '1' } };
+    assert.equal(
+      withoutAccountName("Logging in user 'bot_7' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others", call),
+      "Logging in user 'the Steam account' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others",
+    );
+    assert.equal(withoutAccountName('anonymous', { ...call, login: { anonymous: true } }), 'anonymous');
   });
 });
 

@@ -145,6 +145,23 @@ describe('SteamCMD as the service runs it', () => {
     await api('PUT', '/steam/account', owner);
   });
 
+  it('refuses at PUT /steam/account a password the runner would refuse, naming the field, never the value', async () => {
+    for (const password of ['Quote"Secret-1', 'Line\nBreak-Secret-2', '+Plus-Secret-3', 'Tab\tSecret-4', '']) {
+      const res = await api('PUT', '/steam/account', { username: owner.username, password });
+      assert.equal(res.status, 400, `${JSON.stringify(password)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, 'VALIDATION_ERROR');
+      assert.match(res.body.error.message, /password/);
+      if (password) assert.ok(!JSON.stringify(res.body).includes(password.slice(0, 5)), JSON.stringify(res.body));
+    }
+    const branch = await api('POST', `/servers/${serverId}/install`, { branch: 'legacy', branch_password: 'Quote"Branch-5' });
+    assert.equal(branch.status, 400);
+    assert.ok(!JSON.stringify(branch.body).includes('Branch-5'));
+    // What the runner takes, the API takes: a password with spaces goes quoted into the runscript.
+    assert.equal((await api('PUT', '/steam/account', { username: owner.username, password: 'with spaces ok' })).status, 200);
+    assert.equal((await api('PUT', '/steam/account', owner)).status, 200);
+    assert.equal((await api('GET', '/steam/account')).body.data.username, owner.username, 'the account kept');
+  });
+
   it("gives SteamCMD a minimal environment: nothing of the service's own settings and secrets", async () => {
     process.env.GARRISON_SECRET_OF_THE_TEST = 'must-not-reach-steamcmd';
     process.env.SOME_DATABASE_PASSWORD = 'must-not-reach-steamcmd-either';

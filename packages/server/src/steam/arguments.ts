@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { ApiError, STEAM_BRANCH_PATTERN, STEAM_GUARD_CODE_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
+import { ApiError, STEAM_BRANCH_PATTERN, STEAM_GUARD_CODE_PATTERN, STEAM_SECRET_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
 
 /**
  * The command line of one SteamCMD run. SteamCMD reads every argument that starts with `+` as a new
@@ -31,6 +31,7 @@ const ID = /^[0-9]{1,20}$/;
 const BRANCH = new RegExp(STEAM_BRANCH_PATTERN);
 const USERNAME = new RegExp(STEAM_USERNAME_PATTERN);
 const GUARD_CODE = new RegExp(STEAM_GUARD_CODE_PATTERN);
+const SECRET = new RegExp(STEAM_SECRET_PATTERN);
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -44,14 +45,13 @@ function id(field: string, value: string): string {
 }
 
 /**
- * A secret (password, beta password) handed to SteamCMD as one argument: it may hold anything but a
- * leading `+` (a command), a control character (a line break ends SteamCMD's command) or a double quote
- * (SteamCMD's own quoting cannot escape one). The message never repeats the value.
+ * A secret (password, beta password) handed to SteamCMD as one quoted value: core's rule, which the API
+ * checks too (STEAM_SECRET_PATTERN: no leading `+`, control character or double quote). The message never
+ * repeats the value.
  */
 function secret(field: string, value: string): string {
   if (value === '') refuse(field, 'must not be empty');
-  if (value.startsWith('+')) refuse(field, 'cannot start with + (SteamCMD would read it as a command)');
-  if (CONTROL.test(value) || value.includes('"')) refuse(field, 'cannot hold control characters or double quotes');
+  if (!SECRET.test(value)) refuse(field, 'cannot start with + nor hold control characters or double quotes (SteamCMD would misread it)');
   return value;
 }
 

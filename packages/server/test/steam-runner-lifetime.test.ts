@@ -69,12 +69,13 @@ describe('the life of a SteamCMD run', () => {
   after(() => h?.close());
 
   it('ends at the next start the SteamCMD the last run of the service left running', async () => {
-    world.setDelay(1000); // a run that lasts
+    world.setDelay(5000); // a run that outlasts the start of a service (its migrations, on MariaDB, take seconds)
     const jobId = await install(h, serverId);
     const pid = await running();
-    await waitFor(async () => (await h.api('GET', `/jobs/${jobId}`, { token: h.adminToken })).body.data.progress > 0, {
+    const log = async () => (await h.api('GET', `/jobs/${jobId}`, { token: h.adminToken })).body.data.log as string[];
+    await waitFor(async () => (await log()).some((line) => line.startsWith('Logging in user')), {
       timeoutMs: 10_000,
-      what: 'the download under way',
+      what: 'SteamCMD logged in (its runscript read)',
     });
     assert.ok(alive(pid));
     // A second service on the same steam dir starts as the next one would after a crash of the first.

@@ -50,7 +50,7 @@ function fakeSteamCmd(runs: Step[][], { exec = false } = {}) {
   return {
     executable,
     env: { ...process.env, STEAMCMD_FIXTURE_PLAN: plan },
-    runs: () => read('runs').map((l) => JSON.parse(l) as { pid: number; argv: string[] }),
+    runs: () => read('runs').map((l) => JSON.parse(l) as { pid: number; argv: string[]; cmdline: string[] }),
     pids: () => [...read('runs').map((l) => (JSON.parse(l) as { pid: number }).pid), ...read('children').map(Number)],
   };
 }
@@ -153,9 +153,12 @@ describe('the SteamCMD runner, against a process', () => {
         ],
       );
       assert.ok(runs.every((r) => r.argv.filter((a) => a === '+login').length === 1 && r.argv.includes(PASSWORD)));
+      // The secrets reach SteamCMD through its runscript, never its command line.
+      assert.ok(runs.every((r) => r.cmdline[0] === '+runscript' && !r.cmdline.join(' ').includes(PASSWORD)));
       const shown = [...lines, ...result.log].join('\n');
       assert.ok(!shown.includes(PASSWORD) && !shown.includes(GUARD), shown);
-      assert.match(shown, /\+login fixture_user \*\*\* \*\*\*/);
+      assert.match(shown, /\+login the Steam account \*\*\* \*\*\*/);
+      assert.ok(!shown.includes('fixture_user'), "the account's name is account data");
       assert.equal(progress.at(-1), 1);
     },
   );
@@ -245,9 +248,26 @@ describe('the SteamCMD runner, against a process', () => {
       assert.ok(!err.message.includes(PASSWORD) && err.message.includes('***'), err.message);
       return true;
     });
+    // A failed start is a clean error: not Node's, whose `spawnargs` is the whole command line.
+    const notStarted = (code: string, reason: RegExp) => (err: ApiError) => {
+      assert.ok(err instanceof ApiError, String(err));
+      assert.equal(err.code, code);
+      assert.match(err.message, /^SteamCMD could not be started: /);
+      assert.match(err.message, reason);
+      assert.ok(!('spawnargs' in err) && !JSON.stringify(err).includes(PASSWORD) && !err.message.includes(PASSWORD));
+      return true;
+    };
     await assert.rejects(
       runSteamCmd(appUpdate, { ...o, executable: join(root, 'no-steamcmd-here') }),
-      (err: ApiError) => err.code === 'STEAMCMD_NOT_FOUND',
+      notStarted('STEAMCMD_NOT_FOUND', /\(ENOENT\)/),
+    );
+    const notExecutable = join(root, 'not-executable.sh');
+    writeFileSync(notExecutable, '#!/bin/sh\n');
+    chmodSync(notExecutable, 0o644);
+    await assert.rejects(runSteamCmd(appUpdate, { ...o, executable: notExecutable }), notStarted('STEAMCMD_NOT_FOUND', /\(EACCES\)/));
+    await assert.rejects(
+      runSteamCmd(appUpdate, { ...o, cwd: join(root, 'no-such-folder') }),
+      notStarted('STEAMCMD_NOT_FOUND', /\(ENOENT\)/),
     );
   });
 });

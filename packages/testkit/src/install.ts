@@ -10,7 +10,7 @@ type Fake = 'fake-gamea' | 'fake-gameb' | 'fake-steamcmd';
 const DESCRIPTIONS: Record<Fake, string> = {
   'fake-gamea': 'Fake gamea dedicated server',
   'fake-gameb': 'Fake gameb dedicated server',
-  'fake-steamcmd': 'Fake steamcmd (its Steam is the JSON file FAKE_STEAMCMD_STATE names)',
+  'fake-steamcmd': 'Fake steamcmd (its Steam is the JSON file STEAMCMD_FAKE_STATE names)',
 };
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -34,7 +34,7 @@ describe('the fake steamcmd as a process', () => {
     const owner = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
       const proc = b.start([...loginArgs(join(b.dir, 'server'), ownerLogin), '+app_update', IDS.serverApp, '+quit'], {
-        FAKE_STEAMCMD_WATCH_PID: String(owner.pid),
+        STEAMCMD_FAKE_WATCH_PID: String(owner.pid),
       });
       await waitFor(() => proc.stdout.some((l) => l.includes('reconfiguring')), { timeoutMs: 20_000, what: 'the update to start' });
       owner.kill('SIGKILL');
@@ -50,9 +50,9 @@ describe('the fake steamcmd as a process', () => {
     const unknown = await b.run(['+login', 'anonymous', '+app_status', IDS.serverApp, '+quit']);
     assert.equal(unknown.code, 1);
     assert.equal(unknown.lines.at(-1), 'Unknown command "app_status"');
-    const noState = await b.run(['+quit'], { FAKE_STEAMCMD_STATE: '' });
+    const noState = await b.run(['+quit'], { STEAMCMD_FAKE_STATE: '' });
     assert.equal(noState.code, 1);
-    assert.match(noState.stderr, /FAKE_STEAMCMD_STATE is not set/);
+    assert.match(noState.stderr, /STEAMCMD_FAKE_STATE is not set/);
 
     // stdin is /dev/null for startProcess: the prompt sees the end of its input at once.
     const ended = await b.run(['+login', 'anonymous']);

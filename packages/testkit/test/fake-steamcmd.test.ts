@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { access, constants, readFile } from 'node:fs/promises';
+import { access, constants, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,40 @@ describe('the fake steamcmd', () => {
     assert.equal(logged.exit_code, 0);
     const raw = await readFile(b.world.logPath, 'utf8');
     assert.ok(!raw.includes(owner.password) && !raw.includes('Legacy-Pass'));
+  });
+
+  it('reads its commands from a +runscript file: one a line, values with spaces quoted, comments skipped', async () => {
+    const b = await bench();
+    const dir = join(b.dir, 'server with space');
+    const script = join(b.dir, 'run.txt');
+    b.world.setAccount('spaced_user', { password: 'two words ', owns: [IDS.serverApp] });
+    const lines = [
+      '// the runner writes one command a line',
+      '@NoPromptForPassword "1"',
+      '@ShutdownOnFailedCommand 1',
+      `force_install_dir "${dir}"`,
+      '',
+      'login "spaced_user" "two words "',
+      `app_update "${IDS.serverApp}" validate`,
+    ];
+    await writeFile(script, `${lines.join('\n')}\n`);
+    const { code, lines: out } = await b.run(['+runscript', script, '+quit']);
+    assert.equal(code, 0, out.join('\n'));
+    assert.equal(out.at(-1), `Success! App '${IDS.serverApp}' fully installed.`);
+    const [logged] = b.world.invocations();
+    assert.deepEqual(logged.cmdline, ['+runscript', script, '+quit']);
+    assert.deepEqual(logged.argv.slice(logged.argv.indexOf('+force_install_dir')), [
+      '+force_install_dir',
+      dir,
+      '+login',
+      'spaced_user',
+      '***',
+      '+app_update',
+      IDS.serverApp,
+      'validate',
+      '+quit',
+    ]);
+    assert.equal((await b.run(['+runscript', join(b.dir, 'missing.txt'), '+quit'])).code, 1);
   });
 
   it('says "already up to date" for the installed build, installs a new build, and public as no betakey', async () => {

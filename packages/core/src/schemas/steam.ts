@@ -11,11 +11,16 @@ export const STEAM_USERNAME_PATTERN = '^[A-Za-z0-9_]{1,64}$';
 export const STEAM_GUARD_CODE_PATTERN = '^[A-Za-z0-9]{5,8}$';
 /** Letters, digits, `.`, `_`, `-`, not starting with a sign SteamCMD would read. */
 export const STEAM_BRANCH_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$';
+/**
+ * A password (the account's, a branch's): anything but a leading `+` (SteamCMD's command), a control
+ * character (a line break ends a runscript's command) or a double quote (its quoting cannot escape one).
+ */
+export const STEAM_SECRET_PATTERN = '^(?!\\+)[^\\u0000-\\u001f\\u007f"]+$';
 
 export const SteamAccountUpdate = Type.Object(
   {
     username: Type.String({ maxLength: 64, pattern: STEAM_USERNAME_PATTERN }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
+    password: Type.String({ minLength: 1, maxLength: 256, pattern: STEAM_SECRET_PATTERN }),
     guard_code: Type.Optional(Type.String({ pattern: STEAM_GUARD_CODE_PATTERN })),
   },
   { additionalProperties: false },
@@ -32,7 +37,7 @@ export type SteamAccount = Static<typeof SteamAccount>;
 export const InstallRequest = Type.Object(
   {
     branch: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: STEAM_BRANCH_PATTERN })),
-    branch_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    branch_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256, pattern: STEAM_SECRET_PATTERN })),
   },
   { additionalProperties: false },
 );

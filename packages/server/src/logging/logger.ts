@@ -18,7 +18,11 @@ export function createLogger({ level, format = null, destination = process.stdou
     base: { service: 'garrison' },
     timestamp: stdTimeFunctions.isoTime,
     redact: {
-      paths: ['password', '*.password', 'req.headers.authorization', 'token', 'access_token', '*.rcon_password', '*.password_admin'],
+      paths: [
+        ...['password', '*.password', 'req.headers.authorization', 'token', 'access_token', '*.rcon_password', '*.password_admin'],
+        // A failed spawn's error keeps the child's whole command line, which may hold a secret (SteamCMD's login).
+        ...['spawnargs', '*.spawnargs', '*.*.spawnargs'],
+      ],
       censor: '***',
     },
   };

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { ApiError, STEAM_BRANCH_PATTERN, STEAM_GUARD_CODE_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
+import { ApiError, STEAM_BRANCH_PATTERN, STEAM_GUARD_CODE_PATTERN, STEAM_SECRET_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
 
 /**
  * The command line of one SteamCMD run. SteamCMD reads every argument that starts with `+` as a new
@@ -31,6 +31,7 @@ const ID = /^[0-9]{1,20}$/;
 const BRANCH = new RegExp(STEAM_BRANCH_PATTERN);
 const USERNAME = new RegExp(STEAM_USERNAME_PATTERN);
 const GUARD_CODE = new RegExp(STEAM_GUARD_CODE_PATTERN);
+const SECRET = new RegExp(STEAM_SECRET_PATTERN);
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -44,14 +45,13 @@ function id(field: string, value: string): string {
 }
 
 /**
- * A secret (password, beta password) handed to SteamCMD as one argument: it may hold anything but a
- * leading `+` (a command), a control character (a line break ends SteamCMD's command) or a double quote
- * (SteamCMD's own quoting cannot escape one). The message never repeats the value.
+ * A secret (password, beta password) handed to SteamCMD as one quoted value: core's rule, which the API
+ * checks too (STEAM_SECRET_PATTERN: no leading `+`, control character or double quote). The message never
+ * repeats the value.
  */
 function secret(field: string, value: string): string {
   if (value === '') refuse(field, 'must not be empty');
-  if (value.startsWith('+')) refuse(field, 'cannot start with + (SteamCMD would read it as a command)');
-  if (CONTROL.test(value) || value.includes('"')) refuse(field, 'cannot hold control characters or double quotes');
+  if (!SECRET.test(value)) refuse(field, 'cannot start with + nor hold control characters or double quotes (SteamCMD would misread it)');
   return value;
 }
 
@@ -92,7 +92,9 @@ function workArguments(work: SteamWork): string[] {
 
 /** The argv of one run (without the executable). Throws VALIDATION_ERROR for a value SteamCMD would misread. */
 export function steamArguments(call: SteamCall): string[] {
-  if (!isAbsolute(call.installDir) || CONTROL.test(call.installDir)) refuse('install folder', 'must be an absolute path');
+  if (!isAbsolute(call.installDir) || CONTROL.test(call.installDir) || call.installDir.includes('"')) {
+    refuse('install folder', 'must be an absolute path without double quotes');
+  }
   return [
     // Never wait for a password on stdin, and stop at the first failed command instead of going on.
     '+@NoPromptForPassword',
@@ -105,6 +107,20 @@ export function steamArguments(call: SteamCall): string[] {
     ...workArguments(call.work),
     '+quit',
   ];
+}
+
+/**
+ * The runscript of one run: the commands of `steamArguments`, one per line without their `+`, every value
+ * in double quotes (a secret may hold spaces; none holds a quote or a line break, see `secret`). SteamCMD
+ * reads the secrets from this file instead of its command line, which any local user can read in /proc.
+ */
+export function steamScript(args: readonly string[]): string {
+  const lines: string[] = [];
+  for (const word of args) {
+    if (word.startsWith('+')) lines.push(word.slice(1));
+    else lines[lines.length - 1] += ` "${word}"`;
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** The values of a call that must never leave the runner: the password, the Guard code, the beta password. */
@@ -125,4 +141,17 @@ export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const s of [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length)) out = out.split(s).join(REDACTED);
   return out;
+}
+
+/** What a line says in place of the Steam account's name. */
+export const ACCOUNT_NAME_SHOWN = 'the Steam account';
+
+/**
+ * `text` without the name of the account `call` logs in with: account data, while a job's log and error are
+ * read by viewers too. Whole words only (a name is letters, digits and underscores), as SteamCMD prints it.
+ */
+export function withoutAccountName(text: string, call: SteamCall): string {
+  if (call.login.anonymous || call.login.username === '') return text;
+  const name = call.login.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'g'), ACCOUNT_NAME_SHOWN);
 }

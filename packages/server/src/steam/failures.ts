@@ -23,7 +23,8 @@ export function guardRequired(reason: string): ApiError {
 
 /** A failed login, by Steam's reason (`Invalid Password`, `Rate Limit Exceeded`, `Account Logon Denied`…). */
 export function loginFailure(user: string | null, reason: string): ApiError {
-  const who = user === null ? 'the login' : `the login of '${user}'`;
+  // Never the account's name: a job's error is read by viewers too.
+  const who = user === null ? 'the login' : user === 'anonymous' ? 'the anonymous login' : 'the login of the Steam account';
   if (GUARD.test(reason)) return guardRequired(reason);
   if (RATE.test(reason)) {
     return new ApiError(

@@ -44,6 +44,18 @@ export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
     const installs = c.resolve(InstallService);
     c.resolve(Supervisor).beforeFiles((id) => installs.assertNotInstalling(id));
     c.resolve(ScheduleActionRegistry).register('update_server', c.resolve(UpdateServerAction));
-    return [['steam', { start: () => c.resolve(JobExecutors).register(INSTALL_JOB, c.resolve(InstallExecutor)) }]];
+    const steamcmd = c.resolve(SteamCmdService);
+    return [
+      [
+        'steam',
+        {
+          start: async () => {
+            await steamcmd.start();
+            c.resolve(JobExecutors).register(INSTALL_JOB, c.resolve(InstallExecutor));
+          },
+          stop: () => steamcmd.stop(),
+        },
+      ],
+    ];
   },
 };

@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { ApiError, errnoOf } from '@garrison/core';
 import { settlesWithin, type Clock, type Timer } from '../jobs/clock.js';
 import { signalGroup } from '../processes/proc.js';
+import type { SteamCmdPidFile } from './pid-file.js';
 
 /** The time limits of one SteamCMD process. */
 export interface ProcessLimits {
@@ -18,6 +20,8 @@ export interface ProcessSpec {
   args: string[];
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Where the running process is recorded, for the next start of the service to end it if it outlived this one. */
+  pidFile?: SteamCmdPidFile;
 }
 
 export interface ProcessEnd {
@@ -25,6 +29,22 @@ export interface ProcessEnd {
   signal: NodeJS.Signals | null;
   /** Set when a time limit stopped it. */
   stopped: 'timeout' | 'idle' | null;
+}
+
+/**
+ * Why the executable could not be started, as a clean error: Node's own carries the whole command line
+ * (`spawnargs`), which must never reach a log or an answer, and is not rethrown.
+ */
+function notStarted(spec: ProcessSpec, err: unknown): ApiError {
+  const code = errnoOf(err);
+  if (code !== undefined && ['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR'].includes(code)) {
+    return new ApiError(
+      'STEAMCMD_NOT_FOUND',
+      `SteamCMD could not be started: ${spec.executable} cannot be run (${code}): ` +
+        'install it, or set GARRISON_STEAMCMD_PATH to its executable',
+    );
+  }
+  return new ApiError('STEAMCMD_FAILED', `SteamCMD could not be started: ${code ?? 'the system refused to start it'}`);
 }
 
 /** What a cancelled run rejects with: the same kind of error as a cancelled wait on the clock. */
@@ -44,27 +64,28 @@ export async function runProcess(
   onOutput: (chunk: string, stream: 'stdout' | 'stderr') => void,
 ): Promise<ProcessEnd> {
   if (signal?.aborted) throw cancelled();
-  const child = spawn(spec.executable, spec.args, {
-    cwd: spec.cwd,
-    env: spec.env,
-    detached: true, // a group of its own: the whole of it can be signalled
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
+    child = spawn(spec.executable, spec.args, {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true, // a group of its own: the whole of it can be signalled
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', reject);
     });
   } catch (err) {
-    if (['ENOENT', 'EACCES', 'ENOTDIR', 'EISDIR'].includes(errnoOf(err) ?? '')) {
-      throw new ApiError(
-        'STEAMCMD_NOT_FOUND',
-        `SteamCMD cannot be run from ${spec.executable} (${errnoOf(err)}): install it, or set GARRISON_STEAMCMD_PATH to its executable`,
-      );
-    }
-    throw err;
+    throw notStarted(spec, err);
   }
   const pid = child.pid!;
+  try {
+    spec.pidFile?.record(pid);
+  } catch (err) {
+    signalGroup(pid, 'SIGKILL'); // a run that could not be recorded is not left to run
+    throw err;
+  }
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('close', (code, sig) => resolve({ code, signal: sig })),
   );
@@ -101,6 +122,7 @@ export async function runProcess(
     if (stopped === 'abort') throw cancelled();
     return { ...end, stopped };
   } finally {
+    spec.pidFile?.clear(pid);
     total.cancel();
     (idle as Timer | null)?.cancel();
     signal?.removeEventListener('abort', onAbort);

@@ -1,14 +1,19 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiError } from '@garrison/core';
 import type { Clock } from '../jobs/clock.js';
-import { redact, secretsOf, steamArguments, type SteamCall } from './arguments.js';
+import { redact, secretsOf, steamArguments, steamScript, withoutAccountName, type SteamCall } from './arguments.js';
 import { isRetryable } from './failures.js';
 import { OutputTail, SteamOutputReader, type SteamEvent } from './output.js';
 import { runProcess, type ProcessEnd, type ProcessLimits } from './process.js';
+import type { SteamCmdPidFile } from './pid-file.js';
 
 /**
  * One SteamCMD job: a run of the executable, and for Workshop items the runs after it that retry the
  * items that timed out (Steam's big items often do, then succeed), each after a longer wait. Every line
- * that leaves here — the callbacks, the tail, the errors — has the call's secrets masked.
+ * that leaves here — the callbacks, the tail, the errors — has the call's secrets masked, and the account's
+ * name.
  */
 
 export interface SteamRunOptions extends Partial<ProcessLimits> {
@@ -19,6 +24,13 @@ export interface SteamRunOptions extends Partial<ProcessLimits> {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Where each run's runscript (which holds the secrets) goes, in a folder of its own only the service can
+   * read, removed when the run ends: the system's temporary folder when not given.
+   */
+  scriptDir?: string;
+  /** Where each run's process is recorded while it runs. */
+  pidFile?: SteamCmdPidFile;
   /** How many more runs an item that timed out gets. */
   retries?: number;
   /** The wait before the first retry; it doubles for each one after, up to `maxRetryDelayMs`. */
@@ -133,7 +145,7 @@ type Resolved = typeof STEAM_RUN_DEFAULTS & SteamRunOptions;
 /** One run of the executable for `call`, its output read into what it said. */
 async function runOnce(call: SteamCall, o: Resolved, tail: OutputTail, onProgress: (fraction: number) => void): Promise<RunOutcome> {
   const secrets = secretsOf(call);
-  const mask = (text: string) => redact(text, secrets);
+  const mask = (text: string) => withoutAccountName(redact(text, secrets), call);
   const outcome: RunOutcome = {
     end: { code: null, signal: null, stopped: null },
     failure: null,
@@ -160,8 +172,16 @@ async function runOnce(call: SteamCall, o: Resolved, tail: OutputTail, onProgres
     o.onLine?.(line);
     events.forEach(said);
   });
-  const spec = { executable: o.executable, args: steamArguments(call), cwd: o.cwd, env: o.env };
-  outcome.end = await runProcess(spec, o, o.clock, o.signal, (chunk, stream) => reader.feed(chunk, stream));
+  // The commands go in a runscript, not on the command line: /proc/<pid>/cmdline is anyone's to read.
+  const dir = await mkdtemp(join(o.scriptDir ?? tmpdir(), 'steamcmd-')); // 0700
+  try {
+    const script = join(dir, 'run.txt');
+    await writeFile(script, steamScript(steamArguments(call)), { mode: 0o600, flag: 'wx' });
+    const spec = { executable: o.executable, args: ['+runscript', script], cwd: o.cwd, env: o.env, pidFile: o.pidFile };
+    outcome.end = await runProcess(spec, o, o.clock, o.signal, (chunk, stream) => reader.feed(chunk, stream));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
   reader.end();
   return outcome;
 }

@@ -1,11 +1,17 @@
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { inject, injectable } from 'tsyringe';
 import { ApiError } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
-import type { Clock } from '../jobs/clock.js';
+import type { Logger } from 'pino';
+import { settlesWithin, type Clock } from '../jobs/clock.js';
+import { INTERRUPTED } from '../background-jobs/service.js';
 import type { JobContext } from '../background-jobs/executors.js';
 import { JobFailure } from '../background-jobs/executors.js';
 import type { SteamCall } from './arguments.js';
 import { runSteamCmd, type SteamRunResult } from './runner.js';
+import { steamcmdEnvironment } from './environment.js';
+import { SteamCmdPidFile } from './pid-file.js';
 import type { SteamSettings } from './settings.js';
 import { SteamAccountService } from './account/service.js';
 
@@ -27,6 +33,9 @@ export interface SteamLoginOptions {
   timeoutMs?: number;
 }
 
+/** How long a stop waits for SteamCMD to end: past the runner's grace between SIGTERM and SIGKILL. */
+const STOP_WAIT_MS = 12_000;
+
 /** A progress redraw: the job's progress says it, the log keeps the lines that say something else. */
 const PROGRESS_LINE = /^\s*Update state \(0x[0-9a-f]+\)/i;
 
@@ -41,12 +50,36 @@ const PROGRESS_LINE = /^\s*Update state \(0x[0-9a-f]+\)/i;
 export class SteamCmdService {
   private tail: Promise<unknown> = Promise.resolve();
   private waiting = 0;
+  /** Aborts every run when the service stops: SteamCMD never outlives it. */
+  private readonly stopping = new AbortController();
 
   constructor(
     @inject(TOKENS.Settings) private readonly settings: SteamSettings,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(SteamAccountService) private readonly accounts: SteamAccountService,
+    @inject(TOKENS.Logger) private readonly logger: Logger,
   ) {}
+
+  private get pidFile(): SteamCmdPidFile {
+    return new SteamCmdPidFile(join(this.settings.steamDir, 'steamcmd.pid'));
+  }
+
+  /**
+   * Before the first run: a SteamCMD that the last run of the service left running (it crashed, or was
+   * killed) is ended, so that two never work on the same files, and the runscripts it left are removed.
+   */
+  async start(): Promise<void> {
+    await mkdir(this.settings.steamDir, { recursive: true });
+    const killed = this.pidFile.killLeftover();
+    if (killed !== null) this.logger.warn({ pid: killed }, 'a SteamCMD left running by the last stop of the service was killed');
+    await rm(join(this.settings.steamDir, 'private'), { recursive: true, force: true });
+  }
+
+  /** Stops the run under way (SIGTERM to its process group, SIGKILL after the grace) and waits for its end. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await settlesWithin(this.clock, this.tail, STOP_WAIT_MS, 'SteamCMD to stop');
+  }
 
   /** Whether no run is under way or waiting: a caller that must not wait (a read) runs only then. */
   get idle(): boolean {
@@ -63,16 +96,21 @@ export class SteamCmdService {
   }
 
   private async runNow(work: SteamCmdWork, ctx: SteamRunContext, options: SteamLoginOptions): Promise<SteamRunResult> {
+    if (this.stopping.signal.aborted) throw new JobFailure(INTERRUPTED.code, INTERRUPTED.message);
     if (ctx.signal.aborted) throw new JobFailure('JOB_CANCELLED', 'cancelled before SteamCMD started');
     const login = await this.login(options);
-    ctx.log(`Garrison: SteamCMD logs in ${login.anonymous ? 'anonymously' : `as ${login.username}`}`);
+    // Not the account's name: viewers read a job's log.
+    ctx.log(`Garrison: SteamCMD logs in ${login.anonymous ? 'anonymously' : 'with the Steam account'}`);
     try {
       return await runSteamCmd(
         { installDir: work.installDir, login, work: work.work },
         {
           executable: this.settings.steamcmdPath,
           clock: this.clock,
-          signal: ctx.signal,
+          scriptDir: await this.privateDir(),
+          env: steamcmdEnvironment(process.env, this.settings.steamDir),
+          signal: AbortSignal.any([ctx.signal, this.stopping.signal]),
+          pidFile: this.pidFile,
           ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
           onLine: (line) => {
             if (line.trim() !== '' && !PROGRESS_LINE.test(line)) ctx.log(line);
@@ -82,8 +120,17 @@ export class SteamCmdService {
       );
     } catch (err) {
       if (err instanceof ApiError) throw new JobFailure(err.code, err.message);
+      if (this.stopping.signal.aborted && !ctx.signal.aborted) throw new JobFailure(INTERRUPTED.code, INTERRUPTED.message);
       throw err;
     }
+  }
+
+  /** Where the runscripts go (they hold the password): a folder of the steam dir only the service may enter. */
+  private async privateDir(): Promise<string> {
+    const dir = join(this.settings.steamDir, 'private');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700); // made by an older version, or with another umask
+    return dir;
   }
 
   private async login(options: SteamLoginOptions): Promise<SteamCall['login']> {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '@garrison/core';
-import { redact, secretsOf, steamArguments, type SteamCall } from '../../src/steam/arguments.js';
+import { redact, secretsOf, steamArguments, steamScript, withoutAccountName, type SteamCall } from '../../src/steam/arguments.js';
 import { parseAppInfo, parseAppManifest, readAppManifest } from '../../src/steam/app-manifest.js';
 
 const user = { username: 'fixture_user', password: 'hunter2-Secret' };
@@ -28,6 +28,16 @@ describe('SteamCMD arguments', () => {
       ...['+app_update', '1000001', '-beta', 'creatordlc', '-betapassword', 'b3ta pass', 'validate', '+quit'],
     ]);
     assert.deepEqual(secretsOf(call).sort(), ['7KX2Q', 'b3ta pass', 'hunter2-Secret']);
+    // The runscript SteamCMD reads them from: a command a line, every value quoted (a password may hold spaces).
+    assert.deepEqual(steamScript(steamArguments(call)).split('\n'), [
+      '@NoPromptForPassword "1"',
+      '@ShutdownOnFailedCommand "1"',
+      `force_install_dir "${dir}"`,
+      'login "fixture_user" "hunter2-Secret" "7KX2Q"',
+      'app_update "1000001" "-beta" "creatordlc" "-betapassword" "b3ta pass" "validate"',
+      'quit',
+      '',
+    ]);
   });
 
   it('downloads every Workshop item under one login; anonymous where allowed; app_info', () => {
@@ -60,6 +70,7 @@ describe('SteamCMD arguments', () => {
     refused({ installDir: dir, login: user, work: { kind: 'workshop', appId: '1', items: [] } }, /^items/);
     refused({ installDir: dir, login: user, work: { kind: 'workshop', appId: '1', items: ['5', '5'] } }, /^items/);
     refused({ installDir: 'relative', login: user, work: { kind: 'app_info', appId: '1' } }, /^install folder/);
+    refused({ installDir: '/srv/a"b', login: user, work: { kind: 'app_info', appId: '1' } }, /^install folder/);
     refused({ installDir: dir, login: { username: '+x', password: 'p' }, work: { kind: 'app_info', appId: '1' } }, /^username/);
     refused({ installDir: dir, login: { username: 'u', password: '+secret' }, work: { kind: 'app_info', appId: '1' } }, /^password/);
     refused({ installDir: dir, login: { username: 'u', password: 'a\rb' }, work: { kind: 'app_info', appId: '1' } }, /^password/);
@@ -73,6 +84,15 @@ describe('SteamCMD arguments', () => {
   it('redacts every secret in a line, the longest first', () => {
     assert.equal(redact('login u pw pw2 code', ['pw', 'pw2', 'code', '']), 'login u *** *** ***');
     assert.equal(redact('nothing here', []), 'nothing here');
+  });
+
+  it("takes the account's name out of a line, whole words only", () => {
+    const call: SteamCall = { installDir: '/srv', login: { username: 'bot_7', password: 'p' }, work: { kind: 'app_info', appId: '1' } };
+    assert.equal(
+      withoutAccountName("Logging in user 'bot_7' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others", call),
+      "Logging in user 'the Steam account' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others",
+    );
+    assert.equal(withoutAccountName('anonymous', { ...call, login: { anonymous: true } }), 'anonymous');
   });
 });
 

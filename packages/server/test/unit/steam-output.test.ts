@@ -73,7 +73,7 @@ describe('SteamCMD output, line by line', () => {
   const failing: [string, string, RegExp][] = [
     ['guard.txt', 'STEAM_GUARD_REQUIRED', /Steam Guard code/],
     ['two-factor.txt', 'STEAM_GUARD_REQUIRED', /Steam Guard code/],
-    ['invalid-password.txt', 'STEAM_LOGIN_FAILED', /refused the login of 'fixture_user' \(Invalid Password\)/],
+    ['invalid-password.txt', 'STEAM_LOGIN_FAILED', /refused the login of the Steam account \(Invalid Password\)/],
     ['invalid-password-result-code.txt', 'STEAM_LOGIN_FAILED', /\(Invalid Password\)/],
     ['rate-limit.txt', 'STEAM_RATE_LIMITED', /Rate Limit Exceeded.*wait/],
     ['anonymous-no-subscription.txt', 'STEAM_NO_SUBSCRIPTION', /app 1000001 to this login \(No subscription\).*owns it/],

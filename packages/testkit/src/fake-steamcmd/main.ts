@@ -3,7 +3,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ArgumentError, maskSecrets, parseCommands } from './args.js';
+import { ArgumentError, commandLine, expandRunscripts, maskSecrets, parseCommands } from './args.js';
 import { runCommands } from './commands.js';
 import { EXIT, SteamConsole } from './context.js';
 import { envCount, watchOwner } from '../fake-process/environment.js';
@@ -19,22 +19,29 @@ const BANNER = [
 
 const write = (text: string) => process.stdout.write(text);
 
-/** The test runner this fake goes with: `FAKE_STEAMCMD_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
+/** `STEAMCMD_FAKE_<name>`, or its former name `FAKE_STEAMCMD_<name>` (Garrison passes steamcmd only STEAMCMD_* variables). */
+const envName = (name: string) => (process.env[`STEAMCMD_FAKE_${name}`] !== undefined ? `STEAMCMD_FAKE_${name}` : `FAKE_STEAMCMD_${name}`);
+
+/** The test runner this fake goes with: `STEAMCMD_FAKE_WATCH_PID`, or `GAMEA_FAKE_WATCH_PID`, which the runner sets for every fake. */
 function ownerPid(): number {
   const refuse = (message: string) => new ArgumentError(message);
-  return envCount('FAKE_STEAMCMD_WATCH_PID', envCount('GAMEA_FAKE_WATCH_PID', 0, refuse), refuse);
+  return envCount(envName('WATCH_PID'), envCount('GAMEA_FAKE_WATCH_PID', 0, refuse), refuse);
 }
 
 export async function main(exePath: string, argv: string[]): Promise<void> {
   const started = new Date().toISOString();
   let finished = false;
+  /** What ran: the command line with any runscript's commands in its place (what the invocation log keeps). */
+  let ran = argv;
   /** Logs the run (secrets masked) once, then exits: by a signal's own death, so that the parent sees it. */
   const finish = (code: number | NodeJS.Signals): void => {
     if (finished) return;
     finished = true;
-    const log = process.env.FAKE_STEAMCMD_LOG;
+    const log = process.env[envName('LOG')];
     if (log) {
-      const entry = { argv: maskSecrets(argv), time: started, exit_code: code, pid: process.pid };
+      // `argv` is what ran (a runscript's commands inlined), `cmdline` the process's own arguments.
+      const env = Object.keys(process.env).sort();
+      const entry = { argv: maskSecrets(ran), cmdline: maskSecrets(argv), env, time: started, exit_code: code, pid: process.pid };
       appendFileSync(log, `${JSON.stringify(entry)}\n`);
     }
     if (typeof code === 'number') process.exit(code);
@@ -50,14 +57,15 @@ export async function main(exePath: string, argv: string[]): Promise<void> {
     watchOwner(ownerPid(), () => finish('SIGTERM'));
     mkdirSync(logs, { recursive: true });
     writeFileSync(join(logs, 'stderr.txt'), '');
-    const statePath = process.env.FAKE_STEAMCMD_STATE;
-    if (!statePath) throw new ArgumentError('FAKE_STEAMCMD_STATE is not set (FakeSteamWorld.env() gives it)');
-    const commands = parseCommands(argv);
+    const statePath = process.env[envName('STATE')];
+    if (!statePath) throw new ArgumentError('STEAMCMD_FAKE_STATE is not set (FakeSteamWorld.env() gives it)');
+    const commands = expandRunscripts(parseCommands(argv));
+    ran = commandLine(commands);
     for (const line of BANNER) write(`${line}\n`);
     const steam = new SteamConsole(statePath, exeDir, write);
-    const ran = await runCommands(steam, commands);
-    if (ran.code !== null) return finish(ran.code);
-    finish(await prompt(steam, ran.lastFailure));
+    const outcome = await runCommands(steam, commands);
+    if (outcome.code !== null) return finish(outcome.code);
+    finish(await prompt(steam, outcome.lastFailure));
   } catch (err) {
     process.stderr.write(`steamcmd (fake): ${err instanceof ArgumentError ? err.message : String(err)}\n`);
     finish(EXIT.error);

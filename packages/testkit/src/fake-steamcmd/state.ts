@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
 /**
- * The shared world of the fake `steamcmd` and the fake Steam Web API: one JSON file (`FAKE_STEAMCMD_STATE`),
+ * The shared world of the fake `steamcmd` and the fake Steam Web API: one JSON file (`STEAMCMD_FAKE_STATE`),
  * read anew by each fake on each use, so that a test changes Steam between two runs by editing it
  * (through `FakeSteamWorld`).
  */

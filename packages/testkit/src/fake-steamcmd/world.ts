@@ -24,9 +24,14 @@ export type SteamFault =
   /** Downloads of `item` fail `(Failure)` until set back with `fail: false`. */
   | { kind: 'item_fail'; item: string; fail?: boolean };
 
-/** One run of the fake steamcmd, from `FAKE_STEAMCMD_LOG`: its arguments with every secret as `***`. */
+/** One run of the fake steamcmd, from `STEAMCMD_FAKE_LOG`: its arguments with every secret as `***`. */
 export interface SteamInvocation {
+  /** The commands that ran, as a command line: a `+runscript`'s commands in its place. */
   argv: string[];
+  /** The process's own arguments. */
+  cmdline: string[];
+  /** The names of the variables of its environment (not their values). */
+  env: string[];
   /** ISO time of the start. */
   time: string;
   /** The exit code, or the signal's name. */
@@ -79,7 +84,8 @@ export class FakeSteamWorld {
 
   /** The environment the fakes need: add it to the environment of whatever runs `steamcmd`. */
   env(): Record<string, string> {
-    return { FAKE_STEAMCMD_STATE: this.statePath, FAKE_STEAMCMD_LOG: this.logPath, FAKE_STEAMCMD_WATCH_PID: String(process.pid) };
+    // Named STEAMCMD_*: Garrison hands steamcmd those of its environment, and nothing else of a test's.
+    return { STEAMCMD_FAKE_STATE: this.statePath, STEAMCMD_FAKE_LOG: this.logPath, STEAMCMD_FAKE_WATCH_PID: String(process.pid) };
   }
 
   read(): SteamWorldState {

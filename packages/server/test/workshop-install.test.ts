@@ -171,6 +171,35 @@ describe('installing a Workshop download into an installation', () => {
     await assert.rejects(install('2199999', 'Never Downloaded'), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
   });
 
+  it('refuses an item holding any link, even one whose text reads as inside it (nothing outside is copied or linked)', async () => {
+    const secret = join(root, 'outside', 'secret.bikey');
+    mkdirSync(dirname(secret), { recursive: true });
+    writeFileSync(secret, 'not a key of the mod\n');
+    // `here -> .`, then each `upN -> up(N-1)/..`: every link's text resolves inside the download, yet up6 is `root`.
+    const climbing = (dir: string) => {
+      symlinkSync('.', join(dir, 'here'));
+      for (let n = 1; n <= 6; n++) symlinkSync(`${n === 1 ? 'here' : `up${n - 1}`}/..`, join(dir, `up${n}`));
+    };
+    world.addItem('2100010', { title: 'Stolen Key', files: { 'Addons/S.pbo': 's\n' } });
+    lay('2100010');
+    climbing(download('2100010'));
+    mkdirSync(join(download('2100010'), 'Keys'));
+    symlinkSync('../up6/outside/secret.bikey', join(download('2100010'), 'Keys', 'stolen.bikey'));
+    world.addItem('2100011', { title: 'Linked Dir', files: { 'mod.cpp': 'name = "Linked Dir";\n' } });
+    lay('2100011');
+    climbing(download('2100011'));
+    symlinkSync('up6/outside', join(download('2100011'), 'Addons'));
+    world.addItem('2100012', { title: 'Plain Link', files: { 'x.txt': 'x\n' } });
+    lay('2100012');
+    symlinkSync(secret, join(download('2100012'), 'evil.bikey'));
+    for (const id of ['2100010', '2100011', '2100012'])
+      await assert.rejects(install(id), (err) => rejectsWith('WORKSHOP_UNSAFE_ITEM')(err) && /is a link/.test(String(err)), id);
+    assert.ok(!(await keys()).some((k) => k.includes('stolen') || k.includes('evil')), 'no key copied from outside');
+    for (const folder of ['@stolen_key', '@linked_dir', '@plain_link']) assert.ok(!existsSync(join(place.installation, folder)), folder);
+    assert.equal(readFileSync(secret, 'utf8'), 'not a key of the mod\n');
+    assert.ok(existsSync(join(root, 'outside', 'secret.bikey')), 'nothing outside renamed');
+  });
+
   it('keeps the names as they are where the game does not need lower case', async () => {
     world.addItem('2100009', { title: 'Mixed Case', meta: false, files: { 'Keys/Mixed.bikey': 'm\n', 'AddOns/M.txt': 'm\n' } });
     lay('2100009');

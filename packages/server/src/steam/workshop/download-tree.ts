@@ -1,5 +1,5 @@
-import { lstat, readdir, readlink, realpath, rename, rmdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { lstat, readdir, realpath, rename, rmdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 import { ApiError, ifMissing } from '@garrison/core';
 
 /**
@@ -24,8 +24,10 @@ export function downloadFolder(steamDir: string, appId: number, workshopId: stri
 }
 
 /**
- * The download, checked: a real folder (not a link) inside the Steam folder, whose links (SteamCMD makes
- * none; a crafted item might) all point inside it. Answers its real path.
+ * The download, checked: a real folder (not a link) inside the Steam folder, holding only folders and
+ * regular files. A link inside it is refused whatever it points at: SteamCMD makes none, and a link's
+ * text says nothing of where it leads (`a -> .` then `b -> a/..` reads as inside and is the parent), so
+ * no link of an item's is ever followed, copied or linked to. Answers its real path.
  */
 export async function checkedDownload(steamDir: string, appId: number, workshopId: string): Promise<string> {
   const folder = downloadFolder(steamDir, appId, workshopId);
@@ -34,9 +36,8 @@ export async function checkedDownload(steamDir: string, appId: number, workshopI
   const real = await realpath(folder);
   if (!isInside(await realpath(steamDir), real)) throw unsafe(workshopId, 'its download folder leads out of GARRISON_STEAM_DIR');
   for (const entry of await walk(real)) {
-    if (entry.kind !== 'link') continue;
-    const target = resolve(dirname(entry.path), await readlink(entry.path));
-    if (!isInside(real, target)) throw unsafe(workshopId, `${relative(real, entry.path)} is a link out of the download`);
+    if (entry.kind === 'link') throw unsafe(workshopId, `${relative(real, entry.path)} is a link (a download holds none)`);
+    if (entry.kind === 'other') throw unsafe(workshopId, `${relative(real, entry.path)} is neither a file nor a folder`);
   }
   return real;
 }

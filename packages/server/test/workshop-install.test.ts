@@ -77,29 +77,48 @@ describe('installing a Workshop download into an installation', () => {
       .filter((e) => e.isFile())
       .map((e) => relative(dir, join(e.parentPath, e.name)))
       .sort();
+  /** The links of an installed lower-case tree, by path in it, each with the file it leads to. */
+  const links = async (dir: string) =>
+    Object.fromEntries(
+      (await readdir(dir, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isSymbolicLink())
+        .map((e) => [relative(dir, join(e.parentPath, e.name)), readlinkSync(join(e.parentPath, e.name))])
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
   const keys = () => readdir(join(place.installation, 'keys')).then((k) => k.sort());
   const rejectsWith = (code: string) => (err: unknown) => err instanceof ApiError && err.code === code;
 
-  it('links the mod folder named by meta.cpp, lower-cases every name, and copies its key (idempotent)', async () => {
+  it('makes the mod folder named by meta.cpp in lower case, its files links to the download left as it is (idempotent)', async () => {
     lay(coreItem);
     const done = await install(coreItem);
     assert.deepEqual(done, { folder: '@core_library_workshop', keys: ['corelib_v3.bikey'] });
-    assert.deepEqual(await tree(download(coreItem)), [
-      'addons/core_functions.pbo',
-      'addons/core_main.pbo',
-      'keys/corelib_v3.bikey',
-      'meta.cpp',
-      'mod.cpp',
-    ]);
-    const link = join(place.installation, '@core_library_workshop');
-    assert.ok(lstatSync(link).isSymbolicLink());
-    assert.equal(readlinkSync(link), download(coreItem));
+    const steamNames = ['Addons/Core_Main.pbo', 'Addons/core_functions.pbo', 'Keys/CoreLib_v3.bikey', 'meta.cpp', 'mod.cpp'];
+    // SteamCMD's folder keeps its names: its next `validate` finds every file where it left it.
+    assert.deepEqual(await tree(download(coreItem)), steamNames.slice().sort());
+    const mod = join(place.installation, '@core_library_workshop');
+    assert.ok(lstatSync(mod).isDirectory() && !lstatSync(mod).isSymbolicLink());
+    const expected = Object.fromEntries(steamNames.map((n) => [n.toLowerCase(), join(download(coreItem), n)]));
+    assert.deepEqual(await links(mod), expected);
+    assert.equal(readFileSync(join(mod, 'addons', 'core_main.pbo'), 'utf8'), world.read().items[coreItem].files['Addons/Core_Main.pbo']);
     assert.deepEqual(await keys(), ['a3.bikey', 'corelib_v3.bikey']);
-    // Again (SteamCMD wrote a new version in mixed case): the same folder, everything lower case again.
+    // Again (SteamCMD wrote a new version, a file fewer): the same folder, following the download.
     lay(coreItem);
+    rmSync(join(download(coreItem), 'Addons', 'core_functions.pbo'));
     assert.deepEqual(await install(coreItem), done);
-    assert.ok(existsSync(join(download(coreItem), 'addons', 'core_main.pbo')));
-    assert.ok(!existsSync(join(download(coreItem), 'Addons')));
+    delete expected['addons/core_functions.pbo'];
+    assert.deepEqual(await links(mod), expected);
+    assert.deepEqual(await tree(download(coreItem)), ['Addons/Core_Main.pbo', 'Keys/CoreLib_v3.bikey', 'meta.cpp', 'mod.cpp']);
+    assert.deepEqual(
+      (await readdir(place.installation)).filter((f) => f.endsWith('.tmp') || f.endsWith('.old')),
+      [],
+      'no temporary left',
+    );
+    // Two files that are one name in lower case: refused, the installed folder as it was.
+    writeFileSync(join(download(coreItem), 'Addons', 'CORE_MAIN.pbo'), 'another\n');
+    await assert.rejects(install(coreItem), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
+    assert.deepEqual(await links(mod), expected);
+    lay(coreItem);
+    await install(coreItem);
   });
 
   it('takes keys from anywhere in the mod; mod.cpp names a mod without meta.cpp, the title one without either', async () => {

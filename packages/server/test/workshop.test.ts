@@ -101,7 +101,11 @@ describe('Workshop items', () => {
       [items[B].folder, items[B].keys, items[C].folder, items[C].keys],
       ['@bravo', ['shared.bikey'], '@charlie', ['c.bikey']],
     );
-    assert.ok(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink());
+    // Lower case in the installation only (the fake game's Linux server wants it): SteamCMD's folder keeps its names.
+    const lower = process.platform === 'linux' && gamea.steam?.lower_case_on_linux;
+    assert.equal(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink(), !lower);
+    assert.equal(existsSync(join(fake.dir, '@bravo', lower ? 'addons/b.pbo' : 'AddOns/B.pbo')), true);
+    assert.deepEqual(readdirSync(join(steamDir, 'steamapps', 'workshop', 'content', APP, B)).sort(), ['AddOns', 'extra']);
     assert.deepEqual(keys(), ['a3.bikey', 'c.bikey', 'shared.bikey']);
 
     const mods = (await h.api('GET', `/servers/${s.id}/mods`, { token: h.viewerToken })).body.data.mods as any[];

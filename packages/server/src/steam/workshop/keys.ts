@@ -17,11 +17,14 @@ const MAX_KEY_BYTES = 64 * 1024;
 const conflict = (id: string, name: string, why: string) =>
   new ApiError('WORKSHOP_KEY_CONFLICT', `Workshop item ${id} is not installed: its key ${name} ${why}`);
 
-/** The keys in a download by file name; two of one name with other bytes are a conflict of the item itself. */
-export async function keysIn(download: string, extension: string, workshopId: string): Promise<Map<string, Buffer>> {
+/**
+ * The keys in a download by file name (in lower case when `lowerCase`: the game's Linux server loads only
+ * those); two of one name with other bytes are a conflict of the item itself.
+ */
+export async function keysIn(download: string, extension: string, workshopId: string, lowerCase = false): Promise<Map<string, Buffer>> {
   const keys = new Map<string, Buffer>();
   for (const entry of await walk(download)) {
-    const name = basename(entry.path);
+    const name = lowerCase ? basename(entry.path).toLowerCase() : basename(entry.path);
     if (entry.kind !== 'file' || !name.toLowerCase().endsWith(extension.toLowerCase()) || name.length > 255) continue;
     const stat = await lstatOrNull(entry.path);
     if (!stat?.isFile() || stat.size > MAX_KEY_BYTES) continue;

@@ -219,6 +219,35 @@ describe('installing a Workshop download into an installation', () => {
     assert.ok(existsSync(join(root, 'outside', 'secret.bikey')), 'nothing outside renamed');
   });
 
+  it('hands the keys it is about to write to the caller before writing any: recorded so, they are removed after a crash', async () => {
+    world.addItem('2100013', {
+      title: 'Recorded Keys',
+      files: { 'Keys/R1.bikey': 'r1\n', 'r2.bikey': 'r2\n', 'keys/a3.bikey': 'the game key\n' },
+    });
+    lay('2100013');
+    const recorded: string[][] = [];
+    const seen: string[][] = [];
+    const item = { workshopId: '2100013', title: 'Recorded Keys', folder: null, keys: [] };
+    const done = await installItem(place, item, others('2100013'), async (names) => {
+      recorded.push(names);
+      seen.push(await keys());
+    });
+    assert.deepEqual(done.keys, ['r1.bikey', 'r2.bikey']);
+    assert.deepEqual(recorded, [['r1.bikey', 'r2.bikey']], "once, without the game's key it does not write");
+    assert.ok(!seen[0].includes('r1.bikey') && !seen[0].includes('r2.bikey'), 'recorded before the first is written');
+    // The service stopped before the row listed `done.keys`: what was recorded takes them out.
+    await removeInstalledItem(place, { workshopId: '2100013', folder: done.folder, keys: recorded.flat() }, others('2100013'));
+    assert.ok(!(await keys()).some((k) => k.startsWith('r')));
+    assert.equal(readFileSync(join(place.installation, 'keys', 'a3.bikey'), 'utf8'), 'the game key\n');
+    // A failing record (the row is gone) stops the install before any key is written.
+    const refused = installItem(place, item, others('2100013'), async () => {
+      throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', 'removed meanwhile');
+    });
+    await assert.rejects(refused, rejectsWith('WORKSHOP_ITEM_NOT_FOUND'));
+    assert.ok(!(await keys()).some((k) => k.startsWith('r')));
+    assert.ok(!existsSync(join(place.installation, done.folder)), 'nor its folder');
+  });
+
   it('keeps the names as they are where the game does not need lower case', async () => {
     world.addItem('2100009', { title: 'Mixed Case', meta: false, files: { 'Keys/Mixed.bikey': 'm\n', 'AddOns/M.txt': 'm\n' } });
     lay('2100009');

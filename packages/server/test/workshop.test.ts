@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { FAKE_STEAM_IDS, FakeSteamWorld, installFakeGameaTemp, startFakeSteamWebApi, type FakeSteamWebApi } from '@garrison/testkit';
 import { FakeClock } from '@garrison/server';
 import { gamea } from '@garrison/adapter-gamea';
-import { expectError, setStatus, startHarness, type Harness } from './helpers.js';
+import { expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, type FakeInstall } from './games.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 import { workshopTestFeature } from './workshop-feature.js';
@@ -209,5 +209,26 @@ describe('Workshop items', () => {
     await install(first.id, { items: [B] });
     assert.equal((await byId(first.id))[B].status, 'installed');
     assert.equal(receiver.received.length, 2, 'the check that found C told it');
+  });
+  it('records the keys it writes before writing them: a crash in between leaves them removable', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake, { name: 'Crash' });
+    const D = '2200004';
+    world.addItem(D, { app: APP, title: 'Delta', files: { 'Addons/D.pbo': 'd\n', 'Keys/Delta.bikey': 'd\n' } });
+    lay(D);
+    await install(s.id, { items: [D] });
+    const stored = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).first());
+    assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
+    // What the service leaves when it stops after copying the key, before the row lists it.
+    const crashed = { keys: '[]', pending_keys: '["delta.bikey"]', status: 'failed' };
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
+    assert.deepEqual((await byId(s.id))[D].keys, []);
+    // Installed again, the key is the item's; removed, it goes with it.
+    lay(D);
+    await install(s.id, { items: [D] });
+    assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
+    assert.equal((await h.api('DELETE', `/servers/${s.id}/workshop/${D}`, { token: h.adminToken })).status, 200);
+    assert.ok(!keys().includes('delta.bikey'), 'the recorded key is removed');
+    assert.ok(keys().includes('a3.bikey') && keys().includes('shared.bikey'), "the game's key and the other mods' stay");
   });
 });

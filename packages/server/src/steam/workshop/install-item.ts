@@ -120,11 +120,17 @@ async function putInPlace(place: InstallPlace, made: string, folder: string): Pr
 /**
  * Installs a downloaded item (SteamCMD left it in `<steamDir>/steamapps/workshop/content/<app>/<id>/`):
  * makes its mod folder (lower-case where the place says so), checks and copies its keys, and puts the
- * folder in place. Again on an update: the folder stays, the keys follow the new version. Throws
- * WORKSHOP_UNSAFE_ITEM or WORKSHOP_KEY_CONFLICT with what is wrong, leaving the installation's keys as
- * they were.
+ * folder in place. Again on an update: the folder stays, the keys follow the new version. `recordKeys`
+ * is given the key files about to be written, before the first is (the caller records them as the
+ * item's). Throws WORKSHOP_UNSAFE_ITEM or WORKSHOP_KEY_CONFLICT with what is wrong, leaving the
+ * installation's keys as they were.
  */
-export async function installItem(place: InstallPlace, item: ItemToInstall, others: OtherItems): Promise<InstalledItem> {
+export async function installItem(
+  place: InstallPlace,
+  item: ItemToInstall,
+  others: OtherItems,
+  recordKeys?: (names: string[]) => Promise<void>,
+): Promise<InstalledItem> {
   const download = await checkedDownload(place.steamDir, workshopApp(place.steam), item.workshopId);
   const folder = await chooseFolder(place, item, download, others);
   const made = await makeFolder(place, folder, download, item.workshopId);
@@ -135,7 +141,7 @@ export async function installItem(place: InstallPlace, item: ItemToInstall, othe
       const dir = await keysFolder(place.installation, keysFolderName, item.workshopId);
       const found = await keysIn(download, extension, item.workshopId, place.lowerCase);
       const rules = { protectedKeys: place.steam.protected_keys, listedByOthers: others.keys, previous: item.keys };
-      keys = await placeKeys(dir, found, rules, item.workshopId);
+      keys = await placeKeys(dir, found, rules, item.workshopId, recordKeys);
       // A key the older version brought and this one does not goes with it.
       await removeKeys(
         dir,

@@ -56,10 +56,18 @@ export interface KeyRules {
 
 /**
  * Copies the keys in (each written to a temporary name, then renamed over: atomic) after checking all of
- * them, so that a conflict leaves the folder as it was. Answers the keys this item now lists: those it
- * wrote, and those already there with its bytes that another item lists (a key shared by two mods).
+ * them, so that a conflict leaves the folder as it was. `beforeWrite` is given the names about to be
+ * written before the first is (the item's row records them: a crash after cannot leave a key nobody
+ * owns). Answers the keys this item now lists: those it wrote, and those already there with its bytes
+ * that another item lists (a key shared by two mods).
  */
-export async function placeKeys(dir: string, keys: Map<string, Buffer>, rules: KeyRules, workshopId: string): Promise<string[]> {
+export async function placeKeys(
+  dir: string,
+  keys: Map<string, Buffer>,
+  rules: KeyRules,
+  workshopId: string,
+  beforeWrite?: (names: string[]) => Promise<void>,
+): Promise<string[]> {
   const protectedKeys = new Set(rules.protectedKeys.map((k) => k.toLowerCase()));
   const writes: [string, Buffer][] = [];
   const listed: string[] = [];
@@ -82,6 +90,7 @@ export async function placeKeys(dir: string, keys: Map<string, Buffer>, rules: K
     writes.push([name, bytes]);
     listed.push(name);
   }
+  if (writes.length && beforeWrite) await beforeWrite(writes.map(([name]) => name).sort());
   for (const [name, bytes] of writes) {
     const temporary = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     await writeFile(temporary, bytes);

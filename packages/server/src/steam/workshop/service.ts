@@ -29,6 +29,9 @@ function itemView(row: WorkshopItemRow): WorkshopItemView {
   };
 }
 
+/** The keys an item brought: those recorded, and those an install was writing when it stopped. */
+const ownKeys = (row: WorkshopItemRow) => [...new Set([...row.keys, ...row.pending_keys])];
+
 /** What a download job is asked for, resolved: the items Steam gave, and those it would not, with why. */
 export interface ResolvedItems {
   items: WorkshopItemDetails[];
@@ -103,6 +106,7 @@ export class WorkshopService {
           installed_at: old?.installed_at ?? null,
           installed_time_updated: old?.installed_time_updated ?? null,
           keys: old?.keys ?? [],
+          pending_keys: old?.pending_keys ?? [],
           node_id: server.node_id ?? this.nodeId,
           created_at: now,
           updated_at: now,
@@ -149,7 +153,8 @@ export class WorkshopService {
     const rows = (await this.repos.workshopItems.ofServers([serverId, ...sharing])).filter(
       (r) => !(r.server_id === serverId && r.workshop_id === workshopId) && r.folder !== null,
     );
-    return { folders: new Map(rows.map((r) => [r.folder!, r.workshop_id])), keys: new Set(rows.flatMap((r) => r.keys)) };
+    const keys = new Set(rows.flatMap((r) => [...r.keys, ...r.pending_keys]));
+    return { folders: new Map(rows.map((r) => [r.folder!, r.workshop_id])), keys };
   }
 
   /**
@@ -162,11 +167,18 @@ export class WorkshopService {
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId} queued`);
     try {
       const place = await this.place(serverId);
-      const item = { workshopId, title: row.name, folder: row.folder, keys: row.keys };
-      const installed = await installItem(place, item, await this.others(serverId, workshopId));
+      // Keys an interrupted install wrote count as the item's: kept if this version brings them, else removed.
+      const item = { workshopId, title: row.name, folder: row.folder, keys: ownKeys(row) };
+      const recordKeys = async (names: string[]) => {
+        const pending = [...new Set([...row.pending_keys, ...names])].sort();
+        if (!(await this.repos.workshopItems.update(serverId, workshopId, { pending_keys: pending, updated_at: isoNow(this.clock) })))
+          throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `Workshop item ${workshopId} was removed from server ${serverId} meanwhile`);
+      };
+      const installed = await installItem(place, item, await this.others(serverId, workshopId), recordKeys);
       const now = isoNow(this.clock);
       await this.repos.workshopItems.update(serverId, workshopId, {
         ...installed,
+        pending_keys: [],
         status: 'installed',
         installed_at: now,
         installed_time_updated: row.time_updated,
@@ -192,7 +204,7 @@ export class WorkshopService {
       if (enabled)
         throw new ApiError('MOD_IN_USE', `${row.folder} is enabled on the running server: stop it or take the mod out of the enabled list`);
     }
-    await removeInstalledItem(place, { workshopId, folder: row.folder, keys: row.keys }, await this.others(serverId, workshopId));
+    await removeInstalledItem(place, { workshopId, folder: row.folder, keys: ownKeys(row) }, await this.others(serverId, workshopId));
     await this.audit.inTransaction(async (trx) => {
       await this.repos.workshopItems.remove(serverId, workshopId, trx);
       await this.audit.record(trx, {

@@ -231,4 +231,35 @@ describe('Workshop items', () => {
     assert.ok(!keys().includes('delta.bikey'), 'the recorded key is removed');
     assert.ok(keys().includes('a3.bikey') && keys().includes('shared.bikey'), "the game's key and the other mods' stay");
   });
+  it('refuses to remove an item a job is installing, and an install never re-creates what a removal took', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake, { name: 'Race' });
+    const E = '2200005';
+    world.addItem(E, { app: APP, title: 'Echo', files: { 'Addons/E.pbo': 'e\n', 'Keys/Echo.bikey': 'e\n' } });
+    lay(E);
+    await install(s.id, { items: [E] });
+    const row = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }));
+    for (const status of ['queued', 'downloading']) {
+      await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status }));
+      const refused = expectError(await h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken }), 409, 'CONFLICT');
+      assert.match(refused.message, /a job is installing it/);
+      assert.ok(existsSync(join(fake.dir, '@echo')) && keys().includes('echo.bikey'), 'its folder and key stay');
+    }
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status: 'installed' }));
+    // A removal sent while an install runs: whichever goes first, the row, the folder and the key agree.
+    for (let round = 0; round < 6; round++) {
+      const [installing, removing] = await Promise.all([
+        h.api('POST', `/test-workshop/${s.id}`, { token: h.adminToken, body: { items: [E] } }),
+        h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken }),
+      ]);
+      assert.equal(installing.status, 200, JSON.stringify(installing.body));
+      assert.ok([200, 404, 409].includes(removing.status), JSON.stringify(removing.body));
+      const [there] = await row();
+      const installed = there?.status === 'installed';
+      assert.equal(existsSync(join(fake.dir, '@echo')), installed, `round ${round}: the folder follows the row (${there?.status})`);
+      assert.equal(keys().includes('echo.bikey'), installed, `round ${round}: the key follows the row`);
+      if (there && !installed) assert.equal(there.status, 'failed');
+      if (there) assert.equal((await h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken })).status, 200);
+    }
+    assert.ok(!existsSync(join(fake.dir, '@echo')) && !keys().includes('echo.bikey'));
+  });
 });

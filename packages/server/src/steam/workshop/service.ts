@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { Mutex } from 'async-mutex';
 import { ApiError, IDLE_STATUSES, type Actor, type SteamDeclaration, type WorkshopItem as WorkshopItemView } from '@garrison/core';
 import { TOKENS } from '../../tokens.js';
 import type { Repositories } from '../../db/repositories/index.js';
@@ -44,6 +45,9 @@ export interface ResolvedItems {
  */
 @injectable()
 export class WorkshopService {
+  /** Per server: an install and a removal of its items never overlap (one would re-create what the other took out). */
+  private readonly locks = new Map<number, Mutex>();
+
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: Pick<SteamSettings, 'steamDir' | 'steamApiUrl'>,
@@ -53,6 +57,12 @@ export class WorkshopService {
     @inject(ModService) private readonly mods: ModService,
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
+
+  private exclusive<T>(serverId: number, fn: () => Promise<T>): Promise<T> {
+    let lock = this.locks.get(serverId);
+    if (!lock) this.locks.set(serverId, (lock = new Mutex()));
+    return lock.runExclusive(fn);
+  }
 
   /** The adapter's Steam declaration with a Workshop, or 400 NOT_SUPPORTED. */
   async steamOf(serverId: number): Promise<SteamDeclaration & { workshop_app_id: number }> {
@@ -161,8 +171,13 @@ export class WorkshopService {
    * After SteamCMD downloaded an item queued for this server: links it into the installation with its
    * keys and marks it installed at the version Steam gave when it was queued. On failure the item is
    * marked failed with the error, which is thrown on (the job reports it). What the download job calls.
+   * An item removed meanwhile is not installed again (WORKSHOP_ITEM_NOT_FOUND): no folder, no key.
    */
-  async installDownloaded(serverId: number, workshopId: string): Promise<WorkshopItemView> {
+  installDownloaded(serverId: number, workshopId: string): Promise<WorkshopItemView> {
+    return this.exclusive(serverId, () => this.installNow(serverId, workshopId));
+  }
+
+  private async installNow(serverId: number, workshopId: string): Promise<WorkshopItemView> {
     const row = await this.repos.workshopItems.find(serverId, workshopId);
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId} queued`);
     try {
@@ -176,7 +191,7 @@ export class WorkshopService {
       };
       const installed = await installItem(place, item, await this.others(serverId, workshopId), recordKeys);
       const now = isoNow(this.clock);
-      await this.repos.workshopItems.update(serverId, workshopId, {
+      const kept = await this.repos.workshopItems.update(serverId, workshopId, {
         ...installed,
         pending_keys: [],
         status: 'installed',
@@ -186,6 +201,11 @@ export class WorkshopService {
         error_message: null,
         updated_at: now,
       });
+      if (!kept) {
+        // Its row went while the files were put in (removals wait for installs here): they go too.
+        await removeInstalledItem(place, { workshopId, ...installed }, await this.others(serverId, workshopId));
+        throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `Workshop item ${workshopId} was removed from server ${serverId} meanwhile`);
+      }
     } catch (err) {
       if (err instanceof ApiError) await this.markFailed(serverId, workshopId, err);
       throw err;
@@ -193,11 +213,22 @@ export class WorkshopService {
     return itemView((await this.repos.workshopItems.find(serverId, workshopId))!);
   }
 
-  /** Removes an item: its link and the keys it brought; 409 MOD_IN_USE while the server runs with it enabled. */
-  async remove(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
+  /**
+   * Removes an item: its mod folder and the keys it brought; 409 MOD_IN_USE while the server runs with it
+   * enabled, 409 CONFLICT while a job is downloading or installing it (its job settles it, even cancelled).
+   */
+  remove(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
+    return this.exclusive(serverId, () => this.removeNow(serverId, workshopId, actor));
+  }
+
+  private async removeNow(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
     const place = await this.place(serverId);
     const row = await this.repos.workshopItems.find(serverId, workshopId);
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId}`);
+    if (row.status === 'queued' || row.status === 'downloading') {
+      const why = `Workshop item ${workshopId} is ${row.status}: a job is installing it`;
+      throw new ApiError('CONFLICT', `${why}; remove it once the job ended, or cancel the job (DELETE /api/jobs/{id})`);
+    }
     const server = await this.servers.row(serverId);
     if (row.folder && !IDLE_STATUSES.includes(server.status)) {
       const enabled = (await this.mods.described(serverId)).some((m) => m.name === row.folder && m.enabled);
@@ -211,7 +242,7 @@ export class WorkshopService {
         type: 'workshop_item_removed',
         actor,
         serverId,
-        detail: { workshop_id: workshopId, name: row.name, folder: row.folder, keys: row.keys },
+        detail: { workshop_id: workshopId, name: row.name, folder: row.folder, keys: ownKeys(row) },
       });
     });
     return row;

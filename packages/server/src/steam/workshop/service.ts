@@ -10,6 +10,7 @@ import { ServerService } from '../../servers/service.js';
 import { installationOf, sharingWith } from '../../servers/installation.js';
 import { ModService } from '../../mods/service.js';
 import type { SteamSettings } from '../settings.js';
+import { assertSteamFolder } from '../steamcmd-folder.js';
 import { installItem, lowerCaseHere, removeInstalledItem, type InstallPlace, type OtherItems } from './install-item.js';
 import { fetchCollectionItems, fetchItemDetails, workshopIdOf, type WorkshopItemDetails } from './web-api.js';
 
@@ -64,6 +65,11 @@ export class WorkshopService {
     return lock.runExclusive(fn);
   }
 
+  /** 400 when SteamCMD cannot be given GARRISON_STEAM_DIR, where it downloads the items: before anything is queued. */
+  private assertSteamDir(): void {
+    assertSteamFolder('GARRISON_STEAM_DIR', this.settings.steamDir, 'set it to such a folder (or move it there) and restart the service');
+  }
+
   /** The adapter's Steam declaration with a Workshop, or 400 NOT_SUPPORTED. */
   async steamOf(serverId: number): Promise<SteamDeclaration & { workshop_app_id: number }> {
     const steam = (await this.servers.adapterOf(serverId)).steam;
@@ -87,6 +93,7 @@ export class WorkshopService {
    */
   async resolve(serverId: number, request: { items?: string[]; collection?: string }, signal?: AbortSignal): Promise<ResolvedItems> {
     const steam = await this.steamOf(serverId);
+    this.assertSteamDir();
     const options = this.apiOptions(steam.workshop_app_id, signal);
     const ids = (request.items ?? []).map((item, i) => workshopIdOf(item, `items[${i}]`));
     if (request.collection !== undefined)
@@ -103,6 +110,7 @@ export class WorkshopService {
 
   /** Records the resolved items as queued (a row again for one already there: its folder and keys kept), the refused as failed. */
   async queue(serverId: number, resolved: ResolvedItems): Promise<void> {
+    this.assertSteamDir();
     const server = await this.servers.row(serverId);
     const now = isoNow(this.clock);
     await this.audit.inTransaction(async (trx) => {

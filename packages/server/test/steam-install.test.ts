@@ -110,6 +110,15 @@ describe('installing the dedicated server with SteamCMD', () => {
     },
   );
 
+  it('refuses, at the request, an installation folder SteamCMD could not be given as it is (400, no job)', TIMEOUT, async () => {
+    for (const [n, folder] of ['with "quote', 'semi;colon', 'line\nbreak', 'with space'].entries()) {
+      const bad = (await createServer(h, { name: `Bad ${n}`, exe_path: join(root, folder, 'gameaserver_x64.exe') })).id;
+      const refused = expectError(await api('POST', `/servers/${bad}/install`), 400, 'VALIDATION_ERROR');
+      assert.match(refused.message, /the installation folder .* may hold only letters/);
+      assert.deepEqual(await withDatabase(h, (knex) => knex('background_jobs').where({ server_id: bad })), []);
+    }
+  });
+
   it('installs a protected branch with its password as a job: progress, log, the manifest read back', TIMEOUT, async () => {
     const id = await install({ branch: 'profiling', branch_password: BRANCH_PASSWORD });
     const queued = await job(id);

@@ -77,29 +77,48 @@ describe('installing a Workshop download into an installation', () => {
       .filter((e) => e.isFile())
       .map((e) => relative(dir, join(e.parentPath, e.name)))
       .sort();
+  /** The links of an installed lower-case tree, by path in it, each with the file it leads to. */
+  const links = async (dir: string) =>
+    Object.fromEntries(
+      (await readdir(dir, { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isSymbolicLink())
+        .map((e) => [relative(dir, join(e.parentPath, e.name)), readlinkSync(join(e.parentPath, e.name))])
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
   const keys = () => readdir(join(place.installation, 'keys')).then((k) => k.sort());
   const rejectsWith = (code: string) => (err: unknown) => err instanceof ApiError && err.code === code;
 
-  it('links the mod folder named by meta.cpp, lower-cases every name, and copies its key (idempotent)', async () => {
+  it('makes the mod folder named by meta.cpp in lower case, its files links to the download left as it is (idempotent)', async () => {
     lay(coreItem);
     const done = await install(coreItem);
     assert.deepEqual(done, { folder: '@core_library_workshop', keys: ['corelib_v3.bikey'] });
-    assert.deepEqual(await tree(download(coreItem)), [
-      'addons/core_functions.pbo',
-      'addons/core_main.pbo',
-      'keys/corelib_v3.bikey',
-      'meta.cpp',
-      'mod.cpp',
-    ]);
-    const link = join(place.installation, '@core_library_workshop');
-    assert.ok(lstatSync(link).isSymbolicLink());
-    assert.equal(readlinkSync(link), download(coreItem));
+    const steamNames = ['Addons/Core_Main.pbo', 'Addons/core_functions.pbo', 'Keys/CoreLib_v3.bikey', 'meta.cpp', 'mod.cpp'];
+    // SteamCMD's folder keeps its names: its next `validate` finds every file where it left it.
+    assert.deepEqual(await tree(download(coreItem)), steamNames.slice().sort());
+    const mod = join(place.installation, '@core_library_workshop');
+    assert.ok(lstatSync(mod).isDirectory() && !lstatSync(mod).isSymbolicLink());
+    const expected = Object.fromEntries(steamNames.map((n) => [n.toLowerCase(), join(download(coreItem), n)]));
+    assert.deepEqual(await links(mod), expected);
+    assert.equal(readFileSync(join(mod, 'addons', 'core_main.pbo'), 'utf8'), world.read().items[coreItem].files['Addons/Core_Main.pbo']);
     assert.deepEqual(await keys(), ['a3.bikey', 'corelib_v3.bikey']);
-    // Again (SteamCMD wrote a new version in mixed case): the same folder, everything lower case again.
+    // Again (SteamCMD wrote a new version, a file fewer): the same folder, following the download.
     lay(coreItem);
+    rmSync(join(download(coreItem), 'Addons', 'core_functions.pbo'));
     assert.deepEqual(await install(coreItem), done);
-    assert.ok(existsSync(join(download(coreItem), 'addons', 'core_main.pbo')));
-    assert.ok(!existsSync(join(download(coreItem), 'Addons')));
+    delete expected['addons/core_functions.pbo'];
+    assert.deepEqual(await links(mod), expected);
+    assert.deepEqual(await tree(download(coreItem)), ['Addons/Core_Main.pbo', 'Keys/CoreLib_v3.bikey', 'meta.cpp', 'mod.cpp']);
+    assert.deepEqual(
+      (await readdir(place.installation)).filter((f) => f.endsWith('.tmp') || f.endsWith('.old')),
+      [],
+      'no temporary left',
+    );
+    // Two files that are one name in lower case: refused, the installed folder as it was.
+    writeFileSync(join(download(coreItem), 'Addons', 'CORE_MAIN.pbo'), 'another\n');
+    await assert.rejects(install(coreItem), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
+    assert.deepEqual(await links(mod), expected);
+    lay(coreItem);
+    await install(coreItem);
   });
 
   it('takes keys from anywhere in the mod; mod.cpp names a mod without meta.cpp, the title one without either', async () => {
@@ -169,6 +188,64 @@ describe('installing a Workshop download into an installation', () => {
     await assert.rejects(install('2100008'), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
     assert.ok(!existsSync(join(place.installation, '@escape')));
     await assert.rejects(install('2199999', 'Never Downloaded'), rejectsWith('WORKSHOP_UNSAFE_ITEM'));
+  });
+
+  it('refuses an item holding any link, even one whose text reads as inside it (nothing outside is copied or linked)', async () => {
+    const secret = join(root, 'outside', 'secret.bikey');
+    mkdirSync(dirname(secret), { recursive: true });
+    writeFileSync(secret, 'not a key of the mod\n');
+    // `here -> .`, then each `upN -> up(N-1)/..`: every link's text resolves inside the download, yet up6 is `root`.
+    const climbing = (dir: string) => {
+      symlinkSync('.', join(dir, 'here'));
+      for (let n = 1; n <= 6; n++) symlinkSync(`${n === 1 ? 'here' : `up${n - 1}`}/..`, join(dir, `up${n}`));
+    };
+    world.addItem('2100010', { title: 'Stolen Key', files: { 'Addons/S.pbo': 's\n' } });
+    lay('2100010');
+    climbing(download('2100010'));
+    mkdirSync(join(download('2100010'), 'Keys'));
+    symlinkSync('../up6/outside/secret.bikey', join(download('2100010'), 'Keys', 'stolen.bikey'));
+    world.addItem('2100011', { title: 'Linked Dir', files: { 'mod.cpp': 'name = "Linked Dir";\n' } });
+    lay('2100011');
+    climbing(download('2100011'));
+    symlinkSync('up6/outside', join(download('2100011'), 'Addons'));
+    world.addItem('2100012', { title: 'Plain Link', files: { 'x.txt': 'x\n' } });
+    lay('2100012');
+    symlinkSync(secret, join(download('2100012'), 'evil.bikey'));
+    for (const id of ['2100010', '2100011', '2100012'])
+      await assert.rejects(install(id), (err) => rejectsWith('WORKSHOP_UNSAFE_ITEM')(err) && /is a link/.test(String(err)), id);
+    assert.ok(!(await keys()).some((k) => k.includes('stolen') || k.includes('evil')), 'no key copied from outside');
+    for (const folder of ['@stolen_key', '@linked_dir', '@plain_link']) assert.ok(!existsSync(join(place.installation, folder)), folder);
+    assert.equal(readFileSync(secret, 'utf8'), 'not a key of the mod\n');
+    assert.ok(existsSync(join(root, 'outside', 'secret.bikey')), 'nothing outside renamed');
+  });
+
+  it('hands the keys it is about to write to the caller before writing any: recorded so, they are removed after a crash', async () => {
+    world.addItem('2100013', {
+      title: 'Recorded Keys',
+      files: { 'Keys/R1.bikey': 'r1\n', 'r2.bikey': 'r2\n', 'keys/a3.bikey': 'the game key\n' },
+    });
+    lay('2100013');
+    const recorded: string[][] = [];
+    const seen: string[][] = [];
+    const item = { workshopId: '2100013', title: 'Recorded Keys', folder: null, keys: [] };
+    const done = await installItem(place, item, others('2100013'), async (names) => {
+      recorded.push(names);
+      seen.push(await keys());
+    });
+    assert.deepEqual(done.keys, ['r1.bikey', 'r2.bikey']);
+    assert.deepEqual(recorded, [['r1.bikey', 'r2.bikey']], "once, without the game's key it does not write");
+    assert.ok(!seen[0].includes('r1.bikey') && !seen[0].includes('r2.bikey'), 'recorded before the first is written');
+    // The service stopped before the row listed `done.keys`: what was recorded takes them out.
+    await removeInstalledItem(place, { workshopId: '2100013', folder: done.folder, keys: recorded.flat() }, others('2100013'));
+    assert.ok(!(await keys()).some((k) => k.startsWith('r')));
+    assert.equal(readFileSync(join(place.installation, 'keys', 'a3.bikey'), 'utf8'), 'the game key\n');
+    // A failing record (the row is gone) stops the install before any key is written.
+    const refused = installItem(place, item, others('2100013'), async () => {
+      throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', 'removed meanwhile');
+    });
+    await assert.rejects(refused, rejectsWith('WORKSHOP_ITEM_NOT_FOUND'));
+    assert.ok(!(await keys()).some((k) => k.startsWith('r')));
+    assert.ok(!existsSync(join(place.installation, done.folder)), 'nor its folder');
   });
 
   it('keeps the names as they are where the game does not need lower case', async () => {

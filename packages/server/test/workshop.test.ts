@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { FAKE_STEAM_IDS, FakeSteamWorld, installFakeGameaTemp, startFakeSteamWebApi, type FakeSteamWebApi } from '@garrison/testkit';
 import { FakeClock } from '@garrison/server';
 import { gamea } from '@garrison/adapter-gamea';
-import { expectError, setStatus, startHarness, type Harness } from './helpers.js';
+import { expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, type FakeInstall } from './games.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 import { workshopTestFeature } from './workshop-feature.js';
@@ -101,7 +101,11 @@ describe('Workshop items', () => {
       [items[B].folder, items[B].keys, items[C].folder, items[C].keys],
       ['@bravo', ['shared.bikey'], '@charlie', ['c.bikey']],
     );
-    assert.ok(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink());
+    // Lower case in the installation only (the fake game's Linux server wants it): SteamCMD's folder keeps its names.
+    const lower = process.platform === 'linux' && gamea.steam?.lower_case_on_linux;
+    assert.equal(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink(), !lower);
+    assert.equal(existsSync(join(fake.dir, '@bravo', lower ? 'addons/b.pbo' : 'AddOns/B.pbo')), true);
+    assert.deepEqual(readdirSync(join(steamDir, 'steamapps', 'workshop', 'content', APP, B)).sort(), ['AddOns', 'extra']);
     assert.deepEqual(keys(), ['a3.bikey', 'c.bikey', 'shared.bikey']);
 
     const mods = (await h.api('GET', `/servers/${s.id}/mods`, { token: h.viewerToken })).body.data.mods as any[];
@@ -205,5 +209,57 @@ describe('Workshop items', () => {
     await install(first.id, { items: [B] });
     assert.equal((await byId(first.id))[B].status, 'installed');
     assert.equal(receiver.received.length, 2, 'the check that found C told it');
+  });
+  it('records the keys it writes before writing them: a crash in between leaves them removable', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake, { name: 'Crash' });
+    const D = '2200004';
+    world.addItem(D, { app: APP, title: 'Delta', files: { 'Addons/D.pbo': 'd\n', 'Keys/Delta.bikey': 'd\n' } });
+    lay(D);
+    await install(s.id, { items: [D] });
+    const stored = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).first());
+    assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
+    // What the service leaves when it stops after copying the key, before the row lists it.
+    const crashed = { keys: '[]', pending_keys: '["delta.bikey"]', status: 'failed' };
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
+    assert.deepEqual((await byId(s.id))[D].keys, []);
+    // Installed again, the key is the item's; removed, it goes with it.
+    lay(D);
+    await install(s.id, { items: [D] });
+    assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
+    assert.equal((await h.api('DELETE', `/servers/${s.id}/workshop/${D}`, { token: h.adminToken })).status, 200);
+    assert.ok(!keys().includes('delta.bikey'), 'the recorded key is removed');
+    assert.ok(keys().includes('a3.bikey') && keys().includes('shared.bikey'), "the game's key and the other mods' stay");
+  });
+  it('refuses to remove an item a job is installing, and an install never re-creates what a removal took', TIMEOUT, async () => {
+    const s = await createGameServer(h, fake, { name: 'Race' });
+    const E = '2200005';
+    world.addItem(E, { app: APP, title: 'Echo', files: { 'Addons/E.pbo': 'e\n', 'Keys/Echo.bikey': 'e\n' } });
+    lay(E);
+    await install(s.id, { items: [E] });
+    const row = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }));
+    for (const status of ['queued', 'downloading']) {
+      await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status }));
+      const refused = expectError(await h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken }), 409, 'CONFLICT');
+      assert.match(refused.message, /a job is installing it/);
+      assert.ok(existsSync(join(fake.dir, '@echo')) && keys().includes('echo.bikey'), 'its folder and key stay');
+    }
+    await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status: 'installed' }));
+    // A removal sent while an install runs: whichever goes first, the row, the folder and the key agree.
+    for (let round = 0; round < 6; round++) {
+      const [installing, removing] = await Promise.all([
+        h.api('POST', `/test-workshop/${s.id}`, { token: h.adminToken, body: { items: [E] } }),
+        h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken }),
+      ]);
+      assert.equal(installing.status, 200, JSON.stringify(installing.body));
+      assert.ok([200, 404, 409].includes(removing.status), JSON.stringify(removing.body));
+      const [there] = await row();
+      const installed = there?.status === 'installed';
+      assert.equal(existsSync(join(fake.dir, '@echo')), installed, `round ${round}: the folder follows the row (${there?.status})`);
+      assert.equal(keys().includes('echo.bikey'), installed, `round ${round}: the key follows the row`);
+      if (there && !installed) assert.equal(there.status, 'failed');
+      if (there) assert.equal((await h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken })).status, 200);
+    }
+    assert.ok(!existsSync(join(fake.dir, '@echo')) && !keys().includes('echo.bikey'));
   });
 });

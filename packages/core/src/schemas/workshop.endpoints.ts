@@ -31,7 +31,7 @@ export const workshopEndpoints = {
     params: WorkshopItemParams,
     status: 200,
     response: MessageResponse,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'WORKSHOP_ITEM_NOT_FOUND', 'MOD_IN_USE'],
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'WORKSHOP_ITEM_NOT_FOUND', 'MOD_IN_USE', 'CONFLICT'],
   }),
   checkWorkshopItems: defineEndpoint({
     operationId: 'checkWorkshopItems',

@@ -19,6 +19,8 @@ export interface WorkshopItemRow {
   error_code: string | null;
   error_message: string | null;
   keys: string[];
+  /** Keys an install is writing or wrote before recording them in `keys` (a crash in between leaves them here). */
+  pending_keys: string[];
   node_id: string;
   created_at: string;
   updated_at: string;
@@ -38,9 +40,14 @@ const toItem = (row: Stored): WorkshopItemRow => ({
   installed_time_updated: numberOrNull(row.installed_time_updated),
   size_bytes: numberOrNull(row.size_bytes),
   keys: JSON.parse(row.keys as string),
+  pending_keys: row.pending_keys ? JSON.parse(row.pending_keys as string) : [],
 });
 
-const stored = (change: Partial<WorkshopItemRow>) => (change.keys ? { ...change, keys: JSON.stringify(change.keys) } : change);
+const stored = (change: Partial<WorkshopItemRow>) => ({
+  ...change,
+  ...(change.keys ? { keys: JSON.stringify(change.keys) } : {}),
+  ...(change.pending_keys ? { pending_keys: JSON.stringify(change.pending_keys) } : {}),
+});
 
 /** The workshop_items table. */
 export class WorkshopItemRepository {

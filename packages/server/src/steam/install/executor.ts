@@ -4,6 +4,7 @@ import { IDLE_STATUSES } from '@garrison/core';
 import { JobFailure, type JobContext, type JobExecutor } from '../../background-jobs/executors.js';
 import { readAppManifest } from '../app-manifest.js';
 import { SteamCmdService } from '../steamcmd-service.js';
+import { steamFolderProblem } from '../steamcmd-folder.js';
 import { BranchPasswords } from './branch-passwords.js';
 import { InstallService } from './service.js';
 
@@ -38,6 +39,9 @@ export class InstallExecutor implements JobExecutor {
         );
       }
     }
+    // Checked when the install was asked for; the server's exe_path may have changed since.
+    const problem = steamFolderProblem(installDir);
+    if (problem !== null) throw new JobFailure('VALIDATION_ERROR', `the installation folder ${JSON.stringify(installDir)} ${problem}`);
     await mkdir(installDir, { recursive: true });
     ctx.log(`Garrison: installing app ${appId}, branch ${branch}, into ${installDir}`);
     const work = { kind: 'app_update', appId, branch, branchPassword } as const;

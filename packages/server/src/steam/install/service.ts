@@ -12,6 +12,7 @@ import { BackgroundJobService } from '../../background-jobs/service.js';
 import { JobFailure } from '../../background-jobs/executors.js';
 import { steamArguments } from '../arguments.js';
 import { parseAppInfo, readAppManifest } from '../app-manifest.js';
+import { assertSteamFolder, steamFolderProblem } from '../steamcmd-folder.js';
 import { SteamCmdService, accountRequired } from '../steamcmd-service.js';
 import { BranchPasswords } from './branch-passwords.js';
 import type { SteamSettings } from '../settings.js';
@@ -72,6 +73,7 @@ export class InstallService {
       const branchPassword = body?.branch_password;
       if (declared.password_required && branchPassword === undefined)
         throw new ApiError('VALIDATION_ERROR', `branch_password: branch ${branch} is protected by a password`);
+      assertSteamFolder('the installation folder', installDir, "move the server's installation (its exe_path's folder) to such a folder");
       // Refuses, without repeating it, a value SteamCMD would misread (a leading +, a quote, a line break).
       steamArguments({ installDir, login: { anonymous: true }, work: { kind: 'app_update', appId, branch, branchPassword } });
       if (!steam.anonymous_server && !(await this.repos.steamAccount.get())) throw accountRequired();
@@ -117,6 +119,11 @@ export class InstallService {
     const stored = await this.repos.steamAppInfo.get(appId);
     if (stored && this.clock.now() - Date.parse(stored.checked_at) < maxAgeMs) return stored.builds;
     if (!this.steamcmd.idle) return stored?.builds ?? null;
+    const problem = steamFolderProblem(this.settings.steamDir);
+    if (problem !== null) {
+      this.logger.warn({ app_id: appId, reason: `GARRISON_STEAM_DIR ${problem}` }, "Steam's builds of the app are not asked for");
+      return stored?.builds ?? null;
+    }
     const quiet = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
     try {
       const work = { kind: 'app_info', appId } as const;

@@ -1,4 +1,4 @@
-import { lstat, readdir, readlink, realpath, rename, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readlink, realpath, symlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { ApiError, ifMissing } from '@garrison/core';
 
@@ -24,8 +24,10 @@ export function downloadFolder(steamDir: string, appId: number, workshopId: stri
 }
 
 /**
- * The download, checked: a real folder (not a link) inside the Steam folder, whose links (SteamCMD makes
- * none; a crafted item might) all point inside it. Answers its real path.
+ * The download, checked: a real folder (not a link) inside the Steam folder, holding only folders and
+ * regular files. A link inside it is refused whatever it points at: SteamCMD makes none, and a link's
+ * text says nothing of where it leads (`a -> .` then `b -> a/..` reads as inside and is the parent), so
+ * no link of an item's is ever followed, copied or linked to. Answers its real path.
  */
 export async function checkedDownload(steamDir: string, appId: number, workshopId: string): Promise<string> {
   const folder = downloadFolder(steamDir, appId, workshopId);
@@ -34,9 +36,8 @@ export async function checkedDownload(steamDir: string, appId: number, workshopI
   const real = await realpath(folder);
   if (!isInside(await realpath(steamDir), real)) throw unsafe(workshopId, 'its download folder leads out of GARRISON_STEAM_DIR');
   for (const entry of await walk(real)) {
-    if (entry.kind !== 'link') continue;
-    const target = resolve(dirname(entry.path), await readlink(entry.path));
-    if (!isInside(real, target)) throw unsafe(workshopId, `${relative(real, entry.path)} is a link out of the download`);
+    if (entry.kind === 'link') throw unsafe(workshopId, `${relative(real, entry.path)} is a link (a download holds none)`);
+    if (entry.kind === 'other') throw unsafe(workshopId, `${relative(real, entry.path)} is neither a file nor a folder`);
   }
   return real;
 }
@@ -62,46 +63,47 @@ export async function walk(root: string): Promise<TreeEntry[]> {
 }
 
 /**
- * Every folder and file name under `root` in lower case, as the game's Linux server loads only those:
- * each entry renamed in place (one atomic rename each), parents first; folders differing only in case
- * are merged. Idempotent: a second run, or one after SteamCMD wrote a new version, renames what is new.
+ * The installed copy of a download where the game's Linux server loads only lower-case names: a new
+ * folder `target` of the download's folders, their names in lower case, each file a link to the
+ * download's file. SteamCMD's own folder keeps its names (its next `validate` finds every file where it
+ * left it); folders differing only in case become one, and two files that would be one are refused.
  */
-export async function lowerCaseTree(root: string, workshopId: string): Promise<void> {
-  const visit = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const lower = entry.name.toLowerCase();
-      let path = join(dir, entry.name);
-      if (lower !== entry.name) path = await renameLower(dir, entry.name, lower, workshopId);
-      if (entry.isDirectory() && !entry.isSymbolicLink()) await visit(path);
-    }
-  };
-  await visit(root);
+export async function linkLowerCaseTree(download: string, target: string, workshopId: string): Promise<void> {
+  await mkdir(target);
+  let files = 0;
+  for (const entry of await walk(download)) {
+    const rel = relative(download, entry.path);
+    const to = join(target, rel.toLowerCase());
+    const clash = await lstatOrNull(to);
+    // `Keys/` beside `keys/`: one folder of what both hold.
+    if (entry.kind === 'dir' && clash?.isDirectory() && !clash.isSymbolicLink()) continue;
+    if (clash) throw unsafe(workshopId, `it holds ${JSON.stringify(rel)} and another name that is the same in lower case`);
+    if (entry.kind === 'dir') await mkdir(to);
+    else if (entry.kind === 'file') {
+      await symlink(entry.path, to, 'file');
+      files++;
+    } else throw unsafe(workshopId, `${rel} is neither a file nor a folder`);
+  }
+  if (!files) throw unsafe(workshopId, 'its download holds no file');
 }
 
-async function renameLower(dir: string, name: string, lower: string, workshopId: string): Promise<string> {
-  const from = join(dir, name);
-  const to = join(dir, lower);
-  const existing = await lstatOrNull(to);
-  // On a folder that ignores case `to` is `from` itself: the rename only changes its case.
-  const same = existing !== null && (await lstat(from)).ino === existing.ino;
-  if (!existing || same) {
-    await rename(from, to);
-    return to;
+/**
+ * Whether `path` is what installing an item made (never followed): a link to its download, or a folder
+ * holding only folders and links into the download (linkLowerCaseTree's), at least one. `ofItem` says
+ * whether a link's target is the download or in it.
+ */
+export async function madeFromDownload(path: string, ofItem: (target: string) => boolean): Promise<boolean> {
+  const stat = await lstatOrNull(path);
+  if (stat?.isSymbolicLink()) return ofItem(resolve(dirname(path), await readlink(path)));
+  if (!stat?.isDirectory()) return false;
+  let links = 0;
+  for (const entry of await walk(path)) {
+    if (entry.kind === 'dir') continue;
+    if (entry.kind !== 'link' || !ofItem(resolve(dirname(entry.path), await readlink(entry.path)))) return false;
+    links++;
   }
-  const fromStat = await lstat(from);
-  if (!existing.isDirectory() || !fromStat.isDirectory() || existing.isSymbolicLink() || fromStat.isSymbolicLink()) {
-    throw unsafe(workshopId, `it holds both ${JSON.stringify(name)} and ${JSON.stringify(lower)}, which are one name in lower case`);
-  }
-  // `Keys/` beside `keys/`: what the first holds moves into the second, lower-cased as it goes.
-  for (const child of await readdir(from)) {
-    const target = child.toLowerCase();
-    if (target !== child) await renameLower(from, child, target, workshopId);
-    const moved = join(from, target);
-    const into = join(to, target);
-    const clash = await lstatOrNull(into);
-    if (clash) throw unsafe(workshopId, `${JSON.stringify(join(name, child))} clashes with ${JSON.stringify(join(lower, target))}`);
-    await rename(moved, into);
-  }
-  await rmdir(from);
-  return to;
+  return links > 0;
 }
+
+/** Whether `target` is `download` or inside it, by text (for telling our own links, never for following one). */
+export const inDownload = (download: string, target: string) => target === download || target.startsWith(download + sep);

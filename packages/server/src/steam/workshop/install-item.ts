@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { readlink, rename, rm, symlink, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { rename, rm, symlink } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { ApiError, type SteamDeclaration } from '@garrison/core';
-import { checkedDownload, downloadFolder, lowerCaseTree, lstatOrNull, unsafe } from './download-tree.js';
+import { checkedDownload, downloadFolder, inDownload, linkLowerCaseTree, lstatOrNull, madeFromDownload, unsafe } from './download-tree.js';
 import { declaredName, safeFolderName, suffixed } from './mod-name.js';
 import { keysFolder, keysIn, placeKeys, removeKeys } from './keys.js';
 
 /**
  * Installing a downloaded Workshop item into a server's installation, on the filesystem alone: the mod
- * folder `<prefix><name>` as a link to the download, its names in lower case where the game's Linux
- * server needs them, its keys copied into the keys folder. Nothing outside GARRISON_STEAM_DIR is read
- * and nothing outside the installation is written (the lower-casing renames inside the download only).
+ * folder `<prefix><name>` as a link to the download, or, where the game's Linux server needs lower-case
+ * names, a folder of lower-case folders whose files link to the download's; its keys copied into the keys
+ * folder. Nothing outside GARRISON_STEAM_DIR is read and nothing outside the installation is written:
+ * SteamCMD's download keeps its names, as its next `validate` looks for them.
  */
 
 /** Where, and by which of the game's rules, an item is installed. */
@@ -52,11 +53,17 @@ function workshopApp(steam: SteamDeclaration): number {
   return steam.workshop_app_id;
 }
 
-/** Where a link at `path` leads (resolved), or null when `path` is not a link. */
-async function linkTarget(path: string): Promise<string | null> {
-  const stat = await lstatOrNull(path);
-  if (!stat?.isSymbolicLink()) return null;
-  return resolve(join(path, '..'), await readlink(path));
+/**
+ * Whether a link's target is this item's download: where it is now (`download`, its real path, or where
+ * the place says), or, `anySteamDir`, the item's folder under any Steam folder (GARRISON_STEAM_DIR moved).
+ */
+function ofItem(place: InstallPlace, workshopId: string, download: string | null, anySteamDir = false) {
+  const here = downloadFolder(place.steamDir, workshopApp(place.steam), workshopId);
+  const tail = `${sep}${join('content', String(place.steam.workshop_app_id), workshopId)}`;
+  return (target: string) =>
+    inDownload(here, target) ||
+    (download !== null && inDownload(download, target)) ||
+    (anySteamDir && (target.endsWith(tail) || target.includes(tail + sep)));
 }
 
 /**
@@ -65,13 +72,13 @@ async function linkTarget(path: string): Promise<string | null> {
  * another item's).
  */
 async function chooseFolder(place: InstallPlace, item: ItemToInstall, download: string, others: OtherItems): Promise<string> {
+  const mine = (folder: string) => madeFromDownload(join(place.installation, folder), ofItem(place, item.workshopId, download));
   const free = async (folder: string) => {
     const owner = others.folders.get(folder);
     if (owner !== undefined && owner !== item.workshopId) return false;
-    const path = join(place.installation, folder);
-    return !(await lstatOrNull(path)) || (await linkTarget(path)) === download;
+    return !(await lstatOrNull(join(place.installation, folder))) || (await mine(folder));
   };
-  if (item.folder && (await linkTarget(join(place.installation, item.folder))) === download) return item.folder;
+  if (item.folder && (await mine(item.folder))) return item.folder;
   const name = (await declaredName(download)) ?? item.title;
   const plain = safeFolderName(name, place.steam.mod_folder_prefix, item.workshopId, place.lowerCase);
   if (await free(plain)) return plain;
@@ -81,53 +88,81 @@ async function chooseFolder(place: InstallPlace, item: ItemToInstall, download: 
 }
 
 /**
- * Installs a downloaded item (SteamCMD left it in `<steamDir>/steamapps/workshop/content/<app>/<id>/`):
- * lower-cases it when the place says so, checks and copies its keys, and links its mod folder. Again on
- * an update: the folder stays, the keys follow the new version. Throws WORKSHOP_UNSAFE_ITEM or
- * WORKSHOP_KEY_CONFLICT with what is wrong, leaving the installation's keys as they were.
+ * The mod folder made under a temporary name beside where it goes: a link to the download, or the
+ * lower-case tree. Answers that name; place it with `putInPlace`.
  */
-export async function installItem(place: InstallPlace, item: ItemToInstall, others: OtherItems): Promise<InstalledItem> {
-  const download = await checkedDownload(place.steamDir, workshopApp(place.steam), item.workshopId);
-  if (place.lowerCase) await lowerCaseTree(download, item.workshopId);
-  const folder = await chooseFolder(place, item, download, others);
-
-  let keys: string[] = [];
-  const { key_file_extension: extension, keys_folder: keysFolderName } = place.steam;
-  if (extension && keysFolderName) {
-    const dir = await keysFolder(place.installation, keysFolderName, item.workshopId);
-    const found = await keysIn(download, extension, item.workshopId);
-    const rules = { protectedKeys: place.steam.protected_keys, listedByOthers: others.keys, previous: item.keys };
-    keys = await placeKeys(dir, found, rules, item.workshopId);
-    // A key the older version brought and this one does not goes with it.
-    await removeKeys(
-      dir,
-      item.keys.filter((k) => !keys.includes(k)),
-      rules,
-    );
+async function makeFolder(place: InstallPlace, folder: string, download: string, workshopId: string): Promise<string> {
+  const temporary = join(place.installation, `.${folder}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    if (place.lowerCase) await linkLowerCaseTree(download, temporary, workshopId);
+    else await symlink(download, temporary, process.platform === 'win32' ? 'junction' : 'dir');
+  } catch (err) {
+    await rm(temporary, { recursive: true, force: true });
+    throw err;
   }
-
-  const path = join(place.installation, folder);
-  if ((await linkTarget(path)) !== download) {
-    const temporary = join(place.installation, `.${folder}.${randomBytes(6).toString('hex')}.tmp`);
-    await symlink(download, temporary, process.platform === 'win32' ? 'junction' : 'dir');
-    await rename(temporary, path).catch(async (err: unknown) => {
-      await rm(temporary, { force: true });
-      throw err;
-    });
-  }
-  if (item.folder && item.folder !== folder) await unlinkOurs(place, item.folder, item.workshopId, others);
-  return { folder, keys };
+  return temporary;
 }
 
-/** Removes the link at `folder` when it is this item's link to its download and no other item uses it. */
+/**
+ * The new mod folder in place of what is there (this item's: chooseFolder checked): a link over a link at
+ * once; else the old one moved aside first (a folder is not renamed over), then removed.
+ */
+async function putInPlace(place: InstallPlace, made: string, folder: string): Promise<void> {
+  const path = join(place.installation, folder);
+  const existing = await lstatOrNull(path);
+  if (!existing || (existing.isSymbolicLink() && !place.lowerCase)) return rename(made, path);
+  const old = `${made.slice(0, -'.tmp'.length)}.old`;
+  await rename(path, old);
+  await rename(made, path);
+  await rm(old, { recursive: true, force: true });
+}
+
+/**
+ * Installs a downloaded item (SteamCMD left it in `<steamDir>/steamapps/workshop/content/<app>/<id>/`):
+ * makes its mod folder (lower-case where the place says so), checks and copies its keys, and puts the
+ * folder in place. Again on an update: the folder stays, the keys follow the new version. `recordKeys`
+ * is given the key files about to be written, before the first is (the caller records them as the
+ * item's). Throws WORKSHOP_UNSAFE_ITEM or WORKSHOP_KEY_CONFLICT with what is wrong, leaving the
+ * installation's keys as they were.
+ */
+export async function installItem(
+  place: InstallPlace,
+  item: ItemToInstall,
+  others: OtherItems,
+  recordKeys?: (names: string[]) => Promise<void>,
+): Promise<InstalledItem> {
+  const download = await checkedDownload(place.steamDir, workshopApp(place.steam), item.workshopId);
+  const folder = await chooseFolder(place, item, download, others);
+  const made = await makeFolder(place, folder, download, item.workshopId);
+  try {
+    let keys: string[] = [];
+    const { key_file_extension: extension, keys_folder: keysFolderName } = place.steam;
+    if (extension && keysFolderName) {
+      const dir = await keysFolder(place.installation, keysFolderName, item.workshopId);
+      const found = await keysIn(download, extension, item.workshopId, place.lowerCase);
+      const rules = { protectedKeys: place.steam.protected_keys, listedByOthers: others.keys, previous: item.keys };
+      keys = await placeKeys(dir, found, rules, item.workshopId, recordKeys);
+      // A key the older version brought and this one does not goes with it.
+      await removeKeys(
+        dir,
+        item.keys.filter((k) => !keys.includes(k)),
+        rules,
+      );
+    }
+    await putInPlace(place, made, folder);
+    if (item.folder && item.folder !== folder) await unlinkOurs(place, item.folder, item.workshopId, others);
+    return { folder, keys };
+  } finally {
+    await rm(made, { recursive: true, force: true });
+  }
+}
+
+/** Removes the mod folder at `folder` when installing this item made it and no other item uses it. */
 async function unlinkOurs(place: InstallPlace, folder: string, workshopId: string, others: OtherItems): Promise<void> {
   if (others.folders.has(folder)) return;
   const path = join(place.installation, folder);
-  const download = downloadFolder(place.steamDir, workshopApp(place.steam), workshopId);
-  const target = await linkTarget(path);
-  // A folder of that name that is not our link (copied in by hand meanwhile) is not ours to remove.
-  if (target !== null && (target === download || target.endsWith(join('content', String(place.steam.workshop_app_id), workshopId))))
-    await unlink(path);
+  // A folder of that name that is not what we made (copied in by hand meanwhile) is not ours to remove.
+  if (await madeFromDownload(path, ofItem(place, workshopId, null, true))) await rm(path, { recursive: true, force: true });
 }
 
 /**

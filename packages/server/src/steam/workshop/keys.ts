@@ -17,11 +17,14 @@ const MAX_KEY_BYTES = 64 * 1024;
 const conflict = (id: string, name: string, why: string) =>
   new ApiError('WORKSHOP_KEY_CONFLICT', `Workshop item ${id} is not installed: its key ${name} ${why}`);
 
-/** The keys in a download by file name; two of one name with other bytes are a conflict of the item itself. */
-export async function keysIn(download: string, extension: string, workshopId: string): Promise<Map<string, Buffer>> {
+/**
+ * The keys in a download by file name (in lower case when `lowerCase`: the game's Linux server loads only
+ * those); two of one name with other bytes are a conflict of the item itself.
+ */
+export async function keysIn(download: string, extension: string, workshopId: string, lowerCase = false): Promise<Map<string, Buffer>> {
   const keys = new Map<string, Buffer>();
   for (const entry of await walk(download)) {
-    const name = basename(entry.path);
+    const name = lowerCase ? basename(entry.path).toLowerCase() : basename(entry.path);
     if (entry.kind !== 'file' || !name.toLowerCase().endsWith(extension.toLowerCase()) || name.length > 255) continue;
     const stat = await lstatOrNull(entry.path);
     if (!stat?.isFile() || stat.size > MAX_KEY_BYTES) continue;
@@ -53,10 +56,18 @@ export interface KeyRules {
 
 /**
  * Copies the keys in (each written to a temporary name, then renamed over: atomic) after checking all of
- * them, so that a conflict leaves the folder as it was. Answers the keys this item now lists: those it
- * wrote, and those already there with its bytes that another item lists (a key shared by two mods).
+ * them, so that a conflict leaves the folder as it was. `beforeWrite` is given the names about to be
+ * written before the first is (the item's row records them: a crash after cannot leave a key nobody
+ * owns). Answers the keys this item now lists: those it wrote, and those already there with its bytes
+ * that another item lists (a key shared by two mods).
  */
-export async function placeKeys(dir: string, keys: Map<string, Buffer>, rules: KeyRules, workshopId: string): Promise<string[]> {
+export async function placeKeys(
+  dir: string,
+  keys: Map<string, Buffer>,
+  rules: KeyRules,
+  workshopId: string,
+  beforeWrite?: (names: string[]) => Promise<void>,
+): Promise<string[]> {
   const protectedKeys = new Set(rules.protectedKeys.map((k) => k.toLowerCase()));
   const writes: [string, Buffer][] = [];
   const listed: string[] = [];
@@ -79,6 +90,7 @@ export async function placeKeys(dir: string, keys: Map<string, Buffer>, rules: K
     writes.push([name, bytes]);
     listed.push(name);
   }
+  if (writes.length && beforeWrite) await beforeWrite(writes.map(([name]) => name).sort());
   for (const [name, bytes] of writes) {
     const temporary = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     await writeFile(temporary, bytes);

@@ -34,3 +34,22 @@ export const workshopItemsTable = {
     await knex.schema.dropTable('workshop_items');
   },
 };
+
+/**
+ * `pending_keys`: the JSON list of the key files an install is about to write, recorded before the first
+ * is written and cleared once they are in `keys`. A crash in between leaves them listed there, so that
+ * removing the item (or installing it again) still takes them out: no key is ever in the keys folder
+ * without a row naming it. Null reads as none.
+ */
+export const workshopPendingKeysColumn = {
+  async up(knex: Knex): Promise<void> {
+    await knex.schema.alterTable('workshop_items', (t) => {
+      t.text('pending_keys').nullable();
+    });
+  },
+  async down(knex: Knex): Promise<void> {
+    await knex.schema.alterTable('workshop_items', (t) => {
+      t.dropColumn('pending_keys');
+    });
+  },
+};

@@ -2,7 +2,7 @@ import { workshopEndpoints } from '@garrison/core';
 import { TOKENS } from '../../tokens.js';
 import type { FeatureModule } from '../../modules/feature-module.js';
 import { WorkshopItemRepository } from '../../db/repositories/workshop-items.js';
-import { workshopItemsTable } from './migration.js';
+import { workshopItemsTable, workshopPendingKeysColumn } from './migration.js';
 import { workshopSettings, type WorkshopSettings } from './settings.js';
 import { WorkshopService } from './service.js';
 import { WorkshopUpdateCheck } from './update-check.js';
@@ -22,7 +22,10 @@ export const workshopModule: FeatureModule<typeof repositories, WorkshopSettings
   settings: workshopSettings,
   repositories,
   services: [WorkshopService, WorkshopUpdateCheck],
-  migrations: [['001_workshop_items', workshopItemsTable]],
+  migrations: [
+    ['001_workshop_items', workshopItemsTable],
+    ['002_workshop_pending_keys', workshopPendingKeysColumn],
+  ],
   endpoints: Object.values(workshopEndpoints),
   routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck)),
   jobs: (c) => [

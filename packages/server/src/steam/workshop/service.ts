@@ -1,4 +1,5 @@
 import { inject, injectable } from 'tsyringe';
+import { Mutex } from 'async-mutex';
 import { ApiError, IDLE_STATUSES, type Actor, type SteamDeclaration, type WorkshopItem as WorkshopItemView } from '@garrison/core';
 import { TOKENS } from '../../tokens.js';
 import type { Repositories } from '../../db/repositories/index.js';
@@ -9,6 +10,7 @@ import { ServerService } from '../../servers/service.js';
 import { installationOf, sharingWith } from '../../servers/installation.js';
 import { ModService } from '../../mods/service.js';
 import type { SteamSettings } from '../settings.js';
+import { assertSteamFolder } from '../steamcmd-folder.js';
 import { installItem, lowerCaseHere, removeInstalledItem, type InstallPlace, type OtherItems } from './install-item.js';
 import { fetchCollectionItems, fetchItemDetails, workshopIdOf, type WorkshopItemDetails } from './web-api.js';
 
@@ -29,6 +31,9 @@ function itemView(row: WorkshopItemRow): WorkshopItemView {
   };
 }
 
+/** The keys an item brought: those recorded, and those an install was writing when it stopped. */
+const ownKeys = (row: WorkshopItemRow) => [...new Set([...row.keys, ...row.pending_keys])];
+
 /** What a download job is asked for, resolved: the items Steam gave, and those it would not, with why. */
 export interface ResolvedItems {
   items: WorkshopItemDetails[];
@@ -41,6 +46,9 @@ export interface ResolvedItems {
  */
 @injectable()
 export class WorkshopService {
+  /** Per server: an install and a removal of its items never overlap (one would re-create what the other took out). */
+  private readonly locks = new Map<number, Mutex>();
+
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Settings) private readonly settings: Pick<SteamSettings, 'steamDir' | 'steamApiUrl'>,
@@ -50,6 +58,17 @@ export class WorkshopService {
     @inject(ModService) private readonly mods: ModService,
     @inject(AuditService) private readonly audit: AuditService,
   ) {}
+
+  private exclusive<T>(serverId: number, fn: () => Promise<T>): Promise<T> {
+    let lock = this.locks.get(serverId);
+    if (!lock) this.locks.set(serverId, (lock = new Mutex()));
+    return lock.runExclusive(fn);
+  }
+
+  /** 400 when SteamCMD cannot be given GARRISON_STEAM_DIR, where it downloads the items: before anything is queued. */
+  private assertSteamDir(): void {
+    assertSteamFolder('GARRISON_STEAM_DIR', this.settings.steamDir, 'set it to such a folder (or move it there) and restart the service');
+  }
 
   /** The adapter's Steam declaration with a Workshop, or 400 NOT_SUPPORTED. */
   async steamOf(serverId: number): Promise<SteamDeclaration & { workshop_app_id: number }> {
@@ -74,6 +93,7 @@ export class WorkshopService {
    */
   async resolve(serverId: number, request: { items?: string[]; collection?: string }, signal?: AbortSignal): Promise<ResolvedItems> {
     const steam = await this.steamOf(serverId);
+    this.assertSteamDir();
     const options = this.apiOptions(steam.workshop_app_id, signal);
     const ids = (request.items ?? []).map((item, i) => workshopIdOf(item, `items[${i}]`));
     if (request.collection !== undefined)
@@ -90,6 +110,7 @@ export class WorkshopService {
 
   /** Records the resolved items as queued (a row again for one already there: its folder and keys kept), the refused as failed. */
   async queue(serverId: number, resolved: ResolvedItems): Promise<void> {
+    this.assertSteamDir();
     const server = await this.servers.row(serverId);
     const now = isoNow(this.clock);
     await this.audit.inTransaction(async (trx) => {
@@ -103,6 +124,7 @@ export class WorkshopService {
           installed_at: old?.installed_at ?? null,
           installed_time_updated: old?.installed_time_updated ?? null,
           keys: old?.keys ?? [],
+          pending_keys: old?.pending_keys ?? [],
           node_id: server.node_id ?? this.nodeId,
           created_at: now,
           updated_at: now,
@@ -149,24 +171,37 @@ export class WorkshopService {
     const rows = (await this.repos.workshopItems.ofServers([serverId, ...sharing])).filter(
       (r) => !(r.server_id === serverId && r.workshop_id === workshopId) && r.folder !== null,
     );
-    return { folders: new Map(rows.map((r) => [r.folder!, r.workshop_id])), keys: new Set(rows.flatMap((r) => r.keys)) };
+    const keys = new Set(rows.flatMap((r) => [...r.keys, ...r.pending_keys]));
+    return { folders: new Map(rows.map((r) => [r.folder!, r.workshop_id])), keys };
   }
 
   /**
    * After SteamCMD downloaded an item queued for this server: links it into the installation with its
    * keys and marks it installed at the version Steam gave when it was queued. On failure the item is
    * marked failed with the error, which is thrown on (the job reports it). What the download job calls.
+   * An item removed meanwhile is not installed again (WORKSHOP_ITEM_NOT_FOUND): no folder, no key.
    */
-  async installDownloaded(serverId: number, workshopId: string): Promise<WorkshopItemView> {
+  installDownloaded(serverId: number, workshopId: string): Promise<WorkshopItemView> {
+    return this.exclusive(serverId, () => this.installNow(serverId, workshopId));
+  }
+
+  private async installNow(serverId: number, workshopId: string): Promise<WorkshopItemView> {
     const row = await this.repos.workshopItems.find(serverId, workshopId);
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId} queued`);
     try {
       const place = await this.place(serverId);
-      const item = { workshopId, title: row.name, folder: row.folder, keys: row.keys };
-      const installed = await installItem(place, item, await this.others(serverId, workshopId));
+      // Keys an interrupted install wrote count as the item's: kept if this version brings them, else removed.
+      const item = { workshopId, title: row.name, folder: row.folder, keys: ownKeys(row) };
+      const recordKeys = async (names: string[]) => {
+        const pending = [...new Set([...row.pending_keys, ...names])].sort();
+        if (!(await this.repos.workshopItems.update(serverId, workshopId, { pending_keys: pending, updated_at: isoNow(this.clock) })))
+          throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `Workshop item ${workshopId} was removed from server ${serverId} meanwhile`);
+      };
+      const installed = await installItem(place, item, await this.others(serverId, workshopId), recordKeys);
       const now = isoNow(this.clock);
-      await this.repos.workshopItems.update(serverId, workshopId, {
+      const kept = await this.repos.workshopItems.update(serverId, workshopId, {
         ...installed,
+        pending_keys: [],
         status: 'installed',
         installed_at: now,
         installed_time_updated: row.time_updated,
@@ -174,6 +209,11 @@ export class WorkshopService {
         error_message: null,
         updated_at: now,
       });
+      if (!kept) {
+        // Its row went while the files were put in (removals wait for installs here): they go too.
+        await removeInstalledItem(place, { workshopId, ...installed }, await this.others(serverId, workshopId));
+        throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `Workshop item ${workshopId} was removed from server ${serverId} meanwhile`);
+      }
     } catch (err) {
       if (err instanceof ApiError) await this.markFailed(serverId, workshopId, err);
       throw err;
@@ -181,25 +221,36 @@ export class WorkshopService {
     return itemView((await this.repos.workshopItems.find(serverId, workshopId))!);
   }
 
-  /** Removes an item: its link and the keys it brought; 409 MOD_IN_USE while the server runs with it enabled. */
-  async remove(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
+  /**
+   * Removes an item: its mod folder and the keys it brought; 409 MOD_IN_USE while the server runs with it
+   * enabled, 409 CONFLICT while a job is downloading or installing it (its job settles it, even cancelled).
+   */
+  remove(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
+    return this.exclusive(serverId, () => this.removeNow(serverId, workshopId, actor));
+  }
+
+  private async removeNow(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
     const place = await this.place(serverId);
     const row = await this.repos.workshopItems.find(serverId, workshopId);
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId}`);
+    if (row.status === 'queued' || row.status === 'downloading') {
+      const why = `Workshop item ${workshopId} is ${row.status}: a job is installing it`;
+      throw new ApiError('CONFLICT', `${why}; remove it once the job ended, or cancel the job (DELETE /api/jobs/{id})`);
+    }
     const server = await this.servers.row(serverId);
     if (row.folder && !IDLE_STATUSES.includes(server.status)) {
       const enabled = (await this.mods.described(serverId)).some((m) => m.name === row.folder && m.enabled);
       if (enabled)
         throw new ApiError('MOD_IN_USE', `${row.folder} is enabled on the running server: stop it or take the mod out of the enabled list`);
     }
-    await removeInstalledItem(place, { workshopId, folder: row.folder, keys: row.keys }, await this.others(serverId, workshopId));
+    await removeInstalledItem(place, { workshopId, folder: row.folder, keys: ownKeys(row) }, await this.others(serverId, workshopId));
     await this.audit.inTransaction(async (trx) => {
       await this.repos.workshopItems.remove(serverId, workshopId, trx);
       await this.audit.record(trx, {
         type: 'workshop_item_removed',
         actor,
         serverId,
-        detail: { workshop_id: workshopId, name: row.name, folder: row.folder, keys: row.keys },
+        detail: { workshop_id: workshopId, name: row.name, folder: row.folder, keys: ownKeys(row) },
       });
     });
     return row;

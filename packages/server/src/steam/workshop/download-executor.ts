@@ -4,6 +4,7 @@ import { TOKENS } from '../../tokens.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { WorkshopItemRow } from '../../db/repositories/workshop-items.js';
 import { isoNow, type Clock } from '../../jobs/clock.js';
+import { INTERRUPTED } from '../../background-jobs/service.js';
 import { JobFailure, type JobContext, type JobExecutor } from '../../background-jobs/executors.js';
 import { SteamCmdService } from '../steamcmd-service.js';
 import type { SteamSettings } from '../settings.js';
@@ -108,8 +109,11 @@ export class WorkshopDownloadExecutor implements JobExecutor {
     err: unknown,
     signal: AbortSignal,
   ): Promise<void> {
+    const stopped = signal.reason instanceof Error && signal.reason.message === INTERRUPTED.message;
     const error = signal.aborted
-      ? { code: 'JOB_CANCELLED', message: 'the download was cancelled or the service stopped before it ended' }
+      ? stopped
+        ? INTERRUPTED
+        : { code: 'JOB_CANCELLED', message: 'the download was cancelled' }
       : err instanceof JobFailure || err instanceof ApiError
         ? { code: err.code, message: err.message }
         : { code: 'JOB_FAILED', message: 'the download job failed' };

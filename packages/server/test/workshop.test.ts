@@ -97,6 +97,7 @@ describe('Workshop items', () => {
     assert.equal(runs.length, 1, 'one run');
     assert.equal(runs[0].argv.filter((a) => a === '+login').length, 1, 'one login for all the items');
     assert.deepEqual(downloadsOf(world), [[A, B, C]]);
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { collection: '3299999' }), 404, 'WORKSHOP_ITEM_NOT_FOUND');
     await calls.install(s.id, { collection: COLLECTION });
     assert.deepEqual(downloadsOf(world, 1), [[B, C]]);
     const items = await byId(s.id);

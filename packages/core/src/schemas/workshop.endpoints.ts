@@ -19,7 +19,15 @@ export const workshopEndpoints = {
     body: WorkshopAddRequest,
     status: 202,
     response: JobQueued,
-    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'VALIDATION_ERROR', 'STEAM_ACCOUNT_REQUIRED', 'STEAM_API_UNAVAILABLE'],
+    // WORKSHOP_ITEM_NOT_FOUND: a collection Steam does not give (an item it does not give is queued failed).
+    errors: [
+      'NOT_FOUND',
+      'NOT_SUPPORTED',
+      'VALIDATION_ERROR',
+      'STEAM_ACCOUNT_REQUIRED',
+      'STEAM_API_UNAVAILABLE',
+      'WORKSHOP_ITEM_NOT_FOUND',
+    ],
   }),
   updateWorkshopItems: defineEndpoint({
     operationId: 'updateWorkshopItems',

@@ -65,7 +65,8 @@ export class WorkshopDownloadExecutor implements JobExecutor {
             const item = await this.workshop.installDownloaded(serverId, result.itemId);
             ctx.log(`Garrison: Workshop item ${result.itemId} installed as ${item.folder}`);
             const old = before.get(result.itemId);
-            if (old?.installed_at) updated.push(old);
+            // A new version of an installed item: not the same version downloaded again.
+            if (old?.installed_at && (old.time_updated ?? 0) > (old.installed_time_updated ?? 0)) updated.push(old);
           } catch (err) {
             if (!(err instanceof ApiError)) throw err;
             failures.push({ workshopId: result.itemId, code: err.code, message: err.message });

@@ -36,6 +36,8 @@ export interface EndpointDef {
   status: 200 | 201 | 202 | 204;
   /** The status of an answer that says `dry_run: true`: nothing was made (200 where `status` is 201). */
   dryRunStatus?: 200;
+  /** The status of an answer that is an empty list: there was nothing to do, so no job was queued (200 where `status` is 202). */
+  nothingToDoStatus?: 200;
   response?: TSchema;
   envelope?: EnvelopeKind;
   /** The media type of a success answer that is not JSON (a file download, streamed as it is). */

@@ -140,6 +140,9 @@ describe('the SDK on every endpoint', () => {
     assert.deepEqual(await client.workshop.list(s.id), []);
     await assert.rejects(client.workshop.remove(s.id, '1'), (err: GarrisonApiError) => err.code === 'WORKSHOP_ITEM_NOT_FOUND');
     assert.deepEqual(await client.workshop.check(s.id), { checked: 0, newly_outdated: [], items: [] });
+    // Nothing outdated: no job (200, an empty list); an add refused before Steam or SteamCMD is asked (a bad id).
+    assert.deepEqual(await client.workshop.update(s.id), []);
+    await assert.rejects(client.workshop.add(s.id, { items: ['+quit'] }), (err: GarrisonApiError) => err.code === 'VALIDATION_ERROR');
     const exported = await client.mods.exportPreset(s.id);
     assert.match(exported, /arma:Type/);
     const diff = await client.mods.importPreset(s.id, exported, { apply: true });

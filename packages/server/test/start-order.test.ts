@@ -85,6 +85,8 @@ describe('the start order of feature modules', () => {
           'schedules',
           // Its job executors registered once the background jobs run.
           'steam',
+          // The Workshop's download executor, after the steam runner it runs on.
+          'workshop',
           'workshop jobs',
         ],
       );

@@ -1,38 +1,37 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { FAKE_STEAM_IDS, FakeSteamWorld, installFakeGameaTemp, startFakeSteamWebApi, type FakeSteamWebApi } from '@garrison/testkit';
+import { join } from 'node:path';
+import { FAKE_STEAM_IDS, installFakeGameaTemp, installFakeSteamcmd, startFakeSteamWebApi, type FakeSteamWebApi } from '@garrison/testkit';
 import { FakeClock } from '@garrison/server';
 import { gamea } from '@garrison/adapter-gamea';
 import { expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, type FakeInstall } from './games.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
-import { workshopTestFeature } from './workshop-feature.js';
+import { APP, downloadsOf, workshopCalls, workshopWorld } from './workshop-steam.js';
 
 /*
- * The Workshop items of a server over HTTP: the real service with the fake Steam Web API, items laid out
- * in GARRISON_STEAM_DIR as SteamCMD leaves them, installed by a test feature standing for the download
- * job, listed, removed, and checked for updates on a fake clock.
+ * The Workshop items of a server over HTTP: the real endpoints and download job, the fake steamcmd and
+ * the fake Steam Web API; items installed, listed among the mods, removed, checked for updates on a fake
+ * clock, and exactly the outdated ones downloaded again.
  */
 
-const APP = String(gamea.steam?.workshop_app_id);
 const [A, B, C] = ['2200001', '2200002', '2200003'];
 const COLLECTION = '3200001';
 const TIMEOUT = { timeout: 60_000 };
+const world = workshopWorld();
 
 describe('Workshop items', () => {
-  let world: FakeSteamWorld;
   let api: FakeSteamWebApi;
   let fake: FakeInstall;
   let h: Harness;
   let receiver: Receiver;
-  let steamDir: string;
+  let root: string;
+  let calls: ReturnType<typeof workshopCalls>;
   const clock = new FakeClock(new Date('2030-01-01T00:00:00Z'));
 
   before(async () => {
-    world = FakeSteamWorld.create();
     world.addItem(A, { app: APP, title: 'Alpha Core', modName: 'Alpha', files: { 'Addons/Alpha.pbo': 'a\n', 'Keys/Shared.bikey': 's\n' } });
     world.addItem(B, { app: APP, title: 'Bravo', meta: false, files: { 'AddOns/B.pbo': 'b\n', 'extra/Shared.bikey': 's\n' } });
     world.addItem(C, { app: APP, title: 'Charlie', files: { 'c.pbo': 'c\n', 'c.bikey': 'c\n' } });
@@ -42,30 +41,27 @@ describe('Workshop items', () => {
     mkdirSync(join(fake.dir, '@local_mod'));
     mkdirSync(join(fake.dir, 'keys'), { recursive: true });
     writeFileSync(join(fake.dir, 'keys', 'a3.bikey'), 'game\n');
-    steamDir = mkdtempSync(join(tmpdir(), 'garrison-steam-dir-'));
+    root = mkdtempSync(join(tmpdir(), 'garrison-workshop-'));
+    const { executables } = await installFakeSteamcmd(join(root, 'bin'));
     receiver = await startReceiver();
-    h = await startHarness({ clock, steamApiUrl: api.url, steamDir, webhookAllowPrivate: true, modules: [workshopTestFeature] });
+    h = await startHarness({
+      clock,
+      steamApiUrl: api.url,
+      steamcmdPath: executables[0],
+      steamDir: join(root, 'steam'),
+      webhookAllowPrivate: true,
+    });
+    calls = workshopCalls(h);
   });
   after(async () => {
     await h?.close();
     await receiver?.close();
     await api?.close();
     await fake?.remove();
-    world?.remove();
-    rmSync(steamDir, { recursive: true, force: true });
+    world.remove();
+    rmSync(root, { recursive: true, force: true });
   });
 
-  /** The item's files where SteamCMD puts them: what a download leaves. */
-  const lay = (id: string) => {
-    const dir = join(steamDir, 'steamapps', 'workshop', 'content', APP, id);
-    rmSync(dir, { recursive: true, force: true });
-    for (const [path, text] of Object.entries(world.read().items[id].files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
-  };
-  const install = (serverId: number, body: Record<string, unknown>) =>
-    h.api('POST', `/test-workshop/${serverId}`, { token: h.adminToken, body }).then((r) => (assert.equal(r.status, 200), r.body.data));
   const list = (serverId: number, token = h.viewerToken) => h.api('GET', `/servers/${serverId}/workshop`, { token });
   const byId = async (serverId: number) =>
     Object.fromEntries(((await list(serverId)).body.data as { workshop_id: string }[]).map((i) => [i.workshop_id, i])) as Record<
@@ -74,14 +70,37 @@ describe('Workshop items', () => {
     >;
   const keys = () => readdirSync(join(fake.dir, 'keys')).sort();
 
-  it('installs items and a collection, lists them, and shows them among the mods as from the Workshop', TIMEOUT, async () => {
+  it('refuses what it cannot download before any job: a bad id, nothing, no account, a viewer', TIMEOUT, async () => {
     const s = await createGameServer(h, fake);
-    for (const id of [A, B, C]) lay(id);
-    assert.deepEqual(await install(s.id, { items: [A, `https://steamcommunity.com/sharedfiles/filedetails/?id=${B}`] }), {
-      installed: [A, B],
-      failed: [],
-    });
-    assert.deepEqual(await install(s.id, { collection: COLLECTION }), { installed: [B, C], failed: [] });
+    const bad = expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { items: [A, '+quit'] }), 400, 'VALIDATION_ERROR');
+    assert.match(bad.message, /items\[1\]/);
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { collection: 'https://example.com/x' }), 400, 'VALIDATION_ERROR');
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { items: [] }), 400, 'VALIDATION_ERROR');
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, {}), 400, 'VALIDATION_ERROR');
+    expectError(await h.api('POST', `/servers/${s.id}/workshop`, { token: h.viewerToken, body: { items: [A] } }), 403, 'FORBIDDEN');
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { items: [A] }), 409, 'STEAM_ACCOUNT_REQUIRED');
+    assert.deepEqual(await byId(s.id), {}, 'nothing queued');
+    assert.equal(downloadsOf(world).length, 0);
+  });
+
+  it('installs three items and a collection through one job each, lists them, and shows them among the mods', TIMEOUT, async () => {
+    const [s] = (await calls.api('GET', '/servers')).body.data as { id: number }[];
+    await calls.setAccount();
+    const url = `https://steamcommunity.com/sharedfiles/filedetails/?id=${B}`;
+    const first = await calls.install(s.id, { items: [A, url, C] });
+    assert.equal(first.kind, 'steam.workshop');
+    assert.equal(first.progress, 1);
+    assert.ok(
+      first.log.some((l) => l.includes(`Success. Downloaded item ${B}`)),
+      first.log.join('\n'),
+    );
+    const runs = world.invocations();
+    assert.equal(runs.length, 1, 'one run');
+    assert.equal(runs[0].argv.filter((a) => a === '+login').length, 1, 'one login for all the items');
+    assert.deepEqual(downloadsOf(world), [[A, B, C]]);
+    expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { collection: '3299999' }), 404, 'WORKSHOP_ITEM_NOT_FOUND');
+    await calls.install(s.id, { collection: COLLECTION });
+    assert.deepEqual(downloadsOf(world, 1), [[B, C]]);
     const items = await byId(s.id);
     const a = world.read().items[A];
     assert.deepEqual(
@@ -105,8 +124,9 @@ describe('Workshop items', () => {
     const lower = process.platform === 'linux' && gamea.steam?.lower_case_on_linux;
     assert.equal(lstatSync(join(fake.dir, '@bravo')).isSymbolicLink(), !lower);
     assert.equal(existsSync(join(fake.dir, '@bravo', lower ? 'addons/b.pbo' : 'AddOns/B.pbo')), true);
-    assert.deepEqual(readdirSync(join(steamDir, 'steamapps', 'workshop', 'content', APP, B)).sort(), ['AddOns', 'extra']);
+    assert.deepEqual(readdirSync(join(root, 'steam', 'steamapps', 'workshop', 'content', APP, B)).sort(), ['AddOns', 'extra']);
     assert.deepEqual(keys(), ['a3.bikey', 'c.bikey', 'shared.bikey']);
+    assert.equal(readFileSync(join(fake.dir, 'keys', 'a3.bikey'), 'utf8'), 'game\n', "the game's key untouched");
 
     const mods = (await h.api('GET', `/servers/${s.id}/mods`, { token: h.viewerToken })).body.data.mods as any[];
     assert.deepEqual(
@@ -118,18 +138,17 @@ describe('Workshop items', () => {
         ['@local_mod', 'local', null],
       ],
     );
-    // Items Steam will not give fail with their reason, in the list.
+    // Items Steam will not give fail with their reason, in the list; the job fails with the first one's code.
     const { coreItem } = FAKE_STEAM_IDS;
-    assert.deepEqual(await install(s.id, { items: [coreItem, '2299999'] }), { installed: [], failed: [coreItem, '2299999'] });
+    const refused = await calls.install(s.id, { items: [coreItem, '2299999'] }, 'failed');
+    assert.equal(refused.error!.code, 'WORKSHOP_WRONG_APP');
+    assert.match(refused.error!.message, /2 of 2 Workshop items failed: .*2299999 \(WORKSHOP_ITEM_NOT_FOUND/);
     const failed = await byId(s.id);
     assert.equal(failed[coreItem].status, 'failed');
     assert.equal(failed[coreItem].error.code, 'WORKSHOP_WRONG_APP');
     assert.equal(failed['2299999'].error.code, 'WORKSHOP_ITEM_NOT_FOUND');
-    expectError(
-      await h.api('POST', `/test-workshop/${s.id}`, { token: h.adminToken, body: { items: ['+quit'] } }),
-      400,
-      'VALIDATION_ERROR',
-    );
+    assert.deepEqual(downloadsOf(world, 2), [], 'SteamCMD never asked for them');
+    for (const id of [coreItem, '2299999']) assert.equal((await calls.api('DELETE', `/servers/${s.id}/workshop/${id}`)).status, 200);
   });
 
   it('removes an item with its keys, but not while the running server has it enabled', TIMEOUT, async () => {
@@ -137,8 +156,7 @@ describe('Workshop items', () => {
     const [first] = (await h.api('GET', '/servers', { token: h.adminToken })).body.data as { id: number }[];
     // The same installation as the first test's server: its items' keys count.
     assert.ok(first.id !== s.id);
-    lay(C);
-    await install(s.id, { items: [C] });
+    await calls.install(s.id, { items: [C] });
     const enable = await h.api('PUT', `/servers/${s.id}/mods/enabled`, {
       token: h.adminToken,
       body: { mods: [{ name: '@charlie', is_server_mod: false }] },
@@ -163,8 +181,7 @@ describe('Workshop items', () => {
       assert.equal((await h.api('DELETE', `/servers/${first.id}/workshop/${id}`, { token: h.adminToken })).status, 200);
     assert.deepEqual(keys(), ['a3.bikey']);
     assert.ok(!existsSync(join(fake.dir, '@charlie')));
-    for (const id of [A, B, C]) lay(id);
-    await install(first.id, { items: [A, B, C] });
+    await calls.install(first.id, { items: [A, B, C] });
   });
 
   it('checks every 6 hours and marks exactly the item updated on Steam; the check can be run now', TIMEOUT, async () => {
@@ -191,8 +208,30 @@ describe('Workshop items', () => {
     assert.deepEqual(JSON.parse(told.body).data, {
       server_id: first.id,
       server_name: first.name,
+      stage: 'outdated',
       items: [{ workshop_id: B, name: 'Bravo' }],
     });
+
+    // The update downloads exactly the outdated item again, and tells its new version installed.
+    const runs = world.invocations().length;
+    expectError(await h.api('POST', `/servers/${first.id}/workshop/update`, { token: h.viewerToken }), 403, 'FORBIDDEN');
+    const update = await calls.api('POST', `/servers/${first.id}/workshop/update`);
+    assert.equal(update.status, 202, JSON.stringify(update.body));
+    assert.equal((await calls.ended(update.body.data.job_id)).status, 'done');
+    assert.deepEqual(downloadsOf(world, runs), [[B]]);
+    const fresh = await byId(first.id);
+    assert.deepEqual(
+      [A, B, C].map((id) => fresh[id].status),
+      ['installed', 'installed', 'installed'],
+    );
+    assert.match(readFileSync(join(root, 'steam', 'steamapps', 'workshop', 'content', APP, B, 'AddOns', 'B.pbo'), 'utf8'), /build 1/);
+    const [, installed] = await receiver.waitForCount(2, 'workshop.updated');
+    assert.deepEqual(JSON.parse(installed.body).data.stage, 'installed');
+    assert.deepEqual(JSON.parse(installed.body).data.items, [{ workshop_id: B, name: 'Bravo' }]);
+    const nothing = await calls.api('POST', `/servers/${first.id}/workshop/update`);
+    assert.equal(nothing.status, 200, JSON.stringify(nothing.body));
+    assert.deepEqual(nothing.body.data, []);
+    assert.equal(world.invocations().length, runs + 1, 'no run when nothing is outdated');
 
     world.updateItem(C);
     const now = await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.adminToken });
@@ -204,18 +243,18 @@ describe('Workshop items', () => {
     expectError(await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.viewerToken }), 403, 'FORBIDDEN');
     api.fault({ status: 500 });
     expectError(await h.api('POST', `/servers/${first.id}/workshop/check`, { token: h.adminToken }), 502, 'STEAM_API_UNAVAILABLE');
-    // Installed again (a new download), the item is current.
-    lay(B);
-    await install(first.id, { items: [B] });
-    assert.equal((await byId(first.id))[B].status, 'installed');
-    assert.equal(receiver.received.length, 2, 'the check that found C told it');
+    const second = await calls.api('POST', `/servers/${first.id}/workshop/update`);
+    assert.equal((await calls.ended(second.body.data.job_id)).status, 'done');
+    assert.deepEqual(downloadsOf(world, runs + 1), [[C]]);
+    assert.equal((await byId(first.id))[C].status, 'installed');
+    assert.equal((await receiver.waitForCount(4, 'workshop.updated')).length, 4, 'the check that found C told it, and its install');
   });
+
   it('records the keys it writes before writing them: a crash in between leaves them removable', TIMEOUT, async () => {
     const s = await createGameServer(h, fake, { name: 'Crash' });
     const D = '2200004';
     world.addItem(D, { app: APP, title: 'Delta', files: { 'Addons/D.pbo': 'd\n', 'Keys/Delta.bikey': 'd\n' } });
-    lay(D);
-    await install(s.id, { items: [D] });
+    await calls.install(s.id, { items: [D] });
     const stored = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).first());
     assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
     // What the service leaves when it stops after copying the key, before the row lists it.
@@ -223,20 +262,19 @@ describe('Workshop items', () => {
     await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
     assert.deepEqual((await byId(s.id))[D].keys, []);
     // Installed again, the key is the item's; removed, it goes with it.
-    lay(D);
-    await install(s.id, { items: [D] });
+    await calls.install(s.id, { items: [D] });
     assert.deepEqual([(await stored()).keys, (await stored()).pending_keys], ['["delta.bikey"]', '[]']);
     await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: D }).update(crashed));
     assert.equal((await h.api('DELETE', `/servers/${s.id}/workshop/${D}`, { token: h.adminToken })).status, 200);
     assert.ok(!keys().includes('delta.bikey'), 'the recorded key is removed');
     assert.ok(keys().includes('a3.bikey') && keys().includes('shared.bikey'), "the game's key and the other mods' stay");
   });
+
   it('refuses to remove an item a job is installing, and an install never re-creates what a removal took', TIMEOUT, async () => {
     const s = await createGameServer(h, fake, { name: 'Race' });
     const E = '2200005';
     world.addItem(E, { app: APP, title: 'Echo', files: { 'Addons/E.pbo': 'e\n', 'Keys/Echo.bikey': 'e\n' } });
-    lay(E);
-    await install(s.id, { items: [E] });
+    await calls.install(s.id, { items: [E] });
     const row = () => withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }));
     for (const status of ['queued', 'downloading']) {
       await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status }));
@@ -245,14 +283,15 @@ describe('Workshop items', () => {
       assert.ok(existsSync(join(fake.dir, '@echo')) && keys().includes('echo.bikey'), 'its folder and key stay');
     }
     await withDatabase(h, (knex) => knex('workshop_items').where({ server_id: s.id, workshop_id: E }).update({ status: 'installed' }));
-    // A removal sent while an install runs: whichever goes first, the row, the folder and the key agree.
-    for (let round = 0; round < 6; round++) {
-      const [installing, removing] = await Promise.all([
-        h.api('POST', `/test-workshop/${s.id}`, { token: h.adminToken, body: { items: [E] } }),
+    // A removal sent with an install: whichever goes first, once the job ended the row, the folder and the key agree.
+    for (let round = 0; round < 4; round++) {
+      const [adding, removing] = await Promise.all([
+        calls.api('POST', `/servers/${s.id}/workshop`, { items: [E] }),
         h.api('DELETE', `/servers/${s.id}/workshop/${E}`, { token: h.adminToken }),
       ]);
-      assert.equal(installing.status, 200, JSON.stringify(installing.body));
+      assert.equal(adding.status, 202, JSON.stringify(adding.body));
       assert.ok([200, 404, 409].includes(removing.status), JSON.stringify(removing.body));
+      await calls.ended(adding.body.data.job_id);
       const [there] = await row();
       const installed = there?.status === 'installed';
       assert.equal(existsSync(join(fake.dir, '@echo')), installed, `round ${round}: the folder follows the row (${there?.status})`);

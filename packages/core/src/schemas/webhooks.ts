@@ -98,8 +98,12 @@ export const WebhookEventCatalogue = {
   },
   'workshop.updated': {
     severity: 'info',
-    description: 'Workshop items were updated on Steam.',
-    data: Type.Object({ ...server, items: Type.Array(Type.Object({ workshop_id: Type.String(), name: Type.String() })) }),
+    description: 'Workshop items were updated on Steam (stage outdated), or their new versions installed (stage installed).',
+    data: Type.Object({
+      ...server,
+      stage: Type.Union([Type.Literal('outdated'), Type.Literal('installed')]),
+      items: Type.Array(Type.Object({ workshop_id: Type.String(), name: Type.String() })),
+    }),
   },
   'rcon.lost': {
     severity: 'warning',

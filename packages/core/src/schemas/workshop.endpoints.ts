@@ -1,10 +1,49 @@
 import { defineEndpoint } from '../endpoint.js';
 import { Type } from '../typebox.js';
 import { MessageResponse, ServerIdParams } from './common.js';
-import { WorkshopCheck, WorkshopItem, WorkshopItemParams } from './workshop.js';
+import { JobQueued } from './steam.js';
+import { WorkshopAddRequest, WorkshopCheck, WorkshopItem, WorkshopItemParams } from './workshop.js';
 
 /** A server's Steam Workshop items: listed, removed, checked for updates. */
 export const workshopEndpoints = {
+  addWorkshopItems: defineEndpoint({
+    operationId: 'addWorkshopItems',
+    onOwner: true,
+    method: 'POST',
+    path: '/servers/{server_id}/workshop',
+    tag: 'workshop',
+    summary: 'Download and install Workshop items or a collection (a job)',
+    access: 'admin',
+    scope: 'files',
+    params: ServerIdParams,
+    body: WorkshopAddRequest,
+    status: 202,
+    response: JobQueued,
+    // WORKSHOP_ITEM_NOT_FOUND: a collection Steam does not give (an item it does not give is queued failed).
+    errors: [
+      'NOT_FOUND',
+      'NOT_SUPPORTED',
+      'VALIDATION_ERROR',
+      'STEAM_ACCOUNT_REQUIRED',
+      'STEAM_API_UNAVAILABLE',
+      'WORKSHOP_ITEM_NOT_FOUND',
+    ],
+  }),
+  updateWorkshopItems: defineEndpoint({
+    operationId: 'updateWorkshopItems',
+    onOwner: true,
+    method: 'POST',
+    path: '/servers/{server_id}/workshop/update',
+    tag: 'workshop',
+    summary: 'Download again exactly the outdated Workshop items (a job; 200 and an empty list when none is)',
+    access: 'admin',
+    scope: 'files',
+    params: ServerIdParams,
+    status: 202,
+    nothingToDoStatus: 200,
+    response: Type.Union([JobQueued, Type.Array(Type.Never(), { maxItems: 0 })]),
+    errors: ['NOT_FOUND', 'NOT_SUPPORTED', 'STEAM_ACCOUNT_REQUIRED'],
+  }),
   listWorkshopItems: defineEndpoint({
     operationId: 'listWorkshopItems',
     onOwner: true,

@@ -26,3 +26,16 @@ export const WorkshopCheck = Type.Object(
   { checked: Type.Integer(), newly_outdated: Type.Array(Type.String()), items: Type.Array(WorkshopItem) },
   { $id: 'WorkshopCheck' },
 );
+
+/**
+ * Items to download and install: Workshop ids or their page URLs (`…/filedetails/?id=123`), and/or a
+ * collection (its id or URL), whose items are added as if listed.
+ */
+export const WorkshopAddRequest = Type.Object(
+  {
+    items: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 200 })),
+    collection: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { $id: 'WorkshopAddRequest', additionalProperties: false },
+);
+export type WorkshopAddRequest = Static<typeof WorkshopAddRequest>;

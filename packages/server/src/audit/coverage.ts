@@ -61,6 +61,9 @@ export const ENDPOINT_AUDIT: { readonly [K in MutatingEndpointId]?: readonly Aud
   deleteSteamAccount: ['steam_account_removed'],
   // The job's own entries follow it: job_started, then job_done or job_failed.
   installServer: ['job_queued'],
+  // The same for a Workshop download; an update with nothing outdated queues nothing, so records nothing.
+  addWorkshopItems: ['job_queued'],
+  updateWorkshopItems: ['job_queued'],
   kickPlayer: ['kick'],
   banPlayer: ['ban'],
   createBan: ['ban'],

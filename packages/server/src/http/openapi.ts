@@ -107,6 +107,11 @@ export function buildOpenApi(endpoints: EndpointDef[], version: string): OpenAPI
         ...(responses[String(endpoint.status)] as object),
         description: 'Success of a dry run: nothing was made',
       };
+    if (endpoint.nothingToDoStatus)
+      responses[String(endpoint.nothingToDoStatus)] = {
+        description: 'Nothing to do: an empty list, and no job queued',
+        content: { 'application/json': { schema: envelopeFor({ type: 'array', maxItems: 0, items: {} }, endpoint.envelope) } },
+      };
     const codes = errorCodesOf(endpoint);
     for (const status of [...new Set(codes.map((c) => ErrorCodes[c]))].sort()) {
       const here = codes.filter((c) => ErrorCodes[c] === status);

@@ -169,7 +169,11 @@ export class RouteTable {
           const data = await answer();
           if (data === FORWARDED || data === ANSWERED) return;
           ctx.status =
-            endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true ? endpoint.dryRunStatus : endpoint.status;
+            endpoint.dryRunStatus && (data as { dry_run?: unknown } | null)?.dry_run === true
+              ? endpoint.dryRunStatus
+              : endpoint.nothingToDoStatus && Array.isArray(data) && data.length === 0
+                ? endpoint.nothingToDoStatus
+                : endpoint.status;
           if (endpoint.status !== 204) ctx.body = successBody(data, endpoint.envelope);
         },
         { name: endpoint.operationId },

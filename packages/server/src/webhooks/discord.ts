@@ -30,7 +30,10 @@ const what: { [K in WebhookEventType]: (data: Extract<WebhookPayload, { type: K 
   'backup.completed': (d) => `backup ${d.backup_id} written (${Math.round(d.bytes / 1024)} KiB)`,
   'backup.failed': (d) => `backup ${d.backup_id} failed${d.reason ? `: ${escapeMarkdown(d.reason)}` : ''}`,
   'job.failed': (d) => `job ${d.job_id} (${escapeMarkdown(d.kind)}) failed: ${escapeMarkdown(d.code)} ${escapeMarkdown(d.message)}`,
-  'workshop.updated': (d) => `Workshop updates: ${d.items.map((i) => escapeMarkdown(i.name)).join(', ')}`.slice(0, 200),
+  'workshop.updated': (d) => {
+    const names = d.items.map((i) => escapeMarkdown(i.name)).join(', ');
+    return `Workshop updates ${d.stage === 'installed' ? 'installed' : 'on Steam'}: ${names}`.slice(0, 200);
+  },
   'rcon.lost': () => 'remote admin stopped answering',
   'rcon.restored': () => 'remote admin answers again',
   'node.offline': (d) => `node ${escapeMarkdown(d.node_id)} is offline`,

@@ -7,6 +7,9 @@ import { workshopSettings, type WorkshopSettings } from './settings.js';
 import { WorkshopService } from './service.js';
 import { WorkshopUpdateCheck } from './update-check.js';
 import { workshopRoutes } from './routes.js';
+import { JobExecutors } from '../../background-jobs/executors.js';
+import { WORKSHOP_JOB, WorkshopDownloads } from './downloads.js';
+import { WorkshopDownloadExecutor } from './download-executor.js';
 
 const repositories = { workshopItems: WorkshopItemRepository };
 
@@ -17,17 +20,19 @@ const repositories = { workshopItems: WorkshopItemRepository };
  */
 export const workshopModule: FeatureModule<typeof repositories, WorkshopSettings> = {
   name: 'workshop',
-  // Its rows cascade with their servers'; it records removals and tells webhooks of updates.
-  needs: ['jobs', 'audit', 'webhooks', 'servers', 'mods'],
+  // Its rows cascade with their servers'; it records removals and tells webhooks of updates; its downloads
+  // are background jobs of the steam feature's runner.
+  needs: ['jobs', 'audit', 'webhooks', 'servers', 'mods', 'background-jobs', 'steam'],
   settings: workshopSettings,
   repositories,
-  services: [WorkshopService, WorkshopUpdateCheck],
+  services: [WorkshopService, WorkshopUpdateCheck, WorkshopDownloads, WorkshopDownloadExecutor],
   migrations: [
     ['001_workshop_items', workshopItemsTable],
     ['002_workshop_pending_keys', workshopPendingKeysColumn],
   ],
   endpoints: Object.values(workshopEndpoints),
-  routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck)),
+  routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck), c.resolve(WorkshopDownloads)),
+  parts: (c) => [['workshop', { start: () => c.resolve(JobExecutors).register(WORKSHOP_JOB, c.resolve(WorkshopDownloadExecutor)) }]],
   jobs: (c) => [
     {
       name: 'workshop.check',

@@ -2,8 +2,16 @@ import { endpoints } from '@garrison/core';
 import type { RouteTable } from '../../http/route-table.js';
 import type { WorkshopService } from './service.js';
 import type { WorkshopUpdateCheck } from './update-check.js';
+import type { WorkshopDownloads } from './downloads.js';
 
-export function workshopRoutes(routes: RouteTable, workshop: WorkshopService, check: WorkshopUpdateCheck): void {
+export function workshopRoutes(
+  routes: RouteTable,
+  workshop: WorkshopService,
+  check: WorkshopUpdateCheck,
+  downloads: WorkshopDownloads,
+): void {
+  routes.implement(endpoints.addWorkshopItems, async ({ params, body, actor }) => downloads.add(params.server_id, body, actor));
+  routes.implement(endpoints.updateWorkshopItems, async ({ params, actor }) => downloads.update(params.server_id, actor));
   routes.implement(endpoints.listWorkshopItems, async ({ params }) => workshop.list(params.server_id));
   routes.implement(endpoints.deleteWorkshopItem, async ({ params, actor }) => {
     const removed = await workshop.remove(params.server_id, params.workshop_id, actor);

@@ -74,19 +74,23 @@ export class WorkshopUpdateCheck {
           result.newlyOutdated.set(row.server_id, [...(result.newlyOutdated.get(row.server_id) ?? []), row]);
       }
     }
-    await this.tell(result.newlyOutdated);
+    await this.tell(result.newlyOutdated, 'outdated');
     return result;
   }
 
-  /** One `workshop.updated` per server with newly outdated items. */
-  private async tell(outdated: Map<number, WorkshopItemRow[]>): Promise<void> {
-    for (const [serverId, items] of outdated) {
+  /**
+   * One `workshop.updated` per server: its items newly found outdated (the check), or whose new version a
+   * download job installed (`installed`).
+   */
+  async tell(byServer: Map<number, WorkshopItemRow[]>, stage: 'outdated' | 'installed'): Promise<void> {
+    for (const [serverId, items] of byServer) {
       const wake = await this.audit.inTransaction(async (trx) => {
         const server = await this.repos.servers.facts(serverId, trx);
         if (!server) return () => undefined;
         const data = {
           server_id: serverId,
           server_name: server.name,
+          stage,
           items: items.map((i) => ({ workshop_id: i.workshop_id, name: i.name })),
         };
         return this.outbox.enqueueIn(trx, [{ type: 'workshop.updated', data }], serverId);

@@ -2,6 +2,7 @@ import { jobEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { BackgroundJobRepository } from '../db/repositories/background-jobs.js';
 import { backgroundJobsTable } from './migration.js';
+import { leaseByDatabaseTime } from './lease-migration.js';
 import { JobExecutors } from './executors.js';
 import { BackgroundJobService } from './service.js';
 import { BackgroundJobWorker } from './worker.js';
@@ -22,7 +23,10 @@ export const backgroundJobsModule: FeatureModule<typeof repositories, Background
   needs: ['jobs', 'audit', 'webhooks'],
   repositories,
   services: [JobExecutors, BackgroundJobService, BackgroundJobWorker],
-  migrations: [['001_background_jobs', backgroundJobsTable]],
+  migrations: [
+    ['001_background_jobs', backgroundJobsTable],
+    ['002_lease_by_database_time', leaseByDatabaseTime],
+  ],
   endpoints: Object.values(jobEndpoints),
   routes: (routes, c) => jobRoutes(routes, c.resolve(BackgroundJobService)),
   parts: (c) => [['background jobs', c.resolve(BackgroundJobWorker)]],

@@ -117,9 +117,9 @@ export class BackgroundJobService {
   }
 
   /** Queued → running on this node, with its entry; false when it was no longer queued. */
-  async claim(job: BackgroundJobRow, leaseUntil: string): Promise<boolean> {
+  async claim(job: BackgroundJobRow, leaseMs: number): Promise<boolean> {
     const claimed = await this.audit.inTransaction(async (trx) => {
-      if (!(await this.repos.backgroundJobs.claim(job.id, isoNow(this.clock), leaseUntil, trx))) return false;
+      if (!(await this.repos.backgroundJobs.claim(job.id, isoNow(this.clock), leaseMs, trx))) return false;
       await this.entry(trx, 'job_started', SYSTEM_ACTOR, job);
       return true;
     });
@@ -129,19 +129,19 @@ export class BackgroundJobService {
 
   /**
    * Ends a job still in `from` with its entry (a failure told to webhooks in the same transaction), then
-   * tells it: false when another end came first. `leaseExpiredBefore`: only if its lease ran out (the sweep).
+   * tells it: false when another end came first. `onlyLeaseExpired`: only if its lease ran out by the database's clock (the sweep).
    */
   async end(
     job: BackgroundJobRow,
     from: 'queued' | 'running',
     end: JobEnd & { progress?: number; log?: string[] },
     actor: Actor = SYSTEM_ACTOR,
-    leaseExpiredBefore?: string,
+    onlyLeaseExpired = false,
   ): Promise<boolean> {
     const error = end.status === 'failed' ? { code: end.error_code ?? 'JOB_FAILED', message: end.error_message ?? '' } : null;
     let wake = () => undefined as void;
     const ended = await this.audit.inTransaction(async (trx) => {
-      if (!(await this.repos.backgroundJobs.end(job.id, from, end, trx, leaseExpiredBefore))) return false;
+      if (!(await this.repos.backgroundJobs.end(job.id, from, end, trx, onlyLeaseExpired))) return false;
       await this.entry(trx, ENTRY[end.status], actor, job, error ?? undefined);
       if (error) {
         const server = job.server_id === null ? undefined : await this.repos.servers.facts(job.server_id, trx);
@@ -156,12 +156,14 @@ export class BackgroundJobService {
     return true;
   }
 
-  /** The sweep: every running job whose lease ran out is failed, its node having stopped renewing it. */
+  /**
+   * The sweep: every running job whose lease ran out by the database's clock is failed, its node having
+   * stopped renewing it (this node's clock is not asked: it may be hours off the renewing node's).
+   */
   async failExpired(): Promise<number> {
-    const now = isoNow(this.clock);
     let failed = 0;
-    for (const job of await this.repos.backgroundJobs.expired(now))
-      if (await this.end(job, 'running', this.interrupted(), SYSTEM_ACTOR, now)) failed += 1;
+    for (const job of await this.repos.backgroundJobs.expired())
+      if (await this.end(job, 'running', this.interrupted(), SYSTEM_ACTOR, true)) failed += 1;
     return failed;
   }
 

@@ -1,0 +1,24 @@
+import type { Knex } from 'knex';
+
+/**
+ * Leases by the database's clock: `lease_until` was ISO text by the renewing node's clock (`…T…Z`), and is
+ * now the database's own UTC form (`YYYY-MM-DD HH:MM:SS.mmm`, as DatabaseClock writes it), compared in SQL
+ * with the database's now. A lease left by the former form is rewritten to the same instant in the new one.
+ */
+export const leaseByDatabaseTime = {
+  async up(knex: Knex): Promise<void> {
+    await knex('background_jobs')
+      .whereNotNull('lease_until')
+      .update({ lease_until: knex.raw("REPLACE(REPLACE(lease_until, 'T', ' '), 'Z', '')") });
+  },
+  async down(knex: Knex): Promise<void> {
+    const rows: { id: number; lease_until: string }[] = await knex('background_jobs')
+      .whereNotNull('lease_until')
+      .select('id', 'lease_until');
+    for (const row of rows) {
+      await knex('background_jobs')
+        .where({ id: row.id })
+        .update({ lease_until: `${row.lease_until.replace(' ', 'T')}Z` });
+    }
+  },
+};

@@ -214,6 +214,56 @@ describe('background jobs', () => {
     }
   });
 
+  it("fails JOB_EXPIRED a job left queued past GARRISON_JOB_QUEUE_HOURS (no node runs it), by the database's clock", TIMEOUT, async () => {
+    const clock = new FakeClock(new Date('2040-01-01T00:00:00Z'));
+    const { h, feature } = await harness({ clock, backgroundJobPollMs: POLL_MS, jobQueueHours: 2 });
+    // A job queued through the service gets its deadline from the setting, by the database's clock.
+    const mine = await enqueue(h, {});
+    await feature.gate(mine).started;
+    const deadline = await withDatabase(h, async (knex) => {
+      const row = await knex('background_jobs').where({ id: mine }).first('queued_until');
+      const [{ ms }] = await knex
+        .select(knex.raw('? as ms', [new DatabaseClock(knex).ageMs('queued_until')]))
+        .from('background_jobs')
+        .where({ id: mine });
+      return { until: row.queued_until as string, inMs: -Number(ms) };
+    });
+    assert.ok(Math.abs(deadline.inMs - 2 * 3_600_000) < 60_000, JSON.stringify(deadline));
+    feature.gate(mine).release();
+    await statusBecomes(h, mine, 'done'); // its end written before the test writes beside it (SQLite's one writer)
+    const [stale, fresh] = await withDatabase(h, async (knex) => {
+      const database = new DatabaseClock(knex);
+      const row = (queueMs: number) => ({
+        kind: 'steam.elsewhere', // a kind no node runs
+        node_id: 'node-gone',
+        status: 'queued',
+        progress: 0,
+        payload: '{}',
+        log: '[]',
+        queued_until: database.now(queueMs),
+        created_at: new Date(clock.now()).toISOString(),
+      });
+      const [staleId] = await knex('background_jobs').insert(row(-1_000));
+      const [freshId] = await knex('background_jobs').insert(row(3_600_000));
+      return [staleId, freshId];
+    });
+    const failed = await advanceUntil(
+      clock,
+      async () => ((await job(h, stale)).status === 'failed' ? job(h, stale) : null),
+      'the sweep',
+      SWEEP_MS / 4,
+    );
+    assert.equal(failed.error.code, 'JOB_EXPIRED');
+    assert.match(failed.error.message, /queued for 2 hours and never started: node node-gone is gone, or runs no steam\.elsewhere job/);
+    assert.ok(failed.finished_at);
+    assert.deepEqual(
+      (await trail(h, stale)).map((e) => [e.event_type, e.actor_kind, e.detail.error_code]),
+      [['job_failed', 'system', 'JOB_EXPIRED']],
+    );
+    await clock.advance(SWEEP_MS * 2);
+    assert.equal((await job(h, fresh)).status, 'queued', 'its deadline is still ahead');
+  });
+
   // A lease is written and compared by the database's clock: a node whose own clock is years off neither takes
   // a live job over (a clock ahead) nor leaves a dead one running for ever (a clock behind).
   for (const [skew, start] of [

@@ -9,9 +9,13 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import type { KeyGrant } from '../auth/principal.js';
+import type { BackgroundJobSettings } from './settings.js';
 
 /** What a job's end says went wrong when the node running it stopped. */
 export const INTERRUPTED = { code: 'JOB_INTERRUPTED', message: 'the service stopped during the job' } as const;
+
+/** What a queued job's end says when no node ran it before its deadline (GARRISON_JOB_QUEUE_HOURS). */
+export const EXPIRED_CODE = 'JOB_EXPIRED';
 
 /** Payload keys that smell of a secret: a job's payload is shown and kept, so a password travels some other way. */
 const SECRET_KEY = /pass|secret|token|guard|key$/i;
@@ -50,6 +54,7 @@ export class BackgroundJobService {
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
+    @inject(TOKENS.Settings) private readonly settings: BackgroundJobSettings,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {}
@@ -83,6 +88,7 @@ export class BackgroundJobService {
           created_by: actor.kind === 'system' ? null : actor.name.slice(0, 200),
           created_at: isoNow(this.clock),
         },
+        this.settings.jobQueueHours * 3_600_000,
         trx,
       );
       await this.entry(trx, 'job_queued', actor, { id, kind, server_id: serverId });
@@ -158,12 +164,14 @@ export class BackgroundJobService {
 
   /**
    * The sweep: every running job whose lease ran out by the database's clock is failed, its node having
-   * stopped renewing it (this node's clock is not asked: it may be hours off the renewing node's).
+   * stopped renewing it (this node's clock is not asked: it may be hours off the renewing node's); and
+   * every job still queued past its deadline (its node gone for good, or running no job of its kind).
    */
   async failExpired(): Promise<number> {
     let failed = 0;
     for (const job of await this.repos.backgroundJobs.expired())
       if (await this.end(job, 'running', this.interrupted(), SYSTEM_ACTOR, true)) failed += 1;
+    for (const job of await this.repos.backgroundJobs.expiredQueued()) if (await this.end(job, 'queued', this.expired(job))) failed += 1;
     return failed;
   }
 
@@ -179,6 +187,14 @@ export class BackgroundJobService {
   tell(job: Pick<BackgroundJobRow, 'id' | 'server_id' | 'kind' | 'status' | 'progress'>): void {
     const data = { job_id: job.id, server_id: job.server_id, kind: job.kind, status: job.status, progress: job.progress };
     this.events.publish({ type: 'job_progress', server_id: job.server_id ?? 0, data });
+  }
+
+  private expired(job: BackgroundJobRow): JobEnd {
+    const hours = this.settings.jobQueueHours;
+    const message =
+      `queued for ${hours} hour${hours === 1 ? '' : 's'} and never started: node ${job.node_id} is gone, or runs no ${job.kind} ` +
+      'job; send it again once a node that runs it is up (GARRISON_JOB_QUEUE_HOURS)';
+    return { status: 'failed', error_code: EXPIRED_CODE, error_message: message, finished_at: isoNow(this.clock) };
   }
 
   interrupted(): JobEnd {

@@ -15,6 +15,8 @@ export interface BackgroundJobRow {
   log: string[];
   cancel_requested: boolean;
   lease_until: string | null;
+  /** By the database's clock: a job still queued then fails JOB_EXPIRED. */
+  queued_until: string | null;
   created_by: string | null;
   created_at: string;
   started_at: string | null;
@@ -54,9 +56,11 @@ export class BackgroundJobRepository {
     this.clock = new DatabaseClock(knex);
   }
 
-  async create(job: NewBackgroundJob, trx?: Knex.Transaction): Promise<number> {
+  /** Queued, to run within `queueMs` (by the database's clock) or fail JOB_EXPIRED. */
+  async create(job: NewBackgroundJob, queueMs: number, trx?: Knex.Transaction): Promise<number> {
     const [id] = await (trx ?? this.knex)('background_jobs').insert({
       ...job,
+      queued_until: this.clock.now(queueMs),
       payload: JSON.stringify(job.payload),
       status: 'queued',
       progress: 0,
@@ -127,6 +131,13 @@ export class BackgroundJobRepository {
   /** Running jobs whose lease ran out by the database's clock: their node stopped renewing it. */
   async expired(): Promise<BackgroundJobRow[]> {
     return (await this.knex('background_jobs').where({ status: 'running' }).where('lease_until', '<', this.clock.now()).orderBy('id')).map(
+      toJob,
+    );
+  }
+
+  /** Queued jobs past their deadline by the database's clock: no node ran them in time. */
+  async expiredQueued(): Promise<BackgroundJobRow[]> {
+    return (await this.knex('background_jobs').where({ status: 'queued' }).where('queued_until', '<', this.clock.now()).orderBy('id')).map(
       toJob,
     );
   }

@@ -221,12 +221,10 @@ describe('background jobs', () => {
     const mine = await enqueue(h, {});
     await feature.gate(mine).started;
     const deadline = await withDatabase(h, async (knex) => {
-      const row = await knex('background_jobs').where({ id: mine }).first('queued_until');
-      const [{ ms }] = await knex
-        .select(knex.raw('? as ms', [new DatabaseClock(knex).ageMs('queued_until')]))
-        .from('background_jobs')
-        .where({ id: mine });
-      return { until: row.queued_until as string, inMs: -Number(ms) };
+      const inMs = knex.raw('? as ms', [new DatabaseClock(knex).ageMs('queued_until')]);
+      const rows: { queued_until: string; ms: number }[] = await knex('background_jobs').where({ id: mine }).select('queued_until', inMs);
+      const [row] = rows;
+      return { until: row.queued_until, inMs: -Number(row.ms) };
     });
     assert.ok(Math.abs(deadline.inMs - 2 * 3_600_000) < 60_000, JSON.stringify(deadline));
     feature.gate(mine).release();

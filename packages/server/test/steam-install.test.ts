@@ -202,6 +202,26 @@ describe('installing the dedicated server with SteamCMD', () => {
     everything.push(JSON.stringify(full));
   });
 
+  it('refuses to start a server whose last install did not complete, naming the job, until an install succeeds', TIMEOUT, async () => {
+    // The full disk above left a half-written server: a start would run a broken binary.
+    const failedJob = (await api('GET', '/audit?event_type=job_failed&limit=1')).body.data.entries[0].detail;
+    assert.equal(failedJob.error_code, 'STEAM_DISK_FULL');
+    const refused = expectError(await api('POST', `/servers/${serverId}/start`), 409, 'INSTALL_INCOMPLETE');
+    assert.match(refused.message, new RegExp(`install job ${failedJob.job_id} failed \\(STEAM_DISK_FULL\\)`));
+    expectError(await api('POST', `/servers/${serverId}/restart`), 409, 'SERVER_NOT_RUNNING');
+    // A login refused writes nothing into the installation: it stays as the last install left it.
+    await setAccount({ username: owner.username, password: 'Wrong-Password-9' });
+    assert.equal((await ended(await install())).error.code, 'STEAM_LOGIN_FAILED');
+    const still = expectError(await api('POST', `/servers/${serverId}/start`), 409, 'INSTALL_INCOMPLETE');
+    assert.match(still.message, new RegExp(`install job ${failedJob.job_id} failed`), 'the job that left it so');
+    await setAccount(owner);
+    assert.equal((await ended(await install())).status, 'done');
+    await withDatabase(h, async (knex) => assert.deepEqual(await knex('steam_installations').select('job_id'), [], 'complete again'));
+    const started = await api('POST', `/servers/${serverId}/start`);
+    assert.notEqual(started.body.error?.code, 'INSTALL_INCOMPLETE', JSON.stringify(started.body));
+    if (started.status === 200) assert.equal((await api('POST', `/servers/${serverId}/kill`)).status < 500, true);
+  });
+
   it('lets no password out: not in job logs, errors, the audit trail, the account or the runs', TIMEOUT, async () => {
     const audit = await api('GET', '/audit?limit=500');
     assert.equal(audit.status, 200);
@@ -259,6 +279,10 @@ describe('an install cut short by a restart of the service', () => {
     const job = (await second.api('GET', `/jobs/${id}`, { token: second.adminToken })).body.data;
     assert.equal(job.status, 'failed');
     assert.equal(job.error.code, 'JOB_INTERRUPTED');
+    // Cut short while SteamCMD wrote into it: no start runs what it left (its executable there or not).
+    await writeFile(join(root, 'server', 'gameaserver_x64.exe'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const refused = await second.api('POST', `/servers/${serverId}/start`, { token: second.adminToken });
+    assert.equal(refused.body.error?.code, 'INSTALL_INCOMPLETE', JSON.stringify(refused.body));
     // The run was stopped with the service: it ended by a signal, not by installing.
     const run = await waitFor(() => world.invocations()[runs], { timeoutMs: 10_000, what: "the stopped run's record" });
     assert.notEqual(run.exit_code, 0);

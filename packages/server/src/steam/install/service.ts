@@ -4,6 +4,7 @@ import { ApiError, IDLE_STATUSES, type Actor, type InstallRequest, type InstallS
 import { TOKENS } from '../../tokens.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import type { ServerRow } from '../../db/repositories/servers.js';
+import type { IncompleteInstallRow } from '../../db/repositories/steam-installations.js';
 import type { AdapterRegistry } from '../../plugins/registry.js';
 import { isoNow, type Clock } from '../../jobs/clock.js';
 import { ServerLocks } from '../../servers/locks.js';
@@ -88,10 +89,37 @@ export class InstallService {
     });
   }
 
-  /** A start of a server refused while its install is queued or running (registered before each start's files). */
-  async assertNotInstalling(serverId: number): Promise<void> {
+  /**
+   * A start of a server refused while its install is queued or running, and while the last install of its
+   * installation did not complete (a half-downloaded server): registered before each start's files.
+   */
+  async assertStartable(serverId: number): Promise<void> {
     if ((await this.repos.backgroundJobs.activeOf(serverId, INSTALL_JOB)).length)
       throw new ApiError('CONFLICT', `server ${serverId} is being installed or updated: start it once the install job ended`);
+    const row = await this.repos.servers.find(serverId);
+    if (!row) return;
+    const mark = await this.repos.steamInstallations.incomplete(row.node_id ?? '', installationOf(row.exe_path));
+    if (!mark) return;
+    const job = await this.repos.backgroundJobs.find(mark.job_id);
+    const how = !job ? 'did not complete' : job.error_code ? `${job.status} (${job.error_code})` : job.status;
+    throw new ApiError(
+      'INSTALL_INCOMPLETE',
+      `server ${serverId}'s installation is incomplete: install job ${mark.job_id} ${how}; ` +
+        `install it again (POST /api/servers/${serverId}/install) before starting it`,
+    );
+  }
+
+  /** Before SteamCMD writes into an installation: marked incomplete until an install of it succeeds. */
+  markIncomplete(target: InstallTarget, jobId: number): Promise<IncompleteInstallRow | null> {
+    const mark = { node_id: target.row.node_id ?? '', install_dir: target.installDir, job_id: jobId, since: isoNow(this.clock) };
+    return this.repos.steamInstallations.markIncomplete(mark);
+  }
+
+  /** After an install: complete (`previous` undefined), or back as it was when SteamCMD wrote nothing into it. */
+  async settle(target: InstallTarget, previous?: IncompleteInstallRow | null): Promise<void> {
+    const nodeId = target.row.node_id ?? '';
+    if (previous === undefined) await this.repos.steamInstallations.clear(nodeId, target.installDir);
+    else await this.repos.steamInstallations.restore(nodeId, target.installDir, previous);
   }
 
   /** GET /servers/{id}/install. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_UPDATE_STATES, FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd, waitFor } from '@garrison/testkit';
-import { createServer, expectError, startHarness, withDatabase, type Harness } from './helpers.js';
+import { createServer, expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 
 // The fake steamcmd reads its world from the environment it is spawned with: the service's own.
 const world = FakeSteamWorld.create();
@@ -221,6 +221,39 @@ describe('installing the dedicated server with SteamCMD', () => {
     assert.notEqual(started.body.error?.code, 'INSTALL_INCOMPLETE', JSON.stringify(started.body));
     if (started.status === 200) assert.equal((await api('POST', `/servers/${serverId}/kill`)).status < 500, true);
   });
+
+  it(
+    'installs a shared installation only with every server of it stopped, and starts none of them during the install',
+    TIMEOUT,
+    async () => {
+      const sharer = await createServer(h, { exe_path: join(root, 'server', 'gameaserver_x64.exe') });
+      await setStatus(h, sharer.id, 'running');
+      const busy = expectError(await api('POST', `/servers/${serverId}/install`), 409, 'SERVER_NOT_STOPPED');
+      assert.match(busy.message, new RegExp(`server ${sharer.id} .* runs from this installation too and is running`));
+      await setStatus(h, sharer.id, 'stopped');
+      world.setDelay(300);
+      const id = await install();
+      const refused = expectError(await api('POST', `/servers/${sharer.id}/start`), 409, 'CONFLICT');
+      assert.match(refused.message, new RegExp(`\\(job ${id}\\)`));
+      expectError(await api('POST', `/servers/${sharer.id}/install`), 409, 'CONFLICT');
+      world.setDelay(0);
+      assert.equal((await ended(id)).status, 'done');
+
+      // Queued while all were stopped, a sharer started since (as an adopted process does, without asking): the job re-checks.
+      const elsewhere = await createServer(h, { exe_path: join(root, 'elsewhere', 'gameaserver_x64.exe') });
+      world.setDelay(300);
+      const ahead = (await api('POST', `/servers/${elsewhere.id}/install`)).body.data.job_id as number;
+      await waitFor(async () => (await job(ahead)).status === 'running', { timeoutMs: 20_000, what: 'the install ahead running' });
+      const behind = await install();
+      await setStatus(h, sharer.id, 'running');
+      world.setDelay(0);
+      const failed = await ended(behind);
+      assert.equal(failed.error?.code, 'SERVER_NOT_STOPPED', JSON.stringify(failed));
+      assert.match(failed.error.message, new RegExp(`server ${sharer.id} .* runs from this installation too`));
+      assert.equal((await ended(ahead)).status, 'done');
+      await setStatus(h, sharer.id, 'stopped');
+    },
+  );
 
   it('lets no password out: not in job logs, errors, the audit trail, the account or the runs', TIMEOUT, async () => {
     const audit = await api('GET', '/audit?limit=500');

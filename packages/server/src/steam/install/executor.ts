@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { IDLE_STATUSES } from '@garrison/core';
 import { JobFailure, type JobContext, type JobExecutor } from '../../background-jobs/executors.js';
 import { readAppManifest } from '../app-manifest.js';
 import { SteamCmdService } from '../steamcmd-service.js';
@@ -36,9 +35,8 @@ export class InstallExecutor implements JobExecutor {
     if (ctx.serverId === null) throw new JobFailure('NOT_FOUND', 'an install job names its server');
     const target = await this.installs.target(ctx.serverId);
     const { row, steam, appId, installDir } = target;
-    // Queued while stopped; started since (the start refuses while an install is queued, but an adopted process may not ask).
-    if (!IDLE_STATUSES.includes(row.status))
-      throw new JobFailure('SERVER_NOT_STOPPED', `server ${row.id} is ${row.status}; stop it and send the install again`);
+    // Queued while all were stopped; one started since (a start refuses while an install is queued, but an adopted process may not ask).
+    await this.installs.assertAllStopped(row, (message) => new JobFailure('SERVER_NOT_STOPPED', `${message} and send the install again`));
     const branch = typeof ctx.payload.branch === 'string' ? ctx.payload.branch : 'public';
     const ref = ctx.payload.protected_branch_ref;
     let branchPassword: string | undefined;

@@ -8,7 +8,7 @@ import type { IncompleteInstallRow } from '../../db/repositories/steam-installat
 import type { AdapterRegistry } from '../../plugins/registry.js';
 import { isoNow, type Clock } from '../../jobs/clock.js';
 import { ServerLocks } from '../../servers/locks.js';
-import { installationOf } from '../../servers/installation.js';
+import { installationOf, sharingWith } from '../../servers/installation.js';
 import { BackgroundJobService } from '../../background-jobs/service.js';
 import { JobFailure } from '../../background-jobs/executors.js';
 import { steamArguments } from '../arguments.js';
@@ -58,12 +58,15 @@ export class InstallService {
     return { row, steam, appId: String(steam.server_app_id), installDir: installationOf(row.exe_path) };
   }
 
-  /** POST /servers/{id}/install: the job queued, under the server's lock (a start cannot slip in between). */
-  request(serverId: number, body: InstallRequest | undefined, actor: Actor): Promise<{ job_id: number }> {
-    return this.locks.run(serverId, async () => {
+  /**
+   * POST /servers/{id}/install: the job queued under the locks of the server and of every server sharing
+   * its installation (a start of any of them cannot slip in between), all of them stopped.
+   */
+  async request(serverId: number, body: InstallRequest | undefined, actor: Actor): Promise<{ job_id: number }> {
+    const sharing = await this.sharers((await this.target(serverId)).row);
+    return this.underLocks([serverId, ...sharing], async () => {
       const { row, steam, appId, installDir } = await this.target(serverId);
-      if (!IDLE_STATUSES.includes(row.status))
-        throw new ApiError('SERVER_NOT_STOPPED', `server ${serverId} is ${row.status}; stop it before installing`);
+      await this.assertAllStopped(row, (message) => new ApiError('SERVER_NOT_STOPPED', `${message} before installing`));
       const branch = body?.branch ?? 'public';
       const declared = steam.branches.find((b) => b.name === branch);
       if (!declared) {
@@ -76,8 +79,8 @@ export class InstallService {
       // Refuses, without repeating it, a value SteamCMD would misread (a leading +, a quote, a line break).
       steamArguments({ installDir, login: { anonymous: true }, work: { kind: 'app_update', appId, branch, branchPassword } });
       if (!steam.anonymous_server && !(await this.repos.steamAccount.get())) throw accountRequired();
-      if ((await this.repos.backgroundJobs.activeOf(serverId, INSTALL_JOB)).length)
-        throw new ApiError('CONFLICT', `an install of server ${serverId} is queued or running already`);
+      const active = await this.activeInstall(row);
+      if (active) throw new ApiError('CONFLICT', `an install of ${active.what} is queued or running already (job ${active.jobId})`);
       const ref = branchPassword === undefined ? null : this.passwords.hold(branchPassword);
       try {
         const payload = { app_id: appId, branch, ...(ref === null ? {} : { protected_branch_ref: ref }) };
@@ -94,10 +97,11 @@ export class InstallService {
    * installation did not complete (a half-downloaded server): registered before each start's files.
    */
   async assertStartable(serverId: number): Promise<void> {
-    if ((await this.repos.backgroundJobs.activeOf(serverId, INSTALL_JOB)).length)
-      throw new ApiError('CONFLICT', `server ${serverId} is being installed or updated: start it once the install job ended`);
     const row = await this.repos.servers.find(serverId);
     if (!row) return;
+    const active = await this.activeInstall(row);
+    if (active)
+      throw new ApiError('CONFLICT', `${active.what} is being installed or updated (job ${active.jobId}): start it once that job ended`);
     const mark = await this.repos.steamInstallations.incomplete(row.node_id ?? '', installationOf(row.exe_path));
     if (!mark) return;
     const job = await this.repos.backgroundJobs.find(mark.job_id);
@@ -107,6 +111,38 @@ export class InstallService {
       `server ${serverId}'s installation is incomplete: install job ${mark.job_id} ${how}; ` +
         `install it again (POST /api/servers/${serverId}/install) before starting it`,
     );
+  }
+
+  /** The other servers of this node that run from `row`'s installation: one install changes the files of all. */
+  async sharers(row: ServerRow): Promise<number[]> {
+    if (row.node_id === null) return [];
+    return sharingWith(row, await this.repos.servers.installations([row.node_id])).map((s) => s.id);
+  }
+
+  /** Throws `refuse(message)` unless the server and every server sharing its installation are stopped. */
+  async assertAllStopped(row: ServerRow, refuse: (message: string) => Error): Promise<void> {
+    if (!IDLE_STATUSES.includes(row.status)) throw refuse(`server ${row.id} is ${row.status}; stop it`);
+    for (const id of await this.sharers(row)) {
+      const other = await this.repos.servers.find(id);
+      if (other && !IDLE_STATUSES.includes(other.status))
+        throw refuse(`server ${id} (${JSON.stringify(other.name)}) runs from this installation too and is ${other.status}; stop it`);
+    }
+  }
+
+  /** An install queued or running for the server's installation (its own, or a sharer's): which, or null. */
+  private async activeInstall(row: ServerRow): Promise<{ jobId: number; what: string } | null> {
+    for (const id of [row.id, ...(await this.sharers(row))]) {
+      const [job] = await this.repos.backgroundJobs.activeOf(id, INSTALL_JOB);
+      if (job)
+        return { jobId: job.id, what: id === row.id ? `server ${id}` : `the installation server ${row.id} shares with server ${id}` };
+    }
+    return null;
+  }
+
+  /** Runs `fn` holding the lifecycle locks of all `ids`, taken in one order (two such callers never wait on each other). */
+  private underLocks<T>(ids: readonly number[], fn: () => Promise<T>): Promise<T> {
+    const [first, ...rest] = [...new Set(ids)].sort((a, b) => a - b);
+    return first === undefined ? fn() : this.locks.run(first, () => this.underLocks(rest, fn));
   }
 
   /** Before SteamCMD writes into an installation: marked incomplete until an install of it succeeds. */

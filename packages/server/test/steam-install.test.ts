@@ -1,10 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_UPDATE_STATES, FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd, waitFor } from '@garrison/testkit';
+import { FakeClock } from '@garrison/server';
 import { createServer, expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 
 // The fake steamcmd reads its world from the environment it is spawned with: the service's own.
@@ -273,6 +274,45 @@ describe('installing the dedicated server with SteamCMD', () => {
     expectError(await api('DELETE', '/steam/account'), 404, 'NOT_FOUND');
     const latest = (await api('GET', '/audit?event_type=steam_account_removed&limit=1')).body.data.entries[0];
     assert.equal(latest.target_name, owner.username);
+  });
+});
+
+describe("reading a server's install with Steam's answer failing", () => {
+  let h: Harness;
+  let root: string;
+  after(async () => {
+    prepareWorld();
+    await h?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('runs SteamCMD once for many reads, at once or in a row, and not again until the failure is a few minutes old', TIMEOUT, async () => {
+    prepareWorld();
+    world.edit((s) => void delete s.apps[APP]); // `+app_info_print` then says nothing of the app: a failed ask
+    root = await mkdtemp(join(tmpdir(), 'garrison-steam-reads-'));
+    const { executables } = await installFakeSteamcmd(join(root, 'bin'));
+    const clock = new FakeClock(new Date('2040-01-01T00:00:00Z'));
+    h = await startHarness({ clock, steamcmdPath: executables[0], steamDir: join(root, 'steam') });
+    const serverId = (await createServer(h, { exe_path: join(root, 'server', 'gameaserver_x64.exe') })).id;
+    await mkdir(join(root, 'server', 'steamapps'), { recursive: true });
+    const manifest = `"AppState"\n{\n\t"appid"\t\t"${APP}"\n\t"buildid"\t\t"10000"\n\t"LastUpdated"\t\t"1700000000"\n}\n`;
+    await writeFile(join(root, 'server', 'steamapps', `appmanifest_${APP}.acf`), manifest);
+    const asks = () => world.invocations().filter((i) => i.argv.includes('+app_info_print')).length;
+    const before = asks();
+    const read = async () => {
+      const res = await h.api('GET', `/servers/${serverId}/install`, { token: h.viewerToken });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual([res.body.data.build_id, res.body.data.update_available], ['10000', null]);
+    };
+    await Promise.all([read(), read(), read(), read()]);
+    for (let i = 0; i < 5; i += 1) await read();
+    assert.equal(asks() - before, 1, 'one run of SteamCMD for nine reads');
+    await clock.advance(60_000);
+    await read();
+    assert.equal(asks() - before, 1, 'a failure is kept a few minutes');
+    await clock.advance(2 * 60_000);
+    await read();
+    assert.equal(asks() - before, 2, 'then asked again');
   });
 });
 

@@ -22,6 +22,8 @@ export const INSTALL_JOB = 'steam.install';
 const APP_INFO_MAX_AGE_MS = 10 * 60_000;
 /** An app's info is a few KB: a run that takes longer than this is stuck. */
 const APP_INFO_TIMEOUT_MS = 2 * 60_000;
+/** After a failed ask, Steam is not asked again for that app for this long: a read (any viewer's) cannot make SteamCMD run in a loop. */
+const APP_INFO_FAILURE_TTL_MS = 2 * 60_000;
 
 /** What an install works on: the server, its game's Steam apps, and the installation (its executable's folder). */
 export interface InstallTarget {
@@ -38,6 +40,11 @@ export interface InstallTarget {
  */
 @injectable()
 export class InstallService {
+  /** Per app: when its last ask failed (this node's memory: each node asks SteamCMD on its own). */
+  private readonly appInfoFailedAt = new Map<string, number>();
+  /** The ask of a read under way: reads never queue a second one, whatever the app. */
+  private asking: Promise<unknown> | null = null;
+
   constructor(
     @inject(TOKENS.Repositories) private readonly repos: Repositories,
     @inject(TOKENS.Adapters) private readonly adapters: AdapterRegistry,
@@ -174,13 +181,32 @@ export class InstallService {
 
   /**
    * Steam's current build of each branch of an app: the stored answer while younger than `maxAgeMs`, else
-   * asked anew (`+app_info_print`, logged in anonymously: an app's info is public) when SteamCMD is free.
+   * asked anew (`+app_info_print`, logged in anonymously: an app's info is public) when SteamCMD is free,
+   * no other read is asking, and the app's last ask did not fail within APP_INFO_FAILURE_TTL_MS. So a read
+   * (GET /servers/{id}/install is any viewer's) runs SteamCMD at most once per app every few minutes.
    * Null when unknown: never asked, and SteamCMD busy or failing.
    */
   async newestBuilds(appId: string, maxAgeMs = APP_INFO_MAX_AGE_MS): Promise<Record<string, string> | null> {
     const stored = await this.repos.steamAppInfo.get(appId);
     if (stored && this.clock.now() - Date.parse(stored.checked_at) < maxAgeMs) return stored.builds;
-    if (!this.steamcmd.idle) return stored?.builds ?? null;
+    const failedAt = this.appInfoFailedAt.get(appId);
+    if (failedAt !== undefined && this.clock.now() - failedAt < APP_INFO_FAILURE_TTL_MS) return stored?.builds ?? null;
+    if (this.asking || !this.steamcmd.idle) return stored?.builds ?? null;
+    const asked = this.askAppInfo(appId);
+    this.asking = asked;
+    let builds: Record<string, string> | null = null;
+    try {
+      builds = await asked;
+    } finally {
+      this.asking = null;
+      if (builds) this.appInfoFailedAt.delete(appId);
+      else this.appInfoFailedAt.set(appId, this.clock.now());
+    }
+    return builds ?? stored?.builds ?? null;
+  }
+
+  /** One `+app_info_print` run: the builds, stored; null when it failed or said nothing readable. */
+  private async askAppInfo(appId: string): Promise<Record<string, string> | null> {
     const quiet = { signal: new AbortController().signal, progress: () => undefined, log: () => undefined };
     try {
       const work = { kind: 'app_info', appId } as const;
@@ -190,14 +216,14 @@ export class InstallService {
         timeoutMs: APP_INFO_TIMEOUT_MS,
       });
       const info = ran.appInfo === null ? null : parseAppInfo(ran.appInfo);
-      if (!info) return stored?.builds ?? null;
+      if (!info) return null;
       const builds = Object.fromEntries(Object.entries(info.branches).map(([name, b]) => [name, b.buildid]));
       await this.repos.steamAppInfo.put({ app_id: appId, builds, checked_at: isoNow(this.clock) });
       return builds;
     } catch (err) {
       if (!(err instanceof JobFailure)) throw err;
       this.logger.warn({ app_id: appId, code: err.code, reason: err.message }, "Steam's builds of the app could not be read");
-      return stored?.builds ?? null;
+      return null;
     }
   }
 }

@@ -41,6 +41,7 @@ export const ErrorCodes = {
   STEAM_ITEM_FAILED: 502,
   STEAMCMD_NOT_FOUND: 503,
   STEAMCMD_FAILED: 502,
+  INSTALL_INCOMPLETE: 409,
   // The Workshop's items (docs/workshop.md): Steam's Web API, and installing a download into a server.
   STEAM_API_UNAVAILABLE: 502,
   WORKSHOP_ITEM_NOT_FOUND: 404,

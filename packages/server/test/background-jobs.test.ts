@@ -7,6 +7,7 @@ import { advanceUntil, wsClient } from './games.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 import { jobKindsFeature } from './job-kinds-feature.js';
 import { LEASE_MS } from '../src/background-jobs/worker.js';
+import { DatabaseClock } from '../src/db/database-clock.js';
 import { SWEEP_POLLS } from '../src/background-jobs/settings.js';
 
 const POLL_MS = 2_000;
@@ -213,34 +214,90 @@ describe('background jobs', () => {
     }
   });
 
-  it('fails, by the periodic sweep, a running job whose lease ran out (its node is gone)', TIMEOUT, async () => {
-    const clock = new FakeClock(new Date('2030-01-01T00:00:00Z'));
-    const { h } = await harness({ clock, backgroundJobPollMs: POLL_MS });
-    const iso = (ms: number) => new Date(clock.now() + ms).toISOString();
-    const id = await withDatabase(h, async (knex) => {
-      const row = {
-        kind: 'steam.elsewhere',
+  it("fails JOB_EXPIRED a job left queued past GARRISON_JOB_QUEUE_HOURS (no node runs it), by the database's clock", TIMEOUT, async () => {
+    const clock = new FakeClock(new Date('2040-01-01T00:00:00Z'));
+    const { h, feature } = await harness({ clock, backgroundJobPollMs: POLL_MS, jobQueueHours: 2 });
+    // A job queued through the service gets its deadline from the setting, by the database's clock.
+    const mine = await enqueue(h, {});
+    await feature.gate(mine).started;
+    const deadline = await withDatabase(h, async (knex) => {
+      const inMs = knex.raw('? as ms', [new DatabaseClock(knex).ageMs('queued_until')]);
+      const rows: { queued_until: string; ms: number }[] = await knex('background_jobs').where({ id: mine }).select('queued_until', inMs);
+      const [row] = rows;
+      return { until: row.queued_until, inMs: -Number(row.ms) };
+    });
+    assert.ok(Math.abs(deadline.inMs - 2 * 3_600_000) < 60_000, JSON.stringify(deadline));
+    feature.gate(mine).release();
+    await statusBecomes(h, mine, 'done'); // its end written before the test writes beside it (SQLite's one writer)
+    const [stale, fresh] = await withDatabase(h, async (knex) => {
+      const database = new DatabaseClock(knex);
+      const row = (queueMs: number) => ({
+        kind: 'steam.elsewhere', // a kind no node runs
         node_id: 'node-gone',
-        status: 'running',
-        progress: 0.25,
+        status: 'queued',
+        progress: 0,
         payload: '{}',
         log: '[]',
-        lease_until: iso(LEASE_MS),
-        created_at: iso(0),
-        started_at: iso(0),
-      };
-      const [made] = await knex('background_jobs').insert(row);
-      return made;
+        queued_until: database.now(queueMs),
+        created_at: new Date(clock.now()).toISOString(),
+      });
+      const [staleId] = await knex('background_jobs').insert(row(-1_000));
+      const [freshId] = await knex('background_jobs').insert(row(3_600_000));
+      return [staleId, freshId];
     });
-    await clock.advance(SWEEP_MS);
-    assert.equal((await job(h, id)).status, 'running', 'its lease still holds');
     const failed = await advanceUntil(
       clock,
-      async () => ((await job(h, id)).status === 'failed' ? job(h, id) : null),
+      async () => ((await job(h, stale)).status === 'failed' ? job(h, stale) : null),
       'the sweep',
       SWEEP_MS / 4,
     );
-    assert.equal(failed.error.code, 'JOB_INTERRUPTED');
-    assert.equal(failed.progress, 0.25);
+    assert.equal(failed.error.code, 'JOB_EXPIRED');
+    assert.match(failed.error.message, /queued for 2 hours and never started: node node-gone is gone, or runs no steam\.elsewhere job/);
+    assert.ok(failed.finished_at);
+    assert.deepEqual(
+      (await trail(h, stale)).map((e) => [e.event_type, e.actor_kind, e.detail.error_code]),
+      [['job_failed', 'system', 'JOB_EXPIRED']],
+    );
+    await clock.advance(SWEEP_MS * 2);
+    assert.equal((await job(h, fresh)).status, 'queued', 'its deadline is still ahead');
   });
+
+  // A lease is written and compared by the database's clock: a node whose own clock is years off neither takes
+  // a live job over (a clock ahead) nor leaves a dead one running for ever (a clock behind).
+  for (const [skew, start] of [
+    ['years ahead', '2040-01-01T00:00:00Z'],
+    ['years behind', '2001-01-01T00:00:00Z'],
+  ] as const) {
+    it(`sweeps by the database's clock, from a node whose clock runs ${skew}: a dead job failed, a live one kept`, TIMEOUT, async () => {
+      const clock = new FakeClock(new Date(start));
+      const { h } = await harness({ clock, backgroundJobPollMs: POLL_MS });
+      const [live, dead] = await withDatabase(h, async (knex) => {
+        const database = new DatabaseClock(knex);
+        const row = (leaseMs: number) => ({
+          kind: 'steam.elsewhere',
+          node_id: 'node-elsewhere',
+          status: 'running',
+          progress: 0.25,
+          payload: '{}',
+          log: '[]',
+          lease_until: database.now(leaseMs),
+          created_at: new Date(clock.now()).toISOString(),
+          started_at: new Date(clock.now()).toISOString(),
+        });
+        const [liveId] = await knex('background_jobs').insert(row(LEASE_MS)); // renewed a moment ago, by the database's clock
+        const [deadId] = await knex('background_jobs').insert(row(-1_000)); // its node stopped renewing it
+        return [liveId, deadId];
+      });
+      const failed = await advanceUntil(
+        clock,
+        async () => ((await job(h, dead)).status === 'failed' ? job(h, dead) : null),
+        'the sweep',
+        SWEEP_MS / 4,
+      );
+      assert.equal(failed.error.code, 'JOB_INTERRUPTED');
+      assert.equal(failed.progress, 0.25);
+      await clock.advance(SWEEP_MS * 2);
+      assert.equal((await job(h, live)).status, 'running', "its lease still holds by the database's clock");
+    });
+  }
 });

@@ -1,11 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_UPDATE_STATES, FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeSteamcmd, waitFor } from '@garrison/testkit';
-import { createServer, expectError, startHarness, withDatabase, type Harness } from './helpers.js';
+import { FakeClock } from '@garrison/server';
+import { createServer, expectError, setStatus, startHarness, withDatabase, type Harness } from './helpers.js';
 
 // The fake steamcmd reads its world from the environment it is spawned with: the service's own.
 const world = FakeSteamWorld.create();
@@ -211,6 +212,59 @@ describe('installing the dedicated server with SteamCMD', () => {
     everything.push(JSON.stringify(full));
   });
 
+  it('refuses to start a server whose last install did not complete, naming the job, until an install succeeds', TIMEOUT, async () => {
+    // The full disk above left a half-written server: a start would run a broken binary.
+    const failedJob = (await api('GET', '/audit?event_type=job_failed&limit=1')).body.data.entries[0].detail;
+    assert.equal(failedJob.error_code, 'STEAM_DISK_FULL');
+    const refused = expectError(await api('POST', `/servers/${serverId}/start`), 409, 'INSTALL_INCOMPLETE');
+    assert.match(refused.message, new RegExp(`install job ${failedJob.job_id} failed \\(STEAM_DISK_FULL\\)`));
+    expectError(await api('POST', `/servers/${serverId}/restart`), 409, 'SERVER_NOT_RUNNING');
+    // A login refused writes nothing into the installation: it stays as the last install left it.
+    await setAccount({ username: owner.username, password: 'Wrong-Password-9' });
+    assert.equal((await ended(await install())).error.code, 'STEAM_LOGIN_FAILED');
+    const still = expectError(await api('POST', `/servers/${serverId}/start`), 409, 'INSTALL_INCOMPLETE');
+    assert.match(still.message, new RegExp(`install job ${failedJob.job_id} failed`), 'the job that left it so');
+    await setAccount(owner);
+    assert.equal((await ended(await install())).status, 'done');
+    await withDatabase(h, async (knex) => assert.deepEqual(await knex('steam_installations').select('job_id'), [], 'complete again'));
+    const started = await api('POST', `/servers/${serverId}/start`);
+    assert.notEqual(started.body.error?.code, 'INSTALL_INCOMPLETE', JSON.stringify(started.body));
+    if (started.status === 200) assert.equal((await api('POST', `/servers/${serverId}/kill`)).status < 500, true);
+  });
+
+  it(
+    'installs a shared installation only with every server of it stopped, and starts none of them during the install',
+    TIMEOUT,
+    async () => {
+      const sharer = await createServer(h, { exe_path: join(root, 'server', 'gameaserver_x64.exe') });
+      await setStatus(h, sharer.id, 'running');
+      const busy = expectError(await api('POST', `/servers/${serverId}/install`), 409, 'SERVER_NOT_STOPPED');
+      assert.match(busy.message, new RegExp(`server ${sharer.id} .* runs from this installation too and is running`));
+      await setStatus(h, sharer.id, 'stopped');
+      world.setDelay(300);
+      const id = await install();
+      const refused = expectError(await api('POST', `/servers/${sharer.id}/start`), 409, 'CONFLICT');
+      assert.match(refused.message, new RegExp(`\\(job ${id}\\)`));
+      expectError(await api('POST', `/servers/${sharer.id}/install`), 409, 'CONFLICT');
+      world.setDelay(0);
+      assert.equal((await ended(id)).status, 'done');
+
+      // Queued while all were stopped, a sharer started since (as an adopted process does, without asking): the job re-checks.
+      const elsewhere = await createServer(h, { exe_path: join(root, 'elsewhere', 'gameaserver_x64.exe') });
+      world.setDelay(300);
+      const ahead = (await api('POST', `/servers/${elsewhere.id}/install`)).body.data.job_id as number;
+      await waitFor(async () => (await job(ahead)).status === 'running', { timeoutMs: 20_000, what: 'the install ahead running' });
+      const behind = await install();
+      await setStatus(h, sharer.id, 'running');
+      world.setDelay(0);
+      const failed = await ended(behind);
+      assert.equal(failed.error?.code, 'SERVER_NOT_STOPPED', JSON.stringify(failed));
+      assert.match(failed.error.message, new RegExp(`server ${sharer.id} .* runs from this installation too`));
+      assert.equal((await ended(ahead)).status, 'done');
+      await setStatus(h, sharer.id, 'stopped');
+    },
+  );
+
   it('lets no password out: not in job logs, errors, the audit trail, the account or the runs', TIMEOUT, async () => {
     const audit = await api('GET', '/audit?limit=500');
     assert.equal(audit.status, 200);
@@ -229,6 +283,45 @@ describe('installing the dedicated server with SteamCMD', () => {
     expectError(await api('DELETE', '/steam/account'), 404, 'NOT_FOUND');
     const latest = (await api('GET', '/audit?event_type=steam_account_removed&limit=1')).body.data.entries[0];
     assert.equal(latest.target_name, owner.username);
+  });
+});
+
+describe("reading a server's install with Steam's answer failing", () => {
+  let h: Harness;
+  let root: string;
+  after(async () => {
+    prepareWorld();
+    await h?.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('runs SteamCMD once for many reads, at once or in a row, and not again until the failure is a few minutes old', TIMEOUT, async () => {
+    prepareWorld();
+    world.edit((s) => void delete s.apps[APP]); // `+app_info_print` then says nothing of the app: a failed ask
+    root = await mkdtemp(join(tmpdir(), 'garrison-steam-reads-'));
+    const { executables } = await installFakeSteamcmd(join(root, 'bin'));
+    const clock = new FakeClock(new Date('2040-01-01T00:00:00Z'));
+    h = await startHarness({ clock, steamcmdPath: executables[0], steamDir: join(root, 'steam') });
+    const serverId = (await createServer(h, { exe_path: join(root, 'server', 'gameaserver_x64.exe') })).id;
+    await mkdir(join(root, 'server', 'steamapps'), { recursive: true });
+    const manifest = `"AppState"\n{\n\t"appid"\t\t"${APP}"\n\t"buildid"\t\t"10000"\n\t"LastUpdated"\t\t"1700000000"\n}\n`;
+    await writeFile(join(root, 'server', 'steamapps', `appmanifest_${APP}.acf`), manifest);
+    const asks = () => world.invocations().filter((i) => i.argv.includes('+app_info_print')).length;
+    const before = asks();
+    const read = async () => {
+      const res = await h.api('GET', `/servers/${serverId}/install`, { token: h.viewerToken });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual([res.body.data.build_id, res.body.data.update_available], ['10000', null]);
+    };
+    await Promise.all([read(), read(), read(), read()]);
+    for (let i = 0; i < 5; i += 1) await read();
+    assert.equal(asks() - before, 1, 'one run of SteamCMD for nine reads');
+    await clock.advance(60_000);
+    await read();
+    assert.equal(asks() - before, 1, 'a failure is kept a few minutes');
+    await clock.advance(2 * 60_000);
+    await read();
+    assert.equal(asks() - before, 2, 'then asked again');
   });
 });
 
@@ -268,6 +361,10 @@ describe('an install cut short by a restart of the service', () => {
     const job = (await second.api('GET', `/jobs/${id}`, { token: second.adminToken })).body.data;
     assert.equal(job.status, 'failed');
     assert.equal(job.error.code, 'JOB_INTERRUPTED');
+    // Cut short while SteamCMD wrote into it: no start runs what it left (its executable there or not).
+    await writeFile(join(root, 'server', 'gameaserver_x64.exe'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const refused = await second.api('POST', `/servers/${serverId}/start`, { token: second.adminToken });
+    assert.equal(refused.body.error?.code, 'INSTALL_INCOMPLETE', JSON.stringify(refused.body));
     // The run was stopped with the service: it ended by a signal, not by installing.
     const run = await waitFor(() => world.invocations()[runs], { timeoutMs: 10_000, what: "the stopped run's record" });
     assert.notEqual(run.exit_code, 0);

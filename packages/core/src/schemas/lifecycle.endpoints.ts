@@ -26,6 +26,8 @@ export const lifecycleEndpoints = {
       'SERVER_ALREADY_RUNNING',
       'PORT_IN_USE',
       'CONFIG_WRITE_ERROR',
+      'CONFLICT',
+      'INSTALL_INCOMPLETE',
     ],
   }),
   stopServer: defineEndpoint({
@@ -56,7 +58,17 @@ export const lifecycleEndpoints = {
     params: ServerIdParams,
     status: 200,
     response: StartResponse,
-    errors: ['NOT_FOUND', 'SERVER_NOT_RUNNING', 'EXE_NOT_ALLOWED', 'EXE_NOT_FOUND', 'INVALID_CONFIG', 'PORT_IN_USE', 'CONFIG_WRITE_ERROR'],
+    errors: [
+      'NOT_FOUND',
+      'SERVER_NOT_RUNNING',
+      'EXE_NOT_ALLOWED',
+      'EXE_NOT_FOUND',
+      'INVALID_CONFIG',
+      'PORT_IN_USE',
+      'CONFIG_WRITE_ERROR',
+      'CONFLICT',
+      'INSTALL_INCOMPLETE',
+    ],
   }),
   killServer: defineEndpoint({
     operationId: 'killServer',

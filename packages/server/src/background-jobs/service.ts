@@ -9,9 +9,13 @@ import { isoNow, type Clock } from '../jobs/clock.js';
 import { AuditService } from '../audit/service.js';
 import { WebhookOutbox } from '../webhooks/outbox.js';
 import type { KeyGrant } from '../auth/principal.js';
+import type { BackgroundJobSettings } from './settings.js';
 
 /** What a job's end says went wrong when the node running it stopped. */
 export const INTERRUPTED = { code: 'JOB_INTERRUPTED', message: 'the service stopped during the job' } as const;
+
+/** What a queued job's end says when no node ran it before its deadline (GARRISON_JOB_QUEUE_HOURS). */
+export const EXPIRED_CODE = 'JOB_EXPIRED';
 
 /** Payload keys that smell of a secret: a job's payload is shown and kept, so a password travels some other way. */
 const SECRET_KEY = /pass|secret|token|guard|key$/i;
@@ -50,6 +54,7 @@ export class BackgroundJobService {
     @inject(TOKENS.Events) private readonly events: EventBus,
     @inject(TOKENS.Clock) private readonly clock: Clock,
     @inject(TOKENS.NodeId) private readonly nodeId: string,
+    @inject(TOKENS.Settings) private readonly settings: BackgroundJobSettings,
     @inject(AuditService) private readonly audit: AuditService,
     @inject(WebhookOutbox) private readonly outbox: WebhookOutbox,
   ) {}
@@ -83,6 +88,7 @@ export class BackgroundJobService {
           created_by: actor.kind === 'system' ? null : actor.name.slice(0, 200),
           created_at: isoNow(this.clock),
         },
+        this.settings.jobQueueHours * 3_600_000,
         trx,
       );
       await this.entry(trx, 'job_queued', actor, { id, kind, server_id: serverId });
@@ -117,9 +123,9 @@ export class BackgroundJobService {
   }
 
   /** Queued → running on this node, with its entry; false when it was no longer queued. */
-  async claim(job: BackgroundJobRow, leaseUntil: string): Promise<boolean> {
+  async claim(job: BackgroundJobRow, leaseMs: number): Promise<boolean> {
     const claimed = await this.audit.inTransaction(async (trx) => {
-      if (!(await this.repos.backgroundJobs.claim(job.id, isoNow(this.clock), leaseUntil, trx))) return false;
+      if (!(await this.repos.backgroundJobs.claim(job.id, isoNow(this.clock), leaseMs, trx))) return false;
       await this.entry(trx, 'job_started', SYSTEM_ACTOR, job);
       return true;
     });
@@ -129,19 +135,19 @@ export class BackgroundJobService {
 
   /**
    * Ends a job still in `from` with its entry (a failure told to webhooks in the same transaction), then
-   * tells it: false when another end came first. `leaseExpiredBefore`: only if its lease ran out (the sweep).
+   * tells it: false when another end came first. `onlyLeaseExpired`: only if its lease ran out by the database's clock (the sweep).
    */
   async end(
     job: BackgroundJobRow,
     from: 'queued' | 'running',
     end: JobEnd & { progress?: number; log?: string[] },
     actor: Actor = SYSTEM_ACTOR,
-    leaseExpiredBefore?: string,
+    onlyLeaseExpired = false,
   ): Promise<boolean> {
     const error = end.status === 'failed' ? { code: end.error_code ?? 'JOB_FAILED', message: end.error_message ?? '' } : null;
     let wake = () => undefined as void;
     const ended = await this.audit.inTransaction(async (trx) => {
-      if (!(await this.repos.backgroundJobs.end(job.id, from, end, trx, leaseExpiredBefore))) return false;
+      if (!(await this.repos.backgroundJobs.end(job.id, from, end, trx, onlyLeaseExpired))) return false;
       await this.entry(trx, ENTRY[end.status], actor, job, error ?? undefined);
       if (error) {
         const server = job.server_id === null ? undefined : await this.repos.servers.facts(job.server_id, trx);
@@ -156,12 +162,16 @@ export class BackgroundJobService {
     return true;
   }
 
-  /** The sweep: every running job whose lease ran out is failed, its node having stopped renewing it. */
+  /**
+   * The sweep: every running job whose lease ran out by the database's clock is failed, its node having
+   * stopped renewing it (this node's clock is not asked: it may be hours off the renewing node's); and
+   * every job still queued past its deadline (its node gone for good, or running no job of its kind).
+   */
   async failExpired(): Promise<number> {
-    const now = isoNow(this.clock);
     let failed = 0;
-    for (const job of await this.repos.backgroundJobs.expired(now))
-      if (await this.end(job, 'running', this.interrupted(), SYSTEM_ACTOR, now)) failed += 1;
+    for (const job of await this.repos.backgroundJobs.expired())
+      if (await this.end(job, 'running', this.interrupted(), SYSTEM_ACTOR, true)) failed += 1;
+    for (const job of await this.repos.backgroundJobs.expiredQueued()) if (await this.end(job, 'queued', this.expired(job))) failed += 1;
     return failed;
   }
 
@@ -177,6 +187,14 @@ export class BackgroundJobService {
   tell(job: Pick<BackgroundJobRow, 'id' | 'server_id' | 'kind' | 'status' | 'progress'>): void {
     const data = { job_id: job.id, server_id: job.server_id, kind: job.kind, status: job.status, progress: job.progress };
     this.events.publish({ type: 'job_progress', server_id: job.server_id ?? 0, data });
+  }
+
+  private expired(job: BackgroundJobRow): JobEnd {
+    const hours = this.settings.jobQueueHours;
+    const message =
+      `queued for ${hours} hour${hours === 1 ? '' : 's'} and never started: node ${job.node_id} is gone, or runs no ${job.kind} ` +
+      'job; send it again once a node that runs it is up (GARRISON_JOB_QUEUE_HOURS)';
+    return { status: 'failed', error_code: EXPIRED_CODE, error_message: message, finished_at: isoNow(this.clock) };
   }
 
   interrupted(): JobEnd {

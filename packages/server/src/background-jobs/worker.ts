@@ -4,14 +4,14 @@ import { ApiError, JOB_LOG_LINE_LENGTH, JOB_LOG_LINES } from '@garrison/core';
 import { TOKENS } from '../tokens.js';
 import type { Repositories } from '../db/repositories/index.js';
 import type { BackgroundJobRow, JobEnd } from '../db/repositories/background-jobs.js';
-import { isoAt, isoNow, settlesWithin, type Clock } from '../jobs/clock.js';
+import { isoNow, settlesWithin, type Clock } from '../jobs/clock.js';
 import type { BackgroundJobSettings } from './settings.js';
 import type { Job, JobRunner } from '../jobs/runner.js';
 import type { Lifecycle } from '../lifecycle/lifecycle.js';
 import { JobExecutors, JobFailure } from './executors.js';
 import { BackgroundJobService, INTERRUPTED } from './service.js';
 
-/** How long a claim holds without renewal: past it, the sweep of any node fails the job (its node is gone). */
+/** How long a claim holds without renewal, by the database's clock: past it, the sweep of any node fails the job (its node is gone). */
 export const LEASE_MS = 60_000;
 /** How often a running job's lease is renewed, its progress and log written and its cancel flag read: the throttle. */
 const HEARTBEAT_MS = 1_000;
@@ -83,7 +83,7 @@ export class BackgroundJobWorker implements Lifecycle {
     while (!this.stopping) {
       const next = await this.repos.backgroundJobs.oldestQueued(this.nodeId, this.executors.kinds());
       if (!next) return;
-      if (await this.service.claim(next, isoAt(this.clock.now() + LEASE_MS))) await this.run({ ...next, status: 'running' });
+      if (await this.service.claim(next, LEASE_MS)) await this.run({ ...next, status: 'running' });
     }
   }
 
@@ -152,7 +152,7 @@ export class BackgroundJobWorker implements Lifecycle {
     const dirty = running.dirty;
     running.dirty = false;
     const report = dirty ? { progress: running.progress, log: [...running.log] } : {};
-    const state = await this.repos.backgroundJobs.heartbeat(running.row.id, isoAt(this.clock.now() + LEASE_MS), report);
+    const state = await this.repos.backgroundJobs.heartbeat(running.row.id, LEASE_MS, report);
     if (state === null) {
       // Ended by someone else (the sweep, after this node stalled past its lease): nothing it does counts now.
       this.logger.warn({ job: running.row.id }, 'a background job was ended while it ran here; aborting it');

@@ -2,6 +2,7 @@ import { steamEndpoints } from '@garrison/core';
 import type { FeatureModule } from '../modules/feature-module.js';
 import { SteamAccountRepository } from '../db/repositories/steam-account.js';
 import { SteamAppInfoRepository } from '../db/repositories/steam-app-info.js';
+import { SteamInstallationRepository } from '../db/repositories/steam-installations.js';
 import { JobExecutors } from '../background-jobs/executors.js';
 import { Supervisor } from '../supervisor/supervisor.js';
 import { steamSettings, type SteamSettings } from './settings.js';
@@ -9,7 +10,7 @@ import { SteamCmdService } from './steamcmd-service.js';
 import { steamAccountTable } from './account/migration.js';
 import { SteamAccountService } from './account/service.js';
 import { steamAccountRoutes } from './account/routes.js';
-import { steamAppInfoTable } from './install/migration.js';
+import { steamAppInfoTable, steamInstallationsTable } from './install/migration.js';
 import { BranchPasswords } from './install/branch-passwords.js';
 import { INSTALL_JOB, InstallService } from './install/service.js';
 import { InstallExecutor } from './install/executor.js';
@@ -17,7 +18,11 @@ import { installRoutes } from './install/routes.js';
 import { UpdateServerAction } from './install/schedule-action.js';
 import { ScheduleActionRegistry } from '../schedules/action-registry.js';
 
-const repositories = { steamAccount: SteamAccountRepository, steamAppInfo: SteamAppInfoRepository };
+const repositories = {
+  steamAccount: SteamAccountRepository,
+  steamAppInfo: SteamAppInfoRepository,
+  steamInstallations: SteamInstallationRepository,
+};
 
 /**
  * Steam: installing and updating game servers and their Workshop mods with SteamCMD, one run at a time
@@ -27,13 +32,14 @@ const repositories = { steamAccount: SteamAccountRepository, steamAppInfo: Steam
 export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
   name: 'steam',
   settings: steamSettings,
-  // Its jobs run on the background-job worker; a start of a server being installed is refused by the supervisor.
+  // Its jobs run on the background-job worker; a start of a server being installed, or whose install failed, is refused.
   needs: ['background-jobs', 'audit', 'supervisor', 'schedules'],
   repositories,
   services: [SteamAccountService, SteamCmdService, BranchPasswords, InstallService, InstallExecutor, UpdateServerAction],
   migrations: [
     ['001_steam_account', steamAccountTable],
     ['002_steam_app_info', steamAppInfoTable],
+    ['003_steam_installations', steamInstallationsTable],
   ],
   endpoints: Object.values(steamEndpoints),
   routes: (routes, c) => {
@@ -42,7 +48,7 @@ export const steamModule: FeatureModule<typeof repositories, SteamSettings> = {
   },
   parts: (c) => {
     const installs = c.resolve(InstallService);
-    c.resolve(Supervisor).beforeFiles((id) => installs.assertNotInstalling(id));
+    c.resolve(Supervisor).beforeFiles((id) => installs.assertStartable(id));
     c.resolve(ScheduleActionRegistry).register('update_server', c.resolve(UpdateServerAction));
     const steamcmd = c.resolve(SteamCmdService);
     return [

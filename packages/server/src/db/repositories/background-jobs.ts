@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { JobStatus } from '@garrison/core';
+import { DatabaseClock } from '../database-clock.js';
 
 export interface BackgroundJobRow {
   id: number;
@@ -14,6 +15,8 @@ export interface BackgroundJobRow {
   log: string[];
   cancel_requested: boolean;
   lease_until: string | null;
+  /** By the database's clock: a job still queued then fails JOB_EXPIRED. */
+  queued_until: string | null;
   created_by: string | null;
   created_at: string;
   started_at: string | null;
@@ -41,13 +44,23 @@ const toJob = (row: Stored): BackgroundJobRow => ({
   cancel_requested: Boolean(row.cancel_requested),
 });
 
-/** The background_jobs table. Every change of status is guarded on the status it leaves: two ends never both win. */
+/**
+ * The background_jobs table. Every change of status is guarded on the status it leaves: two ends never both win.
+ * A lease (`lease_until`) is written and compared by the database's clock, never a node's: the node that
+ * renews it and the node that sweeps it may disagree on the time by any amount.
+ */
 export class BackgroundJobRepository {
-  constructor(private readonly knex: Knex) {}
+  private readonly clock: DatabaseClock;
 
-  async create(job: NewBackgroundJob, trx?: Knex.Transaction): Promise<number> {
+  constructor(private readonly knex: Knex) {
+    this.clock = new DatabaseClock(knex);
+  }
+
+  /** Queued, to run within `queueMs` (by the database's clock) or fail JOB_EXPIRED. */
+  async create(job: NewBackgroundJob, queueMs: number, trx?: Knex.Transaction): Promise<number> {
     const [id] = await (trx ?? this.knex)('background_jobs').insert({
       ...job,
+      queued_until: this.clock.now(queueMs),
       payload: JSON.stringify(job.payload),
       status: 'queued',
       progress: 0,
@@ -73,20 +86,20 @@ export class BackgroundJobRepository {
     return row ? toJob(row) : null;
   }
 
-  /** Queued → running under a lease: false when the job was no longer queued (cancelled meanwhile). */
-  async claim(id: number, startedAt: string, leaseUntil: string, trx: Knex.Transaction): Promise<boolean> {
+  /** Queued → running under a lease of `leaseMs` from the database's now: false when the job was no longer queued (cancelled meanwhile). */
+  async claim(id: number, startedAt: string, leaseMs: number, trx: Knex.Transaction): Promise<boolean> {
     const n = await trx('background_jobs')
       .where({ id, status: 'queued' })
-      .update({ status: 'running', started_at: startedAt, lease_until: leaseUntil });
+      .update({ status: 'running', started_at: startedAt, lease_until: this.clock.now(leaseMs) });
     return n === 1;
   }
 
   /**
-   * A running job's lease renewed, with what it reported since (its progress, its log), in one write;
-   * answers whether a cancel was asked for (by any node), or null when it no longer runs.
+   * A running job's lease renewed for `leaseMs` from the database's now, with what it reported since (its
+   * progress, its log), in one write; answers whether a cancel was asked for (by any node), or null when it no longer runs.
    */
-  async heartbeat(id: number, leaseUntil: string, report: { progress?: number; log?: string[] }): Promise<{ cancel: boolean } | null> {
-    const patch: Stored = { lease_until: leaseUntil };
+  async heartbeat(id: number, leaseMs: number, report: { progress?: number; log?: string[] }): Promise<{ cancel: boolean } | null> {
+    const patch: Stored = { lease_until: this.clock.now(leaseMs) };
     if (report.progress !== undefined) patch.progress = report.progress;
     if (report.log !== undefined) patch.log = JSON.stringify(report.log);
     const n = await this.knex('background_jobs').where({ id, status: 'running' }).update(patch);
@@ -101,11 +114,11 @@ export class BackgroundJobRepository {
     from: 'queued' | 'running',
     end: JobEnd & { progress?: number; log?: string[] },
     trx: Knex.Transaction,
-    leaseExpiredBefore?: string,
+    onlyLeaseExpired = false,
   ): Promise<boolean> {
     const { log, ...rest } = end;
     const query = trx('background_jobs').where({ id, status: from });
-    if (leaseExpiredBefore !== undefined) query.where('lease_until', '<', leaseExpiredBefore);
+    if (onlyLeaseExpired) query.where('lease_until', '<', this.clock.now());
     const n = await query.update({ ...rest, lease_until: null, ...(log ? { log: JSON.stringify(log) } : {}) });
     return n === 1;
   }
@@ -115,9 +128,18 @@ export class BackgroundJobRepository {
     return (await trx('background_jobs').where({ id, status: 'running' }).update({ cancel_requested: true })) === 1;
   }
 
-  /** Running jobs whose lease ran out before `now`: their node stopped renewing it. */
-  async expired(now: string): Promise<BackgroundJobRow[]> {
-    return (await this.knex('background_jobs').where({ status: 'running' }).where('lease_until', '<', now).orderBy('id')).map(toJob);
+  /** Running jobs whose lease ran out by the database's clock: their node stopped renewing it. */
+  async expired(): Promise<BackgroundJobRow[]> {
+    return (await this.knex('background_jobs').where({ status: 'running' }).where('lease_until', '<', this.clock.now()).orderBy('id')).map(
+      toJob,
+    );
+  }
+
+  /** Queued jobs past their deadline by the database's clock: no node ran them in time. */
+  async expiredQueued(): Promise<BackgroundJobRow[]> {
+    return (await this.knex('background_jobs').where({ status: 'queued' }).where('queued_until', '<', this.clock.now()).orderBy('id')).map(
+      toJob,
+    );
   }
 
   /** The running jobs of a node: at its start, none of them runs any more. */

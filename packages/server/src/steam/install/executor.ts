@@ -1,12 +1,23 @@
 import { mkdir } from 'node:fs/promises';
 import { inject, injectable } from 'tsyringe';
-import { IDLE_STATUSES } from '@garrison/core';
 import { JobFailure, type JobContext, type JobExecutor } from '../../background-jobs/executors.js';
 import { readAppManifest } from '../app-manifest.js';
 import { SteamCmdService } from '../steamcmd-service.js';
 import { steamFolderProblem } from '../steamcmd-folder.js';
 import { BranchPasswords } from './branch-passwords.js';
 import { InstallService } from './service.js';
+
+/** Failures before SteamCMD writes into the installation (the login, the app's access): it stays as it was. */
+const NOTHING_WRITTEN = new Set([
+  'JOB_CANCELLED',
+  'STEAMCMD_NOT_FOUND',
+  'STEAM_ACCOUNT_REQUIRED',
+  'STEAM_GUARD_REQUIRED',
+  'STEAM_LOGIN_FAILED',
+  'STEAM_RATE_LIMITED',
+  'STEAM_NO_SUBSCRIPTION',
+  'STEAM_BRANCH_PASSWORD',
+]);
 
 /**
  * The `steam.install` job: `+app_update <server app> [-beta <branch> [-betapassword …]] validate` into the
@@ -23,10 +34,10 @@ export class InstallExecutor implements JobExecutor {
 
   async execute(ctx: JobContext): Promise<void> {
     if (ctx.serverId === null) throw new JobFailure('NOT_FOUND', 'an install job names its server');
-    const { row, steam, appId, installDir } = await this.installs.target(ctx.serverId);
-    // Queued while stopped; started since (the start refuses while an install is queued, but an adopted process may not ask).
-    if (!IDLE_STATUSES.includes(row.status))
-      throw new JobFailure('SERVER_NOT_STOPPED', `server ${row.id} is ${row.status}; stop it and send the install again`);
+    const target = await this.installs.target(ctx.serverId);
+    const { row, steam, appId, installDir } = target;
+    // Queued while all were stopped; one started since (a start refuses while an install is queued, but an adopted process may not ask).
+    await this.installs.assertAllStopped(row, (message) => new JobFailure('SERVER_NOT_STOPPED', `${message} and send the install again`));
     const branch = typeof ctx.payload.branch === 'string' ? ctx.payload.branch : 'public';
     const ref = ctx.payload.protected_branch_ref;
     let branchPassword: string | undefined;
@@ -45,7 +56,15 @@ export class InstallExecutor implements JobExecutor {
     await mkdir(installDir, { recursive: true });
     ctx.log(`Garrison: installing app ${appId}, branch ${branch}, into ${installDir}`);
     const work = { kind: 'app_update', appId, branch, branchPassword } as const;
-    await this.steamcmd.run({ installDir, work }, ctx, { anonymousAllowed: steam.anonymous_server });
+    // Incomplete from here until SteamCMD says it is installed: a crash or a failure leaves a server no start may run.
+    const previous = await this.installs.markIncomplete(target, ctx.jobId);
+    try {
+      await this.steamcmd.run({ installDir, work }, ctx, { anonymousAllowed: steam.anonymous_server });
+    } catch (err) {
+      if (err instanceof JobFailure && NOTHING_WRITTEN.has(err.code)) await this.installs.settle(target, previous);
+      throw err;
+    }
+    await this.installs.settle(target);
     const manifest = await readAppManifest(installDir, appId);
     ctx.log(
       manifest

@@ -112,7 +112,8 @@ describe('installing the dedicated server with SteamCMD', () => {
   );
 
   it('refuses, at the request, an installation folder SteamCMD could not be given as it is (400, no job)', TIMEOUT, async () => {
-    for (const [n, folder] of ['with "quote', 'semi;colon', 'line\nbreak', 'with space'].entries()) {
+    // A single space inside a name is taken (Steam's own folders have them); two, or one at an end, are not.
+    for (const [n, folder] of ['with "quote', 'semi;colon', 'line\nbreak', 'two  spaces', 'trailing '].entries()) {
       const bad = (await createServer(h, { name: `Bad ${n}`, exe_path: join(root, folder, 'gameaserver_x64.exe') })).id;
       const refused = expectError(await api('POST', `/servers/${bad}/install`), 400, 'VALIDATION_ERROR');
       assert.match(refused.message, /the installation folder .* may hold only letters/);
@@ -283,6 +284,16 @@ describe('installing the dedicated server with SteamCMD', () => {
     expectError(await api('DELETE', '/steam/account'), 404, 'NOT_FOUND');
     const latest = (await api('GET', '/audit?event_type=steam_account_removed&limit=1')).body.data.entries[0];
     assert.equal(latest.target_name, owner.username);
+  });
+
+  it('installs into a folder whose name has spaces, as Steam names its own (quoted in the runscript)', TIMEOUT, async () => {
+    await setAccount(owner);
+    const spaced = (await createServer(h, { name: 'Spaced', exe_path: join(root, 'Game Server 2', 'gameaserver_x64.exe') })).id;
+    const res = await api('POST', `/servers/${spaced}/install`);
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const done = await ended(res.body.data.job_id);
+    assert.equal(done.status, 'done', JSON.stringify(done));
+    assert.equal((await api('GET', `/servers/${spaced}/install`)).body.data.branch, 'public');
   });
 });
 

@@ -12,7 +12,7 @@ import { moduleMigrations } from '../../src/modules/assembly.js';
 import type { SettingsInput } from '../../src/settings.js';
 
 /** Folders SteamCMD's command line would misread: a quote ends the value, `;` and a line break the command, a space splits it. */
-const BAD = ['/srv/games/a "b', '/srv/games/a;b', '/srv/games/a\nb', '/srv/games/a\rb', '/srv/games/with space', '/srv/gämes', '/srv/a+b'];
+const BAD = ['/srv/games/a "b', '/srv/games/a;b', '/srv/games/a\nb', '/srv/games/a\rb', '/srv/games/two  spaces', '/srv/gämes', '/srv/a+b'];
 
 const refusedWith = (message: RegExp) => (err: unknown) =>
   err instanceof ApiError && err.code === 'VALIDATION_ERROR' && message.test(err.message);
@@ -36,6 +36,12 @@ describe('the folders SteamCMD is given', () => {
     assert.match(steamFolderProblem('/srv/a\nb', 'linux')!, /a space or line break/);
     for (const bad of ['C:\\Program Files\\Server', 'C:\\a"b', '\\\\host\\share', 'relative\\dir'])
       assert.notEqual(steamFolderProblem(bad, 'win32'), null, bad);
+    // Only ever in the runscript, quoted: single spaces inside names (`Arma 3 Server`), never two nor at an end.
+    assert.equal(steamFolderProblem('/srv/steamapps/common/Game 3 Server', 'linux', true), null);
+    assert.equal(steamFolderProblem('C:\\Program Files (x86)\\Game', 'win32', true) === null, false, 'parentheses are not taken');
+    assert.equal(steamFolderProblem('C:\\Program Files\\Game 3 Server', 'win32', true), null);
+    for (const bad of ['/srv/two  spaces', '/srv/end ', '/srv/ start', '/srv/a "b', '/srv/a;b'])
+      assert.notEqual(steamFolderProblem(bad, 'linux', true), null, bad);
   });
 
   it('refuses an install into such a folder at the request, before any job (400)', async () => {

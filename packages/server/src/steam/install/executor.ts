@@ -51,7 +51,7 @@ export class InstallExecutor implements JobExecutor {
       }
     }
     // Checked when the install was asked for; the server's exe_path may have changed since.
-    const problem = steamFolderProblem(installDir);
+    const problem = steamFolderProblem(installDir, process.platform, true);
     if (problem !== null) throw new JobFailure('VALIDATION_ERROR', `the installation folder ${JSON.stringify(installDir)} ${problem}`);
     await mkdir(installDir, { recursive: true });
     ctx.log(`Garrison: installing app ${appId}, branch ${branch}, into ${installDir}`);

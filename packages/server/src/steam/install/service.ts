@@ -84,7 +84,12 @@ export class InstallService {
       const branchPassword = body?.branch_password;
       if (declared.password_required && branchPassword === undefined)
         throw new ApiError('VALIDATION_ERROR', `branch_password: branch ${branch} is protected by a password`);
-      assertSteamFolder('the installation folder', installDir, "move the server's installation (its exe_path's folder) to such a folder");
+      assertSteamFolder(
+        'the installation folder',
+        installDir,
+        "move the server's installation (its exe_path's folder) to such a folder",
+        true,
+      );
       // Refuses, without repeating it, a value SteamCMD would misread (a leading +, a quote, a line break).
       steamArguments({ installDir, login: { anonymous: true }, work: { kind: 'app_update', appId, branch, branchPassword } });
       if (!steam.anonymous_server && !(await this.repos.steamAccount.get())) throw accountRequired();

@@ -90,6 +90,8 @@ export class InstallService {
         "move the server's installation (its exe_path's folder) to such a folder",
         true,
       );
+      // The runscript lies under it, and its path is on SteamCMD's command line.
+      assertSteamFolder('GARRISON_STEAM_DIR', this.settings.steamDir, 'set it to such a folder (or move it there) and restart the service');
       // Refuses, without repeating it, a value SteamCMD would misread (a leading +, a quote, a line break).
       steamArguments({ installDir, login: { anonymous: true }, work: { kind: 'app_update', appId, branch, branchPassword } });
       if (!steam.anonymous_server && !(await this.repos.steamAccount.get())) throw accountRequired();

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { signal } from '@preact/signals';
-import type { Endpoints, ResponseOf } from '@garrison/sdk';
+import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
 import { STEAM_GUARD_CODE_PATTERN } from '@garrison/core';
 import { client, isAdmin } from '../session.js';
 import { useLiveEvents } from '../live.js';
@@ -32,6 +32,16 @@ const HINTS: Record<string, string> = {
   STEAM_ACCOUNT_REQUIRED: 'Set a Steam account first (Steam account page).',
   STEAMCMD_NOT_FOUND: 'Install SteamCMD on the node, or set GARRISON_STEAMCMD_PATH.',
 };
+
+/** The Steam account, or null when none is set (an answer, not a failure). */
+export async function steamAccountOrNone() {
+  try {
+    return await client.steam.account();
+  } catch (err) {
+    if (err instanceof GarrisonApiError && err.status === 404) return null;
+    throw err;
+  }
+}
 
 /**
  * A job started from a panel (an install, a download): `start` sends the request (it answers the job's
@@ -135,7 +145,7 @@ export function JobPanel({ runner, label }: { runner: JobRunner; label: string }
  * never shows the stored password, so it is typed again), then the request that failed is sent again.
  */
 export function GuardPrompt({ onRetry }: { onRetry: () => Promise<unknown> }) {
-  const account = useQuery('steam-account:', () => client.steam.account());
+  const account = useQuery('steam-account:', steamAccountOrNone);
   const action = useAction();
   const submit = (event: Event) => {
     event.preventDefault();

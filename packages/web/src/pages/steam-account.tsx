@@ -1,28 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { GarrisonApiError } from '@garrison/sdk';
 import { STEAM_GUARD_CODE_PATTERN, STEAM_USERNAME_PATTERN } from '@garrison/core';
 import { client } from '../session.js';
 import { Problem, useAction } from '../components/problem.js';
 import { ConfirmButton } from '../components/confirm.js';
 import { useQuery } from '../cache/use-query.js';
 import { when } from '../format.js';
-
-/** No account yet is an answer, not a failure. */
-async function accountOrNone() {
-  try {
-    return await client.steam.account();
-  } catch (err) {
-    if (err instanceof GarrisonApiError && err.status === 404) return null;
-    throw err;
-  }
-}
+import { steamAccountOrNone } from '../components/job.js';
 
 /**
  * The one Steam account SteamCMD logs in with (admins): its name, whether a password is set (never the
  * password), a Steam Guard code when Steam asked for one; saved or removed.
  */
 export function SteamAccount() {
-  const account = useQuery('steam-account:', accountOrNone);
+  const account = useQuery('steam-account:', steamAccountOrNone);
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => void (document.title = 'Steam account · Garrison'), []);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
 import { STEAM_GUARD_CODE_PATTERN } from '@garrison/core';
@@ -11,9 +11,6 @@ export type Job = ResponseOf<Endpoints['getJob']>;
 
 const ENDED: readonly Job['status'][] = ['done', 'failed', 'cancelled'];
 const ended = (status: Job['status']) => ENDED.includes(status);
-
-/** A slow read beside the live events: one missed while the socket reconnected does not leave a bar stuck. */
-const POLL_MS = 10_000;
 
 /**
  * The job each panel started, by `<server>:<purpose>`, kept while the page is open: a tab shown again
@@ -52,32 +49,22 @@ export function useJobRunner(serverId: number, purpose: string, onEnd?: (job: Jo
   const key = `${serverId}:${purpose}`;
   const mine = started.value[key];
   const jobId = mine?.jobId ?? null;
-  const [job, setJob] = useState<Job | null>(null);
+  const query = useQuery<Job | null>(`job:${serverId}:${jobId ?? 'none'}`, () =>
+    jobId === null ? Promise.resolve(null) : client.jobs.get(jobId),
+  );
+  const job = query.data ?? null;
   const told = useRef<number | null>(null);
-  const endRef = useRef(onEnd);
-  endRef.current = onEnd;
-
-  const read = async () => {
-    if (jobId === null) return;
-    const next = await client.jobs.get(jobId);
-    setJob(next);
-    if (ended(next.status) && told.current !== jobId) {
-      told.current = jobId;
-      endRef.current?.(next);
-    }
-  };
   useEffect(() => {
-    setJob(null);
-    if (jobId === null) return;
-    void read().catch(() => {});
-    const timer = setInterval(() => told.current !== jobId && void read().catch(() => {}), POLL_MS);
-    return () => clearInterval(timer);
-  }, [jobId]);
+    if (job && ended(job.status) && told.current !== job.id) {
+      told.current = job.id;
+      onEnd?.(job);
+    }
+  }, [job?.id, job?.status]);
+  // The progress moves with the events (the cache rule reads the job again once it ended).
   useLiveEvents(serverId, {
     job_progress: (event) => {
-      if (event.data.job_id !== jobId) return;
-      if (ended(event.data.status)) void read().catch(() => {});
-      else setJob((old) => old && { ...old, status: event.data.status, progress: event.data.progress });
+      if (event.data.job_id !== jobId || ended(event.data.status)) return;
+      query.apply((old) => old && { ...old, status: event.data.status, progress: event.data.progress });
     },
   });
 
@@ -93,7 +80,7 @@ export function useJobRunner(serverId: number, purpose: string, onEnd?: (job: Jo
     start,
     /** The same request again (after a Steam Guard code was given). */
     retry: () => (mine ? start(mine.request) : Promise.resolve(false)),
-    cancel: () => (jobId === null ? Promise.resolve() : client.jobs.cancel(jobId).then(setJob)),
+    cancel: () => (jobId === null ? Promise.resolve() : client.jobs.cancel(jobId).then((j) => query.apply(() => j))),
   };
 }
 

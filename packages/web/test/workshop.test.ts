@@ -9,6 +9,7 @@ import {
   freeGamePorts,
   installFakeSteamcmd,
   startFakeSteamWebApi,
+  waitFor,
   type FakeSteamWebApi,
 } from '@garrison/testkit';
 import type { GarrisonOptions } from '@garrison/testkit/harness';
@@ -66,7 +67,12 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
     garrison.steamApiUrl = webApi.url;
     garrison.steamDir = join(root, 'steam');
   });
-  const suite = browserSuite({ fakeGame: true, garrison });
+  let running = 0; // the server the last test starts, killed at the end
+  const suite = browserSuite({
+    fakeGame: true,
+    garrison,
+    beforeClose: async ({ g }) => void (running && (await g.api('POST', `/servers/${running}/kill`, { token: g.adminToken }))),
+  });
   after(async () => {
     await webApi?.close();
     await rm(root, { recursive: true, force: true });
@@ -212,5 +218,34 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
     const listed = (await api('GET', `/servers/${workshopServer}/workshop`)) as { workshop_id: string; status: string }[];
     for (const id of PRESET_ITEMS) assert.equal(listed.find((i) => i.workshop_id === id)?.status, 'installed', id);
     assert.deepEqual(errors, []);
+  });
+
+  it('says readably that a mod the running server has enabled cannot be removed; a viewer only reads the list', TIMEOUT, async () => {
+    await api('PUT', `/servers/${workshopServer}/mods/enabled`, { mods: [{ name: '@charlie_sounds', is_server_mod: false }] });
+    await api('POST', `/servers/${workshopServer}/start`);
+    running = workshopServer;
+    await waitFor(async () => (await api('GET', `/servers/${workshopServer}`)).status === 'running', {
+      timeoutMs: 45_000,
+      what: 'the fake game running',
+    });
+    await page.goto(`${suite.g.url}/#/servers/${workshopServer}/workshop`);
+    await page.getByRole('button', { name: 'Remove Charlie Sounds' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'Not removed: the running server has this mod enabled' });
+    await refused.waitFor();
+    assert.equal(await refused.locator('[data-code]').getAttribute('data-code'), 'MOD_IN_USE (HTTP 409)');
+    await rowOf(page, 'Charlie Sounds').waitFor();
+    assert.deepEqual(errors.splice(0), ['Failed to load resource: the server responded with a status of 409 (Conflict)']);
+
+    const viewer = await suite.g.userToken('viewer');
+    const { page: seen, errors: viewerErrors } = await suite.signedInPage(viewer);
+    await seen.goto(`${suite.g.url}/#/servers/${workshopServer}/workshop`);
+    await statusOf(seen, 'Charlie Sounds').waitFor();
+    for (const control of ['Add', 'Check now', 'Remove Charlie Sounds']) {
+      assert.equal(await seen.getByRole('button', { name: control, exact: true }).count(), 0, control);
+    }
+    assert.equal(await seen.getByLabel('Workshop ids or URLs').count(), 0);
+    assert.equal(await seen.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Steam' }).count(), 0);
+    assert.deepEqual(viewerErrors, []);
   });
 });

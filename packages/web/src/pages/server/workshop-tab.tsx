@@ -15,15 +15,13 @@ type Item = ResponseOf<Endpoints['listWorkshopItems']>[number];
 /** Ids or page URLs, as pasted: one per line, or separated by spaces or commas. */
 export const workshopIds = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
 
-/** A removal the running server refuses, said as what to do (the service's message names the folder). */
+/** A removal the running server refuses, said as what to do (the service's message names the folder; the code stays). */
 function removalProblem(err: unknown): unknown {
-  if (err instanceof GarrisonApiError && err.code === 'MOD_IN_USE') {
-    return new Error(
-      "Not removed: the running server has this mod enabled. Stop the server, or take the mod out of the Mods tab's enabled " +
-        `list, then remove it (${err.message}).`,
-    );
-  }
-  return err;
+  if (!(err instanceof GarrisonApiError) || err.code !== 'MOD_IN_USE') return err;
+  const what =
+    "Not removed: the running server has this mod enabled. Stop the server, or take the mod out of the Mods tab's enabled list, " +
+    `then remove it (${err.message})`;
+  return new GarrisonApiError(err.status, err.code, what, err.extra);
 }
 
 /**

@@ -7,7 +7,7 @@ import { useLiveEvents } from '../live.js';
 import { useQuery } from '../cache/use-query.js';
 import { Problem, useAction } from './problem.js';
 
-export type Job = ResponseOf<Endpoints['getJob']>;
+type Job = ResponseOf<Endpoints['getJob']>;
 
 const ENDED: readonly Job['status'][] = ['done', 'failed', 'cancelled'];
 const ended = (status: Job['status']) => ENDED.includes(status);
@@ -84,7 +84,7 @@ export function useJobRunner(serverId: number, purpose: string, onEnd?: (job: Jo
   };
 }
 
-export type JobRunner = ReturnType<typeof useJobRunner>;
+type JobRunner = ReturnType<typeof useJobRunner>;
 
 /** The job's progress bar while it runs, and how it ended: its error readable, the Guard code asked for. */
 export function JobPanel({ runner, label }: { runner: JobRunner; label: string }) {
@@ -131,7 +131,7 @@ export function JobPanel({ runner, label }: { runner: JobRunner; label: string }
  * Steam asked for a Guard code: the code (from Steam's mail or app) goes with the account (the service
  * never shows the stored password, so it is typed again), then the request that failed is sent again.
  */
-export function GuardPrompt({ onRetry }: { onRetry: () => Promise<unknown> }) {
+function GuardPrompt({ onRetry }: { onRetry: () => Promise<unknown> }) {
   const account = useQuery('steam-account:', steamAccountOrNone);
   const action = useAction();
   const submit = (event: Event) => {

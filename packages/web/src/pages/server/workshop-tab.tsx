@@ -13,7 +13,7 @@ import type { TabProps } from './server-page.js';
 type Item = ResponseOf<Endpoints['listWorkshopItems']>[number];
 
 /** Ids or page URLs, as pasted: one per line, or separated by spaces or commas. */
-export const workshopIds = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
+const workshopIds = (text: string): string[] => text.split(/[\s,]+/).filter(Boolean);
 
 /** A removal the running server refuses, said as what to do (the service's message names the folder; the code stays). */
 function removalProblem(err: unknown): unknown {

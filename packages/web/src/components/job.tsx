@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { GarrisonApiError, type Endpoints, type ResponseOf } from '@garrison/sdk';
 import { STEAM_GUARD_CODE_PATTERN } from '@garrison/core';
-import { client, isAdmin } from '../session.js';
+import { client, forgetAtSignOut, isAdmin } from '../session.js';
 import { useLiveEvents } from '../live.js';
 import { useQuery } from '../cache/use-query.js';
 import { Problem, useAction } from './problem.js';
@@ -17,6 +17,7 @@ const ended = (status: Job['status']) => ENDED.includes(status);
  * still follows the download it started. The request is kept too, to send it again after a Guard code.
  */
 const started = signal<Record<string, { jobId: number; request: () => Promise<number | null> }>>({});
+forgetAtSignOut(() => (started.value = {}));
 
 /** What to do about a failure, for the codes a person can act on (docs/workshop.md, Errors). */
 const HINTS: Record<string, string> = {

@@ -215,6 +215,9 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
     const diff = page.getByLabel("Preset compared with the server's mods");
     await diff.getByRole('button', { name: 'Download the 3 missing Workshop items' }).click();
     await diff.getByText('Workshop download: done.').waitFor({ timeout: 60_000 });
+    // Compared again once downloaded: only the preset's local mod is missing any more.
+    await diff.getByRole('button', { name: /missing Workshop item/ }).waitFor({ state: 'detached' });
+    assert.match(await diff.innerText(), /: 3 installed, 1 missing/);
     const listed = (await api('GET', `/servers/${workshopServer}/workshop`)) as { workshop_id: string; status: string }[];
     for (const id of PRESET_ITEMS) assert.equal(listed.find((i) => i.workshop_id === id)?.status, 'installed', id);
     assert.deepEqual(errors, []);

@@ -22,10 +22,19 @@ export function PresetPanel(props: { serverId: number; serverName: string; works
   const [turnedOff, setTurnedOff] = useState<string[]>([]);
   const [dragOver, setDragOver] = useState(false);
   // The Workshop tab's own job: it shows the same download.
-  const runner = useJobRunner(serverId, 'workshop', () => (onApplied(), preset && void load(preset)));
+  // Once it ends, the preset is compared again: what it downloaded is no longer missing.
+  const runner = useJobRunner(serverId, 'workshop', () => {
+    onApplied();
+    if (preset) void action.run(async () => setDiff(await client.mods.importPreset(serverId, preset)));
+  });
   const missingIds = (diff?.missing ?? []).flatMap((m) => (m.id ? [m.id] : []));
+  /** Whether this panel started the download: the tab's earlier job is not this preset's. */
+  const [fetching, setFetching] = useState(false);
   const fetchMissing = () =>
-    action.run(() => runner.start(async () => (await client.workshop.add(serverId, { items: missingIds })).job_id));
+    action.run(async () => {
+      await runner.start(async () => (await client.workshop.add(serverId, { items: missingIds })).job_id);
+      setFetching(true);
+    });
 
   const load = (file: File | undefined) =>
     file &&
@@ -33,6 +42,7 @@ export function PresetPanel(props: { serverId: number; serverName: string; works
       setDiff(await client.mods.importPreset(serverId, file));
       setPreset(file);
       setTurnedOff([]);
+      setFetching(false);
     });
   const apply = () =>
     preset &&
@@ -89,7 +99,7 @@ export function PresetPanel(props: { serverId: number; serverName: string; works
               Download the {missingIds.length} missing Workshop item{missingIds.length === 1 ? '' : 's'}
             </button>
           )}
-          <JobPanel runner={runner} label="Workshop download" />
+          {fetching && <JobPanel runner={runner} label="Workshop download" />}
           {admin && !diff.applied && diff.matched.length > 0 && (
             <button type="button" onClick={apply}>
               Apply

@@ -27,6 +27,7 @@ const WORKSHOP_APP = String(gamea.steam?.workshop_app_id);
 const BRANCH_PASSWORD = 'Prof-Branch-Secret-7';
 const { owner, guarded } = FAKE_STEAM_ACCOUNTS;
 const [A, B, C] = ['2200001', '2200002', '2200003'];
+const COLLECTION = '3200001';
 /** The Workshop mods of the server tests' launcher preset (fixtures/presets/sunday-ops.preset.html). */
 const PRESET_ITEMS = ['450814997', '463939057', '2034363662'];
 const PRESET = new URL('../../server/test/fixtures/presets/sunday-ops.preset.html', import.meta.url).pathname;
@@ -51,6 +52,7 @@ function prepareWorld(): void {
   world.addItem(A, { app: WORKSHOP_APP, title: 'Alpha Core', files: { 'Addons/Alpha.pbo': 'a\n', 'Keys/Alpha.bikey': 'a\n' } });
   world.addItem(B, { app: WORKSHOP_APP, title: 'Bravo Maps', files: { 'addons/b.pbo': 'b\n' } });
   world.addItem(C, { app: WORKSHOP_APP, title: 'Charlie Sounds', files: { 'addons/c.pbo': 'c\n', 'c.bikey': 'c\n' } });
+  world.setCollection(COLLECTION, [B]);
   for (const id of PRESET_ITEMS) world.addItem(id, { app: WORKSHOP_APP, title: `Preset mod ${id}` });
 }
 
@@ -172,7 +174,7 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
   });
 
   // Against POST /servers/{id}/workshop and …/workshop/update as documented (docs/workshop.md).
-  it('adds items by id and URL, marks one outdated, shows a download in progress, updates, removes', TIMEOUT, async () => {
+  it('adds items by id and URL and a collection, marks one outdated, shows a download in progress, updates, removes', TIMEOUT, async () => {
     await page.goto(`${suite.g.url}/#/servers/${workshopServer}/workshop`);
     const ids = page.getByLabel('Workshop ids or URLs');
     await ids.fill(`${A}, https://steamcommunity.com/sharedfiles/filedetails/?id=${B}`);
@@ -206,6 +208,12 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
     await page.getByRole('button', { name: 'Remove Bravo Maps' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
     await rowOf(page, 'Bravo Maps').waitFor({ state: 'detached' });
+
+    // A collection, by its page's URL: its items come back.
+    await ids.fill(`https://steamcommunity.com/sharedfiles/filedetails/?id=${COLLECTION}`);
+    await page.getByLabel('It is a collection').check();
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await statusOf(page, 'Bravo Maps').filter({ hasText: 'installed' }).waitFor({ timeout: 60_000 });
     assert.deepEqual(errors, []);
   });
 

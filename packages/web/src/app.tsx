@@ -14,6 +14,7 @@ const ServerPage = lazy(() => import('./pages/server/server-page.js').then((m) =
 const Users = lazy(() => import('./pages/users.js').then((m) => m.Users));
 const Nodes = lazy(() => import('./pages/nodes.js').then((m) => m.Nodes));
 const Notifications = lazy(() => import('./pages/notifications.js').then((m) => m.Notifications));
+const SteamAccount = lazy(() => import('./pages/steam-account.js').then((m) => m.SteamAccount));
 const Audit = lazy(() => import('./pages/audit.js').then((m) => m.Audit));
 
 /** The page in the address's fragment (`#/`, `#/servers/3/config`), so that the service serves one page for all. */
@@ -29,6 +30,7 @@ function Page({ path }: { path: string }) {
   if (path === '/users' && isAdmin()) return <Users />;
   if (path === '/notifications' && isAdmin()) return <Notifications />;
   if (path === '/audit' && isAdmin()) return <Audit />;
+  if (path === '/steam' && isAdmin()) return <SteamAccount />;
   if (path === '/account') return <Account />;
   if (path === '/nodes') return <Nodes />;
   return <Dashboard />;
@@ -81,6 +83,11 @@ function SignedIn({ who }: { who: NonNullable<typeof session.value> }) {
           {who.role === 'admin' && (
             <a href="#/audit" aria-current={here('/audit') && 'page'}>
               Audit
+            </a>
+          )}
+          {who.role === 'admin' && (
+            <a href="#/steam" aria-current={here('/steam') && 'page'}>
+              Steam
             </a>
           )}
           <a href="#/account" aria-current={here('/account') && 'page'}>

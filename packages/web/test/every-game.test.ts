@@ -7,7 +7,21 @@ import type { Browser } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, signIn } from './browser.js';
 
 const GAMEC = fileURLToPath(new URL('./fixtures/gamec-adapter.ts', import.meta.url));
-const ALL_TABS = ['Console', 'Players', 'Bans', 'Missions', 'Mods', 'Schedules', 'Backups', 'Config', 'Metrics', 'Log files', 'Audit'];
+const ALL_TABS = [
+  'Console',
+  'Players',
+  'Bans',
+  'Missions',
+  'Mods',
+  'Workshop',
+  'Schedules',
+  'Backups',
+  'Config',
+  'Metrics',
+  'Install',
+  'Log files',
+  'Audit',
+];
 
 // A second game loaded as a plugin, with fewer capabilities than gamea: the console follows each game.
 describe('the console for every game, not just gamea', () => {

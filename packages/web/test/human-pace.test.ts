@@ -5,7 +5,21 @@ import { startGarrison, type TestGarrison } from '@garrison/testkit/harness';
 import type { Browser, Page } from 'playwright-core';
 import { collectPageErrors, DESKTOP, launchChromium, signIn } from './browser.js';
 
-const TABS = ['Console', 'Players', 'Bans', 'Missions', 'Mods', 'Schedules', 'Backups', 'Config', 'Metrics', 'Log files', 'Audit'];
+const TABS = [
+  'Console',
+  'Players',
+  'Bans',
+  'Missions',
+  'Mods',
+  'Workshop',
+  'Schedules',
+  'Backups',
+  'Config',
+  'Metrics',
+  'Install',
+  'Log files',
+  'Audit',
+];
 
 /** Every request the page makes to the API, and every answer it got that was a 429. */
 function watchApi(page: Page) {

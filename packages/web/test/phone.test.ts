@@ -19,7 +19,7 @@ describe('the console at phone width', () => {
 
     const nav = page.getByRole('navigation', { name: 'Main' }).getByRole('link');
     const names = await nav.allTextContents();
-    assert.deepEqual(names, ['Servers', 'Nodes', 'Users', 'Notifications', 'Audit', 'Account'], 'an admin has every item');
+    assert.deepEqual(names, ['Servers', 'Nodes', 'Users', 'Notifications', 'Audit', 'Steam', 'Account'], 'an admin has every item');
     for (let i = 0; i < names.length; i++) {
       const box = await nav.nth(i).boundingBox();
       assert.ok(box, `${names[i]} is drawn`);

@@ -9,6 +9,7 @@ import { configRules } from './config.js';
 import { scheduleRules } from './schedules.js';
 import { backupRules } from './backups.js';
 import { auditRules } from './audit.js';
+import { jobRules } from './jobs.js';
 import type { CacheRules } from './rule.js';
 
 /** Every feature's rules; a live event marks the reads of each rule that follows it, in this order. */
@@ -24,4 +25,5 @@ export const CACHE_RULES: CacheRules[] = [
   scheduleRules,
   backupRules,
   auditRules,
+  jobRules,
 ];

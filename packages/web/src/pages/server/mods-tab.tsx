@@ -6,6 +6,7 @@ import type { TabProps } from './server-page.js';
 import { TableHead } from '../../components/table-head.js';
 import { useQuery } from '../../cache/use-query.js';
 import { PresetPanel } from './preset-panel.js';
+import { useGame } from '../../games.js';
 
 type Mod = ResponseOf<Endpoints['listMods']>['mods'][number];
 
@@ -21,6 +22,7 @@ export function ModsTab({ server }: TabProps) {
   const [dirty, setDirty] = useState(false);
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
+  const workshop = !!useGame(server.game_type)?.steam?.workshop_app_id;
   useEffect(() => {
     if (data) {
       setMods([...data.mods].sort((a, b) => byName(a.name, b.name)));
@@ -104,7 +106,7 @@ export function ModsTab({ server }: TabProps) {
         </div>
       )}
       <Problem error={action.error} onDismiss={action.dismiss} />
-      <PresetPanel serverId={server.id} serverName={server.name} onApplied={() => (setNotice(null), reload())} />
+      <PresetPanel serverId={server.id} serverName={server.name} workshop={workshop} onApplied={() => (setNotice(null), reload())} />
     </div>
   );
 }

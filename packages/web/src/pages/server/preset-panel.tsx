@@ -3,6 +3,7 @@ import type { Endpoints, ResponseOf } from '@garrison/sdk';
 import { client, isAdmin } from '../../session.js';
 import { Problem, useAction } from '../../components/problem.js';
 import { fileNamePart, saveFile } from '../../components/save-file.js';
+import { JobPanel, useJobRunner } from '../../components/job.js';
 
 type Diff = ResponseOf<Endpoints['importModPreset']>;
 
@@ -11,7 +12,8 @@ type Diff = ResponseOf<Endpoints['importModPreset']>;
  * server — matched, missing (not installed), extra (enabled, not in it), its DLC — and applied on
  * request; "Download preset" hands players the enabled client mods as a preset their launcher loads.
  */
-export function PresetPanel({ serverId, serverName, onApplied }: { serverId: number; serverName: string; onApplied: () => void }) {
+export function PresetPanel(props: { serverId: number; serverName: string; workshop: boolean; onApplied: () => void }) {
+  const { serverId, serverName, onApplied } = props;
   const admin = isAdmin();
   const action = useAction();
   const [preset, setPreset] = useState<File | null>(null);
@@ -19,6 +21,20 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
   /** What the apply turned off: the enabled client mods the preset did not have, as compared before it. */
   const [turnedOff, setTurnedOff] = useState<string[]>([]);
   const [dragOver, setDragOver] = useState(false);
+  // The Workshop tab's own job: it shows the same download.
+  // Once it ends, the preset is compared again: what it downloaded is no longer missing.
+  const runner = useJobRunner(serverId, 'workshop', () => {
+    onApplied();
+    if (preset) void action.run(async () => setDiff(await client.mods.importPreset(serverId, preset)));
+  });
+  const missingIds = (diff?.missing ?? []).flatMap((m) => (m.id ? [m.id] : []));
+  /** Whether this panel started the download: the tab's earlier job is not this preset's. */
+  const [fetching, setFetching] = useState(false);
+  const fetchMissing = () =>
+    action.run(async () => {
+      await runner.start(async () => (await client.workshop.add(serverId, { items: missingIds })).job_id);
+      setFetching(true);
+    });
 
   const load = (file: File | undefined) =>
     file &&
@@ -26,6 +42,7 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
       setDiff(await client.mods.importPreset(serverId, file));
       setPreset(file);
       setTurnedOff([]);
+      setFetching(false);
     });
   const apply = () =>
     preset &&
@@ -77,6 +94,12 @@ export function PresetPanel({ serverId, serverName, onApplied }: { serverId: num
           />
           <DiffList title="Enabled here, not in the preset" items={diff.extra.map((m) => m.folder)} />
           <DiffList title="DLC" items={diff.dlc.map((d) => d.name)} />
+          {admin && props.workshop && missingIds.length > 0 && (
+            <button type="button" disabled={runner.running} onClick={fetchMissing}>
+              Download the {missingIds.length} missing Workshop item{missingIds.length === 1 ? '' : 's'}
+            </button>
+          )}
+          {fetching && <JobPanel runner={runner} label="Workshop download" />}
           {admin && !diff.applied && diff.matched.length > 0 && (
             <button type="button" onClick={apply}>
               Apply

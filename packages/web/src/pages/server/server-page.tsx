@@ -20,6 +20,8 @@ import { SchedulesTab } from './schedules-tab.js';
 import { BackupsTab } from './backups-tab.js';
 import { ConfigTab } from './config-tab.js';
 import { ProcessesPanel } from './processes-panel.js';
+import { WorkshopTab } from './workshop-tab.js';
+import { InstallTab } from './install-tab.js';
 import { lazy } from '../../components/lazy.js';
 import { can, missionLabel, useGame, type GameType } from '../../games.js';
 import type { ComponentType } from 'preact';
@@ -47,10 +49,12 @@ const TABS: {
   { id: 'bans', label: 'Bans', Tab: BansTab, shown: (g) => can(g, 'ban_manager') || can(g, 'remote_admin') },
   { id: 'missions', label: (g) => `${missionLabel(g)}s`, Tab: MissionsTab, shown: (g) => can(g, 'mission_manager') },
   { id: 'mods', label: 'Mods', Tab: ModsTab, shown: (g) => can(g, 'mod_manager') },
+  { id: 'workshop', label: 'Workshop', Tab: WorkshopTab, shown: (g) => !!g.steam?.workshop_app_id },
   { id: 'schedules', label: 'Schedules', Tab: SchedulesTab, shown: (g) => can(g, 'process_config') },
   { id: 'backups', label: 'Backups', Tab: BackupsTab, shown: (g) => can(g, 'process_config') },
   { id: 'config', label: 'Config', Tab: ConfigTab, shown: (g) => g.config_sections.length > 0 },
   { id: 'metrics', label: 'Metrics', Tab: MetricsTab },
+  { id: 'install', label: 'Install', Tab: InstallTab, shown: (g) => !!g.steam },
   { id: 'logfiles', label: 'Log files', Tab: LogFilesTab, shown: (g) => can(g, 'log_parser') },
   { id: 'audit', label: 'Audit', Tab: AuditTab },
 ];

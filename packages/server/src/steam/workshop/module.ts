@@ -10,6 +10,8 @@ import { workshopRoutes } from './routes.js';
 import { JobExecutors } from '../../background-jobs/executors.js';
 import { WORKSHOP_JOB, WorkshopDownloads } from './downloads.js';
 import { WorkshopDownloadExecutor } from './download-executor.js';
+import { UpdateModsAction } from './schedule-action.js';
+import { ScheduleActionRegistry } from '../../schedules/action-registry.js';
 
 const repositories = { workshopItems: WorkshopItemRepository };
 
@@ -22,17 +24,20 @@ export const workshopModule: FeatureModule<typeof repositories, WorkshopSettings
   name: 'workshop',
   // Its rows cascade with their servers'; it records removals and tells webhooks of updates; its downloads
   // are background jobs of the steam feature's runner.
-  needs: ['jobs', 'audit', 'webhooks', 'servers', 'mods', 'background-jobs', 'steam'],
+  needs: ['jobs', 'audit', 'webhooks', 'servers', 'mods', 'background-jobs', 'steam', 'schedules'],
   settings: workshopSettings,
   repositories,
-  services: [WorkshopService, WorkshopUpdateCheck, WorkshopDownloads, WorkshopDownloadExecutor],
+  services: [WorkshopService, WorkshopUpdateCheck, WorkshopDownloads, WorkshopDownloadExecutor, UpdateModsAction],
   migrations: [
     ['001_workshop_items', workshopItemsTable],
     ['002_workshop_pending_keys', workshopPendingKeysColumn],
   ],
   endpoints: Object.values(workshopEndpoints),
   routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck), c.resolve(WorkshopDownloads)),
-  parts: (c) => [['workshop', { start: () => c.resolve(JobExecutors).register(WORKSHOP_JOB, c.resolve(WorkshopDownloadExecutor)) }]],
+  parts: (c) => {
+    c.resolve(ScheduleActionRegistry).register('update_mods', c.resolve(UpdateModsAction));
+    return [['workshop', { start: () => c.resolve(JobExecutors).register(WORKSHOP_JOB, c.resolve(WorkshopDownloadExecutor)) }]];
+  },
   jobs: (c) => [
     {
       name: 'workshop.check',

@@ -22,7 +22,7 @@ export function workshopWorld(): FakeSteamWorld {
   return world;
 }
 
-export type JobView = {
+type JobView = {
   id: number;
   kind: string;
   status: string;

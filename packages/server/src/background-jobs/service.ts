@@ -15,7 +15,7 @@ import type { BackgroundJobSettings } from './settings.js';
 export const INTERRUPTED = { code: 'JOB_INTERRUPTED', message: 'the service stopped during the job' } as const;
 
 /** What a queued job's end says when no node ran it before its deadline (GARRISON_JOB_QUEUE_HOURS). */
-export const EXPIRED_CODE = 'JOB_EXPIRED';
+const EXPIRED_CODE = 'JOB_EXPIRED';
 
 /** Payload keys that smell of a secret: a job's payload is shown and kept, so a password travels some other way. */
 const SECRET_KEY = /pass|secret|token|guard|key$/i;

@@ -144,7 +144,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 }
 
 /** What a line says in place of the Steam account's name. */
-export const ACCOUNT_NAME_SHOWN = 'the Steam account';
+const ACCOUNT_NAME_SHOWN = 'the Steam account';
 
 /**
  * `text` without the name of the account `call` logs in with: account data, while a job's log and error are

@@ -204,6 +204,12 @@ describe('Workshop items', () => {
       api.requests.slice(seen).some((r) => r.ids.includes(A) && r.ids.includes(B) && r.ids.includes(C)),
       'one batch',
     );
+    // The server's card says it (GET /servers, kept answers included), until the update installs the new version.
+    const warnings = async () =>
+      ((await h.api('GET', '/servers', { token: h.viewerToken })).body.data as { id: number; warnings: string[] }[]).find(
+        (x) => x.id === first.id,
+      )!.warnings;
+    assert.deepEqual(await warnings(), ['mods_outdated']);
     const [told] = await receiver.waitForCount(1, 'workshop.updated');
     assert.deepEqual(JSON.parse(told.body).data, {
       server_id: first.id,
@@ -225,6 +231,7 @@ describe('Workshop items', () => {
       ['installed', 'installed', 'installed'],
     );
     assert.match(readFileSync(join(root, 'steam', 'steamapps', 'workshop', 'content', APP, B, 'AddOns', 'B.pbo'), 'utf8'), /build 1/);
+    assert.deepEqual(await warnings(), []);
     const [, installed] = await receiver.waitForCount(2, 'workshop.updated');
     assert.deepEqual(JSON.parse(installed.body).data.stage, 'installed');
     assert.deepEqual(JSON.parse(installed.body).data.items, [{ workshop_id: B, name: 'Bravo' }]);

@@ -188,6 +188,11 @@ describe('SteamCMD and the Workshop in a real Chromium: the Steam account, the i
     await page.getByRole('button', { name: 'Check now' }).click();
     await page.getByRole('status').filter({ hasText: '1 newly outdated' }).waitFor();
     await statusOf(page, 'Alpha Core').filter({ hasText: 'outdated' }).waitFor();
+    // The dashboard's card of the server says so too.
+    await page.goto(`${suite.g.url}/#/`);
+    await page.reload();
+    await page.locator(`li.server[data-server-id="${workshopServer}"] [data-warning="mods_outdated"]`).waitFor();
+    await page.goto(`${suite.g.url}/#/servers/${workshopServer}/workshop`);
 
     world.setDelay(3000); // a download slow enough to be seen in progress
     await ids.fill(C);

@@ -43,6 +43,7 @@ export const ServerWarning = Type.Union([
   Type.Literal('crash_loop'),
   Type.Literal('restart_needed'),
   Type.Literal('shares_installation'),
+  Type.Literal('mods_outdated'),
 ]);
 export type ServerWarning = Static<typeof ServerWarning>;
 
@@ -74,7 +75,8 @@ export const ServerListItem = Type.Object(
     warnings: Type.Array(ServerWarning, {
       description:
         'What needs attention: `exe_missing` (no file at exe_path), `crash_loop` (gave up restarting), `restart_needed` (config ' +
-        'changed since the start), `shares_installation` (creation or import only: see `installation_shared_with`).',
+        'changed since the start), `shares_installation` (creation or import only: see `installation_shared_with`), ' +
+        "`mods_outdated` (a Workshop mod has a newer version on Steam: see the server's Workshop items).",
     }),
   },
   { $id: 'ServerListItem' },

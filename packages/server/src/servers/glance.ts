@@ -14,6 +14,12 @@ const EXE_CHECK_MS = 30_000;
 
 type Glance = Pick<ServerListItem, 'hostname' | 'max_players' | 'mission' | 'warnings'>;
 
+/** Warnings another feature knows (the Workshop's outdated mods): read from its tables, which the list's kept answers follow. */
+export interface WarningSource {
+  tables: readonly string[];
+  warningsOf(serverIds: readonly number[]): Promise<Map<number, ServerWarning[]>>;
+}
+
 /**
  * What an admin needs to see of a server at a glance, beyond its record: the name players see and the
  * player limit (from the config, through the adapter's `glance`), and what needs attention.
@@ -25,6 +31,7 @@ export class ServerGlance implements Lifecycle {
   private readonly gameTypes = new Map<number, string>();
   private job: Job | null = null;
   private unsubscribe: (() => void) | null = null;
+  private readonly sources: WarningSource[] = [];
   /** Moves when a server's executable appears or goes, so that a reused list is made again. */
   version = 0;
 
@@ -83,7 +90,17 @@ export class ServerGlance implements Lifecycle {
     for (const server of await this.repos.servers.all(this.nodeId)) await this.checkExe(server);
   }
 
-  /** The glance of each of these servers, read in one query of their config sections. */
+  /** Adds the warnings of another feature to every server's glance (registered at start, before any read). */
+  addWarnings(source: WarningSource): void {
+    this.sources.push(source);
+  }
+
+  /** The tables the warnings of other features are read from. */
+  get sourceTables(): string[] {
+    return this.sources.flatMap((s) => s.tables);
+  }
+
+  /** The glance of each of these servers, read in one query of their config sections (and one per warning source). */
   async of(rows: readonly ListRow[]): Promise<Map<number, Glance>> {
     const sections = rows.length ? await this.repos.configSections.ofServers(rows.map((r) => r.id)) : [];
     const configs = new Map<number, { values: Record<string, Record<string, unknown>>; version: number }>();
@@ -91,7 +108,11 @@ export class ServerGlance implements Lifecycle {
     for (const section of sections) byServer.set(section.server_id, [...(byServer.get(section.server_id) ?? []), section]);
     for (const [id, own] of byServer)
       configs.set(id, { values: Object.fromEntries(own.map((s) => [s.section, s.data])), version: configVersionOf(own) });
-    return new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
+    const glances = new Map(rows.map((row) => [row.id, this.glanceOf(row, configs.get(row.id))]));
+    for (const source of this.sources) {
+      for (const [id, warnings] of await source.warningsOf(rows.map((r) => r.id))) glances.get(id)?.warnings.push(...warnings);
+    }
+    return glances;
   }
 
   private glanceOf(row: ListRow, config: { values: Record<string, Record<string, unknown>>; version: number } | undefined): Glance {

@@ -95,10 +95,10 @@ export class ServerService {
   }
 
   /** What the list is made of, for reusing its answer while neither changes. */
-  readonly listSources = {
-    tables: ['servers', 'processes', 'config_sections'],
-    version: () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version,
-  } as const;
+  readonly listSources = listReadSources(
+    () => this.glance.sourceTables,
+    () => (this.live.version * 1_000_003 + this.glance.version) * 1009 + this.nodes.version,
+  );
 
   /** `only`: these servers and no other (a key limited to some). */
   async list(filter: { game_type?: string; limit?: number; offset?: number; only?: readonly number[] | null }): Promise<ServerListItem[]> {
@@ -280,4 +280,17 @@ export class ServerService {
     await rm(serverDir(this.settings.dataDir, id), { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
     this.glance.forget(id);
   }
+}
+
+/**
+ * What the server list is read from: its own tables and those of the warnings other features add at start
+ * (ServerGlance.addWarnings), read each time, as they are registered after the service is made.
+ */
+function listReadSources(warningTables: () => readonly string[], version: () => number) {
+  return {
+    get tables(): readonly string[] {
+      return ['servers', 'processes', 'config_sections', ...warningTables()];
+    },
+    version,
+  };
 }

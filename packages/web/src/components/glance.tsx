@@ -20,6 +20,10 @@ const WARNINGS: Record<ServerWarning, { label: string; detail: string }> = {
     label: 'Shared installation',
     detail: 'Another server runs from the same game folder: each has its own profile and config, but missions and mods are shared.',
   },
+  mods_outdated: {
+    label: 'Mods outdated',
+    detail: 'A Workshop mod has a newer version on Steam: update it on the Workshop tab (or let a schedule do it).',
+  },
 };
 
 export function Warnings({ warnings }: { warnings: readonly ServerWarning[] }) {

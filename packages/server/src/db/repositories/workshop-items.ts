@@ -66,6 +66,13 @@ export class WorkshopItemRepository {
     return rows.map(toItem);
   }
 
+  /** Which of these servers have an outdated item. */
+  async withOutdated(serverIds: readonly number[]): Promise<Set<number>> {
+    if (!serverIds.length) return new Set();
+    const rows = await this.knex('workshop_items').whereIn('server_id', serverIds).where({ status: 'outdated' }).distinct('server_id');
+    return new Set(rows.map((r: { server_id: number }) => Number(r.server_id)));
+  }
+
   async find(serverId: number, workshopId: string, trx?: Knex.Transaction): Promise<WorkshopItemRow | undefined> {
     const row = await (trx ?? this.knex)('workshop_items').where({ server_id: serverId, workshop_id: workshopId }).first();
     return row ? toItem(row) : undefined;

@@ -12,6 +12,7 @@ import { WORKSHOP_JOB, WorkshopDownloads } from './downloads.js';
 import { WorkshopDownloadExecutor } from './download-executor.js';
 import { UpdateModsAction } from './schedule-action.js';
 import { ScheduleActionRegistry } from '../../schedules/action-registry.js';
+import { ServerGlance } from '../../servers/glance.js';
 
 const repositories = { workshopItems: WorkshopItemRepository };
 
@@ -36,6 +37,12 @@ export const workshopModule: FeatureModule<typeof repositories, WorkshopSettings
   routes: (routes, c) => workshopRoutes(routes, c.resolve(WorkshopService), c.resolve(WorkshopUpdateCheck), c.resolve(WorkshopDownloads)),
   parts: (c) => {
     c.resolve(ScheduleActionRegistry).register('update_mods', c.resolve(UpdateModsAction));
+    // A server with an outdated item says so on its card (and in GET /servers), as the webhook does.
+    const repos = c.resolve(TOKENS.Repositories);
+    c.resolve(ServerGlance).addWarnings({
+      tables: ['workshop_items'],
+      warningsOf: async (ids) => new Map([...(await repos.workshopItems.withOutdated(ids))].map((id) => [id, ['mods_outdated']])),
+    });
     return [['workshop', { start: () => c.resolve(JobExecutors).register(WORKSHOP_JOB, c.resolve(WorkshopDownloadExecutor)) }]];
   },
   jobs: (c) => [

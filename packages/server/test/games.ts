@@ -12,6 +12,20 @@ export type FakeInstall = Awaited<ReturnType<typeof installFakeGameaTemp>>;
 export const FAST_SUPERVISION = { stopTimeoutMs: 3000, restartBackoffMs: 100, readyTimeoutMs: 30_000 };
 
 /**
+ * The service's timers for a game on a fake clock: supervision as FAST_SUPERVISION but a readiness limit the
+ * clock's jumps never reach, the periodic reads out of the way, schedules looked at every second.
+ */
+export const GAME_ON_FAKE_CLOCK = {
+  stopTimeoutMs: 3000,
+  restartBackoffMs: 100,
+  readyTimeoutMs: 3_600_000,
+  metricsIntervalMs: 3_600_000,
+  banExpiryCheckMs: 3_600_000,
+  playersPollMs: 3_600_000,
+  schedulePollMs: 1_000,
+};
+
+/**
  * A service and the fake game installed, for the tests of one `describe`: made before them (`prepare`
  * may add to the install first); after them, every game killed and everything removed.
  */

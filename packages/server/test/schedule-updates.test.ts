@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
 import { FAKE_STEAM_ACCOUNTS, FAKE_STEAM_IDS, FakeSteamWorld, installFakeGamea, installFakeSteamcmd, waitFor } from '@garrison/testkit';
 import { startHarness, type Harness } from './helpers.js';
-import { advanceUntil, createGameServer, killGames } from './games.js';
+import { advanceUntil, createGameServer, GAME_ON_FAKE_CLOCK, killGames } from './games.js';
 
 // The fake steamcmd reads its world from the environment it is spawned with: the service's own.
 const world = FakeSteamWorld.create();
@@ -15,16 +15,6 @@ after(() => world.remove());
 
 /** The first game's dedicated server, as its adapter declares it. */
 const APP = '233780';
-/** Timers of the service on the fake clock (as the schedule tests against the fake game have them). */
-const OPTIONS = {
-  stopTimeoutMs: 3000,
-  restartBackoffMs: 100,
-  readyTimeoutMs: 3_600_000,
-  metricsIntervalMs: 3_600_000,
-  banExpiryCheckMs: 3_600_000,
-  playersPollMs: 3_600_000,
-  schedulePollMs: 1_000,
-};
 
 function publicBuild(buildid: string): void {
   world.edit((s) => {
@@ -55,7 +45,7 @@ describe('the schedule action update_server', () => {
     root = await mkdtemp(join(tmpdir(), 'garrison-schedule-updates-'));
     const { executables } = await installFakeSteamcmd(join(root, 'bin'));
     const game = await installFakeGamea(join(root, 'server'));
-    h = await startHarness({ clock, ...OPTIONS, steamcmdPath: executables[0], steamDir: join(root, 'steam') });
+    h = await startHarness({ clock, ...GAME_ON_FAKE_CLOCK, steamcmdPath: executables[0], steamDir: join(root, 'steam') });
     serverId = (await createGameServer(h, { dir: game.dir, exePath: game.executables[0], remove: async () => undefined })).id;
     assert.equal((await api('PUT', '/steam/account', FAKE_STEAM_ACCOUNTS.owner)).status, 200);
     const job = (await api('POST', `/servers/${serverId}/install`)).body.data.job_id as number;

@@ -4,19 +4,11 @@ import { FakeClock } from '@garrison/server';
 import { connectRcon, installFakeGameaTemp, waitFor } from '@garrison/testkit';
 import type { BattlEyeClient } from '@garrison/battleye';
 import { startHarness, withDatabase, type Harness } from './helpers.js';
-import { advanceUntil, createGameServer, killGames, serverRecord, type FakeInstall } from './games.js';
+import { advanceUntil, createGameServer, GAME_ON_FAKE_CLOCK, killGames, serverRecord, type FakeInstall } from './games.js';
 
 const GUID = 'e'.repeat(32);
 /** Timers of the service on the fake clock; the players poll fast, for wait_until_empty. */
-const OPTIONS = {
-  stopTimeoutMs: 3000,
-  restartBackoffMs: 100,
-  readyTimeoutMs: 3_600_000,
-  metricsIntervalMs: 3_600_000,
-  banExpiryCheckMs: 3_600_000,
-  playersPollMs: 2_000,
-  schedulePollMs: 1_000,
-};
+const OPTIONS = { ...GAME_ON_FAKE_CLOCK, playersPollMs: 2_000 };
 const NEVER = '0 0 1 1 *'; // these schedules run when asked to
 
 describe('schedule runs against the fake game, on a fake clock', () => {

@@ -6,21 +6,11 @@ import { join } from 'node:path';
 import { FakeClock } from '@garrison/server';
 import { installFakeGameaTemp, installFakeSteamcmd, startFakeSteamWebApi, waitFor, type FakeSteamWebApi } from '@garrison/testkit';
 import { startHarness, type Harness } from './helpers.js';
-import { advanceUntil, createGameServer, killGames, type FakeInstall } from './games.js';
+import { advanceUntil, createGameServer, GAME_ON_FAKE_CLOCK, killGames, type FakeInstall } from './games.js';
 import { APP, downloadsOf, workshopCalls, workshopWorld } from './workshop-steam.js';
 
 const [A, B] = ['2300001', '2300002'];
 const world = workshopWorld();
-/** Timers of the service on the fake clock (as the schedule tests against the fake game have them). */
-const OPTIONS = {
-  stopTimeoutMs: 3000,
-  restartBackoffMs: 100,
-  readyTimeoutMs: 3_600_000,
-  metricsIntervalMs: 3_600_000,
-  banExpiryCheckMs: 3_600_000,
-  playersPollMs: 3_600_000,
-  schedulePollMs: 1_000,
-};
 
 /** A schedule's `update_mods`: the outdated items downloaded while the server runs, and a restart only when there were some. */
 describe('the schedule action update_mods', () => {
@@ -40,7 +30,13 @@ describe('the schedule action update_mods', () => {
     writeFileSync(join(fake.dir, 'keys', 'a3.bikey'), 'game\n');
     root = mkdtempSync(join(tmpdir(), 'garrison-workshop-schedule-'));
     const { executables } = await installFakeSteamcmd(join(root, 'bin'));
-    h = await startHarness({ clock, ...OPTIONS, steamApiUrl: api.url, steamcmdPath: executables[0], steamDir: join(root, 'steam') });
+    h = await startHarness({
+      clock,
+      ...GAME_ON_FAKE_CLOCK,
+      steamApiUrl: api.url,
+      steamcmdPath: executables[0],
+      steamDir: join(root, 'steam'),
+    });
     calls = workshopCalls(h);
   });
   after(async () => {

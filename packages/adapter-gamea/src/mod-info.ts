@@ -28,7 +28,8 @@ function valueOf(text: string | null, key: string): string | number | null {
 /**
  * What a mod folder says of itself: the Workshop id the Steam client wrote into `meta.cpp`
  * (`publishedid`, 0 for a mod not from the Workshop) and the display name of `mod.cpp` (or, failing it,
- * `meta.cpp`'s `name`). Files in any case; unreadable ones say nothing.
+ * `meta.cpp`'s `name`); a Workshop download's folder is named from meta.cpp's `name`, else mod.cpp's. Files
+ * in any case; unreadable ones say nothing.
  */
 export async function describeMod(folder: string): Promise<ModDescription> {
   const names = await readdir(folder).catch(ifUnreadable<string[]>([]));
@@ -38,8 +39,11 @@ export async function describeMod(folder: string): Promise<ModDescription> {
   const id = valueOf(meta, 'publishedid');
   const idText = id === null ? null : String(id).trim();
   const name = valueOf(mod, 'name') ?? valueOf(meta, 'name');
+  const text = (value: string | number | null) => (value === null ? null : String(value).trim().slice(0, 200) || null);
   return {
     workshop_id: idText && /^[1-9][0-9]{0,19}$/.test(idText) ? idText : null,
-    display_name: name === null ? null : String(name).trim().slice(0, 200) || null,
+    display_name: text(name),
+    // The launcher writes meta.cpp's name from the Workshop title: the folder is named as players know the mod.
+    folder_name: text(valueOf(meta, 'name') ?? valueOf(mod, 'name')),
   };
 }

@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { readdir } from 'node:fs/promises';
 import { FAKE_STEAM_IDS, FakeSteamWorld } from '@garrison/testkit';
 import { ApiError, type SteamDeclaration } from '@garrison/core';
+import { describeMod } from '@garrison/adapter-gamea';
 import {
   installItem,
   removeInstalledItem,
@@ -42,7 +43,8 @@ describe('installing a Workshop download into an installation', () => {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'garrison-workshop-install-'));
     world = FakeSteamWorld.create({ dir: join(root, 'world') });
-    place = { steamDir: join(root, 'steam'), installation: join(root, 'server'), steam: STEAM, lowerCase: true };
+    // The first game's adapter says what a download is called (meta.cpp, mod.cpp), as the service asks it.
+    place = { steamDir: join(root, 'steam'), installation: join(root, 'server'), steam: STEAM, lowerCase: true, describe: describeMod };
     mkdirSync(join(place.installation, 'keys'), { recursive: true });
     writeFileSync(join(place.installation, 'keys', 'a3.bikey'), 'the game key\n');
   });

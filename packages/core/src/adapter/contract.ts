@@ -195,6 +195,12 @@ export interface LauncherPresetFormat {
 export interface ModDescription {
   workshop_id: string | null;
   display_name: string | null;
+  /**
+   * The name a Workshop download's folder is made from, when its files give one apart from its display name
+   * (the name the game's launcher wrote from the Workshop title); optional: without it, the display name,
+   * else the item's title, is used.
+   */
+  folder_name?: string | null;
 }
 
 export interface EnabledMod {

@@ -10,7 +10,7 @@ import { ApiError } from '@garrison/core';
 
 const PLAIN_POSIX = /^(\/[A-Za-z0-9_.-]+)*\/?$/;
 const PLAIN_WINDOWS = /^[A-Za-z]:([\\/][A-Za-z0-9_.-]+)*[\\/]?$/;
-/** With spaces inside a name (`Arma 3 Server`, Steam's own folder names): for a folder only ever written in the runscript, quoted. */
+/** With spaces inside a name (`Game 3 Server`, Steam's own folder names): for a folder only ever written in the runscript, quoted. */
 const QUOTED_POSIX = /^(\/[A-Za-z0-9_.-]+( [A-Za-z0-9_.-]+)*)*\/?$/;
 const QUOTED_WINDOWS = /^[A-Za-z]:([\\/][A-Za-z0-9_.-]+( [A-Za-z0-9_.-]+)*)*[\\/]?$/;
 

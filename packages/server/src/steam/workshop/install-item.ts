@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { rename, rm, symlink } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { ApiError, type SteamDeclaration } from '@garrison/core';
+import { ApiError, type ModDescription, type SteamDeclaration } from '@garrison/core';
 import { checkedDownload, downloadFolder, inDownload, linkLowerCaseTree, lstatOrNull, madeFromDownload, unsafe } from './download-tree.js';
-import { declaredName, safeFolderName, suffixed } from './mod-name.js';
+import { safeFolderName, suffixed } from './mod-name.js';
 import { keysFolder, keysIn, placeKeys, removeKeys } from './keys.js';
 
 /**
@@ -22,6 +22,8 @@ export interface InstallPlace {
   steam: SteamDeclaration;
   /** Whether names are lower-cased (the game's Linux server on Linux: `lowerCaseHere`). */
   lowerCase: boolean;
+  /** What a mod folder says of itself, by the game's adapter (its folder name), when the game reads mods' files. */
+  describe?: (folder: string) => Promise<ModDescription>;
 }
 
 /** The item, and what it had when installed before (an update keeps its folder). */
@@ -67,8 +69,8 @@ function ofItem(place: InstallPlace, workshopId: string, download: string | null
 }
 
 /**
- * The folder the item gets: the one it had while that is still its link; else its declared name (meta.cpp,
- * mod.cpp) or its title, made safe; `_<id>` added when that name is another's (a folder not ours, or
+ * The folder the item gets: the one it had while that is still its link; else the name its files give it
+ * (the adapter's `describeMod`) or its title, made safe; `_<id>` added when that name is another's (a folder not ours, or
  * another item's).
  */
 async function chooseFolder(place: InstallPlace, item: ItemToInstall, download: string, others: OtherItems): Promise<string> {
@@ -79,7 +81,8 @@ async function chooseFolder(place: InstallPlace, item: ItemToInstall, download: 
     return !(await lstatOrNull(join(place.installation, folder))) || (await mine(folder));
   };
   if (item.folder && (await mine(item.folder))) return item.folder;
-  const name = (await declaredName(download)) ?? item.title;
+  const described = await place.describe?.(download);
+  const name = described?.folder_name || described?.display_name || item.title;
   const plain = safeFolderName(name, place.steam.mod_folder_prefix, item.workshopId, place.lowerCase);
   if (await free(plain)) return plain;
   const other = suffixed(plain, item.workshopId);

@@ -161,7 +161,14 @@ export class WorkshopService {
   async place(serverId: number): Promise<InstallPlace> {
     const steam = await this.steamOf(serverId);
     const row = await this.servers.row(serverId);
-    return { steamDir: this.settings.steamDir, installation: installationOf(row.exe_path), steam, lowerCase: lowerCaseHere(steam) };
+    const mods = (await this.servers.adapterOf(serverId)).capabilities.mod_manager;
+    return {
+      steamDir: this.settings.steamDir,
+      installation: installationOf(row.exe_path),
+      steam,
+      lowerCase: lowerCaseHere(steam),
+      ...(mods?.describeMod ? { describe: (folder: string) => mods.describeMod!(folder) } : {}),
+    };
   }
 
   /** The installed items of every server of this one's installation, this item of this server left out. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { installFakeGameaTemp, installFakeSteamcmd, startFakeSteamWebApi, waitFor, type FakeSteamWebApi } from '@garrison/testkit';
 import { FakeClock } from '@garrison/server';
-import { startHarness, type Harness } from './helpers.js';
+import { expectError, startHarness, withDatabase, type Harness } from './helpers.js';
 import { advanceUntil, createGameServer, type FakeInstall } from './games.js';
 import { APP, downloadsOf, owner, workshopCalls, workshopWorld } from './workshop-steam.js';
 
@@ -116,6 +116,25 @@ describe('the Workshop download job, when Steam fails', () => {
     assert.equal(after[D].status, 'outdated', 'the installed version stays, still outdated');
     assert.equal(after[D].error, undefined);
     world.setDelay(0);
+  });
+
+  it('settles an item its job left queued (cancelled before it ran, expired, killed): failed, and removable', TIMEOUT, async () => {
+    const queued = (updatedAt: number) =>
+      withDatabase(h, (knex) =>
+        knex('workshop_items')
+          .where({ server_id: serverId, workshop_id: F })
+          .update({ status: 'queued', updated_at: new Date(updatedAt).toISOString() }),
+      );
+    await queued(clock.now() - 120_000);
+    const settled = await items(h, serverId);
+    assert.equal(settled[F].status, 'failed');
+    assert.equal(settled[F].error.code, 'JOB_INTERRUPTED');
+    // One just recorded (its request is about to queue its job) is left alone a minute.
+    await queued(clock.now());
+    assert.equal((await items(h, serverId))[F].status, 'queued');
+    expectError(await calls.api('DELETE', `/servers/${serverId}/workshop/${F}`), 409, 'CONFLICT');
+    await clock.advance(61_000);
+    assert.equal((await calls.api('DELETE', `/servers/${serverId}/workshop/${F}`)).status, 200);
   });
 });
 

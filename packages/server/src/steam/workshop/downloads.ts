@@ -4,10 +4,9 @@ import { TOKENS } from '../../tokens.js';
 import type { Repositories } from '../../db/repositories/index.js';
 import { BackgroundJobService } from '../../background-jobs/service.js';
 import { accountRequired } from '../steamcmd-service.js';
-import { WorkshopService } from './service.js';
+import { WORKSHOP_JOB, WorkshopService } from './service.js';
 import { workshopIdOf } from './web-api.js';
 
-export const WORKSHOP_JOB = 'steam.workshop';
 
 /** What a `steam.workshop` job is given: the items SteamCMD downloads, and those Steam refused when they were asked for. */
 export interface WorkshopJobPayload {

@@ -16,6 +16,15 @@ import { fetchCollectionItems, fetchItemDetails, workshopIdOf, type WorkshopItem
 
 const iso = (seconds: number | null) => (seconds === null ? null : new Date(seconds * 1000).toISOString());
 
+/** The kind of the job that downloads a server's Workshop items (download-executor.ts). */
+export const WORKSHOP_JOB = 'steam.workshop';
+/** How long an item may wait for its job to be queued (the request records it first). */
+const ORPHAN_GRACE_MS = 60_000;
+const ORPHANED = {
+  code: 'JOB_INTERRUPTED',
+  message: 'the job that was to download it ended without it (cancelled, expired, or the service stopped): add it again',
+};
+
 /** The API's view of a row. */
 function itemView(row: WorkshopItemRow): WorkshopItemView {
   return {
@@ -79,6 +88,7 @@ export class WorkshopService {
 
   async list(serverId: number): Promise<WorkshopItemView[]> {
     await this.steamOf(serverId);
+    await this.settleOrphans(serverId);
     return (await this.repos.workshopItems.ofServer(serverId)).map(itemView);
   }
 
@@ -155,6 +165,18 @@ export class WorkshopService {
   async markFailed(serverId: number, workshopId: string, error: { code: string; message: string }): Promise<void> {
     const change = { status: 'failed' as const, error_code: error.code, error_message: error.message.slice(0, 1000) };
     await this.repos.workshopItems.update(serverId, workshopId, { ...change, updated_at: isoNow(this.clock) });
+  }
+
+  /**
+   * Items a job left queued or downloading without settling them (cancelled before it ran, expired, the
+   * service killed): failed, so that they can be removed or added again. Only once no Workshop job of the
+   * server is active, and a while after their last change (a request records its items, then queues its job).
+   */
+  private async settleOrphans(serverId: number): Promise<void> {
+    const waiting = (await this.repos.workshopItems.ofServer(serverId)).filter((r) => r.status === 'queued' || r.status === 'downloading');
+    if (!waiting.length || (await this.repos.backgroundJobs.activeOf(serverId, WORKSHOP_JOB)).length) return;
+    const before = this.clock.now() - ORPHAN_GRACE_MS;
+    for (const row of waiting.filter((r) => Date.parse(r.updated_at) < before)) await this.markFailed(serverId, row.workshop_id, ORPHANED);
   }
 
   /** Where this server's items go, and by which rules. */
@@ -238,6 +260,7 @@ export class WorkshopService {
 
   private async removeNow(serverId: number, workshopId: string, actor: Actor): Promise<WorkshopItemRow> {
     const place = await this.place(serverId);
+    await this.settleOrphans(serverId);
     const row = await this.repos.workshopItems.find(serverId, workshopId);
     if (!row) throw new ApiError('WORKSHOP_ITEM_NOT_FOUND', `server ${serverId} has no Workshop item ${workshopId}`);
     if (row.status === 'queued' || row.status === 'downloading') {

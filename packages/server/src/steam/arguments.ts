@@ -148,10 +148,14 @@ const ACCOUNT_NAME_SHOWN = 'the Steam account';
 
 /**
  * `text` without the name of the account `call` logs in with: account data, while a job's log and error are
- * read by viewers too. Whole words only (a name is letters, digits and underscores), as SteamCMD prints it.
+ * read by viewers too. Whole words only (a name is letters, digits and underscores), in any case; its SteamID too.
  */
 export function withoutAccountName(text: string, call: SteamCall): string {
   if (call.login.anonymous || call.login.username === '') return text;
   const name = call.login.username.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'g'), ACCOUNT_NAME_SHOWN);
+  // Steam names ignore case; the account's SteamID (`[U:1:123]`, `7656119…`) leads to its profile as surely.
+  return text
+    .replace(new RegExp(`(?<![A-Za-z0-9_])${name}(?![A-Za-z0-9_])`, 'gi'), ACCOUNT_NAME_SHOWN)
+    .replace(/\[U:\d:\d+\]/g, '[its SteamID]')
+    .replace(/\b7656119\d{10}\b/g, 'its SteamID');
 }

@@ -86,12 +86,14 @@ describe('SteamCMD arguments', () => {
     assert.equal(redact('nothing here', []), 'nothing here');
   });
 
-  it("takes the account's name out of a line, whole words only", () => {
+  it("takes the account's name (whole words, any case) and its SteamID out of a line", () => {
     const call: SteamCall = { installDir: '/srv', login: { username: 'bot_7', password: 'p' }, work: { kind: 'app_info', appId: '1' } };
     assert.equal(
       withoutAccountName("Logging in user 'bot_7' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others", call),
-      "Logging in user 'the Steam account' [U:1:0] to Steam Public...OK; bot_77 and xbot_7 are others",
+      "Logging in user 'the Steam account' [its SteamID] to Steam Public...OK; bot_77 and xbot_7 are others",
     );
+    // In any case, as Steam takes names; its SteamID in either form.
+    assert.equal(withoutAccountName('BOT_7 is 76561197960287930 here', call), 'the Steam account is its SteamID here');
     assert.equal(withoutAccountName('anonymous', { ...call, login: { anonymous: true } }), 'anonymous');
   });
 });

@@ -99,6 +99,12 @@ describe('Workshop items', () => {
     assert.equal(runs[0].argv.filter((a) => a === '+login').length, 1, 'one login for all the items');
     assert.deepEqual(downloadsOf(world), [[A, B, C]]);
     expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { collection: '3299999' }), 404, 'WORKSHOP_ITEM_NOT_FOUND');
+    world.setCollection(
+      '3200009',
+      Array.from({ length: 501 }, (_, i) => String(2400000 + i)),
+    );
+    const huge = expectError(await calls.api('POST', `/servers/${s.id}/workshop`, { collection: '3200009' }), 400, 'VALIDATION_ERROR');
+    assert.match(huge.message, /501 Workshop items at once: at most 500/);
     await calls.install(s.id, { collection: COLLECTION });
     assert.deepEqual(downloadsOf(world, 1), [[B, C]]);
     const items = await byId(s.id);

@@ -121,6 +121,10 @@ export class SteamCmdService {
     } catch (err) {
       if (err instanceof ApiError) throw new JobFailure(err.code, err.message);
       if (this.stopping.signal.aborted && !ctx.signal.aborted) throw new JobFailure(INTERRUPTED.code, INTERRUPTED.message);
+      // The disk refused (its private folder, the pid file): the job's failure, never a request's 500.
+      const code = (err as NodeJS.ErrnoException | null)?.code;
+      if (typeof code === 'string' && /^E[A-Z]+$/.test(code))
+        throw new JobFailure('STEAMCMD_FAILED', `SteamCMD's files under GARRISON_STEAM_DIR could not be written (${code})`);
       throw err;
     }
   }

@@ -18,6 +18,8 @@ const iso = (seconds: number | null) => (seconds === null ? null : new Date(seco
 
 /** The kind of the job that downloads a server's Workshop items (download-executor.ts). */
 export const WORKSHOP_JOB = 'steam.workshop';
+/** The items one request downloads at most (a collection is any size): one job, one SteamCMD run of them all. */
+const MAX_ITEMS_AT_ONCE = 500;
 /** How long an item may wait for its job to be queued (the request records it first). */
 const ORPHAN_GRACE_MS = 60_000;
 const ORPHANED = {
@@ -109,6 +111,11 @@ export class WorkshopService {
     if (request.collection !== undefined)
       ids.push(...(await fetchCollectionItems(workshopIdOf(request.collection, 'collection'), options)));
     if (!ids.length) throw new ApiError('VALIDATION_ERROR', 'no Workshop item: give items, a collection, or both');
+    if (new Set(ids).size > MAX_ITEMS_AT_ONCE)
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `${new Set(ids).size} Workshop items at once: at most ${MAX_ITEMS_AT_ONCE} (split the collection)`,
+      );
     const answers = await fetchItemDetails(ids, options);
     const resolved: ResolvedItems = { items: [], refused: [] };
     for (const [id, answer] of answers) {

@@ -38,7 +38,13 @@ describe('a new server on an installation another server uses, in a real Chromiu
       await page.getByLabel('Game port').fill(String(ports.game_port));
       await page.getByLabel('RCon port (optional)').fill(String(ports.rcon_port));
       await page.getByRole('button', { name: 'Create' }).click();
-      await page.getByRole('heading', { name: 'Sunday Ops is ready' }).waitFor();
+      // A refusal (a port taken meanwhile by a test beside this one) fails with what the dialog said.
+      await page
+        .getByRole('heading', { name: 'Sunday Ops is ready' })
+        .waitFor({ timeout: 60_000 })
+        .catch(async (err: Error) => {
+          throw new Error(`${err.message}: ${(await page.getByRole('alert').allInnerTexts()).join(' | ')} ${errors.join(' | ')}`);
+        });
       const notice = page.locator('[data-warning="shares_installation"]');
       await notice.waitFor({ timeout: 10_000 });
       const text = await notice.innerText();

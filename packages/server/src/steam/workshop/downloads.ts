@@ -7,7 +7,6 @@ import { accountRequired } from '../steamcmd-service.js';
 import { WORKSHOP_JOB, WorkshopService } from './service.js';
 import { workshopIdOf } from './web-api.js';
 
-
 /** What a `steam.workshop` job is given: the items SteamCMD downloads, and those Steam refused when they were asked for. */
 export interface WorkshopJobPayload {
   workshop_ids: string[];

@@ -75,7 +75,10 @@ function ofItem(place: InstallPlace, workshopId: string, download: string | null
  */
 async function chooseFolder(place: InstallPlace, item: ItemToInstall, download: string, others: OtherItems): Promise<string> {
   const mine = (folder: string) => madeFromDownload(join(place.installation, folder), ofItem(place, item.workshopId, download));
+  // Never the keys folder (a prefix-less game's item named like it would take its place).
+  const keys = place.steam.keys_folder?.toLowerCase();
   const free = async (folder: string) => {
+    if (folder.toLowerCase() === keys) return false;
     const owner = others.folders.get(folder);
     if (owner !== undefined && owner !== item.workshopId) return false;
     return !(await lstatOrNull(join(place.installation, folder))) || (await mine(folder));

@@ -4,7 +4,7 @@ import { TOKENS } from '../../tokens.js';
 import type { Clock } from '../../jobs/clock.js';
 import type { ScheduleActionHandler, StepOutcome } from '../../schedules/action-registry.js';
 import { BackgroundJobService } from '../../background-jobs/service.js';
-import { jobEnd, jobProblem } from '../../background-jobs/job-end.js';
+import { jobDone } from '../../background-jobs/job-end.js';
 import { readAppManifest } from '../app-manifest.js';
 import { InstallService } from './service.js';
 
@@ -32,17 +32,15 @@ export class UpdateServerAction implements ScheduleActionHandler {
   }
 
   async perform(serverId: number): Promise<StepOutcome> {
-    const { steam, appId, installDir } = await this.installs.target(serverId);
-    const manifest = await readAppManifest(installDir, appId);
-    if (!manifest)
-      throw new Error(`no installed build to compare: install the server through Garrison first (its app manifest is missing)`);
-    const newest = await this.installs.newestBuilds(appId, FRESH_MS);
-    const latest = newest?.[manifest.branch];
-    if (latest === undefined)
-      throw new Error(`Steam's newest build of branch ${manifest.branch} is not known now (SteamCMD busy or failing)`);
-    if (latest === manifest.buildId) return { abort: `the server is up to date (build ${latest} of branch ${manifest.branch})` };
-    if (steam.branches.find((b) => b.name === manifest.branch)?.password_required)
-      throw new Error(`branch ${manifest.branch} is protected by a password, which a schedule does not keep: update it from the console`);
+    const { steam } = await this.installs.target(serverId);
+    const state = await this.installs.state(serverId, FRESH_MS);
+    if (state.build_id === null)
+      throw new Error('no installed build to compare: install the server through Garrison first (its app manifest is missing)');
+    if (state.update_available === null)
+      throw new Error(`Steam's newest build of branch ${state.branch} is not known now (SteamCMD busy or failing)`);
+    if (!state.update_available) return { abort: `the server is up to date (build ${state.build_id} of branch ${state.branch})` };
+    if (steam.branches.find((b) => b.name === state.branch)?.password_required)
+      throw new Error(`branch ${state.branch} is protected by a password, which a schedule does not keep: update it from the console`);
     return { done: true };
   }
 
@@ -50,7 +48,6 @@ export class UpdateServerAction implements ScheduleActionHandler {
     const { appId, installDir } = await this.installs.target(serverId);
     const branch = (await readAppManifest(installDir, appId))?.branch ?? 'public';
     const { job_id } = await this.installs.request(serverId, { branch }, actor);
-    const problem = jobProblem(await jobEnd(this.jobs, this.clock, job_id, signal), 'the update of the server');
-    if (problem) throw new Error(problem);
+    await jobDone(this.jobs, this.clock, job_id, signal, 'the update of the server');
   }
 }

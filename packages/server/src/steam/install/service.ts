@@ -175,10 +175,11 @@ export class InstallService {
   }
 
   /** GET /servers/{id}/install. */
-  async state(serverId: number): Promise<InstallState> {
+  /** `maxAgeMs`: how old Steam's stored answer may be (a schedule asks for a fresher one than a read). */
+  async state(serverId: number, maxAgeMs = APP_INFO_MAX_AGE_MS): Promise<InstallState> {
     const { appId, installDir } = await this.target(serverId);
     const manifest = await readAppManifest(installDir, appId);
-    const newest = manifest ? await this.newestBuilds(appId) : null;
+    const newest = manifest ? await this.newestBuilds(appId, maxAgeMs) : null;
     const latest = manifest && newest ? newest[manifest.branch] : undefined;
     return {
       build_id: manifest?.buildId ?? null,

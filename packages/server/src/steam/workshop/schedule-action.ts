@@ -4,7 +4,7 @@ import { TOKENS } from '../../tokens.js';
 import type { Clock } from '../../jobs/clock.js';
 import type { ScheduleActionHandler, StepOutcome } from '../../schedules/action-registry.js';
 import { BackgroundJobService } from '../../background-jobs/service.js';
-import { jobEnd, jobProblem } from '../../background-jobs/job-end.js';
+import { jobDone } from '../../background-jobs/job-end.js';
 import { WorkshopUpdateCheck } from './update-check.js';
 import { WorkshopDownloads } from './downloads.js';
 
@@ -33,8 +33,7 @@ export class UpdateModsAction implements ScheduleActionHandler {
     await this.check.run(serverId);
     const queued = await this.downloads.update(serverId, actor);
     if (Array.isArray(queued)) return { abort: 'nothing to update: every Workshop item is up to date' };
-    const problem = jobProblem(await jobEnd(this.jobs, this.clock, queued.job_id, signal), 'the download of the outdated Workshop items');
-    if (problem) throw new Error(problem);
+    await jobDone(this.jobs, this.clock, queued.job_id, signal, 'the download of the outdated Workshop items');
     return { done: true };
   }
 }
